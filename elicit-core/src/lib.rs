@@ -1,0 +1,3 @@
+//! Runtime of the [`elicit`](https://docs.rs/elicit) crate.
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
