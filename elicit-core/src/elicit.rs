@@ -1,0 +1,103 @@
+//! The trait `#[derive(Elicit)]` implements for a form.
+
+use serde_json::{Map, Value};
+
+use crate::reply::{Elicitation, RawReply, ReplyError, reply_json};
+use crate::request::FormRequest;
+use crate::schema::RequestedSchema;
+use crate::validate::Violations;
+
+/// A type that validated form `content` can be turned into.
+///
+/// Derived forms implement it; so does `serde_json::Map<String, Value>`, the untyped content of a
+/// hand-built [`RequestedSchema`].
+pub trait FromContent: Sized {
+    /// Build the value from `content` that already satisfied the schema. Must not panic on any
+    /// input; a value that does not fit the Rust type is reported as a violation.
+    fn from_content(content: &Map<String, Value>) -> Result<Self, Violations>;
+}
+
+impl FromContent for Map<String, Value> {
+    fn from_content(content: &Map<String, Value>) -> Result<Self, Violations> {
+        Ok(content.clone())
+    }
+}
+
+/// A form-mode elicitation declared as a type: its message, its schema, and how to read the
+/// answer back into the type.
+///
+/// Derive it (`#[derive(Elicit)]`) on a struct of named fields; the derive checks at compile time
+/// everything the spec forbids. Then:
+///
+/// A complete example is on the `elicit` facade crate's documentation, which re-exports this
+/// trait together with the derive.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not an elicitation form",
+    label = "needs `#[derive(Elicit)]` on a struct with named fields",
+    note = "a form is a struct of named fields; a unit-only enum deriving `Elicit` is a select field inside a form, not a form itself"
+)]
+pub trait Elicit: FromContent {
+    /// The message shown to the user: one sentence saying what is asked and why.
+    fn message() -> &'static str;
+
+    /// The `requestedSchema`, built once and shared.
+    fn requested_schema() -> &'static RequestedSchema;
+
+    /// The content a client would send for this value (for tests, and for clients).
+    fn to_content(&self) -> Map<String, Value>;
+
+    /// The `elicitation/create` params of this form: `mode`, `message`, `requestedSchema`.
+    /// Borrows the shared schema; it allocates nothing.
+    fn form_request() -> FormRequest<Self> {
+        FormRequest::from_static(Self::message(), Self::requested_schema())
+    }
+
+    /// Read a client's `ElicitResult` into an outcome, validating accepted content against every
+    /// rule of the schema.
+    fn from_reply(reply: &Value) -> Result<Elicitation<Self>, ReplyError> {
+        parse_with_schema(Self::requested_schema(), reply)
+    }
+
+    /// [`from_reply`](Elicit::from_reply) from JSON text (at most
+    /// [`MAX_REPLY_BYTES`](crate::MAX_REPLY_BYTES)).
+    fn from_reply_str(reply: &str) -> Result<Elicitation<Self>, ReplyError> {
+        Self::from_reply(&reply_json(reply)?)
+    }
+}
+
+/// Parse a reply against a schema into any [`FromContent`] type: the one path every reply takes.
+pub(crate) fn parse_with_schema<T: FromContent>(
+    schema: &RequestedSchema,
+    reply: &Value,
+) -> Result<Elicitation<T>, ReplyError> {
+    static EMPTY: std::sync::OnceLock<Map<String, Value>> = std::sync::OnceLock::new();
+    match RawReply::parse(reply)? {
+        RawReply::Decline => Ok(Elicitation::Decline),
+        RawReply::Cancel => Ok(Elicitation::Cancel),
+        RawReply::Accept(content) => {
+            let content = content.unwrap_or_else(|| EMPTY.get_or_init(Map::new));
+            schema.validate(content)?;
+            Ok(Elicitation::Accept(T::from_content(content)?))
+        }
+    }
+}
+
+impl RequestedSchema {
+    /// Read a client's `ElicitResult` against this hand-built schema: the same validation the
+    /// derive gets, with the content left as JSON.
+    ///
+    /// ```
+    /// use elicit_core::{Elicitation, Property, RequestedSchema, StringSchema};
+    /// let schema = RequestedSchema::new(vec![Property::new("name", StringSchema::new())])?;
+    /// let reply = serde_json::json!({"action": "accept", "content": {"name": "octocat"}});
+    /// let Elicitation::Accept(content) = schema.parse_reply(&reply)? else { panic!() };
+    /// assert_eq!(content["name"], "octocat");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn parse_reply(
+        &self,
+        reply: &Value,
+    ) -> Result<Elicitation<Map<String, Value>>, ReplyError> {
+        parse_with_schema(self, reply)
+    }
+}

@@ -1,0 +1,428 @@
+//! The Rust types a form field may have, and how each maps to a schema property and back.
+
+use std::collections::{BTreeSet, HashSet};
+use std::hash::Hash;
+
+use serde_json::Value;
+
+use crate::format::Format;
+use crate::schema::{
+    BooleanSchema, EnumOption, IntegerSchema, MultiSelectSchema, NumberSchema, PropertyKind,
+    SelectSchema, SelectStyle, StringSchema,
+};
+use crate::validate::{JsonType, Rule, integer_value, quote};
+
+/// A Rust type that can be one field of an elicitation form.
+///
+/// Implemented for `String`, `bool`, every integer type, `f32`, `f64`, unit-only enums deriving
+/// `Elicit` (single-select), `Vec`/`BTreeSet`/`HashSet` of such an enum (multi-select),
+/// [`Choice`] and [`Choices`] (options supplied when the request is built), and `Option` of any of
+/// these (an optional field). Nothing else: the spec's forms are flat objects of primitives.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a field of an elicitation form",
+    label = "not a flat primitive that form mode allows",
+    note = "form fields are `String`, `bool`, integers, `f32`/`f64`, a unit-only enum deriving `Elicit` (single-select), `Vec`/`BTreeSet`/`HashSet` of such an enum (multi-select), `elicit::Choice`/`elicit::Choices`, or an `Option` of one of these",
+    note = "the spec's requestedSchema is a flat object: nested objects, free-form arrays, maps and references cannot be asked for; split the question or use URL mode"
+)]
+pub trait ElicitField: Sized {
+    /// Whether the field may be absent from the reply (`Option<T>`).
+    const OPTIONAL: bool = false;
+
+    /// The schema of this field, with the constraints its attributes declared.
+    fn property_kind(spec: &FieldSpec) -> PropertyKind;
+
+    /// The value of a present JSON value (already checked against the schema). Never panics.
+    fn from_json(value: &Value) -> Result<Self, Rule>;
+
+    /// The value for an absent (or `null`) member; only `Option` has one.
+    fn absent() -> Option<Self> {
+        None
+    }
+
+    /// The JSON a client sends for this value; `None` to omit the member.
+    fn to_json(&self) -> Option<Value>;
+}
+
+/// A number given in an attribute: an integer literal stays exact.
+#[doc(hidden)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Bound {
+    Int(i128),
+    Float(f64),
+}
+
+impl Bound {
+    fn as_f64(self) -> f64 {
+        match self {
+            #[allow(clippy::cast_precision_loss)]
+            Bound::Int(i) => i as f64,
+            Bound::Float(x) => x,
+        }
+    }
+    fn as_i128(self) -> Option<i128> {
+        match self {
+            Bound::Int(i) => Some(i),
+            Bound::Float(_) => None,
+        }
+    }
+}
+
+/// A `default` given in an attribute.
+#[doc(hidden)]
+#[derive(Debug, Clone, PartialEq)]
+pub enum DefaultValue {
+    Bool(bool),
+    Number(Bound),
+    Str(&'static str),
+    Strs(Vec<&'static str>),
+}
+
+/// The constraint attributes of one field, as the derive collected them (checked at compile
+/// time). Generated code builds it; it is not public API.
+#[doc(hidden)]
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct FieldSpec {
+    pub format: Option<Format>,
+    pub min_length: Option<u32>,
+    pub max_length: Option<u32>,
+    pub minimum: Option<Bound>,
+    pub maximum: Option<Bound>,
+    pub min_items: Option<u32>,
+    pub max_items: Option<u32>,
+    pub default: Option<DefaultValue>,
+    pub legacy_enum_names: bool,
+}
+
+fn wrong_type(expected: JsonType, value: &Value) -> Rule {
+    let found = match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    };
+    Rule::Type { expected, found }
+}
+
+impl ElicitField for String {
+    fn property_kind(spec: &FieldSpec) -> PropertyKind {
+        PropertyKind::String(StringSchema {
+            format: spec.format,
+            min_length: spec.min_length,
+            max_length: spec.max_length,
+            default: match &spec.default {
+                Some(DefaultValue::Str(s)) => Some((*s).into()),
+                _ => None,
+            },
+        })
+    }
+    fn from_json(value: &Value) -> Result<Self, Rule> {
+        match value {
+            Value::String(s) => Ok(s.clone()),
+            other => Err(wrong_type(JsonType::String, other)),
+        }
+    }
+    fn to_json(&self) -> Option<Value> {
+        Some(Value::String(self.clone()))
+    }
+}
+
+impl ElicitField for bool {
+    fn property_kind(spec: &FieldSpec) -> PropertyKind {
+        PropertyKind::Boolean(BooleanSchema {
+            default: match spec.default {
+                Some(DefaultValue::Bool(b)) => Some(b),
+                _ => None,
+            },
+        })
+    }
+    fn from_json(value: &Value) -> Result<Self, Rule> {
+        match value {
+            Value::Bool(b) => Ok(*b),
+            other => Err(wrong_type(JsonType::Boolean, other)),
+        }
+    }
+    fn to_json(&self) -> Option<Value> {
+        Some(Value::Bool(*self))
+    }
+}
+
+macro_rules! integer_fields {
+    ($($ty:ty),*) => {$(
+        impl ElicitField for $ty {
+            fn property_kind(spec: &FieldSpec) -> PropertyKind {
+                PropertyKind::Integer(IntegerSchema {
+                    minimum: Some(spec.minimum.and_then(Bound::as_i128).unwrap_or(<$ty>::MIN as i128)),
+                    maximum: Some(spec.maximum.and_then(Bound::as_i128).unwrap_or(<$ty>::MAX as i128)),
+                    default: match spec.default {
+                        Some(DefaultValue::Number(b)) => b.as_i128(),
+                        _ => None,
+                    },
+                })
+            }
+            fn from_json(value: &Value) -> Result<Self, Rule> {
+                let Value::Number(n) = value else { return Err(wrong_type(JsonType::Integer, value)) };
+                let int = integer_value(n)?;
+                <$ty>::try_from(int).map_err(|_| Rule::OutOfRange)
+            }
+            fn to_json(&self) -> Option<Value> {
+                Some(Value::from(*self))
+            }
+        }
+    )*};
+}
+integer_fields!(i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
+
+impl ElicitField for f64 {
+    fn property_kind(spec: &FieldSpec) -> PropertyKind {
+        PropertyKind::Number(NumberSchema {
+            minimum: spec.minimum.map(Bound::as_f64),
+            maximum: spec.maximum.map(Bound::as_f64),
+            default: match spec.default {
+                Some(DefaultValue::Number(b)) => Some(b.as_f64()),
+                _ => None,
+            },
+        })
+    }
+    fn from_json(value: &Value) -> Result<Self, Rule> {
+        value
+            .as_f64()
+            .ok_or_else(|| wrong_type(JsonType::Number, value))
+    }
+    fn to_json(&self) -> Option<Value> {
+        // A NaN or infinity has no JSON form; a client could never send one.
+        serde_json::Number::from_f64(*self).map(Value::Number)
+    }
+}
+
+impl ElicitField for f32 {
+    fn property_kind(spec: &FieldSpec) -> PropertyKind {
+        f64::property_kind(spec)
+    }
+    fn from_json(value: &Value) -> Result<Self, Rule> {
+        let x = f64::from_json(value)?;
+        #[allow(clippy::cast_possible_truncation)]
+        let narrowed = x as f32;
+        if narrowed.is_finite() {
+            Ok(narrowed)
+        } else {
+            Err(Rule::OutOfRange)
+        }
+    }
+    fn to_json(&self) -> Option<Value> {
+        f64::from(*self).to_json()
+    }
+}
+
+impl<T: ElicitField> ElicitField for Option<T> {
+    const OPTIONAL: bool = true;
+    fn property_kind(spec: &FieldSpec) -> PropertyKind {
+        T::property_kind(spec)
+    }
+    fn from_json(value: &Value) -> Result<Self, Rule> {
+        T::from_json(value).map(Some)
+    }
+    fn absent() -> Option<Self> {
+        Some(None)
+    }
+    fn to_json(&self) -> Option<Value> {
+        self.as_ref().and_then(T::to_json)
+    }
+}
+
+/// A unit-only enum whose variants are the options of a select. `#[derive(Elicit)]` on such an
+/// enum implements it (and [`ElicitField`], so the enum is a single-select field).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a set of options for a select",
+    label = "a multi-select holds a unit-only enum deriving `Elicit`",
+    note = "free-form arrays (like `Vec<String>`) and arrays of objects are not part of the spec's form mode; derive `Elicit` on a unit-only enum of the allowed values, or use `elicit::Choices` for options known only at run time"
+)]
+pub trait Select: Sized + 'static {
+    /// The options, one per variant, in declaration order.
+    const OPTIONS: &'static [EnumOption];
+    /// Whether each variant (same order as `OPTIONS`) was marked `#[elicit(dangerous)]`.
+    const DANGEROUS: &'static [bool];
+    /// The variant whose value is `value`.
+    fn from_value(value: &str) -> Option<Self>;
+    /// The value sent on the wire for this variant.
+    fn value(&self) -> &'static str;
+    /// Whether this variant was marked `#[elicit(dangerous)]` (it can never be a default).
+    fn is_dangerous(&self) -> bool;
+}
+
+/// The single-select schema of a [`Select`] enum, for generated `ElicitField` impls.
+#[doc(hidden)]
+pub fn select_kind<E: Select>(spec: &FieldSpec) -> PropertyKind {
+    PropertyKind::Select(SelectSchema {
+        options: E::OPTIONS.into(),
+        dynamic: false,
+        default: match &spec.default {
+            Some(DefaultValue::Str(s)) => Some((*s).into()),
+            _ => None,
+        },
+        style: if spec.legacy_enum_names {
+            SelectStyle::Legacy
+        } else {
+            SelectStyle::Standard
+        },
+    })
+}
+
+/// Read a single-select value into a [`Select`] enum, for generated `ElicitField` impls.
+#[doc(hidden)]
+pub fn select_from_json<E: Select>(value: &Value) -> Result<E, Rule> {
+    match value {
+        Value::String(s) => E::from_value(s).ok_or_else(|| Rule::NotAnOption { value: quote(s) }),
+        other => Err(wrong_type(JsonType::String, other)),
+    }
+}
+
+fn multi_kind<E: Select>(spec: &FieldSpec) -> PropertyKind {
+    PropertyKind::MultiSelect(MultiSelectSchema {
+        options: E::OPTIONS.into(),
+        dynamic: false,
+        min_items: spec.min_items,
+        max_items: spec.max_items,
+        default: match &spec.default {
+            Some(DefaultValue::Strs(v)) => {
+                Some(v.iter().map(|s| (*s).into()).collect::<Vec<_>>().into())
+            }
+            _ => None,
+        },
+    })
+}
+
+fn multi_from_json<E: Select, C: FromIterator<E>>(value: &Value) -> Result<C, Rule> {
+    let Value::Array(items) = value else {
+        return Err(wrong_type(JsonType::Array, value));
+    };
+    items.iter().map(select_from_json::<E>).collect()
+}
+
+fn multi_to_json<'a, E: Select>(items: impl Iterator<Item = &'a E>) -> Option<Value> {
+    Some(Value::Array(
+        items.map(|e| Value::String(e.value().to_owned())).collect(),
+    ))
+}
+
+impl<E: Select> ElicitField for Vec<E> {
+    fn property_kind(spec: &FieldSpec) -> PropertyKind {
+        multi_kind::<E>(spec)
+    }
+    fn from_json(value: &Value) -> Result<Self, Rule> {
+        multi_from_json::<E, _>(value)
+    }
+    fn to_json(&self) -> Option<Value> {
+        multi_to_json(self.iter())
+    }
+}
+
+impl<E: Select + Ord> ElicitField for BTreeSet<E> {
+    fn property_kind(spec: &FieldSpec) -> PropertyKind {
+        multi_kind::<E>(spec)
+    }
+    fn from_json(value: &Value) -> Result<Self, Rule> {
+        multi_from_json::<E, _>(value)
+    }
+    fn to_json(&self) -> Option<Value> {
+        multi_to_json(self.iter())
+    }
+}
+
+impl<E: Select + Hash + Eq, S: std::hash::BuildHasher + Default> ElicitField for HashSet<E, S> {
+    fn property_kind(spec: &FieldSpec) -> PropertyKind {
+        multi_kind::<E>(spec)
+    }
+    fn from_json(value: &Value) -> Result<Self, Rule> {
+        multi_from_json::<E, _>(value)
+    }
+    fn to_json(&self) -> Option<Value> {
+        multi_to_json(self.iter())
+    }
+}
+
+/// A single-select whose options are known only mid-call (the three accounts the server just
+/// found). Supply them with [`FormRequest::with_options`](crate::FormRequest::with_options); the
+/// reply is checked against the options actually offered. Holds the chosen option's value.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Choice(String);
+
+impl Choice {
+    /// The chosen option's value.
+    pub fn value(&self) -> &str {
+        &self.0
+    }
+    /// The chosen option's value, owned.
+    pub fn into_value(self) -> String {
+        self.0
+    }
+    /// A choice of this value, as a client would send it (for tests and client-side code).
+    pub fn new(value: impl Into<String>) -> Self {
+        Self(value.into())
+    }
+}
+
+impl ElicitField for Choice {
+    fn property_kind(spec: &FieldSpec) -> PropertyKind {
+        PropertyKind::Select(SelectSchema {
+            style: if spec.legacy_enum_names {
+                SelectStyle::Legacy
+            } else {
+                SelectStyle::Standard
+            },
+            ..SelectSchema::dynamic()
+        })
+    }
+    fn from_json(value: &Value) -> Result<Self, Rule> {
+        String::from_json(value).map(Choice)
+    }
+    fn to_json(&self) -> Option<Value> {
+        Some(Value::String(self.0.clone()))
+    }
+}
+
+/// A multi-select whose options are known only mid-call. Holds the chosen values, in the order
+/// the client sent them.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+pub struct Choices(Vec<String>);
+
+impl Choices {
+    /// The chosen values.
+    pub fn values(&self) -> &[String] {
+        &self.0
+    }
+    /// The chosen values, owned.
+    pub fn into_values(self) -> Vec<String> {
+        self.0
+    }
+    /// Choices of these values, as a client would send them.
+    pub fn new(values: impl IntoIterator<Item = impl Into<String>>) -> Self {
+        Self(values.into_iter().map(Into::into).collect())
+    }
+}
+
+impl ElicitField for Choices {
+    fn property_kind(spec: &FieldSpec) -> PropertyKind {
+        PropertyKind::MultiSelect(MultiSelectSchema {
+            min_items: spec.min_items,
+            max_items: spec.max_items,
+            ..MultiSelectSchema::dynamic()
+        })
+    }
+    fn from_json(value: &Value) -> Result<Self, Rule> {
+        let Value::Array(items) = value else {
+            return Err(wrong_type(JsonType::Array, value));
+        };
+        items
+            .iter()
+            .map(String::from_json)
+            .collect::<Result<_, _>>()
+            .map(Choices)
+    }
+    fn to_json(&self) -> Option<Value> {
+        Some(Value::Array(
+            self.0.iter().cloned().map(Value::String).collect(),
+        ))
+    }
+}

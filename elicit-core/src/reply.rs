@@ -1,0 +1,264 @@
+//! The user's answer: the three actions, the typed outcome, and parsing a client's `ElicitResult`.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use crate::validate::Violations;
+
+/// The largest reply, in bytes of JSON text, that [`parse_reply_str`](crate::Elicit::from_reply_str)
+/// reads. A form of a few flat fields is a few hundred bytes; anything near this is hostile.
+pub const MAX_REPLY_BYTES: usize = 256 * 1024;
+
+/// What the user did, as the client reports it in `ElicitResult.action`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Action {
+    /// The user submitted the form (or, in URL mode, consented to open the page).
+    Accept,
+    /// The user explicitly refused.
+    Decline,
+    /// The user dismissed the request without choosing.
+    Cancel,
+}
+
+impl Action {
+    /// The wire name.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Action::Accept => "accept",
+            Action::Decline => "decline",
+            Action::Cancel => "cancel",
+        }
+    }
+}
+
+impl fmt::Display for Action {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The outcome of asking: a typed, validated value, or one of the ways a person can say no —
+/// including saying nothing at all.
+///
+/// Silence is never acceptance: [`Elicitation::NoReply`] is its own variant, so a `match` must
+/// decide what no answer means, and [`accepted`](Elicitation::accepted) returns `None` for it.
+///
+/// ```
+/// use elicit_core::Elicitation;
+/// fn describe(outcome: Elicitation<String>) -> String {
+///     match outcome {
+///         Elicitation::Accept(env) => format!("deploying to {env}"),
+///         Elicitation::Decline => "the user declined; nothing was deployed".into(),
+///         Elicitation::Cancel => "the question was dismissed; ask again later".into(),
+///         Elicitation::NoReply => "no answer arrived; nothing was deployed".into(),
+///     }
+/// }
+/// assert_eq!(describe(Elicitation::NoReply), "no answer arrived; nothing was deployed");
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[must_use = "an elicitation outcome must be handled: decline, cancel and no reply are not acceptance"]
+pub enum Elicitation<T> {
+    /// The user accepted and the content satisfied every rule of the form.
+    Accept(T),
+    /// The user explicitly declined.
+    Decline,
+    /// The user dismissed the request without choosing.
+    Cancel,
+    /// No answer arrived: the request timed out, the client failed it, or the client went away.
+    /// Parsing a reply never produces this; the code that waits for the reply does.
+    NoReply,
+}
+
+impl<T> Elicitation<T> {
+    /// The action the client reported, or `None` for [`Elicitation::NoReply`].
+    pub fn action(&self) -> Option<Action> {
+        match self {
+            Elicitation::Accept(_) => Some(Action::Accept),
+            Elicitation::Decline => Some(Action::Decline),
+            Elicitation::Cancel => Some(Action::Cancel),
+            Elicitation::NoReply => None,
+        }
+    }
+
+    /// The accepted value; `None` for every other outcome.
+    pub fn accepted(self) -> Option<T> {
+        match self {
+            Elicitation::Accept(value) => Some(value),
+            _ => None,
+        }
+    }
+
+    /// Whether the user accepted.
+    pub fn is_accepted(&self) -> bool {
+        matches!(self, Elicitation::Accept(_))
+    }
+
+    /// Borrow the accepted value.
+    pub fn as_ref(&self) -> Elicitation<&T> {
+        match self {
+            Elicitation::Accept(value) => Elicitation::Accept(value),
+            Elicitation::Decline => Elicitation::Decline,
+            Elicitation::Cancel => Elicitation::Cancel,
+            Elicitation::NoReply => Elicitation::NoReply,
+        }
+    }
+
+    /// Transform the accepted value, keeping every other outcome.
+    pub fn map<U>(self, f: impl FnOnce(T) -> U) -> Elicitation<U> {
+        match self {
+            Elicitation::Accept(value) => Elicitation::Accept(f(value)),
+            Elicitation::Decline => Elicitation::Decline,
+            Elicitation::Cancel => Elicitation::Cancel,
+            Elicitation::NoReply => Elicitation::NoReply,
+        }
+    }
+}
+
+/// Why a reply could not be read as an outcome.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum ReplyError {
+    /// The reply is not an `ElicitResult`: not JSON, not an object, no valid `action`, or an
+    /// accepted form whose `content` is not an object.
+    Malformed(MalformedReply),
+    /// The user accepted, but the content breaks rules of the form. Every violation is listed.
+    Invalid(Violations),
+}
+
+/// What is wrong with a malformed reply.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum MalformedReply {
+    /// The text is not JSON (the parser's position, never the text itself).
+    NotJson {
+        /// Line of the first error.
+        line: usize,
+        /// Column of the first error.
+        column: usize,
+    },
+    /// Larger than [`MAX_REPLY_BYTES`].
+    TooLarge {
+        /// The size received.
+        bytes: usize,
+    },
+    /// The reply is not a JSON object.
+    NotAnObject,
+    /// No `action` member.
+    MissingAction,
+    /// `action` is not `accept`, `decline` or `cancel`.
+    UnknownAction,
+    /// An accepted form's `content` is present but not an object.
+    ContentNotAnObject,
+}
+
+impl fmt::Display for ReplyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReplyError::Malformed(m) => write!(f, "malformed elicitation reply: {m}"),
+            ReplyError::Invalid(v) => fmt::Display::fmt(v, f),
+        }
+    }
+}
+
+impl fmt::Display for MalformedReply {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MalformedReply::NotJson { line, column } => {
+                write!(f, "not valid JSON (line {line}, column {column})")
+            }
+            MalformedReply::TooLarge { bytes } => write!(
+                f,
+                "{bytes} bytes is larger than the {MAX_REPLY_BYTES}-byte limit for a reply"
+            ),
+            MalformedReply::NotAnObject => f.write_str("an ElicitResult must be a JSON object"),
+            MalformedReply::MissingAction => f.write_str("`action` is required"),
+            MalformedReply::UnknownAction => {
+                f.write_str("`action` must be \"accept\", \"decline\" or \"cancel\"")
+            }
+            MalformedReply::ContentNotAnObject => {
+                f.write_str("`content` of an accepted form must be an object")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ReplyError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ReplyError::Invalid(v) => Some(v),
+            ReplyError::Malformed(_) => None,
+        }
+    }
+}
+
+impl ReplyError {
+    /// The violations of an accepted but invalid reply.
+    pub fn violations(&self) -> Option<&Violations> {
+        match self {
+            ReplyError::Invalid(v) => Some(v),
+            ReplyError::Malformed(_) => None,
+        }
+    }
+}
+
+impl From<Violations> for ReplyError {
+    fn from(v: Violations) -> Self {
+        ReplyError::Invalid(v)
+    }
+}
+
+/// An `ElicitResult` split into its action and (for an accepted form) its content.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum RawReply<'a> {
+    /// Accepted; the content, or `None` when the client sent none (URL mode, or an empty form).
+    Accept(Option<&'a Map<String, Value>>),
+    /// Declined.
+    Decline,
+    /// Cancelled.
+    Cancel,
+}
+
+impl<'a> RawReply<'a> {
+    /// Read the action and content of an `ElicitResult`. `content` may be missing or `null`;
+    /// on decline and cancel it is ignored whatever it holds.
+    pub fn parse(reply: &'a Value) -> Result<Self, ReplyError> {
+        let malformed = |m| Err(ReplyError::Malformed(m));
+        let Value::Object(object) = reply else {
+            return malformed(MalformedReply::NotAnObject);
+        };
+        let action = match object.get("action") {
+            None | Some(Value::Null) => return malformed(MalformedReply::MissingAction),
+            Some(Value::String(a)) if a == "accept" => Action::Accept,
+            Some(Value::String(a)) if a == "decline" => Action::Decline,
+            Some(Value::String(a)) if a == "cancel" => Action::Cancel,
+            Some(_) => return malformed(MalformedReply::UnknownAction),
+        };
+        Ok(match action {
+            Action::Decline => RawReply::Decline,
+            Action::Cancel => RawReply::Cancel,
+            Action::Accept => match object.get("content") {
+                None | Some(Value::Null) => RawReply::Accept(None),
+                Some(Value::Object(content)) => RawReply::Accept(Some(content)),
+                Some(_) => return malformed(MalformedReply::ContentNotAnObject),
+            },
+        })
+    }
+}
+
+/// Parse reply text into JSON, enforcing [`MAX_REPLY_BYTES`] before any parsing work.
+pub(crate) fn reply_json(text: &str) -> Result<Value, ReplyError> {
+    if text.len() > MAX_REPLY_BYTES {
+        return Err(ReplyError::Malformed(MalformedReply::TooLarge {
+            bytes: text.len(),
+        }));
+    }
+    serde_json::from_str(text).map_err(|e| {
+        ReplyError::Malformed(MalformedReply::NotJson {
+            line: e.line(),
+            column: e.column(),
+        })
+    })
+}

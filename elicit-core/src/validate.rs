@@ -1,0 +1,440 @@
+//! Checking an accepted reply's `content` against the schema that was sent.
+//!
+//! Every violation is collected (not just the first), each naming the property and the rule.
+
+use std::fmt;
+
+use serde_json::{Map, Value};
+
+use crate::format::Format;
+use crate::schema::{EnumOption, PropertyKind, RequestedSchema};
+
+/// The longest piece of a client's value quoted back in an error message. Values are otherwise
+/// never echoed, so an error message cannot carry a whole reply into a log.
+const QUOTE_LIMIT: usize = 32;
+
+/// A JSON type, as named in the schema.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum JsonType {
+    /// `string`
+    String,
+    /// `integer`
+    Integer,
+    /// `number`
+    Number,
+    /// `boolean`
+    Boolean,
+    /// `array` of strings
+    Array,
+    /// `object`
+    Object,
+}
+
+impl JsonType {
+    fn name(self) -> &'static str {
+        match self {
+            JsonType::String => "a string",
+            JsonType::Integer => "an integer",
+            JsonType::Number => "a number",
+            JsonType::Boolean => "a boolean",
+            JsonType::Array => "an array of strings",
+            JsonType::Object => "an object",
+        }
+    }
+
+    fn of(value: &Value) -> &'static str {
+        match value {
+            Value::Null => "null",
+            Value::Bool(_) => "a boolean",
+            Value::Number(_) => "a number",
+            Value::String(_) => "a string",
+            Value::Array(_) => "an array",
+            Value::Object(_) => "an object",
+        }
+    }
+}
+
+/// A rule of the schema that a value broke.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum Rule {
+    /// A required property is absent (or `null`).
+    Required,
+    /// The value has the wrong JSON type.
+    Type {
+        /// What the schema asks for.
+        expected: JsonType,
+        /// What was sent, e.g. `"a string"`.
+        found: &'static str,
+    },
+    /// An `integer` property received a number with a fractional part.
+    NotAnInteger,
+    /// Below `minimum`.
+    Minimum {
+        /// The bound, as written in the schema.
+        minimum: String,
+    },
+    /// Above `maximum`.
+    Maximum {
+        /// The bound, as written in the schema.
+        maximum: String,
+    },
+    /// Fewer characters than `minLength`.
+    MinLength {
+        /// The bound.
+        min_length: u32,
+        /// Characters sent.
+        length: usize,
+    },
+    /// More characters than `maxLength`.
+    MaxLength {
+        /// The bound.
+        max_length: u32,
+        /// Characters sent.
+        length: usize,
+    },
+    /// Not in the declared `format`.
+    Format(Format),
+    /// Not one of the options offered.
+    NotAnOption {
+        /// The value sent (shortened).
+        value: String,
+    },
+    /// Fewer selections than `minItems`.
+    MinItems {
+        /// The bound.
+        min_items: u32,
+        /// Selections sent.
+        count: usize,
+    },
+    /// More selections than `maxItems`.
+    MaxItems {
+        /// The bound.
+        max_items: u32,
+        /// Selections sent.
+        count: usize,
+    },
+    /// The same option selected twice.
+    DuplicateSelection {
+        /// The repeated value (shortened).
+        value: String,
+    },
+    /// The value is valid JSON of the right type but does not fit the Rust field (e.g. an `f32`
+    /// field given a number beyond `f32::MAX`).
+    OutOfRange,
+}
+
+impl fmt::Display for Rule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Rule::Required => f.write_str("is required but missing"),
+            Rule::Type { expected, found } => {
+                write!(f, "must be {} but is {found}", expected.name())
+            }
+            Rule::NotAnInteger => f.write_str("must be a whole number"),
+            Rule::Minimum { minimum } => write!(f, "must be at least {minimum} (minimum)"),
+            Rule::Maximum { maximum } => write!(f, "must be at most {maximum} (maximum)"),
+            Rule::MinLength { min_length, length } => write!(
+                f,
+                "must be at least {min_length} characters long (minLength) but has {length}"
+            ),
+            Rule::MaxLength { max_length, length } => write!(
+                f,
+                "must be at most {max_length} characters long (maxLength) but has {length}"
+            ),
+            Rule::Format(format) => {
+                write!(f, "must be {} (format \"{format}\")", format.describe())
+            }
+            Rule::NotAnOption { value } => write!(f, "{value:?} is not one of the offered options"),
+            Rule::MinItems { min_items, count } => {
+                write!(
+                    f,
+                    "must select at least {min_items} (minItems) but selects {count}"
+                )
+            }
+            Rule::MaxItems { max_items, count } => {
+                write!(
+                    f,
+                    "must select at most {max_items} (maxItems) but selects {count}"
+                )
+            }
+            Rule::DuplicateSelection { value } => write!(f, "selects {value:?} more than once"),
+            Rule::OutOfRange => f.write_str("is out of range for this field"),
+        }
+    }
+}
+
+/// One broken rule, naming the property.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Violation {
+    /// The property's name as sent in `requestedSchema`.
+    pub property: String,
+    /// The rule it broke.
+    pub rule: Rule,
+}
+
+impl fmt::Display for Violation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "`{}` {}", self.property, self.rule)
+    }
+}
+
+/// Every violation of an accepted reply, in schema order. Never empty.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Violations(Vec<Violation>);
+
+impl Violations {
+    /// Wrap a non-empty list; `None` when there is nothing to report.
+    pub fn from_vec(violations: Vec<Violation>) -> Option<Self> {
+        (!violations.is_empty()).then_some(Self(violations))
+    }
+    /// A single violation.
+    pub fn one(property: impl Into<String>, rule: Rule) -> Self {
+        Self(vec![Violation {
+            property: property.into(),
+            rule,
+        }])
+    }
+    /// The violations, in schema order.
+    pub fn as_slice(&self) -> &[Violation] {
+        &self.0
+    }
+    /// How many rules were broken.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+    /// Always false: a `Violations` holds at least one.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+    /// Whether `property` broke any rule.
+    pub fn concerns(&self, property: &str) -> bool {
+        self.0.iter().any(|v| v.property == property)
+    }
+}
+
+impl IntoIterator for Violations {
+    type Item = Violation;
+    type IntoIter = std::vec::IntoIter<Violation>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.into_iter()
+    }
+}
+
+impl<'a> IntoIterator for &'a Violations {
+    type Item = &'a Violation;
+    type IntoIter = std::slice::Iter<'a, Violation>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter()
+    }
+}
+
+impl fmt::Display for Violations {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let n = self.0.len();
+        write!(
+            f,
+            "the reply breaks {n} rule{} of the form: ",
+            if n == 1 { "" } else { "s" }
+        )?;
+        for (i, v) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str("; ")?;
+            }
+            write!(f, "{v}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for Violations {}
+
+/// Shorten a client-sent string for quoting in an error.
+pub(crate) fn quote(value: &str) -> String {
+    match value.char_indices().nth(QUOTE_LIMIT) {
+        Some((cut, _)) => format!("{}…", &value[..cut]),
+        None => value.to_owned(),
+    }
+}
+
+impl RequestedSchema {
+    /// Check accepted `content` against every property. Unknown keys are ignored (the spec).
+    /// `null` for an optional property counts as absent.
+    ///
+    /// ```
+    /// use elicit_core::{Format, Property, RequestedSchema, StringSchema, IntegerSchema};
+    /// let schema = RequestedSchema::new(vec![
+    ///     Property::new("email", StringSchema::new().format(Format::Email)),
+    ///     Property::new("age", IntegerSchema::new().minimum(18)),
+    /// ])?;
+    /// let content = serde_json::json!({"email": "nope", "age": 3.5});
+    /// let err = schema.validate(content.as_object().unwrap()).unwrap_err();
+    /// assert_eq!(err.len(), 2);
+    /// assert!(err.concerns("email") && err.concerns("age"));
+    /// # Ok::<(), elicit_core::SchemaError>(())
+    /// ```
+    pub fn validate(&self, content: &Map<String, Value>) -> Result<(), Violations> {
+        let mut violations = Vec::new();
+        for p in self.properties.iter() {
+            match content.get(p.name.as_ref()) {
+                None | Some(Value::Null) => {
+                    if p.required {
+                        violations.push(Violation {
+                            property: p.name.to_string(),
+                            rule: Rule::Required,
+                        });
+                    }
+                }
+                Some(value) => {
+                    if let Err(rule) = check_value(&p.kind, value) {
+                        violations.push(Violation {
+                            property: p.name.to_string(),
+                            rule,
+                        });
+                    }
+                }
+            }
+        }
+        Violations::from_vec(violations).map_or(Ok(()), Err)
+    }
+}
+
+/// Check one present value against its property kind; the first broken rule of that value.
+pub(crate) fn check_value(kind: &PropertyKind, value: &Value) -> Result<(), Rule> {
+    let wrong = |expected| Rule::Type {
+        expected,
+        found: JsonType::of(value),
+    };
+    match kind {
+        PropertyKind::String(s) => {
+            let Value::String(text) = value else {
+                return Err(wrong(JsonType::String));
+            };
+            check_length(text, s.min_length, s.max_length)?;
+            match s.format {
+                Some(format) if !format.matches(text) => Err(Rule::Format(format)),
+                _ => Ok(()),
+            }
+        }
+        PropertyKind::Integer(n) => {
+            let Value::Number(number) = value else {
+                return Err(wrong(JsonType::Integer));
+            };
+            let int = integer_value(number)?;
+            if let Some(min) = n.minimum.filter(|min| int < *min) {
+                return Err(Rule::Minimum {
+                    minimum: min.to_string(),
+                });
+            }
+            if let Some(max) = n.maximum.filter(|max| int > *max) {
+                return Err(Rule::Maximum {
+                    maximum: max.to_string(),
+                });
+            }
+            Ok(())
+        }
+        PropertyKind::Number(n) => {
+            let Some(x) = value.as_f64() else {
+                return Err(wrong(JsonType::Number));
+            };
+            if let Some(min) = n.minimum.filter(|min| x < *min) {
+                return Err(Rule::Minimum {
+                    minimum: min.to_string(),
+                });
+            }
+            if let Some(max) = n.maximum.filter(|max| x > *max) {
+                return Err(Rule::Maximum {
+                    maximum: max.to_string(),
+                });
+            }
+            Ok(())
+        }
+        PropertyKind::Boolean(_) => match value {
+            Value::Bool(_) => Ok(()),
+            _ => Err(wrong(JsonType::Boolean)),
+        },
+        PropertyKind::Select(s) => {
+            let Value::String(text) = value else {
+                return Err(wrong(JsonType::String));
+            };
+            check_option(&s.options, text)
+        }
+        PropertyKind::MultiSelect(m) => {
+            let Value::Array(items) = value else {
+                return Err(wrong(JsonType::Array));
+            };
+            let mut seen: Vec<&str> = Vec::with_capacity(items.len().min(m.options.len()));
+            for item in items {
+                let Value::String(text) = item else {
+                    return Err(Rule::Type {
+                        expected: JsonType::Array,
+                        found: "an array holding a non-string",
+                    });
+                };
+                check_option(&m.options, text)?;
+                if seen.contains(&text.as_str()) {
+                    return Err(Rule::DuplicateSelection { value: quote(text) });
+                }
+                seen.push(text);
+            }
+            if let Some(min_items) = m.min_items.filter(|min| items.len() < *min as usize) {
+                return Err(Rule::MinItems {
+                    min_items,
+                    count: items.len(),
+                });
+            }
+            if let Some(max_items) = m.max_items.filter(|max| items.len() > *max as usize) {
+                return Err(Rule::MaxItems {
+                    max_items,
+                    count: items.len(),
+                });
+            }
+            Ok(())
+        }
+    }
+}
+
+/// The integer a JSON number denotes, accepting `3.0` but not `3.5`.
+pub(crate) fn integer_value(number: &serde_json::Number) -> Result<i128, Rule> {
+    if let Some(i) = number.as_i64() {
+        return Ok(i128::from(i));
+    }
+    if let Some(u) = number.as_u64() {
+        return Ok(i128::from(u));
+    }
+    match number.as_f64() {
+        Some(x) if x.is_finite() && x.fract() == 0.0 => {
+            // Beyond ±2^127 an f64 has no exact i128; such a value is out of every field's range.
+            if x.abs() < 1.0e38 {
+                #[allow(clippy::cast_possible_truncation)]
+                Ok(x as i128)
+            } else {
+                Err(Rule::OutOfRange)
+            }
+        }
+        _ => Err(Rule::NotAnInteger),
+    }
+}
+
+fn check_length(text: &str, min: Option<u32>, max: Option<u32>) -> Result<(), Rule> {
+    if min.is_none() && max.is_none() {
+        return Ok(());
+    }
+    let length = text.chars().count();
+    if let Some(min_length) = min.filter(|min| length < *min as usize) {
+        return Err(Rule::MinLength { min_length, length });
+    }
+    if let Some(max_length) = max.filter(|max| length > *max as usize) {
+        return Err(Rule::MaxLength { max_length, length });
+    }
+    Ok(())
+}
+
+fn check_option(options: &[EnumOption], text: &str) -> Result<(), Rule> {
+    if options.iter().any(|o| o.value() == text) {
+        Ok(())
+    } else {
+        Err(Rule::NotAnOption { value: quote(text) })
+    }
+}
