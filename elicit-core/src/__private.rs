@@ -81,3 +81,64 @@ pub fn put<T: ElicitField>(content: &mut Map<String, Value>, name: &'static str,
 pub fn violations(list: Vec<Violation>) -> Violations {
     Violations::from_vec(list).unwrap_or_else(|| Violations::one("(form)", Rule::OutOfRange))
 }
+
+pub use crate::field::Select;
+
+/// The `DefaultValue` of a default given as variants: checks at compile time that the variant
+/// (or array of variants) belongs to the field's options enum.
+pub fn default_of<F: DefaultOf<V>, V>(value: &V) -> DefaultValue {
+    F::default_of(value)
+}
+
+/// A field type that accepts `V` as its default.
+#[diagnostic::on_unimplemented(
+    message = "`{V}` cannot be the default of a `{Self}` field",
+    label = "not an option of this field",
+    note = "a select's default is one of its enum's variants (`Enum::Variant`); a multi-select's default is an array of them (`[Enum::A, Enum::B]`)"
+)]
+pub trait DefaultOf<V> {
+    /// The default as the schema writes it.
+    fn default_of(value: &V) -> DefaultValue;
+}
+
+impl<E: Select> DefaultOf<E> for E {
+    fn default_of(value: &E) -> DefaultValue {
+        DefaultValue::Str(value.value())
+    }
+}
+
+impl<V, T: DefaultOf<V>> DefaultOf<V> for Option<T> {
+    fn default_of(value: &V) -> DefaultValue {
+        T::default_of(value)
+    }
+}
+
+macro_rules! multi_default {
+    ($($collection:ty),*) => {$(
+        impl<E: Select, const N: usize> DefaultOf<[E; N]> for $collection {
+            fn default_of(value: &[E; N]) -> DefaultValue {
+                DefaultValue::Strs(value.iter().map(Select::value).collect())
+            }
+        }
+    )*};
+}
+multi_default!(Vec<E>, std::collections::BTreeSet<E>);
+
+impl<E: Select, S, const N: usize> DefaultOf<[E; N]> for std::collections::HashSet<E, S> {
+    fn default_of(value: &[E; N]) -> DefaultValue {
+        DefaultValue::Strs(value.iter().map(Select::value).collect())
+    }
+}
+
+/// The index of the option whose value is `value` (a `const fn`: the derive checks string
+/// defaults against an enum's options at compile time).
+pub const fn option_index(options: &[EnumOption], value: &str) -> Option<usize> {
+    let mut i = 0;
+    while i < options.len() {
+        if options[i].value_is(value) {
+            return Some(i);
+        }
+        i += 1;
+    }
+    None
+}

@@ -40,6 +40,10 @@ pub trait Elicit: FromContent {
     /// The message shown to the user: one sentence saying what is asked and why.
     fn message() -> &'static str;
 
+    /// The name this elicitation is reported under (metrics, logs): the type's name, or
+    /// `#[elicit(name = "...")]`.
+    fn name() -> &'static str;
+
     /// The `requestedSchema`, built once and shared.
     fn requested_schema() -> &'static RequestedSchema;
 

@@ -44,6 +44,9 @@ impl Format {
 
     /// Whether `value` is in this format.
     ///
+    /// A `const fn`, so the derive checks a string `default` against its `format` at compile
+    /// time with the very same code that checks replies at run time.
+    ///
     /// ```
     /// use elicit_core::Format;
     /// assert!(Format::Date.matches("2024-02-29"));
@@ -51,12 +54,13 @@ impl Format {
     /// assert!(Format::Uri.matches("https://example.com/a?b#c"));
     /// assert!(!Format::Uri.matches("/relative/path"));
     /// ```
-    pub fn matches(self, value: &str) -> bool {
+    pub const fn matches(self, value: &str) -> bool {
+        let bytes = value.as_bytes();
         match self {
-            Format::Email => is_email(value),
-            Format::Uri => is_absolute_uri(value),
-            Format::Date => is_full_date(value.as_bytes()),
-            Format::DateTime => is_date_time(value.as_bytes()),
+            Format::Email => is_email(bytes),
+            Format::Uri => is_absolute_uri(bytes),
+            Format::Date => bytes.len() == 10 && full_date_prefix(bytes),
+            Format::DateTime => is_date_time(bytes),
         }
     }
 
@@ -77,111 +81,283 @@ impl fmt::Display for Format {
     }
 }
 
-/// `local@domain`: a non-empty dot-atom local part (or quoted string) and a domain of
-/// dot-separated labels (letters, digits, hyphens not at the ends), or an address literal.
-fn is_email(value: &str) -> bool {
-    let Some((local, domain)) = value.rsplit_once('@') else {
-        return false;
-    };
-    if local.is_empty() || local.len() > 64 || domain.is_empty() || domain.len() > 255 {
+// The checks below are `const fn`s over bytes (no iterators, no slicing that can panic: every
+// index is bounds-checked by a `while` condition), so the derive can run them at compile time.
+
+/// Byte `i` of `b`, or 0 past the end (0 never satisfies any class below).
+const fn at(b: &[u8], i: usize) -> u8 {
+    if i < b.len() { b[i] } else { 0 }
+}
+
+const fn is_digit(c: u8) -> bool {
+    c.is_ascii_digit()
+}
+
+/// `local@domain`: a dot-atom local part (ASCII atext or any non-ASCII UTF-8) or a quoted
+/// string, then a domain of dot-separated labels (letters, digits, inner hyphens, non-ASCII
+/// for internationalized names) or a bracketed address literal.
+const fn is_email(b: &[u8]) -> bool {
+    // The last `@` splits local part and domain.
+    let mut at_pos = b.len();
+    let mut i = b.len();
+    while i > 0 {
+        i -= 1;
+        if b[i] == b'@' {
+            at_pos = i;
+            break;
+        }
+    }
+    if at_pos == b.len()
+        || at_pos == 0
+        || at_pos > 64
+        || b.len() - at_pos - 1 == 0
+        || b.len() - at_pos - 1 > 255
+    {
         return false;
     }
-    let local_ok = if local.len() >= 2 && local.starts_with('"') && local.ends_with('"') {
-        local[1..local.len() - 1]
-            .chars()
-            .all(|c| c != '"' && c != '\\' && !c.is_control())
+    let local_ok = if at_pos >= 2 && b[0] == b'"' && b[at_pos - 1] == b'"' {
+        let mut j = 1;
+        let mut ok = true;
+        while j < at_pos - 1 {
+            let c = b[j];
+            if c == b'"' || c == b'\\' || c < 0x20 || c == 0x7f {
+                ok = false;
+            }
+            j += 1;
+        }
+        ok
     } else {
-        local.split('.').all(|atom| {
-            !atom.is_empty()
-                && atom.chars().all(|c| {
-                    c.is_alphanumeric() || "!#$%&'*+-/=?^_`{|}~".contains(c) || !c.is_ascii()
-                })
-        })
+        let mut j = 0;
+        let mut ok = true;
+        let mut atom_len = 0;
+        while j < at_pos {
+            let c = b[j];
+            if c == b'.' {
+                if atom_len == 0 {
+                    ok = false;
+                }
+                atom_len = 0;
+            } else if c.is_ascii_alphanumeric() || c >= 0x80 || is_atext_symbol(c) {
+                atom_len += 1;
+            } else {
+                ok = false;
+            }
+            j += 1;
+        }
+        ok && atom_len > 0
     };
     if !local_ok {
         return false;
     }
-    if domain.starts_with('[') && domain.ends_with(']') {
-        let literal = &domain[1..domain.len() - 1];
-        return literal.parse::<std::net::Ipv4Addr>().is_ok()
-            || literal
-                .strip_prefix("IPv6:")
-                .is_some_and(|v6| v6.parse::<std::net::Ipv6Addr>().is_ok());
+    let start = at_pos + 1;
+    if b[start] == b'[' {
+        return b[b.len() - 1] == b']' && is_address_literal(b, start + 1, b.len() - 1);
     }
-    domain.split('.').all(|label| {
-        !label.is_empty()
-            && label.len() <= 63
-            && !label.starts_with('-')
-            && !label.ends_with('-')
-            && label.chars().all(|c| c.is_alphanumeric() || c == '-')
-    })
+    is_domain(b, start, b.len())
 }
 
-/// RFC 3986 `absolute-URI` (with an optional fragment, as `URI`): `scheme ":" hier-part`.
-/// Characters outside the URI grammar (spaces, control characters, `<>"{}|\^` and backtick)
-/// are rejected; percent signs must start a valid `%XX` escape.
-fn is_absolute_uri(value: &str) -> bool {
-    let Some((scheme, rest)) = value.split_once(':') else {
-        return false;
-    };
-    let mut scheme_chars = scheme.chars();
-    let scheme_ok = scheme_chars.next().is_some_and(|c| c.is_ascii_alphabetic())
-        && scheme_chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'));
-    if !scheme_ok || rest.is_empty() {
-        return false;
-    }
-    let bytes = rest.as_bytes();
-    let mut i = 0;
-    while i < bytes.len() {
-        let b = bytes[i];
-        match b {
-            b'%' => {
-                let hex = |j: usize| bytes.get(j).is_some_and(u8::is_ascii_hexdigit);
-                if !(hex(i + 1) && hex(i + 2)) {
-                    return false;
-                }
-                i += 3;
-                continue;
+const fn is_atext_symbol(c: u8) -> bool {
+    matches!(
+        c,
+        b'!' | b'#'
+            | b'$'
+            | b'%'
+            | b'&'
+            | b'\''
+            | b'*'
+            | b'+'
+            | b'-'
+            | b'/'
+            | b'='
+            | b'?'
+            | b'^'
+            | b'_'
+            | b'`'
+            | b'{'
+            | b'|'
+            | b'}'
+            | b'~'
+    )
+}
+
+/// Dot-separated labels of 1..=63 bytes, letters/digits/non-ASCII and inner hyphens.
+const fn is_domain(b: &[u8], start: usize, end: usize) -> bool {
+    let mut i = start;
+    let mut label_len = 0;
+    let mut prev = 0u8;
+    while i < end {
+        let c = b[i];
+        if c == b'.' {
+            if label_len == 0 || prev == b'-' {
+                return false;
             }
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' => {}
-            b'-' | b'.' | b'_' | b'~' | b':' | b'/' | b'?' | b'#' | b'[' | b']' | b'@' | b'!'
-            | b'$' | b'&' | b'\'' | b'(' | b')' | b'*' | b'+' | b',' | b';' | b'=' => {}
-            _ => return false,
+            label_len = 0;
+        } else if c.is_ascii_alphanumeric() || c >= 0x80 || (c == b'-' && label_len > 0) {
+            label_len += 1;
+            if label_len > 63 {
+                return false;
+            }
+        } else {
+            return false;
+        }
+        prev = c;
+        i += 1;
+    }
+    label_len > 0 && prev != b'-'
+}
+
+/// `[1.2.3.4]` (dotted quad, each 0..=255) or `[IPv6:...]` (hex groups and colons).
+const fn is_address_literal(b: &[u8], start: usize, end: usize) -> bool {
+    if end - start > 5
+        && at(b, start) == b'I'
+        && at(b, start + 1) == b'P'
+        && at(b, start + 2) == b'v'
+        && at(b, start + 3) == b'6'
+        && at(b, start + 4) == b':'
+    {
+        let mut i = start + 5;
+        let mut colons = 0;
+        while i < end {
+            let c = b[i];
+            if c == b':' {
+                colons += 1;
+            } else if !c.is_ascii_hexdigit() && c != b'.' {
+                return false;
+            }
+            i += 1;
+        }
+        return colons >= 2 && colons <= 7;
+    }
+    let mut i = start;
+    let mut parts = 0;
+    let mut value: u32 = 0;
+    let mut digits_in_part = 0;
+    while i <= end {
+        let c = if i < end { b[i] } else { b'.' };
+        if c == b'.' {
+            if digits_in_part == 0 || value > 255 {
+                return false;
+            }
+            parts += 1;
+            value = 0;
+            digits_in_part = 0;
+        } else if is_digit(c) && digits_in_part < 3 {
+            value = value * 10 + (c - b'0') as u32;
+            digits_in_part += 1;
+        } else {
+            return false;
         }
         i += 1;
     }
-    // An authority, when present, must not be empty of a host for schemes that need one.
-    if let Some(after) = rest.strip_prefix("//") {
-        let authority = after.split(['/', '?', '#']).next().unwrap_or("");
-        let host = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
-        if host.is_empty() && !scheme.eq_ignore_ascii_case("file") {
+    parts == 4
+}
+
+/// RFC 3986 `absolute-URI` (fragment allowed, as in `URI`): `scheme ":" hier-part`. Bytes
+/// outside the URI grammar (spaces, controls, `<>"{}|\^` and backtick, non-ASCII) are rejected;
+/// `%` must start a `%XX` escape; `//` must be followed by an authority with a host (except
+/// `file:`).
+const fn is_absolute_uri(b: &[u8]) -> bool {
+    if b.is_empty() || !b[0].is_ascii_alphabetic() {
+        return false;
+    }
+    let mut i = 1;
+    while i < b.len() && b[i] != b':' {
+        let c = b[i];
+        if !(c.is_ascii_alphanumeric() || c == b'+' || c == b'-' || c == b'.') {
+            return false;
+        }
+        i += 1;
+    }
+    let colon = i;
+    if colon >= b.len() - 1 {
+        return false;
+    }
+    let mut j = colon + 1;
+    while j < b.len() {
+        let c = b[j];
+        if c == b'%' {
+            if !(at(b, j + 1).is_ascii_hexdigit() && at(b, j + 2).is_ascii_hexdigit()) {
+                return false;
+            }
+            j += 3;
+            continue;
+        }
+        let allowed = c.is_ascii_alphanumeric()
+            || matches!(
+                c,
+                b'-' | b'.'
+                    | b'_'
+                    | b'~'
+                    | b':'
+                    | b'/'
+                    | b'?'
+                    | b'#'
+                    | b'['
+                    | b']'
+                    | b'@'
+                    | b'!'
+                    | b'$'
+                    | b'&'
+                    | b'\''
+                    | b'('
+                    | b')'
+                    | b'*'
+                    | b'+'
+                    | b','
+                    | b';'
+                    | b'='
+            );
+        if !allowed {
+            return false;
+        }
+        j += 1;
+    }
+    if at(b, colon + 1) == b'/' && at(b, colon + 2) == b'/' {
+        // The host is what follows the last `@` of the authority, up to the first `/?#`.
+        let mut k = colon + 3;
+        let mut host_start = k;
+        while k < b.len() && !matches!(b[k], b'/' | b'?' | b'#') {
+            if b[k] == b'@' {
+                host_start = k + 1;
+            }
+            k += 1;
+        }
+        let is_file = colon == 4
+            && b[0].eq_ignore_ascii_case(&b'f')
+            && b[1].eq_ignore_ascii_case(&b'i')
+            && b[2].eq_ignore_ascii_case(&b'l')
+            && b[3].eq_ignore_ascii_case(&b'e');
+        if k == host_start && !is_file {
             return false;
         }
     }
     true
 }
 
-fn digits(bytes: &[u8], at: usize, n: usize) -> Option<u32> {
-    let slice = bytes.get(at..at + n)?;
-    slice.iter().try_fold(0u32, |acc, b| {
-        b.is_ascii_digit().then(|| acc * 10 + u32::from(b - b'0'))
-    })
+/// `n` ASCII digits starting at `i` as a number, or `u32::MAX` when any is missing.
+const fn digits(b: &[u8], i: usize, n: usize) -> u32 {
+    let mut value = 0u32;
+    let mut k = 0;
+    while k < n {
+        let c = at(b, i + k);
+        if !is_digit(c) {
+            return u32::MAX;
+        }
+        value = value * 10 + (c - b'0') as u32;
+        k += 1;
+    }
+    value
 }
 
-/// RFC 3339 `full-date`: `YYYY-MM-DD` with a real day of that month (leap years included).
-fn is_full_date(bytes: &[u8]) -> bool {
-    bytes.len() == 10 && full_date_prefix(bytes)
-}
-
-fn full_date_prefix(bytes: &[u8]) -> bool {
-    let (Some(year), Some(month), Some(day)) = (
-        digits(bytes, 0, 4),
-        digits(bytes, 5, 2),
-        digits(bytes, 8, 2),
-    ) else {
-        return false;
-    };
-    if bytes.get(4) != Some(&b'-') || bytes.get(7) != Some(&b'-') {
+/// RFC 3339 `full-date` at the start of `b`: `YYYY-MM-DD` with a real day of that month.
+const fn full_date_prefix(b: &[u8]) -> bool {
+    let (year, month, day) = (digits(b, 0, 4), digits(b, 5, 2), digits(b, 8, 2));
+    if year == u32::MAX
+        || month == u32::MAX
+        || day == u32::MAX
+        || at(b, 4) != b'-'
+        || at(b, 7) != b'-'
+    {
         return false;
     }
     let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
@@ -192,44 +368,39 @@ fn full_date_prefix(bytes: &[u8]) -> bool {
         2 => 28,
         _ => return false,
     };
-    (1..=days).contains(&day)
+    day >= 1 && day <= days
 }
 
-/// RFC 3339 `date-time`: `full-date "T" partial-time time-offset`, `T`/`Z` in either case,
-/// optional fraction of a second, seconds up to 60 (leap second).
-fn is_date_time(bytes: &[u8]) -> bool {
-    if bytes.len() < 20 || !full_date_prefix(bytes) || !matches!(bytes[10], b'T' | b't') {
+/// RFC 3339 `date-time`: `full-date "T" partial-time time-offset`; `T`/`Z` in either case,
+/// an optional fraction of a second, seconds up to 60 (leap second).
+const fn is_date_time(b: &[u8]) -> bool {
+    if b.len() < 20 || !full_date_prefix(b) || !matches!(b[10], b'T' | b't') {
         return false;
     }
-    let (Some(hour), Some(minute), Some(second)) = (
-        digits(bytes, 11, 2),
-        digits(bytes, 14, 2),
-        digits(bytes, 17, 2),
-    ) else {
-        return false;
-    };
-    if bytes[13] != b':' || bytes[16] != b':' || hour > 23 || minute > 59 || second > 60 {
+    let (hour, minute, second) = (digits(b, 11, 2), digits(b, 14, 2), digits(b, 17, 2));
+    if b[13] != b':' || b[16] != b':' || hour > 23 || minute > 59 || second > 60 {
         return false;
     }
     let mut i = 19;
-    if bytes.get(i) == Some(&b'.') {
+    if at(b, i) == b'.' {
         i += 1;
         let start = i;
-        while bytes.get(i).is_some_and(u8::is_ascii_digit) {
+        while is_digit(at(b, i)) {
             i += 1;
         }
         if i == start {
             return false;
         }
     }
-    match &bytes[i..] {
-        [b'Z' | b'z'] => true,
-        [b'+' | b'-', h1, h2, b':', m1, m2] => {
-            let off = [*h1, *h2, b':', *m1, *m2];
-            matches!((digits(&off, 0, 2), digits(&off, 3, 2)), (Some(h), Some(m)) if h <= 23 && m <= 59)
-        }
-        _ => false,
+    let rest = b.len() - i;
+    if rest == 1 {
+        return matches!(b[i], b'Z' | b'z');
     }
+    if rest == 6 && matches!(b[i], b'+' | b'-') && b[i + 3] == b':' {
+        let (h, m) = (digits(b, i + 1, 2), digits(b, i + 4, 2));
+        return h <= 23 && m <= 59;
+    }
+    false
 }
 
 #[cfg(test)]

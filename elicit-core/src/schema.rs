@@ -59,6 +59,26 @@ impl EnumOption {
         }
     }
 
+    /// Whether the value is `value` (a `const fn` for compile-time checks of defaults).
+    #[doc(hidden)]
+    pub const fn value_is(&self, value: &str) -> bool {
+        let (a, b) = match &self.value {
+            Cow::Borrowed(s) => (s.as_bytes(), value.as_bytes()),
+            Cow::Owned(_) => return false,
+        };
+        if a.len() != b.len() {
+            return false;
+        }
+        let mut i = 0;
+        while i < a.len() {
+            if a[i] != b[i] {
+                return false;
+            }
+            i += 1;
+        }
+        true
+    }
+
     /// The value the client sends back when this option is chosen.
     pub fn value(&self) -> &str {
         &self.value

@@ -1,0 +1,756 @@
+//! Step 2 of 3: every rule of the spec and of this crate, checked on the parsed input. Errors are
+//! accumulated (never `?`), each on the tokens that caused it, saying what to do instead.
+
+use darling::util::SpannedValue;
+use darling::{Error, FromDeriveInput, FromField, FromVariant};
+use proc_macro2::Span;
+use syn::spanned::Spanned;
+
+use crate::case::{RULE_NAMES, RenameRule};
+use crate::parse::{DefaultExpr, FieldOpts, InputOpts, Number, VariantOpts, doc_text, serde_attrs};
+use crate::secret::credential_kind;
+use crate::ty::{Class, classify};
+
+/// The validated input, ready to expand.
+pub enum Model {
+    Form(Form),
+    Url(UrlForm),
+    Options(OptionsEnum),
+}
+
+pub struct Form {
+    pub ident: syn::Ident,
+    pub krate: syn::Path,
+    pub message: String,
+    pub fields: Vec<Field>,
+    /// Fields skipped from the schema; filled with `Default::default()`.
+    pub skipped: Vec<syn::Ident>,
+    pub metric_name: String,
+}
+
+/// A URL-mode elicitation: a message only, the URL is given when asking.
+pub struct UrlForm {
+    pub ident: syn::Ident,
+    pub krate: syn::Path,
+    pub message: String,
+    pub metric_name: String,
+}
+
+pub struct Field {
+    pub ident: syn::Ident,
+    pub ty: syn::Type,
+    pub name: String,
+    pub title: Option<String>,
+    pub description: Option<String>,
+    pub class: Class,
+    pub format: Option<&'static str>,
+    pub min_length: Option<u32>,
+    pub max_length: Option<u32>,
+    pub minimum: Option<Number>,
+    pub maximum: Option<Number>,
+    pub min_items: Option<u32>,
+    pub max_items: Option<u32>,
+    pub default: Option<(DefaultExpr, Span)>,
+    pub legacy_enum_names: bool,
+    pub serde_default: bool,
+}
+
+pub struct OptionsEnum {
+    pub ident: syn::Ident,
+    pub krate: syn::Path,
+    pub variants: Vec<Variant>,
+}
+
+pub struct Variant {
+    pub ident: syn::Ident,
+    pub value: String,
+    pub title: Option<String>,
+    pub dangerous: bool,
+}
+
+/// Every error found so far (like serde's `Ctxt`): checks push and carry on, so the user sees
+/// all mistakes of an input at once.
+#[derive(Default)]
+pub struct Errors(Vec<Error>);
+
+impl Errors {
+    pub fn push(&mut self, error: Error) {
+        self.0.push(error);
+    }
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+    fn finish(self) -> Result<(), Error> {
+        if self.0.is_empty() {
+            Ok(())
+        } else {
+            Err(Error::multiple(self.0))
+        }
+    }
+}
+
+/// Format names the spec allows, with the `Format` variant each maps to.
+const FORMATS: &[(&str, &str)] = &[
+    ("email", "Email"),
+    ("uri", "Uri"),
+    ("date", "Date"),
+    ("date-time", "DateTime"),
+];
+
+/// Parse and validate. On error, also returns the type's name and kind so a stub impl can be
+/// emitted beside the errors (no follow-on "trait not implemented" noise).
+pub fn check(input: &syn::DeriveInput) -> Result<Model, Error> {
+    let mut errors = Errors::default();
+    check_shape(input, &mut errors);
+    let opts = match InputOpts::from_derive_input(input) {
+        Ok(opts) => Some(opts),
+        Err(e) => {
+            errors.push(e);
+            None
+        }
+    };
+    let model = match &input.data {
+        syn::Data::Struct(s) => {
+            let fields: Vec<FieldOpts> = s
+                .fields
+                .iter()
+                .filter_map(|f| match FieldOpts::from_field(f) {
+                    Ok(parsed) => Some(parsed),
+                    Err(e) => {
+                        errors.push(e);
+                        None
+                    }
+                })
+                .collect();
+            let is_unit = matches!(s.fields, syn::Fields::Unit);
+            opts.and_then(|opts| check_struct(&opts, &fields, is_unit, &mut errors))
+        }
+        syn::Data::Enum(e) => {
+            let variants: Vec<VariantOpts> = e
+                .variants
+                .iter()
+                .filter_map(|v| match VariantOpts::from_variant(v) {
+                    Ok(parsed) => Some(parsed),
+                    Err(e) => {
+                        errors.push(e);
+                        None
+                    }
+                })
+                .collect();
+            opts.and_then(|opts| check_enum(&opts, &variants, &mut errors))
+        }
+        syn::Data::Union(_) => None,
+    };
+    errors.finish()?;
+    model.ok_or_else(|| Error::custom("internal error: no model").with_span(&input.ident))
+}
+
+fn krate(opts: &InputOpts) -> syn::Path {
+    opts.krate
+        .clone()
+        .unwrap_or_else(|| syn::parse_quote!(::elicit))
+}
+
+/// Shapes the derive cannot take, each with the reason.
+fn check_shape(input: &syn::DeriveInput, errors: &mut Errors) {
+    let generics = &input.generics;
+    if let Some(lt) = generics.lifetimes().next() {
+        errors.push(
+            Error::custom(
+                "an elicitation type cannot borrow: a reply is owned data; remove the lifetime and use owned fields such as `String`",
+            )
+            .with_span(lt),
+        );
+    }
+    if let Some(tp) = generics.type_params().next() {
+        errors.push(
+            Error::custom(
+                "an elicitation type cannot be generic: its schema is fixed at compile time; use concrete field types",
+            )
+            .with_span(tp),
+        );
+    }
+    if let Some(cp) = generics.const_params().next() {
+        errors.push(
+            Error::custom("an elicitation type cannot be generic over a const: its schema is fixed at compile time")
+                .with_span(cp),
+        );
+    }
+    match &input.data {
+        syn::Data::Union(u) => errors.push(
+            Error::custom(
+                "`#[derive(Elicit)]` does not support unions: a form is a struct with named fields, a set of options is a unit-only enum",
+            )
+            .with_span(&u.union_token),
+        ),
+        syn::Data::Struct(s) => {
+            if let syn::Fields::Unnamed(f) = &s.fields {
+                errors.push(
+                    Error::custom(
+                        "a tuple struct cannot be a form: its fields have no names to become properties; use named fields",
+                    )
+                    .with_span(f),
+                );
+            }
+        }
+        syn::Data::Enum(e) => {
+            if e.variants.is_empty() {
+                errors.push(
+                    Error::custom(
+                        "an options enum needs at least one variant: a select with nothing to choose cannot be answered",
+                    )
+                    .with_span(&input.ident),
+                );
+            }
+            for v in &e.variants {
+                if !matches!(v.fields, syn::Fields::Unit) {
+                    errors.push(
+                        Error::custom(format!(
+                            "option `{}` carries data, but a select's options are plain values; make it a unit variant (a form asking for more is a struct)",
+                            v.ident
+                        ))
+                        .with_span(&v.fields),
+                    );
+                }
+            }
+        }
+    }
+}
+
+fn check_struct(
+    opts: &InputOpts,
+    fields: &[FieldOpts],
+    is_unit: bool,
+    errors: &mut Errors,
+) -> Option<Model> {
+    let message = message_of(opts, errors);
+    let metric_name = metric_name_of(opts, errors);
+    let is_url = match &opts.mode {
+        None => false,
+        Some(m) if m.as_str() == "form" => false,
+        Some(m) if m.as_str() == "url" => true,
+        Some(m) => {
+            errors.push(
+                Error::custom(format!(
+                    "unknown mode {:?}; the modes are \"form\" (the default) and \"url\"",
+                    m.as_str()
+                ))
+                .with_span(&m.span()),
+            );
+            false
+        }
+    };
+    if is_url {
+        if !fields.is_empty() {
+            errors.push(
+                Error::custom(
+                    "a URL-mode elicitation has no form fields: the user enters the value on the page the URL opens, never in the client; remove the fields (use a unit struct)",
+                )
+                .with_span(&opts.ident),
+            );
+        }
+        return message.map(|message| {
+            Model::Url(UrlForm {
+                ident: opts.ident.clone(),
+                krate: krate(opts),
+                message,
+                metric_name,
+            })
+        });
+    }
+    if is_unit {
+        errors.push(
+            Error::custom(
+                "a unit struct asks nothing: give the form named fields, or declare a URL-mode elicitation with `#[elicit(mode = \"url\")]`",
+            )
+            .with_span(&opts.ident),
+        );
+        return None;
+    }
+    let container_serde = serde_attrs(&opts.attrs);
+    let rename_all = match &opts.rename_all {
+        Some(r) => rename_rule(r, errors),
+        None => container_serde
+            .rename_all
+            .as_deref()
+            .and_then(RenameRule::from_name),
+    };
+
+    let mut out = Vec::new();
+    let mut skipped = Vec::new();
+    let mut names: Vec<(String, Span)> = Vec::new();
+    for f in fields {
+        let Some(ident) = f.ident.clone() else {
+            continue;
+        };
+        let serde = serde_attrs(&f.attrs);
+        if f.skip.is_present() || serde.skip {
+            skipped.push(ident);
+            continue;
+        }
+        let Some(field) = check_field(f, &ident, rename_all, &serde, errors) else {
+            continue;
+        };
+        let span = f.rename.as_ref().map_or_else(|| ident.span(), |r| r.span());
+        if let Some((_, first)) = names.iter().find(|(n, _)| *n == field.name) {
+            errors.push(
+                Error::custom(format!(
+                    "two fields are named `{}` in the form; property names must be unique after renaming",
+                    field.name
+                ))
+                .with_span(&span),
+            );
+            let _ = first;
+        }
+        names.push((field.name.clone(), span));
+        out.push(field);
+    }
+    if out.is_empty() && errors.len() == 0 {
+        errors.push(
+            Error::custom("a form needs at least one field that is not skipped")
+                .with_span(&opts.ident),
+        );
+    }
+    message.map(|message| {
+        Model::Form(Form {
+            ident: opts.ident.clone(),
+            krate: krate(opts),
+            message,
+            fields: out,
+            skipped,
+            metric_name,
+        })
+    })
+}
+
+fn message_of(opts: &InputOpts, errors: &mut Errors) -> Option<String> {
+    match &opts.message {
+        Some(m) if m.trim().is_empty() => {
+            errors.push(
+                Error::custom("the message is empty; say in one sentence what is asked and why")
+                    .with_span(&m.span()),
+            );
+            None
+        }
+        Some(m) => Some(m.as_str().to_owned()),
+        None => match doc_text(&opts.attrs) {
+            Some((text, _)) => Some(text),
+            None => {
+                errors.push(
+                    Error::custom(
+                        "a form must say why it asks: add `#[elicit(message = \"...\")]` or a doc comment with one sentence saying what is asked and why",
+                    )
+                    .with_span(&opts.ident),
+                );
+                None
+            }
+        },
+    }
+}
+
+fn metric_name_of(opts: &InputOpts, errors: &mut Errors) -> String {
+    match &opts.name {
+        Some(n) if n.trim().is_empty() => {
+            errors.push(Error::custom("`name` must not be empty").with_span(&n.span()));
+            opts.ident.to_string()
+        }
+        Some(n) => n.as_str().to_owned(),
+        None => opts.ident.to_string(),
+    }
+}
+
+fn rename_rule(r: &SpannedValue<String>, errors: &mut Errors) -> Option<RenameRule> {
+    let rule = RenameRule::from_name(r);
+    if rule.is_none() {
+        errors.push(
+            Error::custom(format!(
+                "unknown rename_all rule {:?}; use one of {}",
+                r.as_str(),
+                RULE_NAMES.join(", ")
+            ))
+            .with_span(&r.span()),
+        );
+    }
+    rule
+}
+
+fn check_field(
+    f: &FieldOpts,
+    ident: &syn::Ident,
+    rename_all: Option<RenameRule>,
+    serde: &crate::parse::SerdeAttrs,
+    errors: &mut Errors,
+) -> Option<Field> {
+    let before = errors.len();
+    let raw = ident.to_string();
+    let raw = raw.strip_prefix("r#").unwrap_or(&raw);
+    let name = match (&f.rename, &serde.rename) {
+        (Some(r), _) => {
+            if r.is_empty() {
+                errors.push(Error::custom("`rename` must not be empty").with_span(&r.span()));
+            }
+            r.as_str().to_owned()
+        }
+        (None, Some(r)) => r.clone(),
+        (None, None) => rename_all.map_or_else(|| raw.to_owned(), |rule| rule.apply_to_field(raw)),
+    };
+    let class = classify(&f.ty);
+    if let Class::Forbidden(reason) = &class {
+        errors.push(
+            Error::custom(format!("field `{name}` cannot be in a form: {reason}")).with_span(&f.ty),
+        );
+    }
+
+    // Secrets: never in form mode.
+    if f.secret.is_present() {
+        errors.push(
+            Error::custom(format!(
+                "field `{name}` is marked secret, and form mode MUST NOT ask for secrets (the value would pass through the client and the model); ask for it with a URL-mode elicitation (`#[elicit(mode = \"url\")]`) that opens your own page"
+            ))
+            .with_span(&f.secret.span()),
+        );
+    }
+    match &f.not_secret {
+        Some(reason) if reason.trim().is_empty() => errors.push(
+            Error::custom("`not_secret` needs a reason, e.g. `not_secret = \"public username\"`")
+                .with_span(&reason.span()),
+        ),
+        Some(_) => {}
+        None => {
+            if let Some(kind) = credential_kind(&name) {
+                let span = f.rename.as_ref().map_or_else(|| ident.span(), |r| r.span());
+                errors.push(
+                    Error::custom(format!(
+                        "field `{name}` looks like {kind}, and form mode MUST NOT ask for credentials; ask through URL mode (`#[elicit(mode = \"url\")]`), or if it is not a secret say why with `#[elicit(not_secret = \"reason\")]`"
+                    ))
+                    .with_span(&span),
+                );
+            }
+        }
+    }
+
+    // Attributes that apply to one kind only.
+    let kind_error = |what: &str, kinds: &str, span: Span| {
+        Error::custom(format!(
+            "`{what}` applies only to {kinds} fields, and `{name}` is not one"
+        ))
+        .with_span(&span)
+    };
+    let known = !matches!(class.inner(), Class::Select(_)) || class.is_single_select();
+    let format = f.format.as_ref().and_then(|fmt| {
+        let found = FORMATS.iter().find(|(n, _)| *n == fmt.as_str()).map(|(_, v)| *v);
+        if found.is_none() {
+            errors.push(
+                Error::custom(format!(
+                    "unknown format {:?}; the spec allows \"email\", \"uri\", \"date\" and \"date-time\"",
+                    fmt.as_str()
+                ))
+                .with_span(&fmt.span()),
+            );
+        }
+        if !class.is_string() {
+            errors.push(kind_error("format", "string", fmt.span()));
+        }
+        found
+    });
+    for (key, value) in [("min_length", &f.min_length), ("max_length", &f.max_length)] {
+        if let Some(v) = value
+            && !class.is_string()
+        {
+            errors.push(kind_error(key, "string", v.span()));
+        }
+    }
+    for (key, value) in [("minimum", &f.minimum), ("maximum", &f.maximum)] {
+        if let Some(v) = value
+            && !class.is_numeric()
+        {
+            errors.push(kind_error(key, "integer and number", v.span()));
+        }
+    }
+    for (key, value) in [("min_items", &f.min_items), ("max_items", &f.max_items)] {
+        if let Some(v) = value
+            && !class.is_multi()
+        {
+            errors.push(kind_error(key, "multi-select", v.span()));
+        }
+    }
+    if f.legacy_enum_names.is_present() && !class.is_single_select() {
+        errors.push(kind_error(
+            "legacy_enum_names",
+            "single-select",
+            f.legacy_enum_names.span(),
+        ));
+    }
+    if f.consent.is_present() && !matches!(class.inner(), Class::Bool) {
+        errors.push(kind_error("consent", "boolean", f.consent.span()));
+    }
+    let _ = known;
+
+    // Bounds: ordered, and inside the type's own range.
+    let inverted = |lo: &str, hi: &str, span: Span| {
+        Error::custom(format!(
+            "`{lo}` is greater than `{hi}` on `{name}`, so no value can satisfy both"
+        ))
+        .with_span(&span)
+    };
+    if let (Some(lo), Some(hi)) = (&f.min_length, &f.max_length)
+        && **lo > **hi
+    {
+        errors.push(inverted("min_length", "max_length", lo.span()));
+    }
+    if let (Some(lo), Some(hi)) = (&f.min_items, &f.max_items)
+        && **lo > **hi
+    {
+        errors.push(inverted("min_items", "max_items", lo.span()));
+    }
+    if let (Some(lo), Some(hi)) = (&f.minimum, &f.maximum)
+        && lo.as_f64() > hi.as_f64()
+    {
+        errors.push(inverted("minimum", "maximum", lo.span()));
+    }
+    for (key, value) in [("minimum", &f.minimum), ("maximum", &f.maximum)] {
+        let Some(v) = value else { continue };
+        match (class.inner(), **v) {
+            (Class::Int { name: ty, min, max }, Number::Int(n)) if n < *min || n > *max => {
+                errors.push(
+                    Error::custom(format!(
+                        "`{key} = {n}` is outside the range of `{ty}` ({min}..={max})"
+                    ))
+                    .with_span(&v.span()),
+                );
+            }
+            (Class::Int { name: ty, .. }, Number::Float(x)) => errors.push(
+                Error::custom(format!(
+                    "`{key} = {x}` is not a whole number, but `{name}` is an integer (`{ty}`)"
+                ))
+                .with_span(&v.span()),
+            ),
+            (Class::Float { name: "f32" }, n)
+                if !(f64::from(f32::MIN)..=f64::from(f32::MAX)).contains(&n.as_f64()) =>
+            {
+                errors.push(
+                    Error::custom(format!("`{key} = {n}` is outside the range of `f32`"))
+                        .with_span(&v.span()),
+                );
+            }
+            (_, Number::Float(x)) if !x.is_finite() => errors.push(
+                Error::custom(format!("`{key}` must be a finite number")).with_span(&v.span()),
+            ),
+            _ => {}
+        }
+    }
+
+    let default = f.default.as_ref().map(|d| ((**d).clone(), d.span()));
+    if let Some((value, span)) = &default {
+        check_default(f, &name, &class, value, *span, errors);
+    }
+
+    let description = f
+        .description
+        .as_ref()
+        .map(|d| d.as_str().to_owned())
+        .or_else(|| doc_text(&f.attrs).map(|(text, _)| text));
+    if errors.len() > before {
+        return None;
+    }
+    Some(Field {
+        ident: ident.clone(),
+        ty: f.ty.clone(),
+        name,
+        title: f.title.as_ref().map(|t| t.as_str().to_owned()),
+        description,
+        class,
+        format,
+        min_length: f.min_length.as_ref().map(|v| **v),
+        max_length: f.max_length.as_ref().map(|v| **v),
+        minimum: f.minimum.as_ref().map(|v| **v),
+        maximum: f.maximum.as_ref().map(|v| **v),
+        min_items: f.min_items.as_ref().map(|v| **v),
+        max_items: f.max_items.as_ref().map(|v| **v),
+        default,
+        legacy_enum_names: f.legacy_enum_names.is_present(),
+        serde_default: serde.default,
+    })
+}
+
+/// A default must have the field's type and satisfy its constraints. What only the compiler
+/// can know (that a variant path exists, whether it is dangerous, whether a string is one of an
+/// enum's values) is checked by the code `expand` generates.
+fn check_default(
+    f: &FieldOpts,
+    name: &str,
+    class: &Class,
+    value: &DefaultExpr,
+    span: Span,
+    errors: &mut Errors,
+) {
+    let wrong = |expected: &str| {
+        Error::custom(format!(
+            "the default of `{name}` must be {expected}, but it is {}",
+            value.describe()
+        ))
+        .with_span(&span)
+    };
+    let outside = |what: String| {
+        Error::custom(format!(
+            "the default of `{name}` {what}, so it could never be submitted"
+        ))
+        .with_span(&span)
+    };
+    match (class.inner(), value) {
+        (Class::Bool, DefaultExpr::Bool(b)) => {
+            if *b && f.consent.is_present() {
+                errors.push(
+                    Error::custom(format!(
+                        "`{name}` is a consent checkbox and cannot default to `true`: consent must be given by the person, not pre-filled; remove the default or use `false`"
+                    ))
+                    .with_span(&span),
+                );
+            }
+        }
+        (Class::Bool, _) => errors.push(wrong("`true` or `false`")),
+        (Class::Int { name: ty, min, max }, DefaultExpr::Number(Number::Int(n))) => {
+            let lo = f.minimum.as_ref().map_or(*min as f64, |m| m.as_f64());
+            let hi = f.maximum.as_ref().map_or(*max as f64, |m| m.as_f64());
+            if n < min || n > max {
+                errors.push(outside(format!("{n} is outside the range of `{ty}`")));
+            } else if (*n as f64) < lo || (*n as f64) > hi {
+                errors.push(outside(format!("{n} is outside [minimum, maximum]")));
+            }
+        }
+        (Class::Int { .. }, _) => errors.push(wrong("an integer")),
+        (Class::Float { .. }, DefaultExpr::Number(n)) => {
+            let x = n.as_f64();
+            if f.minimum.as_ref().is_some_and(|m| x < m.as_f64())
+                || f.maximum.as_ref().is_some_and(|m| x > m.as_f64())
+            {
+                errors.push(outside(format!("{x} is outside [minimum, maximum]")));
+            }
+        }
+        (Class::Float { .. }, _) => errors.push(wrong("a number")),
+        (Class::String, DefaultExpr::Str(s)) => {
+            let length = s.chars().count() as u64;
+            if f.min_length.as_ref().is_some_and(|m| length < u64::from(**m)) {
+                errors.push(outside(format!("has {length} characters, fewer than min_length")));
+            }
+            if f.max_length.as_ref().is_some_and(|m| length > u64::from(**m)) {
+                errors.push(outside(format!("has {length} characters, more than max_length")));
+            }
+        }
+        (Class::String, _) => errors.push(wrong("a string")),
+        (Class::Select(_), DefaultExpr::Str(_) | DefaultExpr::Path(_)) => {}
+        (Class::Select(_), _) => errors.push(wrong("one of the enum's variants (`Enum::Variant`)")),
+        (Class::Choice, DefaultExpr::Str(_)) => {}
+        (Class::Choice, _) => errors.push(wrong("a string, the value of one of the options")),
+        (Class::Multi(_), DefaultExpr::Array(items)) => {
+            let mut seen: Vec<String> = Vec::new();
+            for (item, item_span) in items {
+                let key = match item {
+                    DefaultExpr::Str(s) => s.clone(),
+                    DefaultExpr::Path(p) => quote::quote!(#p).to_string(),
+                    other => {
+                        errors.push(
+                            Error::custom(format!(
+                                "each default of `{name}` must be one of the enum's variants, but this is {}",
+                                other.describe()
+                            ))
+                            .with_span(item_span),
+                        );
+                        continue;
+                    }
+                };
+                if seen.contains(&key) {
+                    errors.push(
+                        Error::custom(format!("the default of `{name}` selects {key} twice"))
+                            .with_span(item_span),
+                    );
+                }
+                seen.push(key);
+            }
+            let n = items.len() as u64;
+            if f.min_items.as_ref().is_some_and(|m| n < u64::from(**m)) {
+                errors.push(outside(format!("selects {n}, fewer than min_items")));
+            }
+            if f.max_items.as_ref().is_some_and(|m| n > u64::from(**m)) {
+                errors.push(outside(format!("selects {n}, more than max_items")));
+            }
+        }
+        (Class::Multi(_), _) => errors.push(wrong("an array of the enum's variants, like `[Color::Red]`")),
+        (Class::Choices, _) => errors.push(
+            Error::custom(format!(
+                "`{name}` takes its options at run time; give its default when supplying them, not here"
+            ))
+            .with_span(&span),
+        ),
+        (Class::Optional(_) | Class::Forbidden(_), _) => {}
+    }
+    let _ = span.span();
+}
+
+fn check_enum(opts: &InputOpts, variants: &[VariantOpts], errors: &mut Errors) -> Option<Model> {
+    for (key, present) in [
+        ("message", opts.message.as_ref().map(|m| m.span())),
+        ("mode", opts.mode.as_ref().map(|m| m.span())),
+        ("name", opts.name.as_ref().map(|m| m.span())),
+    ] {
+        if let Some(span) = present {
+            errors.push(
+                Error::custom(format!(
+                    "`{key}` applies to a form (a struct); this enum is a set of options, a field type inside a form"
+                ))
+                .with_span(&span),
+            );
+        }
+    }
+    let container_serde = serde_attrs(&opts.attrs);
+    let rename_all = match &opts.rename_all {
+        Some(r) => rename_rule(r, errors),
+        None => container_serde
+            .rename_all
+            .as_deref()
+            .and_then(RenameRule::from_name),
+    };
+    let mut out: Vec<Variant> = Vec::new();
+    for v in variants {
+        let serde = serde_attrs(&v.attrs);
+        let raw = v.ident.to_string();
+        let value = match (&v.rename, serde.rename) {
+            (Some(r), _) => r.as_str().to_owned(),
+            (None, Some(r)) => r,
+            (None, None) => {
+                rename_all.map_or_else(|| raw.clone(), |rule| rule.apply_to_variant(&raw))
+            }
+        };
+        if value.is_empty() {
+            errors.push(Error::custom("an option's value must not be empty").with_span(&v.ident));
+        }
+        if out.iter().any(|o| o.value == value) {
+            errors.push(
+                Error::custom(format!(
+                    "two options have the value {value:?}; option values must be unique after renaming"
+                ))
+                .with_span(&v.rename.as_ref().map_or_else(|| v.ident.span(), |r| r.span())),
+            );
+        }
+        if serde.skip {
+            errors.push(
+                Error::custom(
+                    "a skipped variant could never be chosen; remove it from the options enum",
+                )
+                .with_span(&v.ident),
+            );
+        }
+        let _ = &v.fields;
+        out.push(Variant {
+            ident: v.ident.clone(),
+            value,
+            title: v.title.as_ref().map(|t| t.as_str().to_owned()),
+            dangerous: v.dangerous.is_present(),
+        });
+    }
+    Some(Model::Options(OptionsEnum {
+        ident: opts.ident.clone(),
+        krate: krate(opts),
+        variants: out,
+    }))
+}

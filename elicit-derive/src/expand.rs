@@ -1,0 +1,386 @@
+//! Step 3 of 3: generate the impls. Everything lives in a `const _: () = { .. }` block, names the
+//! runtime through one alias (`_elicit`), and uses only absolute paths.
+
+use proc_macro2::{Literal, Span, TokenStream};
+use quote::{quote, quote_spanned};
+
+use crate::check::{Field, Form, Model, OptionsEnum, UrlForm};
+use crate::parse::{DefaultExpr, Number};
+use crate::ty::Class;
+
+pub fn expand(model: &Model) -> TokenStream {
+    match model {
+        Model::Form(form) => expand_form(form),
+        Model::Url(url) => expand_url(url),
+        Model::Options(options) => expand_options(options),
+    }
+}
+
+fn wrap(krate: &syn::Path, body: TokenStream) -> TokenStream {
+    quote! {
+        #[doc(hidden)]
+        #[allow(non_upper_case_globals, unused_qualifications, clippy::all)]
+        const _: () = {
+            use #krate as _elicit;
+            #body
+        };
+    }
+}
+
+fn number(n: Number) -> TokenStream {
+    match n {
+        Number::Int(i) => {
+            let abs = Literal::u128_unsuffixed(i.unsigned_abs());
+            if i < 0 {
+                quote!(_elicit::__private::Bound::Int(-#abs))
+            } else {
+                quote!(_elicit::__private::Bound::Int(#abs))
+            }
+        }
+        Number::Float(x) => {
+            let abs = Literal::f64_unsuffixed(x.abs());
+            if x < 0.0 {
+                quote!(_elicit::__private::Bound::Float(-#abs))
+            } else {
+                quote!(_elicit::__private::Bound::Float(#abs))
+            }
+        }
+    }
+}
+
+fn opt<T: quote::ToTokens>(value: Option<T>) -> TokenStream {
+    match value {
+        Some(v) => quote!(_elicit::__private::Some(#v)),
+        None => quote!(_elicit::__private::None),
+    }
+}
+
+/// The enum type of a select or multi-select field, when the syntax names it.
+fn options_type(class: &Class) -> Option<&syn::Type> {
+    match class.inner() {
+        Class::Select(t) | Class::Multi(t) => Some(t),
+        _ => None,
+    }
+}
+
+/// The `FieldSpec` literal and the compile-time checks of one field.
+fn field_spec(f: &Field) -> (TokenStream, TokenStream) {
+    let name = &f.name;
+    let format = opt(f.format.map(|v| {
+        let v = syn::Ident::new(v, Span::call_site());
+        quote!(_elicit::__private::Format::#v)
+    }));
+    let min_length = opt(f.min_length);
+    let max_length = opt(f.max_length);
+    let minimum = opt(f.minimum.map(number));
+    let maximum = opt(f.maximum.map(number));
+    let min_items = opt(f.min_items);
+    let max_items = opt(f.max_items);
+    let legacy = f.legacy_enum_names;
+    let ty = &f.ty;
+    let mut checks = TokenStream::new();
+
+    if let (Some(min_items), Class::Multi(e)) = (f.min_items, f.class.inner()) {
+        let msg = format!(
+            "`{name}`: min_items = {min_items} is more than the number of options, so no selection can satisfy it"
+        );
+        checks.extend(quote_spanned! {e_span(e)=>
+            const _: () = if (#min_items as usize) > <#e as _elicit::Select>::OPTIONS.len() {
+                ::core::panic!(#msg)
+            };
+        });
+    }
+
+    let default = match &f.default {
+        None => quote!(_elicit::__private::None),
+        Some((value, span)) => {
+            let span = *span;
+            let value_tokens = default_tokens(f, value, span, &mut checks);
+            quote_spanned!(span=> _elicit::__private::Some(#value_tokens))
+        }
+    };
+    let _ = ty;
+    let spec = quote! {
+        _elicit::__private::FieldSpec {
+            format: #format,
+            min_length: #min_length,
+            max_length: #max_length,
+            minimum: #minimum,
+            maximum: #maximum,
+            min_items: #min_items,
+            max_items: #max_items,
+            default: #default,
+            legacy_enum_names: #legacy,
+        }
+    };
+    (spec, checks)
+}
+
+fn e_span(ty: &syn::Type) -> Span {
+    syn::spanned::Spanned::span(ty)
+}
+
+/// A default value's tokens, adding the checks only the compiler can make.
+fn default_tokens(
+    f: &Field,
+    value: &DefaultExpr,
+    span: Span,
+    checks: &mut TokenStream,
+) -> TokenStream {
+    let name = &f.name;
+    let ty = &f.ty;
+    match value {
+        DefaultExpr::Bool(b) => quote_spanned!(span=> _elicit::__private::DefaultValue::Bool(#b)),
+        DefaultExpr::Number(n) => {
+            let n = number(*n);
+            quote_spanned!(span=> _elicit::__private::DefaultValue::Number(#n))
+        }
+        DefaultExpr::Str(s) => {
+            if let Some(format) = f.format {
+                let v = syn::Ident::new(format, Span::call_site());
+                let msg = format!(
+                    "the default of `{name}` is not in its format; a default must satisfy the field's own constraints"
+                );
+                checks.extend(quote_spanned! {span=>
+                    const _: () = if !_elicit::__private::Format::#v.matches(#s) {
+                        ::core::panic!(#msg)
+                    };
+                });
+            }
+            if let Some(e) = options_type(&f.class) {
+                select_value_check(name, e, s, span, checks);
+            }
+            quote_spanned!(span=> _elicit::__private::DefaultValue::Str(#s))
+        }
+        DefaultExpr::Path(path) => {
+            dangerous_path_check(name, path, span, checks);
+            quote_spanned!(span=> _elicit::__private::default_of::<#ty, _>(&#path))
+        }
+        DefaultExpr::Array(items) => {
+            let all_paths = items.iter().all(|(i, _)| matches!(i, DefaultExpr::Path(_)));
+            let e = options_type(&f.class);
+            let mut strs = Vec::new();
+            let mut paths = Vec::new();
+            for (item, item_span) in items {
+                match item {
+                    DefaultExpr::Path(p) => {
+                        dangerous_path_check(name, p, *item_span, checks);
+                        paths.push(p.clone());
+                    }
+                    DefaultExpr::Str(s) => {
+                        if let Some(e) = e {
+                            select_value_check(name, e, s, *item_span, checks);
+                        }
+                        strs.push(s.clone());
+                    }
+                    _ => {}
+                }
+            }
+            if all_paths {
+                quote_spanned!(span=> _elicit::__private::default_of::<#ty, _>(&[#(#paths),*]))
+            } else {
+                quote_spanned!(span=> _elicit::__private::DefaultValue::Strs(_elicit::__private::Vec::from([#(#strs),*])))
+            }
+        }
+    }
+}
+
+fn dangerous_path_check(name: &str, path: &syn::Path, span: Span, checks: &mut TokenStream) {
+    let shown = quote!(#path).to_string().replace(' ', "");
+    let msg = format!(
+        "`{name}` cannot default to `{shown}`: that option is marked `#[elicit(dangerous)]`, and a dangerous path is never pre-selected; choose a safe default or none"
+    );
+    checks.extend(quote_spanned! {span=>
+        const _: () = if #path.__elicit_is_dangerous() {
+            ::core::panic!(#msg)
+        };
+    });
+}
+
+fn select_value_check(
+    name: &str,
+    e: &syn::Type,
+    value: &str,
+    span: Span,
+    checks: &mut TokenStream,
+) {
+    let missing = format!("the default of `{name}` ({value:?}) is not one of the options");
+    let dangerous = format!(
+        "`{name}` cannot default to {value:?}: that option is marked `#[elicit(dangerous)]`, and a dangerous path is never pre-selected; choose a safe default or none"
+    );
+    checks.extend(quote_spanned! {span=>
+        const _: () = match _elicit::__private::option_index(<#e as _elicit::Select>::OPTIONS, #value) {
+            ::core::option::Option::Some(i) => if <#e as _elicit::Select>::DANGEROUS[i] {
+                ::core::panic!(#dangerous)
+            },
+            ::core::option::Option::None => ::core::panic!(#missing),
+        };
+    });
+}
+
+fn expand_form(form: &Form) -> TokenStream {
+    let ident = &form.ident;
+    let message = &form.message;
+    let metric_name = &form.metric_name;
+    let mut properties = Vec::new();
+    let mut checks = TokenStream::new();
+    let mut reads = Vec::new();
+    let mut bindings = Vec::new();
+    let mut puts = Vec::new();
+    for (i, f) in form.fields.iter().enumerate() {
+        let ty = &f.ty;
+        let name = &f.name;
+        let title = opt(f.title.as_deref());
+        let description = opt(f.description.as_deref());
+        let serde_default = f.serde_default;
+        let (spec, field_checks) = field_spec(f);
+        checks.extend(field_checks);
+        let ty_span = e_span(ty);
+        properties.push(quote_spanned! {ty_span=>
+            _elicit::__private::property::<#ty>(
+                #name, #title, #description,
+                _elicit::__private::is_required::<#ty>(#serde_default),
+                &#spec,
+            )
+        });
+        let var = syn::Ident::new(&format!("__field{i}"), Span::call_site());
+        let reader = if f.serde_default {
+            quote_spanned!(ty_span=> _elicit::__private::field_or_default::<#ty>)
+        } else {
+            quote_spanned!(ty_span=> _elicit::__private::field::<#ty>)
+        };
+        reads.push(quote! { let #var = #reader(content, #name, &mut violations); });
+        let field_ident = &f.ident;
+        bindings.push((var, field_ident.clone()));
+        puts.push(quote! { _elicit::__private::put(&mut content, #name, &self.#field_ident); });
+    }
+    let vars: Vec<_> = bindings.iter().map(|(v, _)| v).collect();
+    let assigns = bindings.iter().map(|(v, f)| quote!(#f: #v));
+    let skipped = form
+        .skipped
+        .iter()
+        .map(|s| quote!(#s: ::core::default::Default::default()));
+    let body = quote! {
+        #[automatically_derived]
+        impl _elicit::FromContent for #ident {
+            fn from_content(
+                content: &_elicit::__private::Map<::std::string::String, _elicit::__private::Value>,
+            ) -> _elicit::__private::Result<Self, _elicit::Violations> {
+                let mut violations = _elicit::__private::Vec::new();
+                #(#reads)*
+                let (#(_elicit::__private::Some(#vars),)*) = (#(#vars,)*) else {
+                    return _elicit::__private::Err(_elicit::__private::violations(violations));
+                };
+                _elicit::__private::Ok(Self { #(#assigns,)* #(#skipped,)* })
+            }
+        }
+
+        #[automatically_derived]
+        impl _elicit::Elicit for #ident {
+            fn message() -> &'static str {
+                #message
+            }
+
+            fn name() -> &'static str {
+                #metric_name
+            }
+
+            fn requested_schema() -> &'static _elicit::RequestedSchema {
+                static SCHEMA: _elicit::__private::OnceLock<_elicit::RequestedSchema> =
+                    _elicit::__private::OnceLock::new();
+                SCHEMA.get_or_init(|| {
+                    _elicit::RequestedSchema::from_checked(_elicit::__private::Vec::from([
+                        #(#properties),*
+                    ]))
+                })
+            }
+
+            fn to_content(&self) -> _elicit::__private::Map<::std::string::String, _elicit::__private::Value> {
+                let mut content = _elicit::__private::Map::new();
+                #(#puts)*
+                content
+            }
+        }
+
+        #checks
+    };
+    wrap(&form.krate, body)
+}
+
+fn expand_url(url: &UrlForm) -> TokenStream {
+    let ident = &url.ident;
+    let message = &url.message;
+    let metric_name = &url.metric_name;
+    let body = quote! {
+        #[automatically_derived]
+        impl _elicit::ElicitUrl for #ident {
+            fn message() -> &'static str {
+                #message
+            }
+            fn name() -> &'static str {
+                #metric_name
+            }
+        }
+    };
+    wrap(&url.krate, body)
+}
+
+fn expand_options(options: &OptionsEnum) -> TokenStream {
+    let ident = &options.ident;
+    let values: Vec<_> = options.variants.iter().map(|v| &v.value).collect();
+    let idents: Vec<_> = options.variants.iter().map(|v| &v.ident).collect();
+    let titles = options.variants.iter().map(|v| opt(v.title.as_deref()));
+    let dangerous: Vec<_> = options.variants.iter().map(|v| v.dangerous).collect();
+    let body = quote! {
+        #[automatically_derived]
+        impl _elicit::Select for #ident {
+            const OPTIONS: &'static [_elicit::EnumOption] = &[
+                #(_elicit::EnumOption::from_static(#values, #titles)),*
+            ];
+            const DANGEROUS: &'static [bool] = &[#(#dangerous),*];
+
+            fn from_value(value: &str) -> _elicit::__private::Option<Self> {
+                match value {
+                    #(#values => _elicit::__private::Some(Self::#idents),)*
+                    _ => _elicit::__private::None,
+                }
+            }
+
+            fn value(&self) -> &'static str {
+                match self {
+                    #(Self::#idents => #values,)*
+                }
+            }
+
+            fn is_dangerous(&self) -> bool {
+                self.__elicit_is_dangerous()
+            }
+        }
+
+        #[automatically_derived]
+        impl _elicit::ElicitField for #ident {
+            fn property_kind(spec: &_elicit::__private::FieldSpec) -> _elicit::PropertyKind {
+                _elicit::__private::select_kind::<Self>(spec)
+            }
+            fn from_json(value: &_elicit::__private::Value) -> _elicit::__private::Result<Self, _elicit::Rule> {
+                _elicit::__private::select_from_json::<Self>(value)
+            }
+            fn to_json(&self) -> _elicit::__private::Option<_elicit::__private::Value> {
+                _elicit::__private::Some(_elicit::__private::Value::from(_elicit::Select::value(self)))
+            }
+        }
+
+        #[automatically_derived]
+        impl #ident {
+            /// Whether this option is marked `#[elicit(dangerous)]` (a `const fn`, so defaults
+            /// are checked at compile time).
+            #[doc(hidden)]
+            pub const fn __elicit_is_dangerous(&self) -> bool {
+                match self {
+                    #(Self::#idents => #dangerous,)*
+                }
+            }
+        }
+    };
+    wrap(&options.krate, body)
+}

@@ -1,0 +1,274 @@
+//! Step 1 of 3: read `#[elicit(..)]` strictly (darling: unknown keys with did-you-mean,
+//! duplicates, wrong value types) and `#[serde(..)]` leniently (only `rename`, `rename_all`,
+//! `skip` and `default` matter; everything else is ignored, as serde itself reports it).
+
+use darling::util::{Flag, SpannedValue};
+use darling::{FromDeriveInput, FromField, FromMeta, FromVariant, ast};
+use proc_macro2::Span;
+use syn::spanned::Spanned;
+use syn::{Attribute, Expr, ExprLit, ExprUnary, Lit, UnOp};
+
+/// The container: a form (struct) or a set of options (unit-only enum).
+#[derive(FromDeriveInput)]
+#[darling(attributes(elicit), forward_attrs(doc, serde))]
+pub struct InputOpts {
+    pub ident: syn::Ident,
+    /// Fields and variants are parsed one by one (`FieldOpts::from_field`), so that a mistake in
+    /// one does not hide the mistakes in the others.
+    #[allow(dead_code)]
+    pub data: ast::Data<darling::util::Ignored, darling::util::Ignored>,
+    pub attrs: Vec<Attribute>,
+    /// One sentence: what is asked and why. Falls back to the doc comment.
+    pub message: Option<SpannedValue<String>>,
+    /// Rename every field (struct) or variant (enum), like serde's `rename_all`.
+    pub rename_all: Option<SpannedValue<String>>,
+    /// Path of the `elicit` crate, for re-exports (default `::elicit`).
+    #[darling(rename = "crate")]
+    pub krate: Option<syn::Path>,
+    /// `form` (default) or `url`.
+    pub mode: Option<SpannedValue<String>>,
+    /// The name this elicitation is counted under in metrics (default: the type's name).
+    pub name: Option<SpannedValue<String>>,
+}
+
+/// One field of a form.
+#[derive(FromField)]
+#[darling(attributes(elicit), forward_attrs(doc, serde))]
+pub struct FieldOpts {
+    pub ident: Option<syn::Ident>,
+    pub ty: syn::Type,
+    pub attrs: Vec<Attribute>,
+    pub title: Option<SpannedValue<String>>,
+    pub description: Option<SpannedValue<String>>,
+    pub format: Option<SpannedValue<String>>,
+    pub min_length: Option<SpannedValue<u32>>,
+    pub max_length: Option<SpannedValue<u32>>,
+    pub minimum: Option<SpannedValue<Number>>,
+    pub maximum: Option<SpannedValue<Number>>,
+    pub min_items: Option<SpannedValue<u32>>,
+    pub max_items: Option<SpannedValue<u32>>,
+    pub default: Option<SpannedValue<DefaultExpr>>,
+    pub rename: Option<SpannedValue<String>>,
+    pub skip: Flag,
+    /// Declares the field a secret: always an error in form mode (secrets go through URL mode).
+    pub secret: Flag,
+    /// Opt out of the credential-name check, with the reason.
+    pub not_secret: Option<SpannedValue<String>>,
+    /// A confirmation checkbox: it can never default to `true`.
+    pub consent: Flag,
+    /// Emit a titled single-select as legacy `enum` + `enumNames`.
+    pub legacy_enum_names: Flag,
+}
+
+/// One variant of an options enum.
+#[derive(FromVariant)]
+#[darling(attributes(elicit), forward_attrs(doc, serde))]
+pub struct VariantOpts {
+    pub ident: syn::Ident,
+    pub fields: ast::Fields<syn::Type>,
+    pub attrs: Vec<Attribute>,
+    pub title: Option<SpannedValue<String>>,
+    pub rename: Option<SpannedValue<String>>,
+    /// This option is dangerous: it can never be a default.
+    pub dangerous: Flag,
+}
+
+/// A number literal in an attribute, kept exact when it is an integer.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Number {
+    Int(i128),
+    Float(f64),
+}
+
+impl Number {
+    pub fn as_f64(self) -> f64 {
+        match self {
+            Number::Int(i) => i as f64,
+            Number::Float(x) => x,
+        }
+    }
+}
+
+impl std::fmt::Display for Number {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Number::Int(i) => write!(f, "{i}"),
+            Number::Float(x) => write!(f, "{x}"),
+        }
+    }
+}
+
+fn number_of(expr: &Expr) -> darling::Result<Number> {
+    match expr {
+        Expr::Lit(ExprLit {
+            lit: Lit::Int(i), ..
+        }) => i
+            .base10_parse::<i128>()
+            .map(Number::Int)
+            .map_err(|e| darling::Error::custom(e).with_span(i)),
+        Expr::Lit(ExprLit {
+            lit: Lit::Float(x), ..
+        }) => x
+            .base10_parse::<f64>()
+            .map(Number::Float)
+            .map_err(|e| darling::Error::custom(e).with_span(x)),
+        Expr::Unary(ExprUnary {
+            op: UnOp::Neg(_),
+            expr,
+            ..
+        }) => match number_of(expr)? {
+            Number::Int(i) => Ok(Number::Int(-i)),
+            Number::Float(x) => Ok(Number::Float(-x)),
+        },
+        Expr::Group(g) => number_of(&g.expr),
+        other => Err(
+            darling::Error::custom("expected a number literal, like `0`, `-5` or `2.5`")
+                .with_span(other),
+        ),
+    }
+}
+
+impl FromMeta for Number {
+    fn from_expr(expr: &Expr) -> darling::Result<Self> {
+        number_of(expr)
+    }
+}
+
+/// A `default = ..` value: a literal, a variant path, or an array of those (multi-select).
+#[derive(Debug, Clone)]
+pub enum DefaultExpr {
+    Bool(bool),
+    Number(Number),
+    Str(String),
+    /// `Env::Staging`: a variant of the field's options enum.
+    Path(syn::Path),
+    Array(Vec<(DefaultExpr, Span)>),
+}
+
+impl DefaultExpr {
+    pub fn describe(&self) -> &'static str {
+        match self {
+            DefaultExpr::Bool(_) => "a boolean",
+            DefaultExpr::Number(Number::Int(_)) => "an integer",
+            DefaultExpr::Number(Number::Float(_)) => "a number",
+            DefaultExpr::Str(_) => "a string",
+            DefaultExpr::Path(_) => "an enum variant",
+            DefaultExpr::Array(_) => "an array",
+        }
+    }
+}
+
+fn default_of(expr: &Expr) -> darling::Result<DefaultExpr> {
+    match expr {
+        Expr::Lit(ExprLit { lit: Lit::Bool(b), .. }) => Ok(DefaultExpr::Bool(b.value)),
+        Expr::Lit(ExprLit { lit: Lit::Str(s), .. }) => Ok(DefaultExpr::Str(s.value())),
+        Expr::Lit(ExprLit { lit: Lit::Int(_) | Lit::Float(_), .. }) | Expr::Unary(_) => {
+            number_of(expr).map(DefaultExpr::Number)
+        }
+        Expr::Path(p) if p.qself.is_none() => Ok(DefaultExpr::Path(p.path.clone())),
+        Expr::Array(a) => a
+            .elems
+            .iter()
+            .map(|e| default_of(e).map(|d| (d, e.span())))
+            .collect::<darling::Result<Vec<_>>>()
+            .map(DefaultExpr::Array),
+        Expr::Group(g) => default_of(&g.expr),
+        other => Err(darling::Error::custom(
+            "a default is a literal (`true`, `3`, `2.5`, `\"text\"`), an enum variant (`Env::Staging`), or an array of variants",
+        )
+        .with_span(other)),
+    }
+}
+
+impl FromMeta for DefaultExpr {
+    fn from_expr(expr: &Expr) -> darling::Result<Self> {
+        default_of(expr)
+    }
+}
+
+/// The doc comment as one paragraph of text (lines trimmed and joined by spaces).
+pub fn doc_text(attrs: &[Attribute]) -> Option<(String, Span)> {
+    let mut lines = Vec::new();
+    let mut span = None;
+    for attr in attrs.iter().filter(|a| a.path().is_ident("doc")) {
+        if let syn::Meta::NameValue(nv) = &attr.meta
+            && let Expr::Lit(ExprLit {
+                lit: Lit::Str(s), ..
+            }) = &nv.value
+        {
+            span.get_or_insert(attr.span());
+            lines.push(s.value().trim().to_owned());
+        }
+    }
+    let text = lines
+        .into_iter()
+        .filter(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ");
+    (!text.is_empty()).then(|| (text, span.unwrap_or_else(Span::call_site)))
+}
+
+/// What `#[serde(..)]` says that matters to the schema.
+#[derive(Default)]
+pub struct SerdeAttrs {
+    pub rename: Option<String>,
+    pub rename_all: Option<String>,
+    pub skip: bool,
+    pub default: bool,
+}
+
+/// Read `#[serde(..)]` leniently: unknown keys and forms are ignored.
+pub fn serde_attrs(attrs: &[Attribute]) -> SerdeAttrs {
+    let mut out = SerdeAttrs::default();
+    for attr in attrs.iter().filter(|a| a.path().is_ident("serde")) {
+        let _ = attr.parse_nested_meta(|meta| {
+            let key = meta
+                .path
+                .get_ident()
+                .map(ToString::to_string)
+                .unwrap_or_default();
+            match key.as_str() {
+                "rename" | "rename_all" => {
+                    let value = if meta.input.peek(syn::Token![=]) {
+                        Some(meta.value()?.parse::<syn::LitStr>()?.value())
+                    } else {
+                        // `rename(deserialize = "..", serialize = "..")`: what we read back.
+                        let mut de = None;
+                        meta.parse_nested_meta(|inner| {
+                            let v = inner.value()?.parse::<syn::LitStr>()?.value();
+                            if inner.path.is_ident("deserialize") {
+                                de = Some(v);
+                            }
+                            Ok(())
+                        })?;
+                        de
+                    };
+                    if key == "rename" {
+                        out.rename = value.or(out.rename.take());
+                    } else {
+                        out.rename_all = value.or(out.rename_all.take());
+                    }
+                }
+                "skip" | "skip_deserializing" => out.skip = true,
+                "default" => {
+                    out.default = true;
+                    if meta.input.peek(syn::Token![=]) {
+                        let _ = meta.value()?.parse::<Expr>()?;
+                    }
+                }
+                _ => skip_meta_value(&meta)?,
+            }
+            Ok(())
+        });
+    }
+    out
+}
+
+fn skip_meta_value(meta: &syn::meta::ParseNestedMeta<'_>) -> syn::Result<()> {
+    if meta.input.peek(syn::Token![=]) {
+        let _ = meta.value()?.parse::<Expr>()?;
+    } else if meta.input.peek(syn::token::Paren) {
+        meta.parse_nested_meta(|inner| skip_meta_value(&inner))?;
+    }
+    Ok(())
+}
