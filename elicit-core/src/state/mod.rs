@@ -68,6 +68,8 @@ pub use self::error::{
     KeyError, MalformedReason, RedeemError, RequestMismatch, SealError, StateError,
 };
 pub use self::keys::{KeyId, StateKey, StateKeys};
+#[cfg(feature = "redis")]
+pub use self::replay::RedisReplayGuard;
 pub use self::replay::{MemoryReplayGuard, RedeemFuture, ReplayGuard};
 pub use self::sealed::{MAX_STATE_LEN, Opened, StateId};
 pub use self::time::UnixTime;

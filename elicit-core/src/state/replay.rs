@@ -11,6 +11,11 @@ use std::sync::{Arc, Mutex, PoisonError};
 use super::error::RedeemError;
 use super::{StateId, UnixTime};
 
+#[cfg(feature = "redis")]
+mod redis;
+#[cfg(feature = "redis")]
+pub use self::redis::RedisReplayGuard;
+
 /// What [`ReplayGuard::redeem`] returns: a boxed future, `Send`, borrowing only the guard.
 pub type RedeemFuture<'a> = Pin<Box<dyn Future<Output = Result<(), RedeemError>> + Send + 'a>>;
 
