@@ -14,6 +14,8 @@ mod request;
 mod schema;
 mod validate;
 
+pub mod state;
+
 #[doc(hidden)]
 pub mod __private;
 
