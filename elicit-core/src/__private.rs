@@ -76,6 +76,58 @@ pub fn put<T: ElicitField>(content: &mut Map<String, Value>, name: &'static str,
     }
 }
 
+/// Every use generated code makes of one field's type: its schema, reading it, writing it.
+#[derive(Clone, Copy)]
+pub struct FieldOps<T> {
+    /// The field's schema property; the `bool` says whether `#[serde(default)]` supplies it.
+    pub property: PropertyFn,
+    /// Read the field (see [`field`]).
+    pub read: fn(&Map<String, Value>, &'static str, &mut Vec<Violation>) -> Option<T>,
+    /// Write the field (see [`put`]).
+    pub put: fn(&mut Map<String, Value>, &'static str, &T),
+}
+
+/// The schema half of [`FieldOps`].
+pub type PropertyFn = fn(
+    &'static str,
+    Option<&'static str>,
+    Option<&'static str>,
+    bool,
+    &FieldSpec,
+) -> Property;
+
+/// The uses of a field's type, behind its one `ElicitField` bound.
+///
+/// Why one function: when a field's type is not an [`ElicitField`] (`nested: Inner`), one helper
+/// per use (schema, read, write) reports its own E0277, each with a different "required by a
+/// bound in `..`" note: three copies of one mistake. Generated code reaches every use through
+/// `field_ops::<T>()`, spanned on the field's type, so every use fails on the same bound at the
+/// same place: the diagnostics are identical, and rustc prints the error once, with
+/// `ElicitField`'s own message.
+pub const fn field_ops<T: ElicitField>() -> FieldOps<T> {
+    FieldOps {
+        property: property_of::<T>,
+        read: field::<T>,
+        put: put::<T>,
+    }
+}
+
+fn property_of<T: ElicitField>(
+    name: &'static str,
+    title: Option<&'static str>,
+    description: Option<&'static str>,
+    has_default: bool,
+    spec: &FieldSpec,
+) -> Property {
+    property::<T>(name, title, description, is_required::<T>(has_default), spec)
+}
+
+/// Whether the reply has no value for `name` (absent or `null`): a `#[serde(default)]` field
+/// then takes `Default::default()`.
+pub fn is_absent(content: &Map<String, Value>, name: &str) -> bool {
+    matches!(content.get(name), None | Some(Value::Null))
+}
+
 /// The violations recorded while reading fields (generated code calls it only when some field
 /// failed to read; an empty list still yields an error rather than a panic).
 pub fn violations(list: Vec<Violation>) -> Violations {

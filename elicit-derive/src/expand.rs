@@ -235,24 +235,31 @@ fn expand_form(form: &Form) -> TokenStream {
         let serde_default = f.serde_default;
         let (spec, field_checks) = field_spec(f);
         checks.extend(field_checks);
+        // Every use of the field's type goes through `field_ops::<T>()`, spanned on the type:
+        // a type that is not a form field is then one error on the field, not one per use (see
+        // `__private::field_ops`).
         let ty_span = e_span(ty);
-        properties.push(quote_spanned! {ty_span=>
-            _elicit::__private::property::<#ty>(
-                #name, #title, #description,
-                _elicit::__private::is_required::<#ty>(#serde_default),
-                &#spec,
-            )
+        let ops = quote_spanned!(ty_span=> _elicit::__private::field_ops::<#ty>());
+        properties.push(quote! {
+            (#ops.property)(#name, #title, #description, #serde_default, &#spec)
         });
         let var = syn::Ident::new(&format!("__field{i}"), Span::call_site());
-        let reader = if f.serde_default {
-            quote_spanned!(ty_span=> _elicit::__private::field_or_default::<#ty>)
+        let read = quote! { (#ops.read)(content, #name, &mut violations) };
+        reads.push(if f.serde_default {
+            let default = quote_spanned!(ty_span=> <#ty as ::core::default::Default>::default());
+            quote! {
+                let #var = if _elicit::__private::is_absent(content, #name) {
+                    _elicit::__private::Some(#default)
+                } else {
+                    #read
+                };
+            }
         } else {
-            quote_spanned!(ty_span=> _elicit::__private::field::<#ty>)
-        };
-        reads.push(quote! { let #var = #reader(content, #name, &mut violations); });
+            quote! { let #var = #read; }
+        });
         let field_ident = &f.ident;
         bindings.push((var, field_ident.clone()));
-        puts.push(quote! { _elicit::__private::put(&mut content, #name, &self.#field_ident); });
+        puts.push(quote! { (#ops.put)(&mut content, #name, &self.#field_ident); });
     }
     let vars: Vec<_> = bindings.iter().map(|(v, _)| v).collect();
     let assigns = bindings.iter().map(|(v, f)| quote!(#f: #v));
