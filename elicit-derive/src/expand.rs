@@ -4,7 +4,7 @@
 use proc_macro2::{Literal, Span, TokenStream};
 use quote::{quote, quote_spanned};
 
-use crate::check::{Field, Form, Model, OptionsEnum, UrlForm};
+use crate::check::{Field, Form, KindAssert, Model, OptionsEnum, UrlForm};
 use crate::parse::{DefaultExpr, Number};
 use crate::ty::Class;
 
@@ -82,11 +82,46 @@ fn field_spec(f: &Field) -> (TokenStream, TokenStream) {
 
     if let (Some(min_items), Class::Multi(e)) = (f.min_items, f.class.inner()) {
         let msg = format!(
-            "`{name}`: min_items = {min_items} is more than the number of options, so no selection can satisfy it"
+            "`{name}`: min_items = {min_items} is more than the number of options, so no selection can satisfy it; lower min_items or add options"
         );
-        checks.extend(quote_spanned! {e_span(e)=>
+        let span = f.min_items_span.unwrap_or_else(|| e_span(e));
+        checks.extend(quote_spanned! {span=>
             const _: () = if (#min_items as usize) > <#e as _elicit::Select>::OPTIONS.len() {
                 ::core::panic!(#msg)
+            };
+        });
+    }
+
+    // Kinds and ranges the syntax could not confirm (an alias): the compiler checks them, each
+    // on the attribute's tokens. `__Field` names the type so that the whole checking expression
+    // carries the attribute's span.
+    for (kind, span) in &f.kind_asserts {
+        let assert = match kind {
+            KindAssert::String => "assert_string_field",
+            KindAssert::MultiSelect => "assert_multi_select_field",
+            KindAssert::Bool => "assert_bool_field",
+            // Asserted by the range check below (`bound_fits` has the same bound), once.
+            KindAssert::Number => continue,
+        };
+        let assert = syn::Ident::new(assert, *span);
+        checks.extend(quote_spanned! {*span=>
+            const _: () = {
+                type __Field = #ty;
+                _elicit::__private::#assert::<__Field>()
+            };
+        });
+    }
+    for (key, bound, span) in &f.unchecked_bounds {
+        let msg = format!(
+            "`{key} = {bound}` does not fit the type of `{name}`: it is outside the type's range, or not a whole number for an integer type; change the bound or the type"
+        );
+        let bound = number(*bound);
+        checks.extend(quote_spanned! {*span=>
+            const _: () = {
+                type __Field = #ty;
+                if !_elicit::__private::bound_fits::<__Field>(#bound) {
+                    ::core::panic!(#msg)
+                }
             };
         });
     }
@@ -185,7 +220,9 @@ fn default_tokens(
     }
 }
 
+/// The error is put on the variant's own name (`Production` in `Env::Production`).
 fn dangerous_path_check(name: &str, path: &syn::Path, span: Span, checks: &mut TokenStream) {
+    let span = path.segments.last().map_or(span, |s| s.ident.span());
     let shown = quote!(#path).to_string().replace(' ', "");
     let msg = format!(
         "`{name}` cannot default to `{shown}`: that option is marked `#[elicit(dangerous)]`, and a dangerous path is never pre-selected; choose a safe default or none"
