@@ -6,6 +6,7 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+mod consent;
 mod elicit;
 mod field;
 mod format;
@@ -14,11 +15,13 @@ mod request;
 mod schema;
 mod validate;
 
+pub mod observe;
 pub mod state;
 
 #[doc(hidden)]
 pub mod __private;
 
+pub use crate::consent::{Consent, ConsentForm, ConsentMismatch};
 pub use crate::elicit::{Elicit, FromContent};
 pub use crate::field::{Choice, Choices, ElicitField, Select};
 pub use crate::format::Format;

@@ -19,6 +19,7 @@ use crate::schema::{EnumOption, RequestedSchema, SchemaError, Text};
 /// `T` is what an accepted reply becomes: a derived form, or `serde_json::Map` for a hand-built
 /// schema.
 pub struct FormRequest<T = Map<String, Value>> {
+    name: Text,
     message: Text,
     schema: Cow<'static, RequestedSchema>,
     target: PhantomData<fn() -> T>,
@@ -27,6 +28,7 @@ pub struct FormRequest<T = Map<String, Value>> {
 impl<T> Clone for FormRequest<T> {
     fn clone(&self) -> Self {
         Self {
+            name: self.name.clone(),
             message: self.message.clone(),
             schema: self.schema.clone(),
             target: PhantomData,
@@ -37,6 +39,7 @@ impl<T> Clone for FormRequest<T> {
 impl<T> fmt::Debug for FormRequest<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("FormRequest")
+            .field("name", &self.name)
             .field("message", &self.message)
             .field("schema", &self.schema)
             .finish()
@@ -57,9 +60,13 @@ impl FormRequest<Map<String, Value>> {
     /// }));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
+    ///
+    /// Its [`name`](FormRequest::name) is `"form"` until set with
+    /// [`with_name`](FormRequest::with_name).
     pub fn new(message: impl Into<Text>, schema: RequestedSchema) -> Result<Self, SchemaError> {
         let message = non_empty(message.into())?;
         Ok(Self {
+            name: Cow::Borrowed("form"),
             message,
             schema: Cow::Owned(schema),
             target: PhantomData,
@@ -78,12 +85,29 @@ fn non_empty(message: Text) -> Result<Text, SchemaError> {
 impl<T> FormRequest<T> {
     /// Used by `Elicit::form_request`: borrows the type's shared schema.
     #[doc(hidden)]
-    pub fn from_static(message: &'static str, schema: &'static RequestedSchema) -> Self {
+    pub fn from_static(
+        name: &'static str,
+        message: &'static str,
+        schema: &'static RequestedSchema,
+    ) -> Self {
         Self {
+            name: Cow::Borrowed(name),
             message: Cow::Borrowed(message),
             schema: Cow::Borrowed(schema),
             target: PhantomData,
         }
+    }
+
+    /// The name this request is reported under in [`crate::observe`]: the derived type's name
+    /// (or its `#[elicit(name = "...")]`).
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Report this request under another name (e.g. one per tool that asks it).
+    pub fn with_name(mut self, name: impl Into<Text>) -> Self {
+        self.name = name.into();
+        self
     }
 
     /// The message shown to the user.
@@ -118,11 +142,14 @@ impl<T> FormRequest<T> {
     }
 
     /// Read the client's `ElicitResult` for this request, validating against the schema it sent.
+    /// The outcome is recorded for the interrupt budget ([`crate::observe`]).
     pub fn parse_reply(&self, reply: &Value) -> Result<Elicitation<T>, ReplyError>
     where
         T: FromContent,
     {
-        parse_with_schema(&self.schema, reply)
+        let result = parse_with_schema(&self.schema, reply);
+        crate::observe::record_reply(&self.name, &result);
+        result
     }
 
     /// [`parse_reply`](FormRequest::parse_reply) from JSON text.
@@ -130,7 +157,14 @@ impl<T> FormRequest<T> {
     where
         T: FromContent,
     {
-        self.parse_reply(&reply_json(reply)?)
+        match reply_json(reply) {
+            Ok(value) => self.parse_reply(&value),
+            Err(error) => {
+                let result = Err(error);
+                crate::observe::record_reply::<T, _>(&self.name, &result);
+                result
+            }
+        }
     }
 }
 
