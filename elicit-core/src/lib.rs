@@ -12,6 +12,7 @@ mod field;
 mod format;
 mod reply;
 mod request;
+mod revision;
 mod schema;
 mod validate;
 
@@ -28,7 +29,8 @@ pub use crate::format::Format;
 pub use crate::reply::{
     Action, Elicitation, MAX_REPLY_BYTES, MalformedReply, RawReply, ReplyError,
 };
-pub use crate::request::FormRequest;
+pub use crate::request::{FormRequest, RevisionedRequest};
+pub use crate::revision::{Revision, RevisionError, UnknownRevision};
 pub use crate::schema::{
     BooleanSchema, EnumOption, IntegerSchema, MultiSelectSchema, NumberSchema, Options, Property,
     PropertyKind, RequestedSchema, SchemaError, SelectSchema, SelectStyle, StringSchema, Text,
