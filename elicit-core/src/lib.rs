@@ -6,6 +6,7 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+mod capabilities;
 mod consent;
 mod elicit;
 mod field;
@@ -25,6 +26,10 @@ pub mod state;
 #[doc(hidden)]
 pub mod __private;
 
+pub use crate::capabilities::{
+    CLIENT_CAPABILITIES_META_KEY, CannotAsk, CannotAskReason, CapabilityError, ElicitationSupport,
+    Mode,
+};
 pub use crate::consent::{Consent, ConsentForm, ConsentMismatch};
 pub use crate::elicit::{Elicit, FromContent};
 pub use crate::field::{Choice, Choices, ElicitField, Select};
