@@ -451,6 +451,9 @@ impl UrlElicitationRequired {
 ///     fn message() -> &'static str {
 ///         "Connect your GitHub account so I can open the pull request."
 ///     }
+///     fn name() -> &'static str {
+///         "ConnectGithub"
+///     }
 /// }
 /// let request = ConnectGithub::url_request("https://mcp.example.com/connect/github?flow=91c2")?;
 /// assert_eq!(request.message(), ConnectGithub::message());
@@ -464,6 +467,10 @@ impl UrlElicitationRequired {
 pub trait ElicitUrl {
     /// The message shown to the user: one sentence saying why they should open the page.
     fn message() -> &'static str;
+
+    /// The name this elicitation is reported under (metrics, logs): the type's name, or
+    /// `#[elicit(name = "...")]`, as for [`Elicit::name`](crate::Elicit::name).
+    fn name() -> &'static str;
 
     /// A request to open `url`, checked under [`UrlPolicy::Production`].
     fn url_request(url: &str) -> Result<UrlRequest, UrlError> {
@@ -690,6 +697,9 @@ mod tests {
         impl ElicitUrl for Pay {
             fn message() -> &'static str {
                 "Confirm the payment on the provider's page."
+            }
+            fn name() -> &'static str {
+                "Pay"
             }
         }
         let r =
