@@ -786,7 +786,7 @@ fn check_options(p: &Property, options: &[EnumOption], dynamic: bool) -> Result<
 // ---------------------------------------------------------------------------------------------
 // Serialization: exactly the spec's shapes.
 
-/// The latest revision's shape; [`SchemaOnWire`] writes it for any revision.
+/// The latest revision's shape; `SchemaOnWire` writes it for any revision.
 impl Serialize for RequestedSchema {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         SchemaOnWire {

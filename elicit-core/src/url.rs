@@ -1,28 +1,6 @@
 //! The URL of a URL-mode elicitation, checked strictly before it is ever sent.
 //!
-//! URL mode exists for credentials, payments and third-party OAuth: the page the user opens is
-//! where secrets are typed. So the URL must be one a user can examine and trust:
-//!
-//! - **absolute `https`** — the spec's clients show the full URL and highlight its host before
-//!   asking for consent; only an absolute `http(s)` URL has a host to show and a page to open.
-//!   `javascript:` and `data:` run or render content the server wrote in whatever context the
-//!   client opens them in, `file:` reads the user's own disk, and custom schemes (`vscode:`,
-//!   `ssh:`, `mailto:` …) launch local programs: none is "a page on a domain the user trusts".
-//! - **plain `http` only to loopback** (`127.0.0.0/8`, `::1`, `localhost`), where nothing crosses
-//!   a network; anything else needs [`UrlPolicy::Development`], a deliberate opt-in.
-//! - **no userinfo** (`https://user:pass@host/`): it puts a credential in the URL (the spec
-//!   forbids sensitive data there) and is the classic way to disguise the real host
-//!   (`https://bank.example@evil.example/`).
-//! - **no ambiguity**: only the characters RFC 3986 allows, no backslashes or whitespace,
-//!   well-formed percent escapes, a host that is a DNS name, a canonical dotted-quad IPv4
-//!   address or a bracketed IPv6 literal, and a port in `1..=65535`. Browsers repair malformed
-//!   URLs in ways that differ from what a user reads (`http://0x7f.1/` is `127.0.0.1`); a URL
-//!   that needs repair is refused rather than guessed at. Hosts must be ASCII: write an
-//!   internationalised name in its `xn--` form, which clients are told to flag.
-//!
-//! The URL's query and fragment may carry state (an authorization `state`, a one-time code), so
-//! `Debug` and `Display` never print them: [`ElicitationUrl::as_str`] is the only way to the
-//! full text, and serialization (the wire) uses it.
+//! The rules, and why, are on [`ElicitationUrl`].
 
 use std::fmt;
 use std::net::{Ipv4Addr, Ipv6Addr};
@@ -44,7 +22,32 @@ pub enum UrlPolicy {
     Development,
 }
 
-/// An absolute `http(s)` URL that passed every rule of the [module documentation](self).
+/// An absolute `http(s)` URL, checked before it is ever sent.
+///
+/// URL mode exists for credentials, payments and third-party OAuth: the page the user opens is
+/// where secrets are typed. So the URL must be one a user can examine and trust:
+///
+/// - **absolute `https`** — the spec's clients show the full URL and highlight its host before
+///   asking for consent; only an absolute `http(s)` URL has a host to show and a page to open.
+///   `javascript:` and `data:` run or render content the server wrote in whatever context the
+///   client opens them in, `file:` reads the user's own disk, and custom schemes (`vscode:`,
+///   `ssh:`, `mailto:` …) launch local programs: none is "a page on a domain the user trusts".
+/// - **plain `http` only to loopback** (`127.0.0.0/8`, `::1`, `localhost`), where nothing crosses
+///   a network; anything else needs [`UrlPolicy::Development`], a deliberate opt-in.
+/// - **no userinfo** (`https://user:pass@host/`): it puts a credential in the URL (the spec
+///   forbids sensitive data there) and is the classic way to disguise the real host
+///   (`https://bank.example@evil.example/`).
+/// - **no ambiguity**: only the characters RFC 3986 allows, no backslashes or whitespace,
+///   well-formed percent escapes, a host that is a DNS name, a canonical dotted-quad IPv4
+///   address or a bracketed IPv6 literal, and a port in `1..=65535`. Browsers repair malformed
+///   URLs in ways that differ from what a user reads (`http://0x7f.1/` is `127.0.0.1`); a URL
+///   that needs repair is refused rather than guessed at. Hosts must be ASCII: write an
+///   internationalised name in its `xn--` form, which clients are told to flag.
+///
+/// The URL's query and fragment may carry state (an authorization `state`, a one-time code), so
+/// `Debug` and `Display` never print them: [`ElicitationUrl::as_str`] is the only way to the
+/// full text, and serialization (the wire) uses it.
+///
 ///
 /// ```
 /// use elicit_core::{ElicitationUrl, UrlError, UrlPolicy};
