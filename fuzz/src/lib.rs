@@ -1,0 +1,390 @@
+//! What each fuzz target checks, as plain safe functions: the `fuzz_targets/*.rs` binaries are
+//! one-line wrappers, so the only `unsafe` in this crate is what `libfuzzer-sys`'s macro emits
+//! there.
+//!
+//! Each function takes the raw bytes libFuzzer produced and checks that nothing panics and that
+//! what *is* accepted keeps the promises the crate documents.
+#![forbid(unsafe_code)]
+
+use std::collections::{BTreeSet, HashSet};
+use std::time::Duration;
+
+use elicit::state::{Binding, KeyId, ParamsDigest, StateError, StateKey, StateKeys, UnixTime};
+use elicit::{
+    Choice, Choices, Elicit, Elicitation, ElicitationId, ElicitationSupport, ElicitationUrl,
+    EnumOption, Format, Mode, ReplyError, Revision, UrlOutcome, UrlPolicy, UrlRequest,
+};
+use serde_json::{Value, json};
+
+/// The longest error message any entry point may produce: errors name fields and rules and quote
+/// at most a few dozen characters of what was sent, never the input itself.
+pub const MAX_ERROR_MESSAGE: usize = 4096;
+
+/// A select with titled options.
+#[derive(Elicit, Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[elicit(rename_all = "kebab-case")]
+pub enum Color {
+    /// Red.
+    #[elicit(title = "Deep red")]
+    DeepRed,
+    /// Green.
+    #[elicit(title = "Green")]
+    Green,
+    /// Blue.
+    #[elicit(title = "Blue")]
+    Blue,
+}
+
+/// A select without titles.
+#[derive(Elicit, Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[elicit(rename_all = "lowercase")]
+pub enum Size {
+    /// S.
+    S,
+    /// M.
+    M,
+    /// L.
+    L,
+}
+
+/// A form with every field kind, the one every reply target reads.
+#[derive(Elicit, Debug, Clone, PartialEq)]
+#[elicit(message = "Every field kind.")]
+pub struct Everything {
+    /// Text with lengths.
+    #[elicit(min_length = 2, max_length = 8)]
+    pub name: String,
+    /// Email.
+    #[elicit(format = "email")]
+    pub email: Option<String>,
+    /// URI.
+    #[elicit(format = "uri")]
+    pub site: Option<String>,
+    /// Date.
+    #[elicit(format = "date")]
+    pub day: Option<String>,
+    /// Date-time.
+    #[elicit(format = "date-time")]
+    pub at: Option<String>,
+    /// A flag.
+    pub flag: bool,
+    /// Small integers.
+    #[elicit(minimum = -5, maximum = 5)]
+    pub small: i8,
+    /// Wider integers.
+    pub count: Option<u16>,
+    /// Signed 64-bit.
+    pub big: Option<i64>,
+    /// Unsigned 64-bit.
+    pub huge: Option<u64>,
+    /// A bounded float.
+    #[elicit(minimum = -1.5, maximum = 1.5)]
+    pub ratio: f64,
+    /// A narrow float.
+    pub weight: Option<f32>,
+    /// Titled single-select.
+    pub color: Color,
+    /// Untitled single-select.
+    pub size: Option<Size>,
+    /// Multi-select.
+    #[elicit(max_items = 2)]
+    pub colors: Vec<Color>,
+    /// Multi-select as a set.
+    #[elicit(min_items = 1)]
+    pub sizes: BTreeSet<Size>,
+    /// Multi-select as a hash set.
+    pub tags: Option<HashSet<Color>>,
+    /// Options supplied at run time.
+    pub account: Option<Choice>,
+    /// Several options supplied at run time.
+    pub cc: Option<Choices>,
+}
+
+fn check_error_is_short(error: &impl std::fmt::Display) {
+    let message = error.to_string();
+    assert!(
+        message.len() <= MAX_ERROR_MESSAGE,
+        "an error message of {} bytes",
+        message.len()
+    );
+}
+
+/// Reply text → typed outcome, through every entry point that reads one.
+pub fn reply(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let typed = Everything::from_reply_str(text);
+    match &typed {
+        Ok(Elicitation::Accept(value)) => {
+            // Whatever is accepted reads back, through a client's serialization, as itself.
+            let again = json!({"action": "accept", "content": value.to_content()});
+            assert_eq!(
+                Everything::from_reply(&again),
+                Ok(Elicitation::Accept(value.clone())),
+                "an accepted value does not survive its own serialization"
+            );
+        }
+        Ok(Elicitation::NoReply) => panic!("parsing a reply produced NoReply"),
+        Ok(Elicitation::Decline | Elicitation::Cancel) => {}
+        Err(error) => check_error_is_short(error),
+    }
+    // The `&Value` entry point agrees with the text entry point.
+    if let Ok(value) = serde_json::from_str::<Value>(text) {
+        assert_eq!(Everything::from_reply(&value), typed);
+        // A hand-built (here: the derive's) schema with untyped content agrees on the outcome.
+        let untyped = Everything::requested_schema().parse_reply(&value);
+        match (&untyped, &typed) {
+            (Ok(u), Ok(t)) => assert_eq!(u.action(), t.action()),
+            // Validation passed but the Rust type refused (e.g. f32 overflow): the untyped
+            // path has no Rust type to refuse it.
+            (Ok(_), Err(ReplyError::Invalid(_))) => {}
+            (Err(u), Err(t)) => assert_eq!(
+                std::mem::discriminant(u),
+                std::mem::discriminant(t),
+                "{u} vs {t}"
+            ),
+            (u, t) => panic!("untyped {u:?} but typed {t:?}"),
+        }
+    }
+    // Options supplied at run time are checked against what was offered.
+    let offered = Everything::form_request()
+        .with_options(
+            "account",
+            [EnumOption::new("acct-1"), EnumOption::titled("acct-2", "Two")],
+        )
+        .and_then(|r| r.with_options("cc", [EnumOption::new("a"), EnumOption::new("b")]));
+    if let Ok(request) = offered {
+        match request.parse_reply_str(text) {
+            Ok(Elicitation::Accept(value)) => {
+                if let Some(account) = &value.account {
+                    assert!(["acct-1", "acct-2"].contains(&account.value()));
+                }
+                if let Some(cc) = &value.cc {
+                    assert!(cc.values().iter().all(|v| v == "a" || v == "b"));
+                }
+            }
+            Ok(_) => {}
+            Err(error) => check_error_is_short(&error),
+        }
+    }
+    // URL mode reads only the action.
+    match UrlOutcome::from_reply_str(text) {
+        Ok(outcome) => assert!(outcome.action().is_some()),
+        Err(error) => check_error_is_short(&error),
+    }
+}
+
+fn fuzz_keys() -> StateKeys {
+    match StateKeys::new([
+        (KeyId::new(1), StateKey::from_bytes([7; 32])),
+        (KeyId::new(2), StateKey::from_bytes([9; 32])),
+    ]) {
+        Ok(keys) => keys,
+        Err(e) => panic!("fixed keys: {e}"),
+    }
+}
+
+const NOW: UnixTime = UnixTime::from_secs(1_800_000_000);
+const TTL: Duration = Duration::from_secs(600);
+
+/// `requestState` opening: arbitrary text is refused cleanly; a sealed state opens only with its
+/// own binding, before it expires, and any changed character is refused.
+///
+/// The first byte picks the mode: `0` seals and reopens (fields separated by `|`: principal,
+/// method, value, the principal that presents it, and a position to tamper with); anything else
+/// opens the remaining bytes as a client's `requestState`.
+pub fn request_state(data: &[u8]) {
+    let keys = fuzz_keys();
+    let Some((&mode, rest)) = data.split_first() else {
+        return;
+    };
+    let text = String::from_utf8_lossy(rest);
+    let params = json!({"name": "fuzz", "arguments": {}});
+    if mode != 0 {
+        let binding = Binding {
+            principal: "p",
+            method: "tools/call",
+            params_digest: ParamsDigest::of_request_params(&params),
+        };
+        match keys.open::<Value>(&text, &binding, NOW) {
+            // Forging a state without the key is the one thing that must never happen.
+            Ok(opened) => panic!("forged state opened: {:?}", opened.value()),
+            Err(error) => check_error_is_short(&error),
+        }
+        return;
+    }
+    let mut fields = text.splitn(5, '|');
+    let principal = fields.next().unwrap_or_default();
+    let method = fields.next().unwrap_or_default();
+    let value = fields.next().unwrap_or_default();
+    let presenter = fields.next().unwrap_or(principal);
+    let tamper_at = fields.next().map_or(0, str::len);
+    let digest = ParamsDigest::of_request_params(&params);
+    let sealed_with = Binding {
+        principal,
+        method,
+        params_digest: digest,
+    };
+    let Ok(sealed) = keys.seal(value, &sealed_with, TTL, NOW) else {
+        return;
+    };
+    let presented = Binding {
+        principal: presenter,
+        ..sealed_with
+    };
+    match keys.open::<String>(&sealed, &presented, NOW) {
+        Ok(opened) => {
+            assert_eq!(presenter, principal, "opened by another principal");
+            assert_eq!(opened.value(), value);
+        }
+        Err(StateError::WrongPrincipal) => assert_ne!(presenter, principal),
+        Err(other) => panic!("a fresh state failed to open: {other}"),
+    }
+    assert!(matches!(
+        keys.open::<String>(&sealed, &sealed_with, UnixTime::from_secs(NOW.as_secs() + 600)),
+        Err(StateError::Expired { .. })
+    ));
+    let other_method = Binding {
+        method: "tools/other",
+        ..sealed_with
+    };
+    if method != "tools/other" {
+        assert!(keys.open::<String>(&sealed, &other_method, NOW).is_err());
+    }
+    // Change one character to another base64url character: refused, whichever it is.
+    let mut chars: Vec<char> = sealed.chars().collect();
+    if !chars.is_empty() {
+        let i = tamper_at % chars.len();
+        if let Some(c) = chars.get_mut(i) {
+            *c = if *c == 'A' { 'B' } else { 'A' };
+        }
+        let tampered: String = chars.into_iter().collect();
+        assert!(
+            keys.open::<String>(&tampered, &sealed_with, NOW).is_err(),
+            "a tampered state opened"
+        );
+    }
+}
+
+/// Capability objects and protocol version strings.
+pub fn capabilities(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    if let Ok(revision) = text.parse::<Revision>() {
+        assert_eq!(revision.as_str(), text);
+    } else if let Err(error) = text.parse::<Revision>() {
+        check_error_is_short(&error);
+    }
+    let Ok(value) = serde_json::from_str::<Value>(text) else {
+        return;
+    };
+    let _ = ParamsDigest::of_request_params(&value);
+    if let Some(version) = value.get("protocolVersion").and_then(Value::as_str) {
+        let _ = version.parse::<Revision>();
+    }
+    let direct = ElicitationSupport::from_client_capabilities(&value);
+    let from_init = ElicitationSupport::from_initialize_params(&value);
+    let from_meta = ElicitationSupport::from_request_meta(&value);
+    // Each reader is the direct reader applied where the capabilities live.
+    if let Some(capabilities) = value.get("capabilities") {
+        assert_eq!(
+            from_init,
+            ElicitationSupport::from_client_capabilities(capabilities)
+        );
+    }
+    if let Some(capabilities) = value
+        .get("_meta")
+        .and_then(|m| m.get(elicit::CLIENT_CAPABILITIES_META_KEY))
+    {
+        assert_eq!(
+            from_meta,
+            ElicitationSupport::from_client_capabilities(capabilities)
+        );
+    }
+    for result in [direct, from_init, from_meta] {
+        match result {
+            Ok(support) => {
+                for revision in Revision::ALL {
+                    for mode in [Mode::Form, Mode::Url] {
+                        match support.check(mode, revision) {
+                            Ok(()) => assert!(support.supports(mode)),
+                            Err(cannot) => {
+                                let _ = cannot.tool_result();
+                                let _ = cannot.to_jsonrpc_error();
+                            }
+                        }
+                    }
+                }
+            }
+            Err(error) => check_error_is_short(&error),
+        }
+    }
+    for revision in Revision::ALL {
+        let _ = ElicitationSupport::from_params(revision, &value);
+    }
+}
+
+/// URL-mode URLs: whatever is accepted is an absolute http(s) URL whose printed form hides the
+/// query and fragment; whatever is refused is refused without repeating the URL.
+pub fn url(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let _ = ElicitationId::parse(text);
+    for policy in [UrlPolicy::Production, UrlPolicy::Development] {
+        match ElicitationUrl::parse_with(text, policy) {
+            Ok(url) => check_accepted_url(text, &url, policy),
+            Err(error) => check_error_is_short(&error),
+        }
+    }
+}
+
+fn check_accepted_url(text: &str, url: &ElicitationUrl, policy: UrlPolicy) {
+    assert_eq!(url.as_str(), text);
+    assert!(text.is_ascii());
+    assert!(
+        !text
+            .bytes()
+            .any(|b| b.is_ascii_whitespace() || b.is_ascii_control() || b == b'\\')
+    );
+    let prefix = format!("{}://", url.scheme());
+    assert!(
+        text.get(..prefix.len())
+            .is_some_and(|p| p.eq_ignore_ascii_case(&prefix)),
+        "{text:?} does not start with {prefix}"
+    );
+    let host = url.host();
+    assert!(!host.is_empty());
+    assert!(!host.contains(['@', '/', '?', '#', '%', '\\']));
+    // The host a client highlights is exactly what follows `scheme://`.
+    assert_eq!(
+        text.get(prefix.len()..prefix.len() + host.len()),
+        Some(host)
+    );
+    if policy == UrlPolicy::Production && url.scheme() == "http" {
+        assert!(url.is_loopback(), "plain http to {host}");
+    }
+    if url.is_loopback() {
+        let h = host.to_ascii_lowercase();
+        assert!(h == "localhost" || h == "[::1]" || h.starts_with("127."), "{h}");
+    }
+    // Printing never shows the query or the fragment.
+    let shown = url.to_string();
+    if let Some(i) = text.find(['?', '#']) {
+        assert_eq!(shown.get(..i), text.get(..i));
+        let rest = shown.get(i..).unwrap_or_default();
+        assert!(
+            ["?<redacted>", "#<redacted>", "?<redacted>#<redacted>"].contains(&rest),
+            "{shown}"
+        );
+    } else {
+        assert_eq!(shown, text);
+    }
+    // Stable: the accepted text parses to the same URL, and is an absolute URI by the
+    // form-mode `uri` check as well.
+    assert_eq!(ElicitationUrl::parse_with(text, policy).as_ref(), Ok(url));
+    assert!(Format::Uri.matches(text), "{text:?} is not a `uri`");
+    assert!(UrlRequest::with_url("Open this page.", url.clone()).is_ok());
+}
