@@ -36,7 +36,7 @@ pub use crate::field::{Choice, Choices, ElicitField, Select};
 pub use crate::format::Format;
 pub use crate::jsonrpc::{ErrorResponse, JsonRpcError, RequestId};
 pub use crate::reply::{
-    Action, Elicitation, MAX_REPLY_BYTES, MalformedReply, RawReply, ReplyError,
+    Action, Elicitation, MAX_REPLY_BYTES, MAX_STRING_BYTES, MalformedReply, RawReply, ReplyError,
 };
 pub use crate::request::{FormRequest, RevisionedRequest};
 pub use crate::revision::{Revision, RevisionError, UnknownRevision};

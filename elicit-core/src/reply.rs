@@ -11,6 +11,20 @@ use crate::validate::Violations;
 /// reads. A form of a few flat fields is a few hundred bytes; anything near this is hostile.
 pub const MAX_REPLY_BYTES: usize = 256 * 1024;
 
+/// The longest string, in bytes, that validation reads from a reply's `content`.
+///
+/// The text entry points never see a longer one (it cannot fit in [`MAX_REPLY_BYTES`]); the
+/// `&Value` entry points ([`Elicit::from_reply`](crate::Elicit::from_reply),
+/// [`RequestedSchema::parse_reply`](crate::RequestedSchema::parse_reply), …) refuse one
+/// ([`Rule::TooLarge`](crate::Rule::TooLarge)) before counting its characters, checking its
+/// format or copying it, so a reply that arrived as an already-parsed value is held to the same
+/// bound as one that arrived as text.
+///
+/// The other dimension of a hostile `content` map, its number of keys, needs no limit: validation
+/// looks up the schema's properties by name and never visits, counts or copies the keys it does
+/// not know (which the spec says to ignore), so its work is set by the schema, not by the reply.
+pub const MAX_STRING_BYTES: usize = MAX_REPLY_BYTES;
+
 /// What the user did, as the client reports it in `ElicitResult.action`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]

@@ -120,6 +120,12 @@ pub enum Rule {
         /// The repeated value (shortened).
         value: String,
     },
+    /// A string longer than [`MAX_STRING_BYTES`](crate::MAX_STRING_BYTES): refused before it is
+    /// read, whatever the schema allows.
+    TooLarge {
+        /// Its size in bytes.
+        bytes: usize,
+    },
     /// The value is valid JSON of the right type but does not fit the Rust field (e.g. an `f32`
     /// field given a number beyond `f32::MAX`).
     OutOfRange,
@@ -160,6 +166,11 @@ impl fmt::Display for Rule {
                 )
             }
             Rule::DuplicateSelection { value } => write!(f, "selects {value:?} more than once"),
+            Rule::TooLarge { bytes } => write!(
+                f,
+                "is {bytes} bytes, more than the {}-byte limit for a string in a reply",
+                crate::reply::MAX_STRING_BYTES
+            ),
             Rule::OutOfRange => f.write_str("is out of range for this field"),
         }
     }
@@ -259,8 +270,11 @@ pub(crate) fn quote(value: &str) -> String {
 }
 
 impl RequestedSchema {
-    /// Check accepted `content` against every property. Unknown keys are ignored (the spec).
-    /// `null` for an optional property counts as absent.
+    /// Check accepted `content` against every property. Unknown keys are ignored (the spec):
+    /// each property is looked up by name, so keys the schema does not know are never visited,
+    /// and the work done is set by the schema, not by the size of `content`. `null` for an
+    /// optional property counts as absent. A string longer than
+    /// [`MAX_STRING_BYTES`](crate::MAX_STRING_BYTES) is refused before it is read.
     ///
     /// ```
     /// use elicit_core::{Format, Property, RequestedSchema, StringSchema, IntegerSchema};
@@ -311,6 +325,9 @@ pub(crate) fn check_value(kind: &PropertyKind, value: &Value) -> Result<(), Rule
             let Value::String(text) = value else {
                 return Err(wrong(JsonType::String));
             };
+            if text.len() > crate::reply::MAX_STRING_BYTES {
+                return Err(Rule::TooLarge { bytes: text.len() });
+            }
             check_length(text, s.min_length, s.max_length)?;
             match s.format {
                 Some(format) if !format.matches(text) => Err(Rule::Format(format)),
