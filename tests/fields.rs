@@ -943,3 +943,35 @@ fn with_options_refuses_fewer_options_than_min_items() {
         }
     );
 }
+
+/// A run-time select with a default.
+#[derive(Elicit, Debug)]
+struct PickWithDefault {
+    #[elicit(default = "acct_2")]
+    account: Choice,
+}
+
+#[test]
+fn choice_default_is_emitted_once_options_are_supplied() {
+    let request = PickWithDefault::form_request()
+        .with_options("account", ["acct_1", "acct_2"].map(EnumOption::new))
+        .expect("options include the default");
+    assert_eq!(
+        serde_json::to_value(request.schema()).expect("serializes")["properties"]["account"],
+        json!({"type": "string", "enum": ["acct_1", "acct_2"], "default": "acct_2"})
+    );
+}
+
+#[test]
+fn choice_default_must_be_one_of_the_options_supplied() {
+    let err = PickWithDefault::form_request()
+        .with_options("account", ["acct_1", "acct_3"].map(EnumOption::new))
+        .expect_err("the default is not offered");
+    assert_eq!(
+        err,
+        elicit::SchemaError::InvalidDefault {
+            property: "account".into(),
+            reason: "\"acct_2\" is not one of the options".into()
+        }
+    );
+}
