@@ -637,3 +637,24 @@ fn properties_and_required_follow_the_struct_field_order() {
         "{text}"
     );
 }
+
+fn three() -> u32 {
+    3
+}
+
+/// `#[serde(default = "path")]` fills an absent field from the function, as serde does.
+#[derive(Elicit, Debug, PartialEq, serde::Deserialize)]
+struct SerdeDefaultPath {
+    #[serde(default = "three")]
+    count: u32,
+    name: String,
+}
+
+#[test]
+fn serde_default_path_fills_an_absent_field_from_the_function() {
+    assert_eq!(schema::<SerdeDefaultPath>()["required"], json!(["name"]));
+    let content = json!({"name": "x"});
+    let via_serde: SerdeDefaultPath = serde_json::from_value(content.clone()).expect("serde");
+    assert_eq!(via_serde.count, 3);
+    assert_eq!(accepted::<SerdeDefaultPath>(content), via_serde);
+}

@@ -63,8 +63,18 @@ pub fn field_or_default<T: ElicitField + Default>(
     name: &'static str,
     violations: &mut Vec<Violation>,
 ) -> Option<T> {
+    field_or_else(content, name, violations, T::default)
+}
+
+/// Read a `#[serde(default = "path")]` field: absent means what the function returns.
+pub fn field_or_else<T: ElicitField>(
+    content: &Map<String, Value>,
+    name: &'static str,
+    violations: &mut Vec<Violation>,
+    default: impl FnOnce() -> T,
+) -> Option<T> {
     match content.get(name) {
-        None | Some(Value::Null) => Some(T::default()),
+        None | Some(Value::Null) => Some(default()),
         Some(_) => field(content, name, violations),
     }
 }

@@ -53,6 +53,8 @@ pub struct Field {
     pub default: Option<(DefaultExpr, Span)>,
     pub legacy_enum_names: bool,
     pub serde_default: bool,
+    /// `#[serde(default = "path")]`: the function that fills an absent field.
+    pub serde_default_fn: Option<syn::ExprPath>,
 }
 
 pub struct OptionsEnum {
@@ -570,6 +572,7 @@ fn check_field(
         default,
         legacy_enum_names: f.legacy_enum_names.is_present(),
         serde_default: serde.default,
+        serde_default_fn: serde.default_fn.clone(),
     })
 }
 

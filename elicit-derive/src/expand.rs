@@ -244,12 +244,18 @@ fn expand_form(form: &Form) -> TokenStream {
             )
         });
         let var = syn::Ident::new(&format!("__field{i}"), Span::call_site());
-        let reader = if f.serde_default {
-            quote_spanned!(ty_span=> _elicit::__private::field_or_default::<#ty>)
-        } else {
-            quote_spanned!(ty_span=> _elicit::__private::field::<#ty>)
+        let read = match (&f.serde_default_fn, f.serde_default) {
+            (Some(default_fn), _) => quote_spanned! {ty_span=>
+                _elicit::__private::field_or_else::<#ty>(content, #name, &mut violations, #default_fn)
+            },
+            (None, true) => quote_spanned! {ty_span=>
+                _elicit::__private::field_or_default::<#ty>(content, #name, &mut violations)
+            },
+            (None, false) => quote_spanned! {ty_span=>
+                _elicit::__private::field::<#ty>(content, #name, &mut violations)
+            },
         };
-        reads.push(quote! { let #var = #reader(content, #name, &mut violations); });
+        reads.push(quote! { let #var = #read; });
         let field_ident = &f.ident;
         bindings.push((var, field_ident.clone()));
         puts.push(quote! { _elicit::__private::put(&mut content, #name, &self.#field_ident); });
