@@ -57,18 +57,6 @@ pub fn field<T: ElicitField>(
         .ok()
 }
 
-/// Read a `#[serde(default)]` field: absent means `Default::default()`.
-pub fn field_or_default<T: ElicitField + Default>(
-    content: &Map<String, Value>,
-    name: &'static str,
-    violations: &mut Vec<Violation>,
-) -> Option<T> {
-    match content.get(name) {
-        None | Some(Value::Null) => Some(T::default()),
-        Some(_) => field(content, name, violations),
-    }
-}
-
 /// Write one field into content.
 pub fn put<T: ElicitField>(content: &mut Map<String, Value>, name: &'static str, value: &T) {
     if let Some(json) = value.to_json() {

@@ -61,6 +61,8 @@ pub struct Field {
     /// `minimum`/`maximum` on a type the syntax could not classify: range-checked at compile
     /// time against the type's own range.
     pub unchecked_bounds: Vec<(&'static str, Number, Span)>,
+    /// `#[serde(default = "path")]`: the function that fills an absent field.
+    pub serde_default_fn: Option<syn::ExprPath>,
 }
 
 /// A field kind an attribute needs, asserted by a marker trait of the runtime
@@ -700,6 +702,7 @@ fn check_field(
         min_items_span: f.min_items.as_ref().map(|v| v.span()),
         kind_asserts,
         unchecked_bounds,
+        serde_default_fn: serde.default_fn.clone(),
     })
 }
 
