@@ -308,6 +308,20 @@ fn expand_form(form: &Form) -> TokenStream {
         .skipped
         .iter()
         .map(|s| quote!(#s: ::core::default::Default::default()));
+    let consent = form.consent.then(|| {
+        let ticked = form.fields.iter().filter(|f| f.consent).map(|f| {
+            let field = &f.ident;
+            quote!(&& _elicit::__private::ticked(&self.#field))
+        });
+        quote! {
+            #[automatically_derived]
+            impl _elicit::ConsentForm for #ident {
+                fn granted(&self) -> bool {
+                    true #(#ticked)*
+                }
+            }
+        }
+    });
     let body = quote! {
         #[automatically_derived]
         impl _elicit::FromContent for #ident {
@@ -350,6 +364,7 @@ fn expand_form(form: &Form) -> TokenStream {
             }
         }
 
+        #consent
         #checks
     };
     wrap(&form.krate, body)

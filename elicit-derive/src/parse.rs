@@ -29,6 +29,8 @@ pub struct InputOpts {
     pub mode: Option<SpannedValue<String>>,
     /// The name this elicitation is counted under in metrics (default: the type's name).
     pub name: Option<SpannedValue<String>>,
+    /// Accepting this form is consent: an accepted reply yields an `elicit::Consent<Self>`.
+    pub consent: Flag,
 }
 
 /// One field of a form.
