@@ -14,6 +14,7 @@ mod request;
 mod schema;
 mod validate;
 
+pub mod mrtr;
 pub mod state;
 
 #[doc(hidden)]
