@@ -53,19 +53,31 @@ pub trait Elicit: FromContent {
     /// The `elicitation/create` params of this form: `mode`, `message`, `requestedSchema`.
     /// Borrows the shared schema; it allocates nothing.
     fn form_request() -> FormRequest<Self> {
-        FormRequest::from_static(Self::message(), Self::requested_schema())
+        FormRequest::from_static(Self::name(), Self::message(), Self::requested_schema())
     }
 
     /// Read a client's `ElicitResult` into an outcome, validating accepted content against every
     /// rule of the schema.
+    ///
+    /// The outcome is recorded for the interrupt budget ([`crate::observe`]) under
+    /// [`name`](Elicit::name).
     fn from_reply(reply: &Value) -> Result<Elicitation<Self>, ReplyError> {
-        parse_with_schema(Self::requested_schema(), reply)
+        let result = parse_with_schema(Self::requested_schema(), reply);
+        crate::observe::record_reply(Self::name(), &result);
+        result
     }
 
     /// [`from_reply`](Elicit::from_reply) from JSON text (at most
     /// [`MAX_REPLY_BYTES`](crate::MAX_REPLY_BYTES)).
     fn from_reply_str(reply: &str) -> Result<Elicitation<Self>, ReplyError> {
-        Self::from_reply(&reply_json(reply)?)
+        match reply_json(reply) {
+            Ok(value) => Self::from_reply(&value),
+            Err(error) => {
+                let result = Err(error);
+                crate::observe::record_reply::<Self, _>(Self::name(), &result);
+                result
+            }
+        }
     }
 }
 

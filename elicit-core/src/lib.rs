@@ -6,29 +6,48 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+mod capabilities;
+mod consent;
 mod elicit;
 mod field;
 mod format;
+mod jsonrpc;
 mod reply;
 mod request;
+mod revision;
 mod schema;
+mod url;
+mod url_mode;
 mod validate;
 
 pub mod mrtr;
+pub mod observe;
 pub mod state;
 
 #[doc(hidden)]
 pub mod __private;
 
+pub use crate::capabilities::{
+    CLIENT_CAPABILITIES_META_KEY, CannotAsk, CannotAskReason, CapabilityError, ElicitationSupport,
+    Mode,
+};
+pub use crate::consent::{Consent, ConsentForm, ConsentMismatch};
 pub use crate::elicit::{Elicit, FromContent};
 pub use crate::field::{Choice, Choices, ElicitField, Select};
 pub use crate::format::Format;
+pub use crate::jsonrpc::{ErrorResponse, JsonRpcError, RequestId};
 pub use crate::reply::{
     Action, Elicitation, MAX_REPLY_BYTES, MalformedReply, RawReply, ReplyError,
 };
-pub use crate::request::FormRequest;
+pub use crate::request::{FormRequest, RevisionedRequest};
+pub use crate::revision::{Revision, RevisionError, UnknownRevision};
 pub use crate::schema::{
     BooleanSchema, EnumOption, IntegerSchema, MultiSelectSchema, NumberSchema, Options, Property,
     PropertyKind, RequestedSchema, SchemaError, SelectSchema, SelectStyle, StringSchema, Text,
+};
+pub use crate::url::{ElicitationUrl, MAX_URL_BYTES, UrlError, UrlPolicy};
+pub use crate::url_mode::{
+    ElicitUrl, ElicitationComplete, ElicitationId, InvalidElicitationId, RevisionedUrlRequest,
+    UrlElicitationRequired, UrlOutcome, UrlRequest,
 };
 pub use crate::validate::{JsonType, Rule, Violation, Violations};

@@ -229,14 +229,7 @@ impl<'a> RawReply<'a> {
         let Value::Object(object) = reply else {
             return malformed(MalformedReply::NotAnObject);
         };
-        let action = match object.get("action") {
-            None | Some(Value::Null) => return malformed(MalformedReply::MissingAction),
-            Some(Value::String(a)) if a == "accept" => Action::Accept,
-            Some(Value::String(a)) if a == "decline" => Action::Decline,
-            Some(Value::String(a)) if a == "cancel" => Action::Cancel,
-            Some(_) => return malformed(MalformedReply::UnknownAction),
-        };
-        Ok(match action {
+        Ok(match parse_action(object)? {
             Action::Decline => RawReply::Decline,
             Action::Cancel => RawReply::Cancel,
             Action::Accept => match object.get("content") {
@@ -245,6 +238,18 @@ impl<'a> RawReply<'a> {
                 Some(_) => return malformed(MalformedReply::ContentNotAnObject),
             },
         })
+    }
+}
+
+/// The `action` of an `ElicitResult` object: the one place its spelling is decided.
+pub(crate) fn parse_action(object: &Map<String, Value>) -> Result<Action, ReplyError> {
+    let malformed = |m| Err(ReplyError::Malformed(m));
+    match object.get("action") {
+        None | Some(Value::Null) => malformed(MalformedReply::MissingAction),
+        Some(Value::String(a)) if a == "accept" => Ok(Action::Accept),
+        Some(Value::String(a)) if a == "decline" => Ok(Action::Decline),
+        Some(Value::String(a)) if a == "cancel" => Ok(Action::Cancel),
+        Some(_) => malformed(MalformedReply::UnknownAction),
     }
 }
 

@@ -10,7 +10,8 @@ use serde_json::{Map, Value};
 
 use crate::elicit::{FromContent, parse_with_schema};
 use crate::reply::{Elicitation, ReplyError, reply_json};
-use crate::schema::{EnumOption, RequestedSchema, SchemaError, Text};
+use crate::revision::{Revision, RevisionError};
+use crate::schema::{EnumOption, PropertyKind, RequestedSchema, SchemaError, SchemaOnWire, Text};
 
 /// A form-mode request: serializes to exactly the `elicitation/create` params
 /// (`mode: "form"`, `message`, `requestedSchema`), and checks its own reply against the schema
@@ -19,6 +20,7 @@ use crate::schema::{EnumOption, RequestedSchema, SchemaError, Text};
 /// `T` is what an accepted reply becomes: a derived form, or `serde_json::Map` for a hand-built
 /// schema.
 pub struct FormRequest<T = Map<String, Value>> {
+    name: Text,
     message: Text,
     schema: Cow<'static, RequestedSchema>,
     target: PhantomData<fn() -> T>,
@@ -27,6 +29,7 @@ pub struct FormRequest<T = Map<String, Value>> {
 impl<T> Clone for FormRequest<T> {
     fn clone(&self) -> Self {
         Self {
+            name: self.name.clone(),
             message: self.message.clone(),
             schema: self.schema.clone(),
             target: PhantomData,
@@ -37,6 +40,7 @@ impl<T> Clone for FormRequest<T> {
 impl<T> fmt::Debug for FormRequest<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("FormRequest")
+            .field("name", &self.name)
             .field("message", &self.message)
             .field("schema", &self.schema)
             .finish()
@@ -57,9 +61,13 @@ impl FormRequest<Map<String, Value>> {
     /// }));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
+    ///
+    /// Its [`name`](FormRequest::name) is `"form"` until set with
+    /// [`with_name`](FormRequest::with_name).
     pub fn new(message: impl Into<Text>, schema: RequestedSchema) -> Result<Self, SchemaError> {
         let message = non_empty(message.into())?;
         Ok(Self {
+            name: Cow::Borrowed("form"),
             message,
             schema: Cow::Owned(schema),
             target: PhantomData,
@@ -78,12 +86,29 @@ fn non_empty(message: Text) -> Result<Text, SchemaError> {
 impl<T> FormRequest<T> {
     /// Used by `Elicit::form_request`: borrows the type's shared schema.
     #[doc(hidden)]
-    pub fn from_static(message: &'static str, schema: &'static RequestedSchema) -> Self {
+    pub fn from_static(
+        name: &'static str,
+        message: &'static str,
+        schema: &'static RequestedSchema,
+    ) -> Self {
         Self {
+            name: Cow::Borrowed(name),
             message: Cow::Borrowed(message),
             schema: Cow::Borrowed(schema),
             target: PhantomData,
         }
+    }
+
+    /// The name this request is reported under in [`crate::observe`]: the derived type's name
+    /// (or its `#[elicit(name = "...")]`).
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Report this request under another name (e.g. one per tool that asks it).
+    pub fn with_name(mut self, name: impl Into<Text>) -> Self {
+        self.name = name.into();
+        self
     }
 
     /// The message shown to the user.
@@ -118,11 +143,14 @@ impl<T> FormRequest<T> {
     }
 
     /// Read the client's `ElicitResult` for this request, validating against the schema it sent.
+    /// The outcome is recorded for the interrupt budget ([`crate::observe`]).
     pub fn parse_reply(&self, reply: &Value) -> Result<Elicitation<T>, ReplyError>
     where
         T: FromContent,
     {
-        parse_with_schema(&self.schema, reply)
+        let result = parse_with_schema(&self.schema, reply);
+        crate::observe::record_reply(&self.name, &result);
+        result
     }
 
     /// [`parse_reply`](FormRequest::parse_reply) from JSON text.
@@ -130,16 +158,147 @@ impl<T> FormRequest<T> {
     where
         T: FromContent,
     {
-        self.parse_reply(&reply_json(reply)?)
+        match reply_json(reply) {
+            Ok(value) => self.parse_reply(&value),
+            Err(error) => {
+                let result = Err(error);
+                crate::observe::record_reply::<T, _>(&self.name, &result);
+                result
+            }
+        }
     }
 }
 
+impl<T> FormRequest<T> {
+    /// The `elicitation/create` params as `revision` writes them, or why that revision cannot
+    /// express this form. Checked here, before anything is serialized:
+    ///
+    /// - 2025-06-18 has no `mode` field, writes every single-select as `enum` (+ `enumNames`
+    ///   when options have titles), keeps only boolean defaults, and cannot express a
+    ///   multi-select ([`RevisionError::MultiSelectUnsupported`]);
+    /// - later revisions write the full schema, exactly as `FormRequest`'s own `Serialize`.
+    ///
+    /// ```
+    /// use elicit_core::{EnumOption, FormRequest, Property, RequestedSchema, Revision, SelectSchema};
+    /// let schema = RequestedSchema::new(vec![Property::new(
+    ///     "env",
+    ///     SelectSchema::new(vec![EnumOption::titled("stg", "Staging"), EnumOption::titled("prd", "Production")])
+    ///         .default_value("stg"),
+    /// )])?;
+    /// let request = FormRequest::new("Choose the deploy environment.", schema)?;
+    /// let old = serde_json::to_value(request.for_revision(Revision::V2025_06_18)?)?;
+    /// assert_eq!(old, serde_json::json!({
+    ///     "message": "Choose the deploy environment.",
+    ///     "requestedSchema": {"type": "object", "required": ["env"], "properties": {
+    ///         "env": {"type": "string", "enum": ["stg", "prd"], "enumNames": ["Staging", "Production"]}
+    ///     }}
+    /// }));
+    /// let new = serde_json::to_value(request.for_revision(Revision::V2025_11_25)?)?;
+    /// assert_eq!(new["mode"], "form");
+    /// assert_eq!(new["requestedSchema"]["properties"]["env"]["oneOf"][1]["title"], "Production");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn for_revision(
+        &self,
+        revision: Revision,
+    ) -> Result<RevisionedRequest<'_, T>, RevisionError> {
+        for p in self.schema.properties() {
+            match p.kind() {
+                PropertyKind::MultiSelect(_) if !revision.has_multi_select() => {
+                    return Err(RevisionError::MultiSelectUnsupported {
+                        property: p.name().to_owned(),
+                        revision,
+                    });
+                }
+                PropertyKind::Select(s) if s.options().is_empty() => {
+                    return Err(RevisionError::OptionsNotSupplied {
+                        property: p.name().to_owned(),
+                    });
+                }
+                PropertyKind::MultiSelect(m) if m.options().is_empty() => {
+                    return Err(RevisionError::OptionsNotSupplied {
+                        property: p.name().to_owned(),
+                    });
+                }
+                _ => {}
+            }
+        }
+        Ok(RevisionedRequest {
+            request: self,
+            revision,
+        })
+    }
+}
+
+/// The latest revision's params; [`FormRequest::for_revision`] writes any revision's.
 impl<T> Serialize for FormRequest<T> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(Some(3))?;
-        map.serialize_entry("mode", "form")?;
-        map.serialize_entry("message", self.message.as_ref())?;
-        map.serialize_entry("requestedSchema", self.schema.as_ref())?;
-        map.end()
+        write_form_params(self, Revision::LATEST, serializer)
     }
+}
+
+/// A [`FormRequest`] as one revision writes it, checked to be expressible there.
+pub struct RevisionedRequest<'a, T> {
+    request: &'a FormRequest<T>,
+    revision: Revision,
+}
+
+impl<T> Clone for RevisionedRequest<'_, T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T> Copy for RevisionedRequest<'_, T> {}
+
+impl<T> fmt::Debug for RevisionedRequest<'_, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("RevisionedRequest")
+            .field("revision", &self.revision)
+            .field("request", self.request)
+            .finish()
+    }
+}
+
+impl<T> RevisionedRequest<'_, T> {
+    /// The revision written.
+    pub fn revision(&self) -> Revision {
+        self.revision
+    }
+
+    /// Read the client's `ElicitResult`. Replies look alike in every revision (2025-06-18
+    /// clients send no arrays, which this form then does not ask for), so this is
+    /// [`FormRequest::parse_reply`].
+    pub fn parse_reply(&self, reply: &Value) -> Result<Elicitation<T>, ReplyError>
+    where
+        T: FromContent,
+    {
+        self.request.parse_reply(reply)
+    }
+}
+
+impl<T> Serialize for RevisionedRequest<'_, T> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        write_form_params(self.request, self.revision, serializer)
+    }
+}
+
+fn write_form_params<T, S: Serializer>(
+    request: &FormRequest<T>,
+    revision: Revision,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    let mut map = serializer.serialize_map(Some(3))?;
+    if revision.has_mode_field() {
+        map.serialize_entry("mode", "form")?;
+    }
+    map.serialize_entry("message", request.message.as_ref())?;
+    map.serialize_entry(
+        "requestedSchema",
+        &SchemaOnWire {
+            schema: &request.schema,
+            revision,
+        },
+    )?;
+    map.end()
 }

@@ -12,7 +12,7 @@ use elicit_core::state::{
     Binding, KeyId, MemoryReplayGuard, ParamsDigest, RedeemError, RequestMismatch, StateError,
     StateKey, StateKeys, UnixTime,
 };
-use elicit_core::{Elicit, Elicitation};
+use elicit_core::{Elicit, Elicitation, Mode, UrlOutcome, UrlRequest};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
@@ -41,6 +41,17 @@ struct Window {
     /// Hour of the day, UTC.
     #[elicit(minimum = 0, maximum = 23)]
     hour: u8,
+}
+
+/// The JSON of a JSON-RPC error object, for comparing with the wire.
+trait ToValue {
+    fn to_value(&self) -> Value;
+}
+
+impl ToValue for elicit_core::JsonRpcError {
+    fn to_value(&self) -> Value {
+        serde_json::to_value(self).expect("an error object serializes")
+    }
 }
 
 const NOW: UnixTime = UnixTime::from_secs(1_800_000_000);
@@ -296,7 +307,7 @@ fn only_input_requests_the_client_declared_are_sent() {
         .unwrap_err();
     assert_eq!(error.json_rpc_code(), -32021);
     assert_eq!(
-        error.to_json_rpc_error(),
+        error.to_json_rpc_error().to_value(),
         json!({
             "code": -32021,
             "message": "the client did not declare the capability this request needs: input request `target` needs the `elicitation.form` client capability; input request `workspace` needs the `roots` client capability",
@@ -311,34 +322,96 @@ fn only_input_requests_the_client_declared_are_sent() {
     assert!(
         !round_url
             .capabilities()
-            .supports(Capability::ElicitationForm)
+            .supports(Capability::Elicitation(Mode::Form))
     );
     assert!(
         round_url
             .capabilities()
-            .supports(Capability::ElicitationUrl)
+            .supports(Capability::Elicitation(Mode::Url))
     );
-    let bare = json!({ "name": "deploy" });
-    let mut round_bare = self::round::<()>(&rounds, &bare).unwrap();
+    let empty = json!({ "name": "deploy", "_meta": capabilities(json!({})) });
+    let mut round_empty = self::round::<()>(&rounds, &empty).unwrap();
     assert!(matches!(
-        round_bare.answer(Ask::form::<Window>("window")),
+        round_empty.answer(Ask::form::<Window>("window")),
         Err(MrtrError::MissingCapabilities(_))
     ));
 }
 
 #[test]
-fn capabilities_that_are_not_objects_are_invalid_params() {
-    let params = json!({ "name": "deploy", "_meta": { "io.modelcontextprotocol/clientCapabilities": "all" } });
-    let error = Retry::from_params(&params).unwrap_err();
-    assert_eq!(error.json_rpc_code(), -32602);
-    assert_eq!(
-        error.to_string(),
-        "`io.modelcontextprotocol/clientCapabilities` must be an object, but is a string"
-    );
+fn missing_or_malformed_capabilities_are_invalid_params() {
+    let cases = [
+        (
+            json!({ "name": "deploy" }),
+            "client capabilities: `_meta` is required",
+        ),
+        (
+            json!({ "name": "deploy", "_meta": {} }),
+            "client capabilities: `io.modelcontextprotocol/clientCapabilities` is required",
+        ),
+        (
+            json!({ "name": "deploy", "_meta": capabilities(json!("all")) }),
+            "client capabilities: `capabilities` must be an object",
+        ),
+        (
+            json!({ "name": "deploy", "_meta": capabilities(json!({ "roots": true })) }),
+            "client capabilities: `roots` must be an object",
+        ),
+    ];
+    for (params, message) in cases {
+        let error = Retry::from_params(&params).unwrap_err();
+        assert_eq!(error.json_rpc_code(), -32602);
+        assert_eq!(error.to_string(), message);
+        assert_eq!(
+            error.to_json_rpc_error().to_value()["data"],
+            json!({ "field": "_meta" })
+        );
+    }
 }
 
-// ---------------------------------------------------------------------------------------------
-// Reading answers
+#[test]
+fn url_mode_elicitations_are_asked_and_read_as_url_outcomes() {
+    let rounds = rounds();
+    let params = json!({ "name": "connect", "_meta": capabilities(json!({ "elicitation": { "url": {} } })) });
+    let page = || {
+        UrlRequest::new(
+            "Connect your Example Co account.",
+            "https://mcp.example.com/connect?flow=7f3a",
+        )
+        .unwrap()
+    };
+    let result = ask(round::<()>(&rounds, &params)
+        .unwrap()
+        .answer(Ask::url("connect", page()))
+        .unwrap());
+    assert_eq!(
+        result.to_value()["inputRequests"]["connect"]["params"],
+        json!({
+            "mode": "url",
+            "message": "Connect your Example Co account.",
+            "url": "https://mcp.example.com/connect?flow=7f3a",
+        })
+    );
+    let retried = retry(
+        &params,
+        &result,
+        json!({ "connect": { "action": "accept" } }),
+    );
+    let outcome = ready(
+        round::<()>(&rounds, &retried)
+            .unwrap()
+            .answer(Ask::url("connect", page()))
+            .unwrap(),
+    );
+    assert_eq!(outcome, UrlOutcome::Consented);
+
+    // A form cannot be sent to a client that declared only URL mode.
+    let mut round = round::<()>(&rounds, &params).unwrap();
+    let error = round.answer(Ask::form::<Window>("window")).unwrap_err();
+    assert_eq!(
+        error.to_json_rpc_error().to_value()["data"],
+        json!({ "requiredCapabilities": { "elicitation": { "form": {} } } })
+    );
+}
 
 #[test]
 fn a_retry_reads_answers_by_key_into_typed_outcomes() {
@@ -472,7 +545,7 @@ fn malformed_input_responses_is_invalid_params() {
     params["inputResponses"] = json!([{ "action": "accept" }]);
     let error = Retry::from_params(&params).unwrap_err();
     assert_eq!(
-        error.to_json_rpc_error(),
+        error.to_json_rpc_error().to_value(),
         json!({
             "code": -32602,
             "message": "`inputResponses` must be an object keyed by the inputRequests keys, but is an array",
@@ -487,7 +560,7 @@ fn malformed_input_responses_is_invalid_params() {
         "`requestState` must be the string the server sent, but is a number"
     );
     assert_eq!(
-        error.to_json_rpc_error()["data"],
+        error.to_json_rpc_error().to_value()["data"],
         json!({ "field": "requestState" })
     );
     assert!(matches!(
@@ -637,8 +710,19 @@ fn a_request_state_that_does_not_open_is_invalid_params_naming_the_check() {
 
     let mut tampered = retried.clone();
     let text = tampered["requestState"].as_str().unwrap().to_owned();
-    let flipped = if text.ends_with('A') { "B" } else { "A" };
-    tampered["requestState"] = json!(format!("{}{flipped}", &text[..text.len() - 1]));
+    // One character in the middle changed: still base64url, no longer authentic. (The last
+    // character also carries padding bits, so changing it can make the text non-canonical.)
+    let middle = text.len() / 2;
+    let flipped = if &text[middle..=middle] == "A" {
+        "B"
+    } else {
+        "A"
+    };
+    tampered["requestState"] = json!(format!(
+        "{}{flipped}{}",
+        &text[..middle],
+        &text[middle + 1..]
+    ));
     let errors = [
         open(&tampered, binding(&tampered), NOW),
         open(
@@ -684,7 +768,7 @@ fn a_request_state_that_does_not_open_is_invalid_params_naming_the_check() {
         );
         assert_eq!(error.json_rpc_code(), -32602);
         assert_eq!(
-            error.to_json_rpc_error()["data"],
+            error.to_json_rpc_error().to_value()["data"],
             json!({ "field": "requestState" })
         );
         assert!(error.to_string().starts_with("requestState "), "{error}");
@@ -812,7 +896,7 @@ fn deploy_tool(
     principal: &str,
     params: &Value,
 ) -> Result<ToolResponse, Value> {
-    let error = |e: MrtrError| e.to_json_rpc_error();
+    let error = |e: MrtrError| e.to_json_rpc_error().to_value();
     let binding = Binding {
         principal,
         method: "tools/call",

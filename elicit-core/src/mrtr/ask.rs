@@ -8,6 +8,7 @@ use super::result::elicit_request;
 use crate::elicit::{Elicit, FromContent, parse_with_schema};
 use crate::reply::{Elicitation, ReplyError};
 use crate::request::FormRequest;
+use crate::url_mode::{UrlOutcome, UrlRequest};
 
 type Reader<O> = Box<dyn Fn(&Value) -> Result<O, Unusable> + Send + Sync>;
 
@@ -80,6 +81,18 @@ impl Ask<()> {
             read: Box::new(move |reply| {
                 parse_with_schema(form.schema(), reply).map_err(Unusable::Reply)
             }),
+        }
+    }
+
+    /// A URL-mode elicitation: the answer is a [`UrlOutcome`]. `Consented` means the user agreed
+    /// to open the page, not that they finished there: on the retry, check your own record of
+    /// the interaction, and ask again (under a new key) if it is not complete.
+    #[must_use]
+    pub fn url(key: impl Into<String>, request: UrlRequest) -> Ask<UrlOutcome> {
+        Ask {
+            key: key.into(),
+            request: elicit_request(&request),
+            read: Box::new(move |reply| request.parse_reply(reply).map_err(Unusable::Reply)),
         }
     }
 

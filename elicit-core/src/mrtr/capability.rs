@@ -3,26 +3,24 @@
 //! In 2026-07-28 a client declares its capabilities on every request, in
 //! `_meta["io.modelcontextprotocol/clientCapabilities"]`, and a server must not infer them from
 //! an earlier one. A server **must not** send an input request the client has not declared
-//! support for. This is the minimal check a round needs; it reads only the members that decide
-//! which input requests may be sent.
+//! support for. Elicitation is read by the crate's [`ElicitationSupport`] (so `{}` means form
+//! mode, exactly as everywhere else in this crate); `sampling` and `roots` are read here.
 
 use std::fmt;
 
 use serde_json::{Map, Value};
 
-use super::error::{MrtrError, json_type};
-
-/// The `_meta` key under which a 2026-07-28 request carries the client's capabilities.
-pub const CLIENT_CAPABILITIES_META_KEY: &str = "io.modelcontextprotocol/clientCapabilities";
+use super::error::MrtrError;
+use crate::capabilities::{
+    CLIENT_CAPABILITIES_META_KEY, CapabilityError, ElicitationSupport, Mode,
+};
 
 /// A client capability that an input request needs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Capability {
-    /// `elicitation.form` (or an `elicitation` object naming no mode): form-mode `elicitation/create`.
-    ElicitationForm,
-    /// `elicitation.url`: URL-mode `elicitation/create`.
-    ElicitationUrl,
+    /// `elicitation` in this mode: `elicitation/create`.
+    Elicitation(Mode),
     /// `sampling`: `sampling/createMessage`.
     Sampling,
     /// `roots`: `roots/list`.
@@ -34,10 +32,11 @@ impl Capability {
     /// method an `InputRequiredResult` may not carry.
     ///
     /// ```
+    /// use elicit_core::Mode;
     /// use elicit_core::mrtr::Capability;
     /// use serde_json::json;
     /// let url = json!({"method": "elicitation/create", "params": {"mode": "url"}});
-    /// assert_eq!(Capability::of_input_request(&url), Some(Capability::ElicitationUrl));
+    /// assert_eq!(Capability::of_input_request(&url), Some(Capability::Elicitation(Mode::Url)));
     /// assert_eq!(Capability::of_input_request(&json!({"method": "roots/list"})), Some(Capability::Roots));
     /// assert_eq!(Capability::of_input_request(&json!({"method": "tools/call"})), None);
     /// ```
@@ -47,8 +46,8 @@ impl Capability {
             "elicitation/create" => {
                 let mode = request.get("params").and_then(|p| p.get("mode"));
                 match mode.and_then(Value::as_str) {
-                    Some("url") => Some(Self::ElicitationUrl),
-                    _ => Some(Self::ElicitationForm),
+                    Some("url") => Some(Self::Elicitation(Mode::Url)),
+                    _ => Some(Self::Elicitation(Mode::Form)),
                 }
             }
             "sampling/createMessage" => Some(Self::Sampling),
@@ -60,8 +59,7 @@ impl Capability {
     /// Adds this capability to a `ClientCapabilities` object (for `requiredCapabilities`).
     pub(crate) fn declare_in(self, capabilities: &mut Map<String, Value>) {
         let (name, mode) = match self {
-            Self::ElicitationForm => ("elicitation", Some("form")),
-            Self::ElicitationUrl => ("elicitation", Some("url")),
+            Self::Elicitation(mode) => ("elicitation", Some(mode.as_str())),
             Self::Sampling => ("sampling", None),
             Self::Roots => ("roots", None),
         };
@@ -76,46 +74,44 @@ impl Capability {
 
 impl fmt::Display for Capability {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Self::ElicitationForm => "the `elicitation.form` client capability",
-            Self::ElicitationUrl => "the `elicitation.url` client capability",
-            Self::Sampling => "the `sampling` client capability",
-            Self::Roots => "the `roots` client capability",
-        })
+        match self {
+            Self::Elicitation(mode) => write!(f, "the `elicitation.{mode}` client capability"),
+            Self::Sampling => f.write_str("the `sampling` client capability"),
+            Self::Roots => f.write_str("the `roots` client capability"),
+        }
     }
 }
 
-/// The capabilities a client declared on one request, as far as input requests are concerned.
+/// The capabilities a client declared on one request, as far as input requests are concerned:
+/// its [`ElicitationSupport`], and whether it declared `sampling` and `roots`.
 ///
-/// An `elicitation` object naming neither `form` nor `url` declares form mode (the spec's
-/// backwards-compatible reading); a member that is not an object declares nothing. A request
-/// without `_meta`, or without the capabilities member, declares nothing: such a client is
-/// never asked, and a handler should complete without asking or fail legibly
-/// ([`MrtrError::MissingCapabilities`]).
+/// A client that declared nothing may be sent no input request at all; a handler should then
+/// complete without asking, or fail legibly (see [`CannotAsk`](crate::CannotAsk)), which
+/// [`Round::answer`](super::Round::answer) does for it with
+/// [`MrtrError::MissingCapabilities`] (`-32021`).
 ///
 /// ```
+/// use elicit_core::Mode;
 /// use elicit_core::mrtr::{Capability, DeclaredCapabilities};
 /// use serde_json::json;
 ///
 /// let declared = DeclaredCapabilities::from_client_capabilities(&json!({"elicitation": {}}))?;
-/// assert!(declared.supports(Capability::ElicitationForm));
-/// assert!(!declared.supports(Capability::ElicitationUrl));
+/// assert!(declared.supports(Capability::Elicitation(Mode::Form)));
+/// assert!(!declared.supports(Capability::Elicitation(Mode::Url)));
 /// assert!(!declared.supports(Capability::Sampling));
 /// # Ok::<(), elicit_core::mrtr::MrtrError>(())
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct DeclaredCapabilities {
-    elicitation_form: bool,
-    elicitation_url: bool,
+    elicitation: ElicitationSupport,
     sampling: bool,
     roots: bool,
 }
 
 impl DeclaredCapabilities {
-    /// A client that declared nothing: it may be sent no input request at all.
+    /// A client that declared nothing.
     pub const NONE: Self = Self {
-        elicitation_form: false,
-        elicitation_url: false,
+        elicitation: ElicitationSupport::NONE,
         sampling: false,
         roots: false,
     };
@@ -123,72 +119,79 @@ impl DeclaredCapabilities {
     /// Reads a `ClientCapabilities` object.
     ///
     /// # Errors
-    /// [`MrtrError::CapabilitiesNotAnObject`] if `capabilities` is not an object.
+    /// [`MrtrError::Capabilities`] (`-32602`) if it, `elicitation`, `sampling` or `roots` is not
+    /// an object, or `elicitation` names no mode.
     pub fn from_client_capabilities(capabilities: &Value) -> Result<Self, MrtrError> {
-        let Value::Object(capabilities) = capabilities else {
-            return Err(MrtrError::CapabilitiesNotAnObject {
-                field: CLIENT_CAPABILITIES_META_KEY,
-                found: json_type(capabilities),
-            });
-        };
-        let object = |name: &str| capabilities.get(name).and_then(Value::as_object);
-        let (elicitation_form, elicitation_url) = match object("elicitation") {
-            None => (false, false),
-            Some(modes) => {
-                let form = modes.get("form").is_some_and(Value::is_object);
-                let url = modes.get("url").is_some_and(Value::is_object);
-                let names_a_mode = modes.contains_key("form") || modes.contains_key("url");
-                (form || !names_a_mode, url)
-            }
+        let elicitation = ElicitationSupport::from_client_capabilities(capabilities)?;
+        let declared = |member: &'static str| match capabilities.get(member) {
+            None => Ok(false),
+            Some(Value::Object(_)) => Ok(true),
+            Some(_) => Err(CapabilityError::NotAnObject { member }),
         };
         Ok(Self {
-            elicitation_form,
-            elicitation_url,
-            sampling: object("sampling").is_some(),
-            roots: object("roots").is_some(),
+            elicitation,
+            sampling: declared("sampling")?,
+            roots: declared("roots")?,
         })
     }
 
-    /// Reads the capabilities out of a request's `_meta` (`None` when the request has none).
+    /// Reads the capabilities from a 2026-07-28 request's params,
+    /// `_meta["io.modelcontextprotocol/clientCapabilities"]`. Both are required there, so their
+    /// absence is an error, not "no capabilities" (as in
+    /// [`ElicitationSupport::from_request_meta`]).
     ///
     /// # Errors
-    /// [`MrtrError::CapabilitiesNotAnObject`] if `_meta` or its capabilities member is present
-    /// but not an object.
+    /// [`MrtrError::Capabilities`] (`-32602`) naming the member that is missing or malformed.
     ///
     /// ```
     /// use elicit_core::mrtr::{Capability, DeclaredCapabilities};
     /// use serde_json::json;
     ///
-    /// let meta = json!({"io.modelcontextprotocol/clientCapabilities": {"sampling": {}}});
-    /// let declared = DeclaredCapabilities::from_meta(Some(&meta))?;
-    /// assert!(declared.supports(Capability::Sampling));
-    /// assert_eq!(DeclaredCapabilities::from_meta(None)?, DeclaredCapabilities::NONE);
+    /// let params = json!({"_meta": {"io.modelcontextprotocol/clientCapabilities": {"sampling": {}}}});
+    /// assert!(DeclaredCapabilities::from_request_params(&params)?.supports(Capability::Sampling));
+    /// let error = DeclaredCapabilities::from_request_params(&json!({"name": "t"})).unwrap_err();
+    /// assert_eq!(error.to_string(), "client capabilities: `_meta` is required");
     /// # Ok::<(), elicit_core::mrtr::MrtrError>(())
     /// ```
-    pub fn from_meta(meta: Option<&Value>) -> Result<Self, MrtrError> {
-        let Some(meta) = meta else {
-            return Ok(Self::NONE);
-        };
-        let Value::Object(meta) = meta else {
-            return Err(MrtrError::CapabilitiesNotAnObject {
-                field: "_meta",
-                found: json_type(meta),
-            });
-        };
-        match meta.get(CLIENT_CAPABILITIES_META_KEY) {
-            None => Ok(Self::NONE),
-            Some(capabilities) => Self::from_client_capabilities(capabilities),
-        }
+    pub fn from_request_params(params: &Value) -> Result<Self, MrtrError> {
+        let meta = params
+            .as_object()
+            .ok_or(CapabilityError::NotAnObject { member: "params" })?
+            .get("_meta")
+            .ok_or(CapabilityError::Missing { member: "_meta" })?;
+        let capabilities = meta
+            .as_object()
+            .ok_or(CapabilityError::NotAnObject { member: "_meta" })?
+            .get(CLIENT_CAPABILITIES_META_KEY)
+            .ok_or(CapabilityError::Missing {
+                member: CLIENT_CAPABILITIES_META_KEY,
+            })?;
+        Self::from_client_capabilities(capabilities)
+    }
+
+    /// The elicitation modes the client declared.
+    #[must_use]
+    pub fn elicitation(&self) -> ElicitationSupport {
+        self.elicitation
     }
 
     /// Whether the client may be sent an input request needing `capability`.
     #[must_use]
     pub fn supports(&self, capability: Capability) -> bool {
         match capability {
-            Capability::ElicitationForm => self.elicitation_form,
-            Capability::ElicitationUrl => self.elicitation_url,
+            Capability::Elicitation(mode) => self.elicitation.supports(mode),
             Capability::Sampling => self.sampling,
             Capability::Roots => self.roots,
+        }
+    }
+}
+
+impl From<ElicitationSupport> for DeclaredCapabilities {
+    /// A client that declared these elicitation modes and nothing else.
+    fn from(elicitation: ElicitationSupport) -> Self {
+        Self {
+            elicitation,
+            ..Self::NONE
         }
     }
 }

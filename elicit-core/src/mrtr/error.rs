@@ -7,15 +7,12 @@ use std::fmt;
 use serde_json::{Map, Value, json};
 
 use super::capability::Capability;
+use crate::capabilities::CapabilityError;
+use crate::jsonrpc::JsonRpcError;
 use crate::state::{SealError, StateError};
 
-/// JSON-RPC 2.0 "Invalid params": the client sent something this server will not act on.
-pub const INVALID_PARAMS: i64 = -32602;
 /// JSON-RPC 2.0 "Internal error": the server could not do its part.
-pub const INTERNAL_ERROR: i64 = -32603;
-/// `MissingRequiredClientCapabilityError` (2026-07-28): the request needs a capability the client
-/// did not declare.
-pub const MISSING_REQUIRED_CLIENT_CAPABILITY: i64 = -32021;
+const INTERNAL_ERROR: i64 = -32603;
 
 /// Why a retry could not be read, or an `InputRequiredResult` could not be built.
 ///
@@ -32,14 +29,19 @@ pub const MISSING_REQUIRED_CLIENT_CAPABILITY: i64 = -32021;
 /// use elicit_core::mrtr::{MrtrError, Retry};
 /// use serde_json::json;
 ///
-/// let params = json!({ "name": "deploy", "inputResponses": ["not", "a", "map"] });
+/// let params = json!({
+///     "name": "deploy",
+///     "_meta": { "io.modelcontextprotocol/clientCapabilities": { "elicitation": {} } },
+///     "inputResponses": ["not", "a", "map"],
+/// });
 /// let error = Retry::from_params(&params).unwrap_err();
 /// assert_eq!(error.json_rpc_code(), -32602);
-/// assert_eq!(error.to_json_rpc_error(), json!({
+/// assert_eq!(serde_json::to_value(error.to_json_rpc_error())?, json!({
 ///     "code": -32602,
 ///     "message": "`inputResponses` must be an object keyed by the inputRequests keys, but is an array",
 ///     "data": { "field": "inputResponses" },
 /// }));
+/// # Ok::<(), serde_json::Error>(())
 /// ```
 #[derive(Debug)]
 #[non_exhaustive]
@@ -59,14 +61,9 @@ pub enum MrtrError {
         /// The JSON type that was found instead.
         found: &'static str,
     },
-    /// `_meta` or its `io.modelcontextprotocol/clientCapabilities` member is present but not an
-    /// object. `-32602`.
-    CapabilitiesNotAnObject {
-        /// The member that is not an object.
-        field: &'static str,
-        /// The JSON type that was found instead.
-        found: &'static str,
-    },
+    /// The client's capability declaration (`_meta["io.modelcontextprotocol/clientCapabilities"]`)
+    /// is missing or does not follow the schema; the inner error names the member. `-32602`.
+    Capabilities(CapabilityError),
     /// `requestState` did not open; the inner error names the check that failed. `-32602`.
     State(StateError),
     /// An answer is needed that the client cannot give: it did not declare the capability the
@@ -106,9 +103,9 @@ impl MrtrError {
             Self::ParamsNotAnObject { .. }
             | Self::InputResponsesNotAnObject { .. }
             | Self::RequestStateNotAString { .. }
-            | Self::CapabilitiesNotAnObject { .. } => INVALID_PARAMS,
+            | Self::Capabilities(_) => JsonRpcError::INVALID_PARAMS,
             Self::State(error) => i64::from(error.json_rpc_code()),
-            Self::MissingCapabilities(_) => MISSING_REQUIRED_CLIENT_CAPABILITY,
+            Self::MissingCapabilities(_) => JsonRpcError::MISSING_REQUIRED_CLIENT_CAPABILITY,
             Self::DuplicateKey { .. }
             | Self::UnsupportedInputRequest { .. }
             | Self::EmptyResult => INTERNAL_ERROR,
@@ -123,15 +120,10 @@ impl MrtrError {
     /// [`MissingCapabilities`](MrtrError::MissingCapabilities), as
     /// `MissingRequiredClientCapabilityError` requires. Server-side errors carry no `data`: their
     /// details are for the server's log, not the client.
+    /// [`JsonRpcError::response`] wraps it in the whole response.
     #[must_use]
-    pub fn to_json_rpc_error(&self) -> Value {
-        let mut error = Map::new();
-        error.insert("code".into(), self.json_rpc_code().into());
-        error.insert("message".into(), self.to_string().into());
-        if let Some(data) = self.data() {
-            error.insert("data".into(), data);
-        }
-        Value::Object(error)
+    pub fn to_json_rpc_error(&self) -> JsonRpcError {
+        JsonRpcError::new(self.json_rpc_code(), self.to_string(), self.data())
     }
 
     fn data(&self) -> Option<Value> {
@@ -140,7 +132,7 @@ impl MrtrError {
             Self::ParamsNotAnObject { .. } => field("params"),
             Self::InputResponsesNotAnObject { .. } => field("inputResponses"),
             Self::RequestStateNotAString { .. } | Self::State(_) => field("requestState"),
-            Self::CapabilitiesNotAnObject { field: name, .. } => field(name),
+            Self::Capabilities(_) => field("_meta"),
             Self::MissingCapabilities(missing) => {
                 let mut required = Map::new();
                 for (_, capability) in missing {
@@ -170,9 +162,7 @@ impl fmt::Display for MrtrError {
                 f,
                 "`requestState` must be the string the server sent, but is {found}"
             ),
-            Self::CapabilitiesNotAnObject { field, found } => {
-                write!(f, "`{field}` must be an object, but is {found}")
-            }
+            Self::Capabilities(error) => fmt::Display::fmt(error, f),
             Self::State(error) => fmt::Display::fmt(error, f),
             Self::MissingCapabilities(missing) => {
                 f.write_str("the client did not declare the capability this request needs: ")?;
@@ -204,6 +194,7 @@ impl Error for MrtrError {
         match self {
             Self::State(error) => Some(error),
             Self::Seal(error) => Some(error),
+            Self::Capabilities(error) => Some(error),
             _ => None,
         }
     }
@@ -212,6 +203,12 @@ impl Error for MrtrError {
 impl From<StateError> for MrtrError {
     fn from(error: StateError) -> Self {
         Self::State(error)
+    }
+}
+
+impl From<CapabilityError> for MrtrError {
+    fn from(error: CapabilityError) -> Self {
+        Self::Capabilities(error)
     }
 }
 

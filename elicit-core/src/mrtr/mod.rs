@@ -37,7 +37,7 @@
 //!
 //! /// The tool: asks who to greet, once, then greets them.
 //! fn greet(rounds: &Rounds, principal: &str, params: &Value) -> Result<Value, Value> {
-//!     let error = |e: elicit_core::mrtr::MrtrError| e.to_json_rpc_error();
+//!     let error = |e: elicit_core::mrtr::MrtrError| serde_json::to_value(e.to_json_rpc_error()).unwrap();
 //!     let binding = Binding {
 //!         principal,
 //!         method: "tools/call",
@@ -86,9 +86,7 @@ mod result;
 mod round;
 
 pub use self::ask::{Ask, Asks};
-pub use self::capability::{CLIENT_CAPABILITIES_META_KEY, Capability, DeclaredCapabilities};
-pub use self::error::{
-    INTERNAL_ERROR, INVALID_PARAMS, MISSING_REQUIRED_CLIENT_CAPABILITY, MrtrError,
-};
+pub use self::capability::{Capability, DeclaredCapabilities};
+pub use self::error::MrtrError;
 pub use self::result::{InputRequests, InputRequiredResult};
 pub use self::round::{Answer, Retry, Round, Rounds};

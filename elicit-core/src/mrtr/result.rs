@@ -8,6 +8,7 @@ use serde_json::{Map, Value};
 use super::capability::{Capability, DeclaredCapabilities};
 use super::error::MrtrError;
 use crate::request::FormRequest;
+use crate::url_mode::UrlRequest;
 
 /// The input requests of one round, keyed by server-assigned identifiers: form elicitations,
 /// and the other kinds (`sampling/createMessage`, `roots/list`) passed through as JSON.
@@ -59,6 +60,19 @@ impl InputRequests {
         form: &FormRequest<T>,
     ) -> Result<Self, MrtrError> {
         self.insert_checked(key.into(), elicit_request(form))?;
+        Ok(self)
+    }
+
+    /// Adds a URL-mode `elicitation/create` request under `key`.
+    ///
+    /// # Errors
+    /// [`MrtrError::DuplicateKey`] if `key` is already used.
+    pub fn elicit_url(
+        mut self,
+        key: impl Into<String>,
+        request: &UrlRequest,
+    ) -> Result<Self, MrtrError> {
+        self.insert_checked(key.into(), elicit_request(request))?;
         Ok(self)
     }
 
@@ -152,7 +166,7 @@ impl InputRequests {
     /// let requests = InputRequests::new().roots("workspace")?;
     /// let error = requests.check_capabilities(&DeclaredCapabilities::NONE).unwrap_err();
     /// assert_eq!(error.json_rpc_code(), -32021);
-    /// assert_eq!(error.to_json_rpc_error()["data"], serde_json::json!({"requiredCapabilities": {"roots": {}}}));
+    /// assert_eq!(error.to_json_rpc_error().data(), Some(&serde_json::json!({"requiredCapabilities": {"roots": {}}})));
     /// # Ok::<(), elicit_core::mrtr::MrtrError>(())
     /// ```
     pub fn check_capabilities(&self, declared: &DeclaredCapabilities) -> Result<(), MrtrError> {
@@ -178,9 +192,10 @@ impl InputRequests {
     }
 }
 
-/// The `elicitation/create` input request for a form.
-pub(crate) fn elicit_request<T>(form: &FormRequest<T>) -> Value {
-    let params = serde_json::to_value(form).unwrap_or(Value::Null);
+/// The `elicitation/create` input request for a form or a URL request. Their params serialize
+/// to a map of strings and schemas, which cannot fail.
+pub(crate) fn elicit_request(params: &impl Serialize) -> Value {
+    let params = serde_json::to_value(params).unwrap_or(Value::Null);
     Value::Object(Map::from_iter([
         ("method".to_owned(), Value::from("elicitation/create")),
         ("params".to_owned(), params),

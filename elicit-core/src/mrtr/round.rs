@@ -118,6 +118,7 @@ impl Rounds {
 /// `with_*` methods instead.
 ///
 /// ```
+/// use elicit_core::Mode;
 /// use elicit_core::mrtr::{Capability, Retry};
 /// use serde_json::json;
 ///
@@ -129,7 +130,7 @@ impl Rounds {
 ///     "requestState": "…",
 /// });
 /// let retry = Retry::from_params(&params)?;
-/// assert!(retry.capabilities().supports(Capability::ElicitationForm));
+/// assert!(retry.capabilities().supports(Capability::Elicitation(Mode::Form)));
 /// assert_eq!(retry.request_state(), Some("…"));
 /// # Ok::<(), elicit_core::mrtr::MrtrError>(())
 /// ```
@@ -173,7 +174,7 @@ impl<'a> Retry<'a> {
     ///
     /// # Errors
     /// `-32602` errors naming the member: [`MrtrError::ParamsNotAnObject`],
-    /// [`MrtrError::CapabilitiesNotAnObject`], [`MrtrError::InputResponsesNotAnObject`],
+    /// [`MrtrError::Capabilities`] (`_meta` and its capabilities are required in 2026-07-28), [`MrtrError::InputResponsesNotAnObject`],
     /// [`MrtrError::RequestStateNotAString`].
     pub fn from_params(params: &'a Value) -> Result<Self, MrtrError> {
         let Value::Object(members) = params else {
@@ -182,7 +183,7 @@ impl<'a> Retry<'a> {
             });
         };
         let member = |name: &str| members.get(name).filter(|value| !value.is_null());
-        let capabilities = DeclaredCapabilities::from_meta(member("_meta"))?;
+        let capabilities = DeclaredCapabilities::from_request_params(params)?;
         let mut retry = Self::new(capabilities);
         if let Some(responses) = member("inputResponses") {
             retry = retry.with_input_responses(responses)?;
@@ -287,11 +288,34 @@ struct EnvelopeRef<'a, S> {
 /// A handler runs from the top on every round; at each point where it needs input it reads
 /// the answer or returns the result that asks for it — one expression, before anything is done:
 ///
-/// ```ignore
-/// let target = match round.answer(Ask::form::<DeployTarget>("target"))? {
-///     Answer::Ready(outcome) => outcome,
-///     Answer::Ask(result) => return Ok(result.into()),
-/// };
+/// ```
+/// use elicit_core::mrtr::{Answer, Ask, InputRequiredResult, Retry, Round, Rounds};
+/// use elicit_core::state::{Binding, KeyId, ParamsDigest, StateKey, StateKeys, UnixTime};
+/// use elicit_core::{Elicitation, FormRequest, Property, RequestedSchema, StringSchema};
+/// use serde_json::json;
+///
+/// fn deploy(round: &mut Round<'_>) -> Result<String, InputRequiredResult> {
+///     let schema = RequestedSchema::new(vec![Property::new("env", StringSchema::new())]).unwrap();
+///     let form = FormRequest::new("Deploy `billing-api` where?", schema).unwrap();
+///     let target = match round.answer(Ask::form_request("target", form)).unwrap() {
+///         Answer::Ready(outcome) => outcome,
+///         Answer::Ask(result) => return Err(result), // nothing has been done yet
+///     };
+///     Ok(match target {
+///         Elicitation::Accept(content) => format!("deploying to {}", content["env"]),
+///         _ => "nothing was deployed".to_owned(), // decline and cancel are final
+///     })
+/// }
+///
+/// let rounds = Rounds::new(StateKeys::single(KeyId::new(1), StateKey::from_bytes([1; 32])));
+/// let params = json!({ "name": "deploy",
+///     "_meta": { "io.modelcontextprotocol/clientCapabilities": { "elicitation": {} } } });
+/// let binding = Binding { principal: "u", method: "tools/call",
+///     params_digest: ParamsDigest::of_request_params(&params) };
+/// let mut round = rounds.round::<()>(Retry::from_params(&params)?, binding, UnixTime::now())?;
+/// let asked = deploy(&mut round).unwrap_err();
+/// assert_eq!(asked.input_requests().keys().collect::<Vec<_>>(), ["target"]);
+/// # Ok::<(), elicit_core::mrtr::MrtrError>(())
 /// ```
 #[derive(Debug)]
 #[must_use = "an `Answer::Ask` must be returned to the client, or the question is never asked"]

@@ -1,0 +1,117 @@
+//! Consent the model cannot forge.
+//!
+//! A `confirm: bool` in a tool's input schema is theatre: the model fills the input schema, so it
+//! can set the flag itself. Human consent must come from the person, through an elicitation. A
+//! [`Consent<T>`] is a value that only an accepted reply to a consent form can produce: it cannot
+//! be constructed, deserialized, defaulted or cloned outside this crate. Destructive functions take
+//! it as a parameter, so code that mutates before asking does not compile.
+//!
+//! The whole pattern, with the derive, is in the `elicit` crate's README ("Consent the model
+//! cannot forge").
+
+use std::fmt;
+
+use serde_json::Value;
+
+use crate::elicit::Elicit;
+use crate::reply::{Elicitation, ReplyError};
+use crate::request::FormRequest;
+
+/// Proof that a person accepted the consent form `T`, carrying what they agreed to.
+///
+/// It has no public constructor and implements neither `Deserialize`, `Default` nor `Clone`:
+/// the only way to get one is an accepted reply to a form marked `#[elicit(consent)]`, through
+/// [`ConsentForm::consent_from_reply`] or [`FormRequest::parse_consent`]. A tool input struct
+/// holding one cannot derive `Deserialize` (or a JSON schema), so the model can never supply it.
+#[must_use = "consent is meant to be handed to the operation it authorizes"]
+pub struct Consent<T> {
+    terms: T,
+    message: String,
+}
+
+impl<T> Consent<T> {
+    pub(crate) fn grant(terms: T, message: &str) -> Self {
+        Self {
+            terms,
+            message: message.to_owned(),
+        }
+    }
+
+    /// What the person agreed to: the accepted form.
+    pub fn terms(&self) -> &T {
+        &self.terms
+    }
+
+    /// The message the person was shown when they agreed.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
+    /// Check that what was agreed to is what the caller is about to do.
+    pub fn ensure(&self, matches: impl FnOnce(&T) -> bool) -> Result<(), ConsentMismatch> {
+        if matches(&self.terms) {
+            Ok(())
+        } else {
+            Err(ConsentMismatch)
+        }
+    }
+
+    /// Give up the proof and keep what was agreed to.
+    pub fn into_terms(self) -> T {
+        self.terms
+    }
+}
+
+impl<T: fmt::Debug> fmt::Debug for Consent<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Consent")
+            .field("terms", &self.terms)
+            .field("message", &self.message)
+            .finish()
+    }
+}
+
+/// The consent given does not cover the operation about to run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ConsentMismatch;
+
+impl fmt::Display for ConsentMismatch {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("the consent given does not cover this operation; ask again for this one")
+    }
+}
+
+impl std::error::Error for ConsentMismatch {}
+
+/// A form whose acceptance is consent. `#[derive(Elicit)]` with `#[elicit(consent)]` implements
+/// it: consent is granted when the reply is accepted, valid, and every field marked
+/// `#[elicit(consent)]` (a confirmation checkbox) is `true`. An accepted form with an unticked
+/// checkbox is a decline.
+pub trait ConsentForm: Elicit {
+    /// Whether the accepted form grants consent (every confirmation checkbox ticked).
+    fn granted(&self) -> bool;
+
+    /// Read a reply to this form as consent.
+    fn consent_from_reply(reply: &Value) -> Result<Elicitation<Consent<Self>>, ReplyError> {
+        Self::from_reply(reply).map(|outcome| consent_of(outcome, Self::message()))
+    }
+}
+
+fn consent_of<T: ConsentForm>(outcome: Elicitation<T>, message: &str) -> Elicitation<Consent<T>> {
+    match outcome {
+        Elicitation::Accept(terms) if terms.granted() => {
+            Elicitation::Accept(Consent::grant(terms, message))
+        }
+        Elicitation::Accept(_) | Elicitation::Decline => Elicitation::Decline,
+        Elicitation::Cancel => Elicitation::Cancel,
+        Elicitation::NoReply => Elicitation::NoReply,
+    }
+}
+
+impl<T: ConsentForm> FormRequest<T> {
+    /// Read the reply to this request (with its run-time message and options) as consent.
+    pub fn parse_consent(&self, reply: &Value) -> Result<Elicitation<Consent<T>>, ReplyError> {
+        self.parse_reply(reply)
+            .map(|outcome| consent_of(outcome, self.message()))
+    }
+}

@@ -1,0 +1,803 @@
+//! The URL of a URL-mode elicitation, checked strictly before it is ever sent.
+//!
+//! The rules, and why, are on [`ElicitationUrl`].
+
+use std::fmt;
+use std::net::{Ipv4Addr, Ipv6Addr};
+
+use serde::{Serialize, Serializer};
+
+/// The longest URL accepted, in bytes.
+pub const MAX_URL_BYTES: usize = 8 * 1024;
+
+/// Which URLs an author accepts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum UrlPolicy {
+    /// `https` anywhere; `http` only to loopback.
+    #[default]
+    Production,
+    /// Also plain `http` to any host: for a development server on a LAN or in a container.
+    /// Every other rule still applies.
+    Development,
+}
+
+/// An absolute `http(s)` URL, checked before it is ever sent.
+///
+/// URL mode exists for credentials, payments and third-party OAuth: the page the user opens is
+/// where secrets are typed. So the URL must be one a user can examine and trust:
+///
+/// - **absolute `https`** — the spec's clients show the full URL and highlight its host before
+///   asking for consent; only an absolute `http(s)` URL has a host to show and a page to open.
+///   `javascript:` and `data:` run or render content the server wrote in whatever context the
+///   client opens them in, `file:` reads the user's own disk, and custom schemes (`vscode:`,
+///   `ssh:`, `mailto:` …) launch local programs: none is "a page on a domain the user trusts".
+/// - **plain `http` only to loopback** (`127.0.0.0/8`, `::1`, `localhost`), where nothing crosses
+///   a network; anything else needs [`UrlPolicy::Development`], a deliberate opt-in.
+/// - **no userinfo** (`https://user:pass@host/`): it puts a credential in the URL (the spec
+///   forbids sensitive data there) and is the classic way to disguise the real host
+///   (`https://bank.example@evil.example/`).
+/// - **no ambiguity**: only the characters RFC 3986 allows, no backslashes or whitespace,
+///   well-formed percent escapes, a host that is a DNS name, a canonical dotted-quad IPv4
+///   address or a bracketed IPv6 literal, and a port in `1..=65535`. Browsers repair malformed
+///   URLs in ways that differ from what a user reads (`http://0x7f.1/` is `127.0.0.1`); a URL
+///   that needs repair is refused rather than guessed at. Hosts must be ASCII: write an
+///   internationalised name in its `xn--` form, which clients are told to flag.
+///
+/// The URL's query and fragment may carry state (an authorization `state`, a one-time code), so
+/// `Debug` and `Display` never print them: [`ElicitationUrl::as_str`] is the only way to the
+/// full text, and serialization (the wire) uses it.
+///
+///
+/// ```
+/// use elicit_core::{ElicitationUrl, UrlError, UrlPolicy};
+/// let url = ElicitationUrl::parse("https://mcp.example.com/connect?state=s3cr3t")?;
+/// assert_eq!(url.host(), "mcp.example.com");
+/// assert_eq!(url.to_string(), "https://mcp.example.com/connect?<redacted>");
+/// assert_eq!(url.as_str(), "https://mcp.example.com/connect?state=s3cr3t");
+///
+/// assert_eq!(ElicitationUrl::parse("javascript:alert(1)"), Err(UrlError::UnsupportedScheme { scheme: "javascript".into() }));
+/// assert_eq!(ElicitationUrl::parse("http://10.0.0.8/pay"), Err(UrlError::InsecureHttp { host: "10.0.0.8".into() }));
+/// assert!(ElicitationUrl::parse_with("http://10.0.0.8/pay", UrlPolicy::Development).is_ok());
+/// assert!(ElicitationUrl::parse("http://127.0.0.1:8080/pay").is_ok());
+/// # Ok::<(), UrlError>(())
+/// ```
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct ElicitationUrl {
+    text: String,
+    https: bool,
+    host_start: usize,
+    host_end: usize,
+    port: Option<u16>,
+    /// Byte offset of the `?` or `#` that begins the part never printed.
+    hidden_from: Option<usize>,
+    loopback: bool,
+}
+
+impl ElicitationUrl {
+    /// Check a URL under [`UrlPolicy::Production`].
+    pub fn parse(text: &str) -> Result<Self, UrlError> {
+        Self::parse_with(text, UrlPolicy::Production)
+    }
+
+    /// Check a URL under the given policy.
+    pub fn parse_with(text: &str, policy: UrlPolicy) -> Result<Self, UrlError> {
+        if text.len() > MAX_URL_BYTES {
+            return Err(UrlError::TooLong { bytes: text.len() });
+        }
+        check_characters(text)?;
+
+        // scheme ":" "//"
+        let colon = text.find(':').ok_or(UrlError::NotAbsolute)?;
+        let scheme = text.get(..colon).ok_or(UrlError::NotAbsolute)?;
+        if !is_scheme(scheme) {
+            return Err(UrlError::NotAbsolute);
+        }
+        let https = if scheme.eq_ignore_ascii_case("https") {
+            true
+        } else if scheme.eq_ignore_ascii_case("http") {
+            false
+        } else {
+            return Err(UrlError::UnsupportedScheme {
+                scheme: scheme.chars().take(16).collect::<String>().to_lowercase(),
+            });
+        };
+        let after_scheme = colon + 1;
+        if !text
+            .get(after_scheme..)
+            .is_some_and(|rest| rest.starts_with("//"))
+        {
+            return Err(UrlError::NotAbsolute);
+        }
+
+        // authority, up to the path, query or fragment
+        let authority_start = after_scheme + 2;
+        let rest = text.get(authority_start..).unwrap_or_default();
+        let authority_len = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+        let authority = rest.get(..authority_len).unwrap_or_default();
+        let tail_start = authority_start + authority_len;
+        if authority.contains('@') {
+            return Err(UrlError::Userinfo);
+        }
+        let (host, port) = split_host_port(authority)?;
+        let loopback = check_host(host)?;
+        let port = port.map(parse_port).transpose()?;
+
+        // path, query, fragment
+        let tail = text.get(tail_start..).unwrap_or_default();
+        check_tail(tail, tail_start)?;
+        let hidden_from = tail.find(['?', '#']).map(|i| tail_start + i);
+
+        if !https && !loopback && policy == UrlPolicy::Production {
+            return Err(UrlError::InsecureHttp {
+                host: host.to_owned(),
+            });
+        }
+        Ok(Self {
+            text: text.to_owned(),
+            https,
+            host_start: authority_start,
+            host_end: authority_start + host.len(),
+            port,
+            hidden_from,
+            loopback,
+        })
+    }
+
+    /// The whole URL, query included: for the wire, never for a log.
+    pub fn as_str(&self) -> &str {
+        &self.text
+    }
+
+    /// `"https"` or `"http"`.
+    pub fn scheme(&self) -> &'static str {
+        if self.https { "https" } else { "http" }
+    }
+
+    /// The host as written (an IPv6 literal keeps its brackets): what a client highlights.
+    pub fn host(&self) -> &str {
+        self.text
+            .get(self.host_start..self.host_end)
+            .unwrap_or_default()
+    }
+
+    /// The explicit port, if any.
+    pub fn port(&self) -> Option<u16> {
+        self.port
+    }
+
+    /// Whether the host is loopback (`localhost`, `127.0.0.0/8`, `::1`).
+    pub fn is_loopback(&self) -> bool {
+        self.loopback
+    }
+
+    /// The URL with its query and fragment replaced by `<redacted>`: safe to log.
+    pub fn redacted(&self) -> String {
+        self.to_string()
+    }
+}
+
+impl fmt::Display for ElicitationUrl {
+    /// Prints the URL without its query or fragment, which may carry state or one-time codes.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let Some(hidden) = self.hidden_from else {
+            return f.write_str(&self.text);
+        };
+        f.write_str(self.text.get(..hidden).unwrap_or_default())?;
+        let tail = self.text.get(hidden..).unwrap_or_default();
+        if tail.starts_with('?') {
+            f.write_str("?<redacted>")?;
+        }
+        if tail.contains('#') {
+            f.write_str("#<redacted>")?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for ElicitationUrl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "ElicitationUrl({self})")
+    }
+}
+
+impl Serialize for ElicitationUrl {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&self.text)
+    }
+}
+
+impl std::str::FromStr for ElicitationUrl {
+    type Err = UrlError;
+    fn from_str(s: &str) -> Result<Self, UrlError> {
+        Self::parse(s)
+    }
+}
+
+/// Why a URL cannot be sent in a URL-mode elicitation. No variant repeats the URL (its query
+/// may hold state); each says what to do instead.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum UrlError {
+    /// Longer than [`MAX_URL_BYTES`].
+    TooLong {
+        /// Its length.
+        bytes: usize,
+    },
+    /// Not `scheme://host…`: a relative reference, or a scheme without `//`.
+    NotAbsolute,
+    /// A scheme other than `https` or `http`.
+    UnsupportedScheme {
+        /// The scheme, lowercased (at most 16 characters).
+        scheme: String,
+    },
+    /// `user:password@` before the host.
+    Userinfo,
+    /// Plain `http` to a host that is not loopback, under [`UrlPolicy::Production`].
+    InsecureHttp {
+        /// The host.
+        host: String,
+    },
+    /// No host after `//`.
+    MissingHost,
+    /// The host is not a DNS name, a canonical IPv4 address or a bracketed IPv6 literal.
+    InvalidHost {
+        /// Which rule it broke.
+        reason: &'static str,
+    },
+    /// The port is empty, not a number, or not in `1..=65535`.
+    InvalidPort,
+    /// A character outside ASCII.
+    NonAscii {
+        /// Byte offset.
+        position: usize,
+    },
+    /// A character URLs may not contain there (whitespace, control, `\`, `<`, `"`, `[` outside
+    /// an IPv6 host, a second `#` …).
+    InvalidCharacter {
+        /// Byte offset.
+        position: usize,
+        /// The character.
+        character: char,
+    },
+    /// `%` not followed by two hexadecimal digits.
+    InvalidPercentEncoding {
+        /// Byte offset of the `%`.
+        position: usize,
+    },
+    /// The elicitation's message is empty.
+    EmptyMessage,
+    /// The operating system's random source failed, so no unguessable `elicitationId` could be
+    /// made.
+    NoRandomness,
+}
+
+impl fmt::Display for UrlError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            UrlError::TooLong { bytes } => write!(
+                f,
+                "the URL is {bytes} bytes, more than the {MAX_URL_BYTES}-byte limit; keep state on the server and put a short reference in the URL"
+            ),
+            UrlError::NotAbsolute => f.write_str(
+                "the URL is not absolute; write the whole URL, starting with `https://` and the host",
+            ),
+            UrlError::UnsupportedScheme { scheme } => write!(
+                f,
+                "the URL's scheme is `{scheme}`; a URL elicitation must open a web page the user can examine, so only `https` (or `http` to loopback) is allowed"
+            ),
+            UrlError::Userinfo => f.write_str(
+                "the URL has a user name or password before the host (`user@host`); that puts a credential in the URL and disguises the host, so remove it",
+            ),
+            UrlError::InsecureHttp { host } => write!(
+                f,
+                "the URL uses plain `http` to `{host}`, which is not loopback; use `https`, or opt into `UrlPolicy::Development` for a development server"
+            ),
+            UrlError::MissingHost => f.write_str("the URL has no host after `//`"),
+            UrlError::InvalidHost { reason } => write!(f, "the URL's host is invalid: {reason}"),
+            UrlError::InvalidPort => {
+                f.write_str("the URL's port must be a number from 1 to 65535")
+            }
+            UrlError::NonAscii { position } => write!(
+                f,
+                "the URL has a non-ASCII character at byte {position}; percent-encode it, and write an internationalised host name in its `xn--` form"
+            ),
+            UrlError::InvalidCharacter {
+                position,
+                character,
+            } => write!(
+                f,
+                "the URL has {character:?} at byte {position}, which a URL may not contain there; percent-encode it"
+            ),
+            UrlError::InvalidPercentEncoding { position } => write!(
+                f,
+                "the URL has a `%` at byte {position} not followed by two hexadecimal digits; write a literal `%` as `%25`"
+            ),
+            UrlError::EmptyMessage => f.write_str(
+                "the message is empty; say in one sentence why the user should open the page",
+            ),
+            UrlError::NoRandomness => f.write_str(
+                "the operating system's random source failed, so no unguessable elicitationId could be made; try again",
+            ),
+        }
+    }
+}
+
+impl std::error::Error for UrlError {}
+
+/// RFC 3986 characters: unreserved, reserved, and `%`.
+fn is_url_char(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b"-._~:/?#[]@!$&'()*+,;=%".contains(&b)
+}
+
+fn check_characters(text: &str) -> Result<(), UrlError> {
+    for (position, character) in text.char_indices() {
+        if !character.is_ascii() {
+            return Err(UrlError::NonAscii { position });
+        }
+        if !is_url_char(character as u8) {
+            return Err(UrlError::InvalidCharacter {
+                position,
+                character,
+            });
+        }
+    }
+    Ok(())
+}
+
+fn is_scheme(s: &str) -> bool {
+    let mut bytes = s.bytes();
+    bytes.next().is_some_and(|b| b.is_ascii_alphabetic())
+        && bytes.all(|b| b.is_ascii_alphanumeric() || b == b'+' || b == b'-' || b == b'.')
+}
+
+fn split_host_port(authority: &str) -> Result<(&str, Option<&str>), UrlError> {
+    if authority.is_empty() {
+        return Err(UrlError::MissingHost);
+    }
+    if authority.starts_with('[') {
+        let close = authority.find(']').ok_or(UrlError::InvalidHost {
+            reason: "an IPv6 literal needs its closing `]`",
+        })?;
+        let host = authority.get(..=close).unwrap_or_default();
+        match authority.get(close + 1..).unwrap_or_default() {
+            "" => Ok((host, None)),
+            after => match after.strip_prefix(':') {
+                Some(port) => Ok((host, Some(port))),
+                None => Err(UrlError::InvalidHost {
+                    reason: "only `:port` may follow an IPv6 literal",
+                }),
+            },
+        }
+    } else {
+        match authority.split_once(':') {
+            Some((host, port)) => Ok((host, Some(port))),
+            None => Ok((authority, None)),
+        }
+    }
+}
+
+/// Check the host; return whether it is loopback.
+fn check_host(host: &str) -> Result<bool, UrlError> {
+    if host.is_empty() {
+        return Err(UrlError::MissingHost);
+    }
+    if let Some(inner) = host.strip_prefix('[') {
+        let literal = inner.strip_suffix(']').unwrap_or(inner);
+        let ip: Ipv6Addr = literal.parse().map_err(|_| UrlError::InvalidHost {
+            reason: "the bracketed IPv6 address is malformed (zone identifiers are not allowed)",
+        })?;
+        return Ok(ip == Ipv6Addr::LOCALHOST);
+    }
+    if host.contains(['[', ']']) {
+        return Err(UrlError::InvalidHost {
+            reason: "`[` and `]` may only enclose an IPv6 literal",
+        });
+    }
+    if host.len() > 253 {
+        return Err(UrlError::InvalidHost {
+            reason: "a host name is at most 253 characters",
+        });
+    }
+    if !host
+        .bytes()
+        .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'.')
+    {
+        return Err(UrlError::InvalidHost {
+            reason: "a host name has only letters, digits, `-` and `.` (no percent-escapes or underscores)",
+        });
+    }
+    let labels: Vec<&str> = host.split('.').collect();
+    for label in &labels {
+        if label.is_empty() {
+            return Err(UrlError::InvalidHost {
+                reason: "a host name has no empty labels (no leading, trailing or doubled `.`)",
+            });
+        }
+        if label.len() > 63 {
+            return Err(UrlError::InvalidHost {
+                reason: "a label of a host name is at most 63 characters",
+            });
+        }
+        if label.starts_with('-') || label.ends_with('-') {
+            return Err(UrlError::InvalidHost {
+                reason: "a label of a host name neither starts nor ends with `-`",
+            });
+        }
+    }
+    // Browsers read a host whose last label is numeric (or `0x…`) as an IPv4 address in any of
+    // several spellings (`127.1`, `0x7f.0.0.1`, `2130706433`, `0177.0.0.1`). Only the canonical
+    // dotted quad means the same thing to a reader and to a browser.
+    let last = labels.last().copied().unwrap_or_default();
+    let numeric = last.bytes().all(|b| b.is_ascii_digit())
+        || last.starts_with("0x")
+        || last.starts_with("0X");
+    if numeric {
+        let canonical = labels.len() == 4
+            && labels.iter().all(|l| {
+                l.bytes().all(|b| b.is_ascii_digit()) && (l.len() == 1 || !l.starts_with('0'))
+            });
+        let ip = host
+            .parse::<Ipv4Addr>()
+            .ok()
+            .filter(|_| canonical)
+            .ok_or(UrlError::InvalidHost {
+                reason: "a numeric host must be a dotted-quad IPv4 address like 192.0.2.1, without leading zeros",
+            })?;
+        return Ok(ip.is_loopback());
+    }
+    Ok(host.eq_ignore_ascii_case("localhost"))
+}
+
+fn parse_port(port: &str) -> Result<u16, UrlError> {
+    if port.is_empty() || port.len() > 5 || !port.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(UrlError::InvalidPort);
+    }
+    match port.parse::<u16>() {
+        Ok(0) | Err(_) => Err(UrlError::InvalidPort),
+        Ok(p) => Ok(p),
+    }
+}
+
+/// Path, query and fragment: no brackets, at most one `#`, well-formed percent escapes.
+fn check_tail(tail: &str, offset: usize) -> Result<(), UrlError> {
+    let bytes = tail.as_bytes();
+    let mut seen_fragment = false;
+    for (i, &b) in bytes.iter().enumerate() {
+        let position = offset + i;
+        match b {
+            b'[' | b']' => {
+                return Err(UrlError::InvalidCharacter {
+                    position,
+                    character: b as char,
+                });
+            }
+            b'#' if seen_fragment => {
+                return Err(UrlError::InvalidCharacter {
+                    position,
+                    character: '#',
+                });
+            }
+            b'#' => seen_fragment = true,
+            b'%' => {
+                let hex = |j: usize| bytes.get(j).is_some_and(|c| c.is_ascii_hexdigit());
+                if !(hex(i + 1) && hex(i + 2)) {
+                    return Err(UrlError::InvalidPercentEncoding { position });
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ok(s: &str) -> ElicitationUrl {
+        match ElicitationUrl::parse(s) {
+            Ok(url) => url,
+            Err(e) => panic!("{s:?} refused: {e}"),
+        }
+    }
+
+    fn err(s: &str) -> UrlError {
+        match ElicitationUrl::parse(s) {
+            Ok(url) => panic!("{s:?} accepted as {url:?}"),
+            Err(e) => e,
+        }
+    }
+
+    #[test]
+    fn https_urls_are_accepted() {
+        let url = ok("https://mcp.example.com/ui/set_api_key");
+        assert_eq!(url.scheme(), "https");
+        assert_eq!(url.host(), "mcp.example.com");
+        assert_eq!(url.port(), None);
+        assert!(!url.is_loopback());
+        ok("https://mcp.example.com");
+        ok("https://mcp.example.com?x=1");
+        ok("https://mcp.example.com#top");
+        ok("HTTPS://MCP.Example.COM/Path");
+        ok("https://xn--bcher-kva.example/");
+        ok("https://a.b-c.d9/~user/a%20b;p=1/?q=1&r=%2F#frag/ment?");
+    }
+
+    #[test]
+    fn url_must_be_absolute() {
+        for s in [
+            "/connect",
+            "mcp.example.com/connect",
+            "//mcp.example.com/",
+            "https:mcp.example.com",
+            "https:/mcp.example.com",
+            "",
+            ":foo",
+            "1https://x.example/",
+        ] {
+            let e = ElicitationUrl::parse(s).unwrap_err();
+            assert!(
+                matches!(
+                    e,
+                    UrlError::NotAbsolute | UrlError::UnsupportedScheme { .. }
+                ),
+                "{s:?}: {e:?}"
+            );
+        }
+        assert_eq!(err("/connect"), UrlError::NotAbsolute);
+        assert_eq!(err("https:mcp.example.com"), UrlError::NotAbsolute);
+    }
+
+    #[test]
+    fn only_http_and_https_schemes_are_allowed() {
+        for (s, scheme) in [
+            ("javascript:alert(1)", "javascript"),
+            ("JavaScript://x.example/%0aalert(1)", "javascript"),
+            ("data:text/html,hi", "data"),
+            ("file:///etc/passwd", "file"),
+            ("ftp://x.example/", "ftp"),
+            ("vscode://x.example/", "vscode"),
+            ("mailto:a@b.example", "mailto"),
+        ] {
+            assert_eq!(
+                err(s),
+                UrlError::UnsupportedScheme {
+                    scheme: scheme.into()
+                },
+                "{s}"
+            );
+        }
+    }
+
+    #[test]
+    fn userinfo_is_refused() {
+        assert_eq!(err("https://user@mcp.example.com/"), UrlError::Userinfo);
+        assert_eq!(
+            err("https://bank.example:pw@evil.example/"),
+            UrlError::Userinfo
+        );
+        assert_eq!(err("https://@mcp.example.com/"), UrlError::Userinfo);
+        // `@` after the authority is an ordinary path or query character.
+        ok("https://mcp.example.com/@alice?by=a@b");
+    }
+
+    #[test]
+    fn plain_http_only_to_loopback() {
+        for s in [
+            "http://localhost/",
+            "http://LOCALHOST:3000/cb",
+            "http://127.0.0.1/",
+            "http://127.255.3.4:8080/",
+            "http://[::1]/",
+            "http://[::1]:8443/x",
+        ] {
+            assert!(ok(s).is_loopback(), "{s}");
+        }
+        for (s, host) in [
+            ("http://mcp.example.com/", "mcp.example.com"),
+            ("http://128.0.0.1/", "128.0.0.1"),
+            ("http://localhost.evil.example/", "localhost.evil.example"),
+            ("http://[::2]/", "[::2]"),
+            ("http://[::ffff:127.0.0.1]/", "[::ffff:127.0.0.1]"),
+            ("http://10.0.0.1:80/", "10.0.0.1"),
+        ] {
+            assert_eq!(err(s), UrlError::InsecureHttp { host: host.into() }, "{s}");
+        }
+    }
+
+    #[test]
+    fn development_policy_allows_plain_http_anywhere_but_nothing_else() {
+        let dev = |s| ElicitationUrl::parse_with(s, UrlPolicy::Development);
+        assert!(dev("http://dev-box.lan:8080/connect").is_ok());
+        assert!(dev("http://10.0.0.1/").is_ok());
+        assert_eq!(dev("http://u@dev-box.lan/"), Err(UrlError::Userinfo));
+        assert!(matches!(
+            dev("file:///x"),
+            Err(UrlError::UnsupportedScheme { .. })
+        ));
+    }
+
+    #[test]
+    fn host_must_be_present() {
+        assert_eq!(err("https:///path"), UrlError::MissingHost);
+        assert_eq!(err("https://"), UrlError::MissingHost);
+        assert_eq!(err("https://:443/"), UrlError::MissingHost);
+        assert_eq!(err("https://?q"), UrlError::MissingHost);
+    }
+
+    #[test]
+    fn host_must_be_a_well_formed_dns_name() {
+        for s in [
+            "https://a..b/",
+            "https://.a.example/",
+            "https://a.example./",
+            "https://-a.example/",
+            "https://a-.example/",
+            "https://a_b.example/",
+            "https://a%2eexample/",
+            "https://a!b.example/",
+        ] {
+            assert!(matches!(err(s), UrlError::InvalidHost { .. }), "{s}");
+        }
+        let long_label = format!("https://{}.example/", "a".repeat(64));
+        assert!(matches!(err(&long_label), UrlError::InvalidHost { .. }));
+        let long_host = format!("https://{}example/", "a.".repeat(127));
+        assert!(matches!(err(&long_host), UrlError::InvalidHost { .. }));
+        ok(&format!("https://{}.example/", "a".repeat(63)));
+    }
+
+    #[test]
+    fn numeric_hosts_must_be_canonical_ipv4() {
+        ok("https://192.0.2.1/");
+        ok("https://0.0.0.0/");
+        for s in [
+            "http://2130706433/",
+            "http://127.1/",
+            "http://0x7f.0.0.1/",
+            "http://0177.0.0.1/",
+            "http://127.0.0.01/",
+            "https://256.0.0.1/",
+            "https://1.2.3.4.5/",
+            "https://example.123/",
+            "https://example.0x1/",
+        ] {
+            assert!(matches!(err(s), UrlError::InvalidHost { .. }), "{s}");
+        }
+        // A numeric label that is not the last one is an ordinary DNS label.
+        ok("https://123.example/");
+    }
+
+    #[test]
+    fn ipv6_literals_must_be_bracketed_and_well_formed() {
+        let url = ok("https://[2001:db8::1]:8443/x");
+        assert_eq!(url.host(), "[2001:db8::1]");
+        assert_eq!(url.port(), Some(8443));
+        for s in [
+            "https://[2001:db8::1/",
+            "https://[2001:db8::g]/",
+            "https://[fe80::1%25eth0]/",
+            "https://[v1.x]/",
+            "https://[::1]x/",
+            "https://[]/",
+            "https://2001:db8::1/",
+            "https://a]b/",
+        ] {
+            let e = err(s);
+            assert!(
+                matches!(e, UrlError::InvalidHost { .. } | UrlError::InvalidPort),
+                "{s}: {e:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn port_must_be_in_range() {
+        assert_eq!(ok("https://x.example:1/").port(), Some(1));
+        assert_eq!(ok("https://x.example:65535").port(), Some(65535));
+        for s in [
+            "https://x.example:/",
+            "https://x.example:0/",
+            "https://x.example:65536/",
+            "https://x.example:123456/",
+            "https://x.example:-1/",
+            "https://x.example:8a/",
+            "https://x.example:+80/",
+            "https://x.example:80:80/",
+        ] {
+            assert_eq!(err(s), UrlError::InvalidPort, "{s}");
+        }
+    }
+
+    #[test]
+    fn only_url_characters_are_allowed() {
+        for (s, c) in [
+            ("https://x.example/a b", ' '),
+            ("https://x.example/a\tb", '\t'),
+            ("https://x.example/a\nb", '\n'),
+            (" https://x.example/", ' '),
+            ("https://x.example\\@evil.example/", '\\'),
+            ("https://x.example/<script>", '<'),
+            ("https://x.example/\"", '"'),
+            ("https://x.example/{x}", '{'),
+            ("https://x.example/a|b", '|'),
+            ("https://x.example/`", '`'),
+            ("https://x.example/^", '^'),
+        ] {
+            assert!(
+                matches!(err(s), UrlError::InvalidCharacter { character, .. } if character == c),
+                "{s:?}"
+            );
+        }
+        assert_eq!(
+            err("https://bücher.example/"),
+            UrlError::NonAscii { position: 9 }
+        );
+        assert!(matches!(
+            err("https://x.example/a?b=[1]"),
+            UrlError::InvalidCharacter { character: '[', .. }
+        ));
+        assert!(matches!(
+            err("https://x.example/#a#b"),
+            UrlError::InvalidCharacter { character: '#', .. }
+        ));
+    }
+
+    #[test]
+    fn percent_escapes_must_be_well_formed() {
+        ok("https://x.example/%7Euser?q=%2f");
+        for s in [
+            "https://x.example/%",
+            "https://x.example/%4",
+            "https://x.example/%zz",
+            "https://x.example/?q=100%",
+        ] {
+            assert!(
+                matches!(err(s), UrlError::InvalidPercentEncoding { .. }),
+                "{s}"
+            );
+        }
+    }
+
+    #[test]
+    fn overlong_urls_are_refused() {
+        let s = format!("https://x.example/{}", "a".repeat(MAX_URL_BYTES));
+        assert!(matches!(err(&s), UrlError::TooLong { .. }));
+    }
+
+    #[test]
+    fn display_and_debug_never_show_the_query_or_fragment() {
+        let url = ok("https://x.example/cb?code=SECRET&state=S2#tok=SECRET3");
+        for shown in [url.to_string(), format!("{url:?}"), url.redacted()] {
+            assert!(!shown.contains("SECRET"), "{shown}");
+            assert!(!shown.contains("S2"), "{shown}");
+        }
+        assert_eq!(
+            url.to_string(),
+            "https://x.example/cb?<redacted>#<redacted>"
+        );
+        assert_eq!(
+            ok("https://x.example#tok=SECRET").to_string(),
+            "https://x.example#<redacted>"
+        );
+        assert_eq!(ok("https://x.example/p").to_string(), "https://x.example/p");
+        assert_eq!(
+            serde_json::to_value(&url).ok(),
+            Some(serde_json::json!(url.as_str()))
+        );
+    }
+
+    #[test]
+    fn errors_never_repeat_the_url() {
+        for s in [
+            "http://evil.example/?token=SECRET",
+            "https://x.example/?token=SECRET&x=%zz",
+            "https://user:SECRET@x.example/",
+            "https://x.example/?token=SECRET#a#b",
+        ] {
+            let e = err(s);
+            assert!(!e.to_string().contains("SECRET"), "{e}");
+            assert!(!format!("{e:?}").contains("SECRET"), "{e:?}");
+        }
+    }
+}
