@@ -9,7 +9,7 @@ use serde_json::{Map, Value, json};
 use super::capability::Capability;
 use crate::capabilities::CapabilityError;
 use crate::jsonrpc::JsonRpcError;
-use crate::state::{SealError, StateError};
+use crate::state::{RedeemError, SealError, StateError};
 
 /// JSON-RPC 2.0 "Internal error": the server could not do its part.
 const INTERNAL_ERROR: i64 = -32603;
@@ -66,6 +66,9 @@ pub enum MrtrError {
     Capabilities(CapabilityError),
     /// `requestState` did not open; the inner error names the check that failed. `-32602`.
     State(StateError),
+    /// The round's state could not be redeemed for single use: a replay (`-32602`), or the guard
+    /// could not decide (`-32603`). See [`Round::redeem_once`](super::Round::redeem_once).
+    Redeem(RedeemError),
     /// An answer is needed that the client cannot give: it did not declare the capability the
     /// input request needs, and the spec forbids sending it. `-32021`, with
     /// `data.requiredCapabilities`.
@@ -105,6 +108,7 @@ impl MrtrError {
             | Self::RequestStateNotAString { .. }
             | Self::Capabilities(_) => JsonRpcError::INVALID_PARAMS,
             Self::State(error) => i64::from(error.json_rpc_code()),
+            Self::Redeem(error) => i64::from(error.json_rpc_code()),
             Self::MissingCapabilities(_) => JsonRpcError::MISSING_REQUIRED_CLIENT_CAPABILITY,
             Self::DuplicateKey { .. }
             | Self::UnsupportedInputRequest { .. }
@@ -131,7 +135,9 @@ impl MrtrError {
         match self {
             Self::ParamsNotAnObject { .. } => field("params"),
             Self::InputResponsesNotAnObject { .. } => field("inputResponses"),
-            Self::RequestStateNotAString { .. } | Self::State(_) => field("requestState"),
+            Self::RequestStateNotAString { .. }
+            | Self::State(_)
+            | Self::Redeem(RedeemError::AlreadyRedeemed) => field("requestState"),
             Self::Capabilities(_) => field("_meta"),
             Self::MissingCapabilities(missing) => {
                 let mut required = Map::new();
@@ -140,7 +146,8 @@ impl MrtrError {
                 }
                 Some(json!({ "requiredCapabilities": required }))
             }
-            Self::DuplicateKey { .. }
+            Self::Redeem(_)
+            | Self::DuplicateKey { .. }
             | Self::UnsupportedInputRequest { .. }
             | Self::EmptyResult
             | Self::Seal(_) => None,
@@ -164,6 +171,7 @@ impl fmt::Display for MrtrError {
             ),
             Self::Capabilities(error) => fmt::Display::fmt(error, f),
             Self::State(error) => fmt::Display::fmt(error, f),
+            Self::Redeem(error) => fmt::Display::fmt(error, f),
             Self::MissingCapabilities(missing) => {
                 f.write_str("the client did not declare the capability this request needs: ")?;
                 for (position, (key, capability)) in missing.iter().enumerate() {
@@ -194,6 +202,7 @@ impl Error for MrtrError {
         match self {
             Self::State(error) => Some(error),
             Self::Seal(error) => Some(error),
+            Self::Redeem(error) => Some(error),
             Self::Capabilities(error) => Some(error),
             _ => None,
         }
@@ -209,6 +218,12 @@ impl From<StateError> for MrtrError {
 impl From<CapabilityError> for MrtrError {
     fn from(error: CapabilityError) -> Self {
         Self::Capabilities(error)
+    }
+}
+
+impl From<RedeemError> for MrtrError {
+    fn from(error: RedeemError) -> Self {
+        Self::Redeem(error)
     }
 }
 

@@ -13,7 +13,10 @@ use super::ask::{Asks, sealed};
 use super::capability::DeclaredCapabilities;
 use super::error::{MrtrError, json_type};
 use super::result::{InputRequests, InputRequiredResult};
-use crate::state::{Binding, RedeemFuture, ReplayGuard, StateId, StateKeys, UnixTime};
+use crate::state::{
+    Binding, MemoryReplayGuard, RedeemError, RedeemFuture, ReplayGuard, StateId, StateKeys,
+    UnixTime,
+};
 
 /// A server's multi round-trip setup: the keys its round state is sealed with, and how long a
 /// round stays open. Build it once at start-up and share it; every replica built from the same
@@ -488,6 +491,21 @@ impl<S> Round<'_, S> {
         match self.opened {
             Some((id, expires_at)) => guard.redeem(id, expires_at, self.now),
             None => Box::pin(ready(Ok(()))),
+        }
+    }
+}
+
+impl<S> Round<'_, S> {
+    /// [`redeem_once`](Round::redeem_once) without a future, for synchronous callers of the
+    /// in-memory guard (as [`MemoryReplayGuard::redeem_now`]).
+    ///
+    /// # Errors
+    /// [`RedeemError::AlreadyRedeemed`] on a replay; [`RedeemError::Unavailable`] if the guard is
+    /// full.
+    pub fn redeem_now(&self, guard: &MemoryReplayGuard) -> Result<(), RedeemError> {
+        match self.opened {
+            Some((id, expires_at)) => guard.redeem_now(id, expires_at, self.now),
+            None => Ok(()),
         }
     }
 }
