@@ -133,3 +133,54 @@ fn consent_checkbox_is_declared_as_a_boolean_without_a_default() {
     );
     assert_eq!(schema["required"], json!(["understood"]));
 }
+
+#[test]
+fn a_multi_round_trip_consent_ask_yields_consent_only_when_accepted() {
+    use elicit::mrtr::{Answer, Ask, Retry, Rounds};
+    use elicit::state::{Binding, KeyId, ParamsDigest, StateKey, StateKeys, UnixTime};
+
+    let rounds = Rounds::new(StateKeys::single(
+        KeyId::new(9),
+        StateKey::from_bytes([3; 32]),
+    ));
+    let call = json!({
+        "name": "drop_table",
+        "arguments": {"table": "sessions"},
+        "_meta": {"io.modelcontextprotocol/clientCapabilities": {"elicitation": {}}},
+    });
+    let run = |params: &serde_json::Value| {
+        let binding = Binding {
+            principal: "dba-7",
+            method: "tools/call",
+            params_digest: ParamsDigest::of_request_params(params),
+        };
+        let retry = Retry::from_params(params).expect("well-formed");
+        let mut round = rounds
+            .round::<()>(retry, binding, UnixTime::now())
+            .expect("opens");
+        match round
+            .answer(Ask::consent::<DropTable>("confirm"))
+            .expect("answers")
+        {
+            Answer::Ready(outcome) => Ok(outcome.map(|consent| drop_table("sessions", consent))),
+            Answer::Ask(result) => Err(serde_json::to_value(&result).expect("serializes")),
+        }
+    };
+    let asked = run(&call).expect_err("round 1 asks for consent");
+    assert_eq!(
+        asked["inputRequests"]["confirm"]["method"],
+        "elicitation/create"
+    );
+
+    let mut retry = call.clone();
+    retry["requestState"] = asked["requestState"].clone();
+    retry["inputResponses"] =
+        json!({"confirm": {"action": "accept", "content": {"table": "sessions"}}});
+    assert_eq!(
+        run(&retry),
+        Ok(Elicitation::Accept(Ok("dropped sessions".into())))
+    );
+
+    retry["inputResponses"] = json!({"confirm": {"action": "decline"}});
+    assert_eq!(run(&retry), Ok(Elicitation::Decline));
+}
