@@ -9,6 +9,7 @@
 use std::collections::{BTreeSet, HashSet};
 use std::time::Duration;
 
+use elicit::mrtr::{Answer, Ask, MrtrError, Retry, Rounds};
 use elicit::state::{Binding, KeyId, ParamsDigest, StateError, StateKey, StateKeys, UnixTime};
 use elicit::{
     Choice, Choices, Elicit, Elicitation, ElicitationId, ElicitationSupport, ElicitationUrl,
@@ -387,4 +388,140 @@ fn check_accepted_url(text: &str, url: &ElicitationUrl, policy: UrlPolicy) {
     assert_eq!(ElicitationUrl::parse_with(text, policy).as_ref(), Ok(url));
     assert!(Format::Uri.matches(text), "{text:?} is not a `uri`");
     assert!(UrlRequest::with_url("Open this page.", url.clone()).is_ok());
+}
+
+fn fuzz_rounds() -> Rounds {
+    Rounds::new(fuzz_keys())
+}
+
+/// The first request of the two-round handler below, declaring every capability.
+fn first_request() -> Value {
+    json!({
+        "name": "fuzz",
+        "arguments": {"service": "api"},
+        "_meta": {elicit::CLIENT_CAPABILITIES_META_KEY: {"elicitation": {"form": {}, "url": {}}, "sampling": {}}},
+    })
+}
+
+fn round_binding(params: &Value) -> Binding<'static> {
+    Binding {
+        principal: "p",
+        method: "tools/call",
+        params_digest: ParamsDigest::of_request_params(params),
+    }
+}
+
+type Asked = (Ask<Elicitation<Everything>>, Ask<Value>);
+
+fn asks() -> Asked {
+    (
+        Ask::form::<Everything>("form"),
+        Ask::sampling("sample", json!({"messages": [], "maxTokens": 1})),
+    )
+}
+
+/// `inputResponses` on a retry: the fuzz input is the retry's `inputResponses` (as JSON text).
+/// A handler asks a form and a sampling request; the client retries with the fuzzed responses
+/// and the real `requestState`. Whatever arrives, the round never panics, a form answer is
+/// exactly what parsing that response gives, only keys that were asked are read, an unusable
+/// answer is asked again, and the same responses without the state are never read at all.
+pub fn input_responses(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let rounds = fuzz_rounds();
+    let first = first_request();
+    let binding = round_binding(&first);
+
+    // Round one: nothing answered yet, so both are asked.
+    let Ok(retry) = Retry::from_params(&first) else {
+        panic!("the first request is well formed")
+    };
+    let Ok(mut round) = rounds.round::<u32>(retry, binding, NOW) else {
+        panic!("a first round needs no state")
+    };
+    round.keep(7);
+    let asked = match round.answer(asks()) {
+        Ok(Answer::Ask(result)) => result,
+        other => panic!("round one did not ask: {other:?}"),
+    };
+    let Some(state) = asked.request_state() else {
+        panic!("round one sealed no state")
+    };
+
+    // The fuzzed text as `requestState` never opens.
+    if let Ok(retry) = Retry::from_params(&first) {
+        let forged = retry.with_request_state(Some(text));
+        assert!(rounds.round::<u32>(forged, binding, NOW).is_err());
+    }
+
+    let Ok(responses) = serde_json::from_str::<Value>(text) else {
+        return;
+    };
+    let mut params = first.clone();
+    let mut without_state = first.clone();
+    if let Some(members) = params.as_object_mut() {
+        members.insert("inputResponses".into(), responses.clone());
+        members.insert("requestState".into(), Value::from(state));
+    }
+    if let Some(members) = without_state.as_object_mut() {
+        members.insert("inputResponses".into(), responses.clone());
+    }
+
+    // Without the state, nothing the client sent is read: both are asked again.
+    match Retry::from_params(&without_state) {
+        Ok(retry) => {
+            let Ok(mut round) = rounds.round::<u32>(retry, binding, NOW) else {
+                panic!("a round without state does not open one")
+            };
+            assert!(
+                matches!(round.answer(asks()), Ok(Answer::Ask(_))),
+                "inputResponses without requestState were read"
+            );
+        }
+        Err(error) => check_error_is_short(&error),
+    }
+
+    // With the state: the round resumes and reads only what was asked.
+    let retry = match Retry::from_params(&params) {
+        Ok(retry) => retry,
+        Err(error) => {
+            assert!(!responses.is_object());
+            check_error_is_short(&error);
+            return;
+        }
+    };
+    let Ok(mut round) = rounds.round::<u32>(retry, binding, NOW) else {
+        panic!("the real state did not open")
+    };
+    assert!(round.is_resumed());
+    assert_eq!(round.state(), Some(&7));
+    let form_response = responses.get("form").filter(|v| !v.is_null());
+    let sample_response = responses.get("sample").filter(|v| !v.is_null());
+    match round.answer(asks()) {
+        Ok(Answer::Ready((form, sample))) => {
+            let Some(form_response) = form_response else {
+                panic!("a form answer out of nothing")
+            };
+            assert_eq!(Everything::from_reply(form_response), Ok(form));
+            assert_eq!(Some(&sample), sample_response);
+            assert!(sample.is_object());
+        }
+        Ok(Answer::Ask(again)) => {
+            for key in again.input_requests().keys() {
+                let usable = match key {
+                    "form" => form_response.is_some_and(|r| Everything::from_reply(r).is_ok()),
+                    "sample" => sample_response.is_some_and(Value::is_object),
+                    other => panic!("asked for a key never asked before: {other}"),
+                };
+                assert!(!usable, "a usable answer to `{key}` was asked again");
+            }
+            for (_, reason) in round.unusable_answers() {
+                check_error_is_short(reason);
+            }
+        }
+        // Only sealing can fail here: a carried answer too large for the state.
+        Err(MrtrError::Seal(_)) => {}
+        Err(other) => panic!("{other}"),
+    }
 }

@@ -1,0 +1,4 @@
+//! See `elicit_fuzz::input_responses` for what this target checks.
+#![no_main]
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| elicit_fuzz::input_responses(data));
