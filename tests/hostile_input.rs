@@ -170,34 +170,101 @@ fn mutation() -> impl Strategy<Value = Mutation> {
         prop::sample::select(values).prop_map(move |v| Set(field, v))
     };
     prop_oneof![
-        set("name", vec![json!("x"), long_text(9), json!(12), json!(["ab"]), json!({})]),
-        set("email", vec![json!("no-at-sign"), json!("a@"), json!("@b.example"), json!(1)]),
-        set("site", vec![json!("relative/path"), json!("https://a b"), json!("")]),
-        set("day", vec![json!("2026-13-01"), json!("2023-02-29"), json!("26-07-28")]),
-        set("at", vec![json!("2026-07-28 09:30"), json!("2026-07-28T25:00:00Z")]),
+        set(
+            "name",
+            vec![
+                json!("x"),
+                long_text(9),
+                json!(12),
+                json!(["ab"]),
+                json!({})
+            ]
+        ),
+        set(
+            "email",
+            vec![
+                json!("no-at-sign"),
+                json!("a@"),
+                json!("@b.example"),
+                json!(1)
+            ]
+        ),
+        set(
+            "site",
+            vec![json!("relative/path"), json!("https://a b"), json!("")]
+        ),
+        set(
+            "day",
+            vec![json!("2026-13-01"), json!("2023-02-29"), json!("26-07-28")]
+        ),
+        set(
+            "at",
+            vec![json!("2026-07-28 09:30"), json!("2026-07-28T25:00:00Z")]
+        ),
         set("flag", vec![json!("true"), json!(1), json!([])]),
-        set("small", vec![json!(6), json!(-6), json!(1.5), json!("1"), json!(1e300)]),
+        set(
+            "small",
+            vec![json!(6), json!(-6), json!(1.5), json!("1"), json!(1e300)]
+        ),
         set("count", vec![json!(65536), json!(-1), json!(0.5)]),
-        set("wide", vec![json!(2_147_483_648_i64), json!(-2_147_483_649_i64), json!(true)]),
-        set("big", vec![json!(9_223_372_036_854_775_808_u64), json!(1e19)]),
-        set("huge", vec![json!(-1), json!(1.8446744073709552e19_f64 * 2.0)]),
-        set("ratio", vec![json!(1.6), json!(-2), json!("0.5"), json!(null)]),
+        set(
+            "wide",
+            vec![
+                json!(2_147_483_648_i64),
+                json!(-2_147_483_649_i64),
+                json!(true)
+            ]
+        ),
+        set(
+            "big",
+            vec![json!(9_223_372_036_854_775_808_u64), json!(1e19)]
+        ),
+        set(
+            "huge",
+            vec![json!(-1), json!(1.8446744073709552e19_f64 * 2.0)]
+        ),
+        set(
+            "ratio",
+            vec![json!(1.6), json!(-2), json!("0.5"), json!(null)]
+        ),
         set("weight", vec![json!(1e39), json!(-3.5e38), json!("1")]),
-        set("color", vec![json!("red"), json!("Deep red"), json!(3), json!(["green"])]),
+        set(
+            "color",
+            vec![json!("red"), json!("Deep red"), json!(3), json!(["green"])]
+        ),
         set("size", vec![json!("xl"), json!("S"), json!(false)]),
-        set("colors", vec![
-            json!(["green", "blue", "deep-red"]),
-            json!(["green", "green"]),
-            json!(["purple"]),
-            json!("green"),
-            json!([1]),
-        ]),
-        set("sizes", vec![json!([]), json!(["s", "s"]), json!(["xs"]), json!({"s": true})]),
-        set("tags", vec![json!(["purple"]), json!("blue"), json!([null])]),
+        set(
+            "colors",
+            vec![
+                json!(["green", "blue", "deep-red"]),
+                json!(["green", "green"]),
+                json!(["purple"]),
+                json!("green"),
+                json!([1]),
+            ]
+        ),
+        set(
+            "sizes",
+            vec![
+                json!([]),
+                json!(["s", "s"]),
+                json!(["xs"]),
+                json!({"s": true})
+            ]
+        ),
+        set(
+            "tags",
+            vec![json!(["purple"]), json!("blue"), json!([null])]
+        ),
         set("account", vec![json!("acct-9"), json!("ACCT-1"), json!(1)]),
-        set("cc", vec![json!(["z"]), json!(["a", "b", "c"]), json!(["a", "a"])]),
-        prop::sample::select(vec!["name", "flag", "small", "wide", "ratio", "color", "colors", "sizes"])
-            .prop_map(Remove),
+        set(
+            "cc",
+            vec![json!(["z"]), json!(["a", "b", "c"]), json!(["a", "a"])]
+        ),
+        prop::sample::select(vec![
+            "name", "flag", "small", "wide", "ratio", "color", "colors", "sizes"
+        ])
+        .prop_map(Remove),
     ]
 }
 
@@ -266,8 +333,10 @@ fn json_value() -> impl Strategy<Value = Value> {
         any::<i64>().prop_map(Value::from),
         any::<u64>().prop_map(Value::from),
         any::<f64>().prop_map(Value::from), // NaN and infinities become null
-        prop::sample::select(vec!["accept", "decline", "cancel", "Accept", "", "green", "s"])
-            .prop_map(Value::from),
+        prop::sample::select(vec![
+            "accept", "decline", "cancel", "Accept", "", "green", "s"
+        ])
+        .prop_map(Value::from),
         ".{0,12}".prop_map(Value::from),
     ];
     leaf.prop_recursive(4, 64, 8, |inner| {

@@ -2,8 +2,8 @@
 //! entry point, and errors that never carry the input back out (issue #8).
 
 use elicit::{
-    Elicit, Elicitation, MAX_REPLY_BYTES, MAX_STRING_BYTES, MalformedReply, Property,
-    RequestedSchema, ReplyError, Rule, StringSchema, UrlOutcome, UrlRequest,
+    Elicit, Elicitation, MAX_REPLY_BYTES, MAX_STRING_BYTES, MalformedReply, Property, ReplyError,
+    RequestedSchema, Rule, StringSchema, UrlOutcome, UrlRequest,
 };
 use serde_json::{Map, Value, json};
 
@@ -53,8 +53,14 @@ fn reply_text_over_the_limit_is_refused_before_it_is_parsed() {
     // Not JSON at all: only a size check that comes first can answer `TooLarge`.
     let text = "[".repeat(MAX_REPLY_BYTES + 1);
     assert_eq!(too_large(Form::from_reply_str(&text)), MAX_REPLY_BYTES + 1);
-    assert_eq!(too_large(Form::form_request().parse_reply_str(&text)), MAX_REPLY_BYTES + 1);
-    assert_eq!(too_large(UrlOutcome::from_reply_str(&text)), MAX_REPLY_BYTES + 1);
+    assert_eq!(
+        too_large(Form::form_request().parse_reply_str(&text)),
+        MAX_REPLY_BYTES + 1
+    );
+    assert_eq!(
+        too_large(UrlOutcome::from_reply_str(&text)),
+        MAX_REPLY_BYTES + 1
+    );
     let url = UrlRequest::new("Open it.", "https://x.example/").unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(too_large(url.parse_reply_str(&text)), MAX_REPLY_BYTES + 1);
 }
@@ -98,12 +104,18 @@ fn a_one_mebibyte_string_gives_a_short_error_on_every_path() {
     assert_eq!(big.len(), 1024 * 1024);
     // As text: refused by size, before parsing.
     let text = accept(json!({"note": big})).to_string();
-    let error = Form::from_reply_str(&text).err().unwrap_or_else(|| panic!("accepted"));
+    let error = Form::from_reply_str(&text)
+        .err()
+        .unwrap_or_else(|| panic!("accepted"));
     // As a value, in every kind of field.
     let mut errors = vec![error];
     for field in ["note", "code", "plan"] {
         let reply = accept(json!({ field: big }));
-        errors.push(Form::from_reply(&reply).err().unwrap_or_else(|| panic!("{field} accepted")));
+        errors.push(
+            Form::from_reply(&reply)
+                .err()
+                .unwrap_or_else(|| panic!("{field} accepted")),
+        );
     }
     errors.push(
         Form::from_reply(&accept(json!({"plans": [big]})))
@@ -112,7 +124,11 @@ fn a_one_mebibyte_string_gives_a_short_error_on_every_path() {
     );
     for error in errors {
         let message = error.to_string();
-        assert!(message.len() < 200, "{} bytes: {message:.200}", message.len());
+        assert!(
+            message.len() < 200,
+            "{} bytes: {message:.200}",
+            message.len()
+        );
         // At most the 32 characters an option error quotes: never the value as a whole.
         assert!(!message.contains(&SECRET.repeat(5)), "{message}");
     }
@@ -123,18 +139,26 @@ fn strings_longer_than_the_limit_are_refused_from_values_before_they_are_read() 
     let big = "x".repeat(MAX_STRING_BYTES + 1);
     assert_eq!(
         rule_of(Form::from_reply(&accept(json!({"note": big}))), "note"),
-        Rule::TooLarge { bytes: MAX_STRING_BYTES + 1 }
+        Rule::TooLarge {
+            bytes: MAX_STRING_BYTES + 1
+        }
     );
     // A hand-built schema with no length limit holds to the same bound.
     let schema = RequestedSchema::new(vec![Property::new("note", StringSchema::new())])
         .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(
         rule_of(schema.parse_reply(&accept(json!({"note": big}))), "note"),
-        Rule::TooLarge { bytes: MAX_STRING_BYTES + 1 }
+        Rule::TooLarge {
+            bytes: MAX_STRING_BYTES + 1
+        }
     );
     // The limit itself is allowed.
     let at_limit = "x".repeat(MAX_STRING_BYTES);
-    assert!(schema.parse_reply(&accept(json!({"note": at_limit}))).is_ok());
+    assert!(
+        schema
+            .parse_reply(&accept(json!({"note": at_limit})))
+            .is_ok()
+    );
 }
 
 #[test]
@@ -144,13 +168,21 @@ fn a_huge_content_map_costs_only_the_schemas_lookups_and_unknown_keys_stay_ignor
         .collect();
     content.insert("plan".into(), json!("team"));
     let reply = Value::Object(
-        [("action".to_owned(), json!("accept")), ("content".to_owned(), Value::Object(content))]
-            .into_iter()
-            .collect(),
+        [
+            ("action".to_owned(), json!("accept")),
+            ("content".to_owned(), Value::Object(content)),
+        ]
+        .into_iter()
+        .collect(),
     );
     assert_eq!(
         Form::from_reply(&reply),
-        Ok(Elicitation::Accept(Form { note: None, code: None, plan: Some(Plan::Team), plans: None }))
+        Ok(Elicitation::Accept(Form {
+            note: None,
+            code: None,
+            plan: Some(Plan::Team),
+            plans: None
+        }))
     );
 }
 
@@ -159,7 +191,9 @@ fn a_huge_multi_select_is_refused_at_the_first_repeat() {
     let items: Vec<Value> = std::iter::repeat_n(json!("free"), 1_000_000).collect();
     assert_eq!(
         rule_of(Form::from_reply(&accept(json!({"plans": items}))), "plans"),
-        Rule::DuplicateSelection { value: "free".into() }
+        Rule::DuplicateSelection {
+            value: "free".into()
+        }
     );
 }
 
@@ -172,8 +206,101 @@ fn deeply_nested_values_are_refused_by_type_without_recursion() {
         deep = Value::Array(vec![deep]);
     }
     assert!(matches!(
-        rule_of(Form::from_reply(&accept(json!({"note": deep.clone()}))), "note"),
+        rule_of(
+            Form::from_reply(&accept(json!({"note": deep.clone()}))),
+            "note"
+        ),
         Rule::Type { .. }
     ));
-    assert!(matches!(UrlOutcome::from_reply(&json!({"action": deep})), Err(ReplyError::Malformed(_))));
+    assert!(matches!(
+        UrlOutcome::from_reply(&json!({"action": deep})),
+        Err(ReplyError::Malformed(_))
+    ));
+}
+
+mod multi_round_trip {
+    use elicit::CLIENT_CAPABILITIES_META_KEY;
+    use elicit::mrtr::{Answer, Ask, MrtrError, Retry, Rounds};
+    use elicit::state::{
+        Binding, KeyId, MAX_STATE_LEN, MalformedReason, ParamsDigest, StateError, StateKey,
+        StateKeys, UnixTime,
+    };
+    use serde_json::{Value, json};
+
+    use super::Form;
+
+    const NOW: UnixTime = UnixTime::from_secs(1_800_000_000);
+
+    fn rounds() -> Rounds {
+        Rounds::new(StateKeys::single(
+            KeyId::new(1),
+            StateKey::from_bytes([5; 32]),
+        ))
+    }
+
+    fn call() -> Value {
+        json!({"name": "t", "_meta": {CLIENT_CAPABILITIES_META_KEY: {"elicitation": {}}}})
+    }
+
+    fn binding(params: &Value) -> Binding<'static> {
+        Binding {
+            principal: "p",
+            method: "tools/call",
+            params_digest: ParamsDigest::of_request_params(params),
+        }
+    }
+
+    #[test]
+    fn request_state_over_the_limit_is_refused_before_decoding() {
+        let rounds = rounds();
+        let call = call();
+        let huge = "!".repeat(MAX_STATE_LEN + 1);
+        let retry = Retry::from_params(&call)
+            .unwrap_or_else(|e| panic!("{e}"))
+            .with_request_state(Some(&huge));
+        match rounds.round::<()>(retry, binding(&call), NOW) {
+            Err(MrtrError::State(StateError::Malformed(MalformedReason::TooLong))) => {}
+            other => panic!("expected TooLong, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_one_mebibyte_answer_is_asked_again_with_a_short_reason() {
+        let rounds = rounds();
+        let first = call();
+        let mut round = rounds
+            .round::<()>(
+                Retry::from_params(&first).unwrap_or_else(|e| panic!("{e}")),
+                binding(&first),
+                NOW,
+            )
+            .unwrap_or_else(|e| panic!("{e}"));
+        let Ok(Answer::Ask(asked)) = round.answer(Ask::form::<Form>("form")) else {
+            panic!("round one asks")
+        };
+        let state = asked.request_state().unwrap_or_default().to_owned();
+        let secret = "hunter2-".repeat(128 * 1024);
+        let mut retry = first.clone();
+        retry["inputResponses"] =
+            json!({"form": {"action": "accept", "content": {"code": secret}}});
+        retry["requestState"] = json!(state);
+        let mut round = rounds
+            .round::<()>(
+                Retry::from_params(&retry).unwrap_or_else(|e| panic!("{e}")),
+                binding(&first),
+                NOW,
+            )
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert!(matches!(
+            round.answer(Ask::form::<Form>("form")),
+            Ok(Answer::Ask(_))
+        ));
+        let reasons = round.unusable_answers();
+        assert_eq!(reasons.len(), 1);
+        assert!(
+            reasons
+                .iter()
+                .all(|(_, reason)| reason.len() < 200 && !reason.contains("hunter2-hunter2-"))
+        );
+    }
 }

@@ -213,6 +213,8 @@ fn request_state_longer_than_the_limit_is_refused_before_decoding() {
     let text = "!".repeat(MAX_STATE_LEN + 1);
     assert!(matches!(
         keys().open::<Value>(&text, &binding("p"), NOW),
-        Err(StateError::Malformed(elicit_core::state::MalformedReason::TooLong))
+        Err(StateError::Malformed(
+            elicit_core::state::MalformedReason::TooLong
+        ))
     ));
 }
