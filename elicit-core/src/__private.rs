@@ -177,12 +177,12 @@ impl<E: Select, S, const N: usize> DefaultOf<[E; N]> for std::collections::HashS
 /// The index of the option whose value is `value` (a `const fn`: the derive checks string
 /// defaults against an enum's options at compile time).
 pub const fn option_index(options: &[EnumOption], value: &str) -> Option<usize> {
-    let mut i = 0;
-    while i < options.len() {
-        if options[i].value_is(value) {
+    let (mut rest, mut i) = (options, 0);
+    while let [option, tail @ ..] = rest {
+        if option.value_is(value) {
             return Some(i);
         }
-        i += 1;
+        (rest, i) = (tail, i + 1);
     }
     None
 }

@@ -81,10 +81,14 @@ impl fmt::Display for Format {
     }
 }
 
-// The checks below are `const fn`s over bytes (no iterators, no slicing that can panic: every
-// index is bounds-checked by a `while` condition), so the derive can run them at compile time.
+// The checks below are `const fn`s over bytes, so the derive can run them at compile time.
+// Every byte is read through `at`, the one place that indexes: no input can make them panic.
 
 /// Byte `i` of `b`, or 0 past the end (0 never satisfies any class below).
+#[allow(
+    clippy::indexing_slicing,
+    reason = "bounds-checked on the same line; `<[u8]>::get` is not a `const fn`"
+)]
 const fn at(b: &[u8], i: usize) -> u8 {
     if i < b.len() { b[i] } else { 0 }
 }
@@ -102,7 +106,7 @@ const fn is_email(b: &[u8]) -> bool {
     let mut i = b.len();
     while i > 0 {
         i -= 1;
-        if b[i] == b'@' {
+        if at(b, i) == b'@' {
             at_pos = i;
             break;
         }
@@ -115,11 +119,11 @@ const fn is_email(b: &[u8]) -> bool {
     {
         return false;
     }
-    let local_ok = if at_pos >= 2 && b[0] == b'"' && b[at_pos - 1] == b'"' {
+    let local_ok = if at_pos >= 2 && at(b, 0) == b'"' && at(b, at_pos - 1) == b'"' {
         let mut j = 1;
         let mut ok = true;
         while j < at_pos - 1 {
-            let c = b[j];
+            let c = at(b, j);
             if c == b'"' || c == b'\\' || c < 0x20 || c == 0x7f {
                 ok = false;
             }
@@ -131,7 +135,7 @@ const fn is_email(b: &[u8]) -> bool {
         let mut ok = true;
         let mut atom_len = 0;
         while j < at_pos {
-            let c = b[j];
+            let c = at(b, j);
             if c == b'.' {
                 if atom_len == 0 {
                     ok = false;
@@ -150,8 +154,8 @@ const fn is_email(b: &[u8]) -> bool {
         return false;
     }
     let start = at_pos + 1;
-    if b[start] == b'[' {
-        return b[b.len() - 1] == b']' && is_address_literal(b, start + 1, b.len() - 1);
+    if at(b, start) == b'[' {
+        return at(b, b.len() - 1) == b']' && is_address_literal(b, start + 1, b.len() - 1);
     }
     is_domain(b, start, b.len())
 }
@@ -186,7 +190,7 @@ const fn is_domain(b: &[u8], start: usize, end: usize) -> bool {
     let mut label_len = 0;
     let mut prev = 0u8;
     while i < end {
-        let c = b[i];
+        let c = at(b, i);
         if c == b'.' {
             if label_len == 0 || prev == b'-' {
                 return false;
@@ -218,7 +222,7 @@ const fn is_address_literal(b: &[u8], start: usize, end: usize) -> bool {
         let mut i = start + 5;
         let mut colons = 0;
         while i < end {
-            let c = b[i];
+            let c = at(b, i);
             if c == b':' {
                 colons += 1;
             } else if !c.is_ascii_hexdigit() && c != b'.' {
@@ -233,7 +237,7 @@ const fn is_address_literal(b: &[u8], start: usize, end: usize) -> bool {
     let mut value: u32 = 0;
     let mut digits_in_part = 0;
     while i <= end {
-        let c = if i < end { b[i] } else { b'.' };
+        let c = if i < end { at(b, i) } else { b'.' };
         if c == b'.' {
             if digits_in_part == 0 || value > 255 {
                 return false;
@@ -257,12 +261,12 @@ const fn is_address_literal(b: &[u8], start: usize, end: usize) -> bool {
 /// `%` must start a `%XX` escape; `//` must be followed by an authority with a host (except
 /// `file:`).
 const fn is_absolute_uri(b: &[u8]) -> bool {
-    if b.is_empty() || !b[0].is_ascii_alphabetic() {
+    if b.is_empty() || !at(b, 0).is_ascii_alphabetic() {
         return false;
     }
     let mut i = 1;
-    while i < b.len() && b[i] != b':' {
-        let c = b[i];
+    while i < b.len() && at(b, i) != b':' {
+        let c = at(b, i);
         if !(c.is_ascii_alphanumeric() || c == b'+' || c == b'-' || c == b'.') {
             return false;
         }
@@ -274,7 +278,7 @@ const fn is_absolute_uri(b: &[u8]) -> bool {
     }
     let mut j = colon + 1;
     while j < b.len() {
-        let c = b[j];
+        let c = at(b, j);
         if c == b'%' {
             if !(at(b, j + 1).is_ascii_hexdigit() && at(b, j + 2).is_ascii_hexdigit()) {
                 return false;
@@ -316,17 +320,17 @@ const fn is_absolute_uri(b: &[u8]) -> bool {
         // The host is what follows the last `@` of the authority, up to the first `/?#`.
         let mut k = colon + 3;
         let mut host_start = k;
-        while k < b.len() && !matches!(b[k], b'/' | b'?' | b'#') {
-            if b[k] == b'@' {
+        while k < b.len() && !matches!(at(b, k), b'/' | b'?' | b'#') {
+            if at(b, k) == b'@' {
                 host_start = k + 1;
             }
             k += 1;
         }
         let is_file = colon == 4
-            && b[0].eq_ignore_ascii_case(&b'f')
-            && b[1].eq_ignore_ascii_case(&b'i')
-            && b[2].eq_ignore_ascii_case(&b'l')
-            && b[3].eq_ignore_ascii_case(&b'e');
+            && at(b, 0).eq_ignore_ascii_case(&b'f')
+            && at(b, 1).eq_ignore_ascii_case(&b'i')
+            && at(b, 2).eq_ignore_ascii_case(&b'l')
+            && at(b, 3).eq_ignore_ascii_case(&b'e');
         if k == host_start && !is_file {
             return false;
         }
@@ -374,11 +378,11 @@ const fn full_date_prefix(b: &[u8]) -> bool {
 /// RFC 3339 `date-time`: `full-date "T" partial-time time-offset`; `T`/`Z` in either case,
 /// an optional fraction of a second, seconds up to 60 (leap second).
 const fn is_date_time(b: &[u8]) -> bool {
-    if b.len() < 20 || !full_date_prefix(b) || !matches!(b[10], b'T' | b't') {
+    if b.len() < 20 || !full_date_prefix(b) || !matches!(at(b, 10), b'T' | b't') {
         return false;
     }
     let (hour, minute, second) = (digits(b, 11, 2), digits(b, 14, 2), digits(b, 17, 2));
-    if b[13] != b':' || b[16] != b':' || hour > 23 || minute > 59 || second > 60 {
+    if at(b, 13) != b':' || at(b, 16) != b':' || hour > 23 || minute > 59 || second > 60 {
         return false;
     }
     let mut i = 19;
@@ -394,9 +398,9 @@ const fn is_date_time(b: &[u8]) -> bool {
     }
     let rest = b.len() - i;
     if rest == 1 {
-        return matches!(b[i], b'Z' | b'z');
+        return matches!(at(b, i), b'Z' | b'z');
     }
-    if rest == 6 && matches!(b[i], b'+' | b'-') && b[i + 3] == b':' {
+    if rest == 6 && matches!(at(b, i), b'+' | b'-') && at(b, i + 3) == b':' {
         let (h, m) = (digits(b, i + 1, 2), digits(b, i + 4, 2));
         return h <= 23 && m <= 59;
     }

@@ -5,6 +5,20 @@
 //! gets the same validation, and so does a client checking user input before sending it.
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
+// Everything this crate reads may come from a client, so nothing outside the tests may panic on
+// it: no `unwrap`, `expect`, `panic!` or unchecked indexing (SECURITY.md). Unit tests may.
+#![cfg_attr(
+    not(test),
+    deny(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::indexing_slicing,
+        clippy::panic,
+        clippy::unreachable,
+        clippy::todo,
+        clippy::unimplemented
+    )
+)]
 
 mod capabilities;
 mod consent;

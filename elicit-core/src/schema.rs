@@ -63,19 +63,19 @@ impl EnumOption {
     /// Whether the value is `value` (a `const fn` for compile-time checks of defaults).
     #[doc(hidden)]
     pub const fn value_is(&self, value: &str) -> bool {
-        let (a, b) = match &self.value {
+        let (mut a, mut b) = match &self.value {
             Cow::Borrowed(s) => (s.as_bytes(), value.as_bytes()),
             Cow::Owned(_) => return false,
         };
         if a.len() != b.len() {
             return false;
         }
-        let mut i = 0;
-        while i < a.len() {
-            if a[i] != b[i] {
+        // Slice patterns rather than indexing: `const`, and nothing to bounds-check.
+        while let ([x, a_rest @ ..], [y, b_rest @ ..]) = (a, b) {
+            if *x != *y {
                 return false;
             }
-            i += 1;
+            (a, b) = (a_rest, b_rest);
         }
         true
     }
@@ -645,7 +645,7 @@ fn check_properties(properties: &[Property]) -> Result<(), SchemaError> {
         if p.name.is_empty() {
             return Err(SchemaError::EmptyName);
         }
-        if properties[..i].iter().any(|q| q.name == p.name) {
+        if properties.iter().take(i).any(|q| q.name == p.name) {
             return Err(SchemaError::DuplicateProperty {
                 name: p.name.to_string(),
             });
@@ -773,7 +773,7 @@ fn check_options(p: &Property, options: &[EnumOption], dynamic: bool) -> Result<
         });
     }
     for (i, o) in options.iter().enumerate() {
-        if options[..i].iter().any(|q| q.value == o.value) {
+        if options.iter().take(i).any(|q| q.value == o.value) {
             return Err(SchemaError::DuplicateOption {
                 property: p.name.to_string(),
                 value: o.value.to_string(),

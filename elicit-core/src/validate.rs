@@ -264,7 +264,7 @@ impl std::error::Error for Violations {}
 /// Shorten a client-sent string for quoting in an error.
 pub(crate) fn quote(value: &str) -> String {
     match value.char_indices().nth(QUOTE_LIMIT) {
-        Some((cut, _)) => format!("{}…", &value[..cut]),
+        Some((cut, _)) => format!("{}…", value.get(..cut).unwrap_or_default()),
         None => value.to_owned(),
     }
 }
