@@ -39,7 +39,8 @@ pub enum UrlPolicy {
 ///   (`https://bank.example@evil.example/`).
 /// - **no ambiguity**: only the characters RFC 3986 allows, no backslashes or whitespace,
 ///   well-formed percent escapes, a host that is a DNS name, a canonical dotted-quad IPv4
-///   address or a bracketed IPv6 literal, and a port in `1..=65535`. Browsers repair malformed
+///   address or a bracketed IPv6 literal in canonical (RFC 5952) form, and a port in
+///   `1..=65535`. Browsers repair malformed
 ///   URLs in ways that differ from what a user reads (`http://0x7f.1/` is `127.0.0.1`); a URL
 ///   that needs repair is refused rather than guessed at. Hosts must be ASCII: write an
 ///   internationalised name in its `xn--` form, which clients are told to flag.
@@ -240,7 +241,7 @@ pub enum UrlError {
     },
     /// No host after `//`.
     MissingHost,
-    /// The host is not a DNS name, a canonical IPv4 address or a bracketed IPv6 literal.
+    /// The host is not a DNS name, a canonical IPv4 address or a canonical bracketed IPv6 literal.
     InvalidHost {
         /// Which rule it broke.
         reason: &'static str,
@@ -387,6 +388,14 @@ fn check_host(host: &str) -> Result<bool, UrlError> {
         let ip: Ipv6Addr = literal.parse().map_err(|_| UrlError::InvalidHost {
             reason: "the bracketed IPv6 address is malformed (zone identifiers are not allowed)",
         })?;
+        // As for IPv4, only the canonical spelling (RFC 5952, in either case) reads the same to
+        // a person as to the browser, which rewrites any other: `[::01]` and
+        // `[0:0:0:0:0:0:0:1]` are `[::1]`, and `[::127.0.0.1]` is `[::7f00:1]`.
+        if !ip.to_string().eq_ignore_ascii_case(literal) {
+            return Err(UrlError::InvalidHost {
+                reason: "an IPv6 literal must be in its canonical form (RFC 5952), like [2001:db8::1]: no leading zeros, the longest run of zero groups written as `::`, no embedded IPv4 except ::ffff:a.b.c.d",
+            });
+        }
         return Ok(ip == Ipv6Addr::LOCALHOST);
     }
     if host.contains(['[', ']']) {
@@ -689,6 +698,27 @@ mod tests {
                 "{s}: {e:?}"
             );
         }
+    }
+
+    #[test]
+    fn ipv6_literals_must_be_canonical() {
+        // Found by the `url` fuzz target: `http://[::01]` was accepted as loopback while its
+        // host did not read as `[::1]`.
+        for s in [
+            "http://[::01]/",
+            "http://[0:0:0:0:0:0:0:1]/",
+            "https://[2001:0db8::1]/",
+            "https://[2001:db8:0:0:0:0:0:1]/",
+            "https://[2001:db8::1:1:1:1:1]/",
+            "https://[::127.0.0.1]/",
+            "https://[::ffff:7f00:1]/",
+        ] {
+            assert!(matches!(err(s), UrlError::InvalidHost { .. }), "{s}");
+        }
+        assert!(ok("http://[::1]/").is_loopback());
+        ok("https://[2001:DB8::1]/");
+        ok("https://[2001:db8:0:1:1:1:1:1]/");
+        ok("https://[::ffff:192.0.2.1]/");
     }
 
     #[test]

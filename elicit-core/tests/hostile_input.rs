@@ -218,3 +218,14 @@ fn request_state_longer_than_the_limit_is_refused_before_decoding() {
         ))
     ));
 }
+
+/// Fuzz finding (`url` target): `http://[::01]` was accepted as plain `http` to loopback, with a
+/// host that does not read as the `[::1]` a browser shows. IPv6 literals must now be canonical.
+#[test]
+fn fuzz_regression_non_canonical_ipv6_loopback_is_refused() {
+    assert!(matches!(
+        ElicitationUrl::parse("http://[::01]"),
+        Err(elicit_core::UrlError::InvalidHost { .. })
+    ));
+    assert!(ElicitationUrl::parse("http://[::1]").is_ok_and(|url| url.is_loopback()));
+}
