@@ -76,6 +76,62 @@ pub fn put<T: ElicitField>(content: &mut Map<String, Value>, name: &'static str,
     }
 }
 
+/// Every use generated code makes of one field's type: its schema, reading it, writing it.
+#[derive(Clone, Copy)]
+pub struct FieldOps<T> {
+    /// The field's schema property; the `bool` says whether `#[serde(default)]` supplies it.
+    pub property: PropertyFn,
+    /// Read the field (see [`field`]).
+    pub read: ReadFn<T>,
+    /// Write the field (see [`put`]).
+    pub put: fn(&mut Map<String, Value>, &'static str, &T),
+}
+
+/// The reading part of [`FieldOps`].
+pub type ReadFn<T> = fn(&Map<String, Value>, &'static str, &mut Vec<Violation>) -> Option<T>;
+
+/// The schema part of [`FieldOps`].
+pub type PropertyFn =
+    fn(&'static str, Option<&'static str>, Option<&'static str>, bool, &FieldSpec) -> Property;
+
+/// The uses of a field's type, behind its one `ElicitField` bound.
+///
+/// Why one function: when a field's type is not an [`ElicitField`] (`nested: Inner`), one helper
+/// per use (schema, read, write) reports its own E0277, each with a different "required by a
+/// bound in `..`" note: three copies of one mistake. Generated code reaches every use through
+/// `field_ops::<T>()`, spanned on the field's type, so every use fails on the same bound at the
+/// same place: the diagnostics are identical, and rustc prints the error once, with
+/// `ElicitField`'s own message.
+pub const fn field_ops<T: ElicitField>() -> FieldOps<T> {
+    FieldOps {
+        property: property_of::<T>,
+        read: field::<T>,
+        put: put::<T>,
+    }
+}
+
+fn property_of<T: ElicitField>(
+    name: &'static str,
+    title: Option<&'static str>,
+    description: Option<&'static str>,
+    has_default: bool,
+    spec: &FieldSpec,
+) -> Property {
+    property::<T>(
+        name,
+        title,
+        description,
+        is_required::<T>(has_default),
+        spec,
+    )
+}
+
+/// Whether the reply has no value for `name` (absent or `null`): a `#[serde(default)]` field
+/// then takes `Default::default()`.
+pub fn is_absent(content: &Map<String, Value>, name: &str) -> bool {
+    matches!(content.get(name), None | Some(Value::Null))
+}
+
 /// The violations recorded while reading fields (generated code calls it only when some field
 /// failed to read; an empty list still yields an error rather than a panic).
 pub fn violations(list: Vec<Violation>) -> Violations {
@@ -142,3 +198,88 @@ pub const fn option_index(options: &[EnumOption], value: &str) -> Option<usize> 
     }
     None
 }
+
+// Kind assertions. The derive checks which attributes fit which field kind from the type's
+// spelling; a path it cannot classify (an alias such as `type Email = String`, or an options
+// enum) is checked here instead, by the compiler, on the attribute's tokens.
+
+/// A string field: `format`, `min_length` and `max_length` apply.
+#[diagnostic::on_unimplemented(
+    message = "`format`, `min_length` and `max_length` apply only to string fields, and `{Self}` is not a string",
+    label = "this attribute needs a `String` (or `Option<String>`) field",
+    note = "remove the attribute, or change the field's type to `String`"
+)]
+pub trait StringField {}
+impl StringField for String {}
+impl<T: StringField> StringField for Option<T> {}
+
+/// An integer or number field: `minimum` and `maximum` apply. `INT_RANGE` is the range of an
+/// integer type (`None` for `f32`/`f64`), so bounds on an alias are range-checked at compile time.
+#[diagnostic::on_unimplemented(
+    message = "`minimum` and `maximum` apply only to integer and number fields, and `{Self}` is neither",
+    label = "this attribute needs an integer, `f32` or `f64` field",
+    note = "remove the attribute, or change the field's type to an integer or a float"
+)]
+pub trait NumberField {
+    /// `(MIN, MAX)` of an integer type; `None` for a float.
+    const INT_RANGE: Option<(i128, i128)>;
+}
+macro_rules! number_fields {
+    ($($ty:ty),*) => {$(
+        impl NumberField for $ty {
+            const INT_RANGE: Option<(i128, i128)> = Some((<$ty>::MIN as i128, <$ty>::MAX as i128));
+        }
+    )*};
+}
+number_fields!(i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
+impl NumberField for f32 {
+    const INT_RANGE: Option<(i128, i128)> = None;
+}
+impl NumberField for f64 {
+    const INT_RANGE: Option<(i128, i128)> = None;
+}
+impl<T: NumberField> NumberField for Option<T> {
+    const INT_RANGE: Option<(i128, i128)> = T::INT_RANGE;
+}
+
+/// Whether an attribute's bound fits a number type: a whole number inside an integer type's
+/// range, or any bound for a float (a `const fn`: checked at compile time).
+pub const fn bound_fits<T: NumberField>(bound: Bound) -> bool {
+    match (T::INT_RANGE, bound) {
+        (Some((lo, hi)), Bound::Int(n)) => lo <= n && n <= hi,
+        (Some(_), Bound::Float(_)) => false,
+        (None, _) => true,
+    }
+}
+
+/// A multi-select field: `min_items` and `max_items` apply.
+#[diagnostic::on_unimplemented(
+    message = "`min_items` and `max_items` apply only to multi-select fields, and `{Self}` is not one",
+    label = "this attribute needs a `Vec`/`BTreeSet`/`HashSet` of an options enum, or `elicit::Choices`",
+    note = "remove the attribute, or make the field a multi-select"
+)]
+pub trait MultiSelectField {}
+impl<E: Select> MultiSelectField for Vec<E> {}
+impl<E: Select> MultiSelectField for std::collections::BTreeSet<E> {}
+impl<E: Select, S> MultiSelectField for std::collections::HashSet<E, S> {}
+impl MultiSelectField for crate::field::Choices {}
+impl<T: MultiSelectField> MultiSelectField for Option<T> {}
+
+/// A boolean field: `consent` applies.
+#[diagnostic::on_unimplemented(
+    message = "`consent` applies only to boolean fields, and `{Self}` is not `bool`",
+    label = "a consent checkbox is a `bool` field",
+    note = "remove `consent`, or change the field's type to `bool`"
+)]
+pub trait BoolField {}
+impl BoolField for bool {}
+impl<T: BoolField> BoolField for Option<T> {}
+
+/// Asserts `T: StringField` where the derive puts the call (on the attribute).
+pub const fn assert_string_field<T: StringField + ?Sized>() {}
+/// Asserts `T: NumberField` where the derive puts the call (on the attribute).
+pub const fn assert_number_field<T: NumberField + ?Sized>() {}
+/// Asserts `T: MultiSelectField` where the derive puts the call (on the attribute).
+pub const fn assert_multi_select_field<T: MultiSelectField + ?Sized>() {}
+/// Asserts `T: BoolField` where the derive puts the call (on the attribute).
+pub const fn assert_bool_field<T: BoolField + ?Sized>() {}

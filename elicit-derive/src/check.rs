@@ -53,6 +53,24 @@ pub struct Field {
     pub default: Option<(DefaultExpr, Span)>,
     pub legacy_enum_names: bool,
     pub serde_default: bool,
+    /// Where `min_items` was written, for the check against the number of options.
+    pub min_items_span: Option<Span>,
+    /// Kinds the syntax could not confirm (an alias, a path): asserted by the compiler, each on
+    /// the attribute that needs it.
+    pub kind_asserts: Vec<(KindAssert, Span)>,
+    /// `minimum`/`maximum` on a type the syntax could not classify: range-checked at compile
+    /// time against the type's own range.
+    pub unchecked_bounds: Vec<(&'static str, Number, Span)>,
+}
+
+/// A field kind an attribute needs, asserted by a marker trait of the runtime
+/// (`__private::StringField` ..) when the type's spelling does not show it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KindAssert {
+    String,
+    Number,
+    MultiSelect,
+    Bool,
 }
 
 pub struct OptionsEnum {
@@ -70,22 +88,79 @@ pub struct Variant {
 
 /// Every error found so far (like serde's `Ctxt`): checks push and carry on, so the user sees
 /// all mistakes of an input at once.
+///
+/// Held as `syn::Error`s rather than `darling::Error`s: `syn::Error::new_spanned` keeps the first
+/// and last token of a multi-token span (`Box<String>`, `Option<Option<u8>>`), so the whole type
+/// is underlined on stable Rust, where a `darling::Error` keeps only its first token.
 #[derive(Default)]
-pub struct Errors(Vec<Error>);
+pub struct Errors(Vec<syn::Error>);
 
 impl Errors {
+    /// An error from darling (attribute parsing) or a custom error with a single span. Darling's
+    /// own wording ("Duplicate field `title`") is restated in this crate's terms.
     pub fn push(&mut self, error: Error) {
-        self.0.push(error);
+        for e in error.flatten() {
+            let span = e.span();
+            let message = reword(&e.to_string());
+            self.0.push(syn::Error::new(span, message));
+        }
     }
+    /// An error on every token of `tokens`.
+    pub fn spanned(&mut self, tokens: impl quote::ToTokens, message: impl std::fmt::Display) {
+        self.0.push(syn::Error::new_spanned(tokens, message));
+    }
+    /// How many errors were pushed (an error from darling may hold several).
     pub fn len(&self) -> usize {
         self.0.len()
     }
-    fn finish(self) -> Result<(), Error> {
-        if self.0.is_empty() {
-            Ok(())
-        } else {
-            Err(Error::multiple(self.0))
+    fn finish(self) -> Result<(), syn::Error> {
+        let mut all = self.0.into_iter();
+        match all.next() {
+            None => Ok(()),
+            Some(mut first) => {
+                first.extend(all);
+                Err(first)
+            }
         }
+    }
+}
+
+/// Darling's messages for `#[elicit(..)]` mistakes, restated: name the key, the rule, the fix.
+/// Darling writes "<what> at <key>" when it knows the key; anything not recognised is kept.
+fn reword(message: &str) -> String {
+    let (what, key) = match message.rsplit_once(" at ") {
+        Some((what, key)) if !key.contains(' ') => (what, Some(key)),
+        _ => (message, None),
+    };
+    let key = key.unwrap_or("this key");
+    if let Some(rest) = what.strip_prefix("Unknown field: ") {
+        return match rest.split_once(". Did you mean ") {
+            Some((unknown, suggestion)) => format!(
+                "unknown key {unknown} in `#[elicit(..)]`; did you mean {}",
+                suggestion.trim_end_matches('?')
+            ),
+            None => format!(
+                "unknown key {rest} in `#[elicit(..)]`; see the derive's documentation for the keys"
+            ),
+        };
+    }
+    if let Some(field) = what.strip_prefix("Duplicate field ") {
+        return format!("{field} is given twice; keep one");
+    }
+    if let Some(found) = what.strip_prefix("Unexpected type ") {
+        return format!(
+            "`{key}` does not take {found}: give a string (`{key} = \"...\"`) or, for bounds, a number"
+        );
+    }
+    if what == "Unexpected meta-item format `word`" {
+        return format!("`{key}` needs a value: `{key} = \"...\"`");
+    }
+    if what.starts_with("Unexpected literal type") {
+        return format!("`{key}` is a flag and takes no value: write `{key}` alone");
+    }
+    match key {
+        "this key" => what.to_owned(),
+        key => format!("`{key}`: {what}"),
     }
 }
 
@@ -99,15 +174,20 @@ const FORMATS: &[(&str, &str)] = &[
 
 /// Parse and validate. On error, also returns the type's name and kind so a stub impl can be
 /// emitted beside the errors (no follow-on "trait not implemented" noise).
-pub fn check(input: &syn::DeriveInput) -> Result<Model, Error> {
+pub fn check(input: &syn::DeriveInput) -> Result<Model, syn::Error> {
     let mut errors = Errors::default();
     check_shape(input, &mut errors);
-    let opts = match InputOpts::from_derive_input(input) {
-        Ok(opts) => Some(opts),
-        Err(e) => {
-            errors.push(e);
-            None
-        }
+    // A union is already reported by `check_shape`; darling would add its own "Unions are not
+    // supported" on the derive.
+    let opts = match &input.data {
+        syn::Data::Union(_) => None,
+        _ => match InputOpts::from_derive_input(input) {
+            Ok(opts) => Some(opts),
+            Err(e) => {
+                errors.push(e);
+                None
+            }
+        },
     };
     let model = match &input.data {
         syn::Data::Struct(s) => {
@@ -142,7 +222,7 @@ pub fn check(input: &syn::DeriveInput) -> Result<Model, Error> {
         syn::Data::Union(_) => None,
     };
     errors.finish()?;
-    model.ok_or_else(|| Error::custom("internal error: no model").with_span(&input.ident))
+    model.ok_or_else(|| syn::Error::new_spanned(&input.ident, "internal error: no model"))
 }
 
 fn krate(opts: &InputOpts) -> syn::Path {
@@ -155,61 +235,51 @@ fn krate(opts: &InputOpts) -> syn::Path {
 fn check_shape(input: &syn::DeriveInput, errors: &mut Errors) {
     let generics = &input.generics;
     if let Some(lt) = generics.lifetimes().next() {
-        errors.push(
-            Error::custom(
-                "an elicitation type cannot borrow: a reply is owned data; remove the lifetime and use owned fields such as `String`",
-            )
-            .with_span(lt),
+        errors.spanned(
+            lt,
+            "an elicitation type cannot borrow: a reply is owned data; remove the lifetime and use owned fields such as `String`",
         );
     }
     if let Some(tp) = generics.type_params().next() {
-        errors.push(
-            Error::custom(
-                "an elicitation type cannot be generic: its schema is fixed at compile time; use concrete field types",
-            )
-            .with_span(tp),
+        errors.spanned(
+            tp,
+            "an elicitation type cannot be generic: its schema is fixed at compile time; use concrete field types",
         );
     }
     if let Some(cp) = generics.const_params().next() {
-        errors.push(
-            Error::custom("an elicitation type cannot be generic over a const: its schema is fixed at compile time")
-                .with_span(cp),
+        errors.spanned(
+            cp,
+            "an elicitation type cannot be generic over a const: its schema is fixed at compile time; use concrete field types",
         );
     }
     match &input.data {
-        syn::Data::Union(u) => errors.push(
-            Error::custom(
-                "`#[derive(Elicit)]` does not support unions: a form is a struct with named fields, a set of options is a unit-only enum",
-            )
-            .with_span(&u.union_token),
+        syn::Data::Union(u) => errors.spanned(
+            u.union_token,
+            "`#[derive(Elicit)]` does not support unions: a form is a struct with named fields, a set of options is a unit-only enum",
         ),
         syn::Data::Struct(s) => {
             if let syn::Fields::Unnamed(f) = &s.fields {
-                errors.push(
-                    Error::custom(
-                        "a tuple struct cannot be a form: its fields have no names to become properties; use named fields",
-                    )
-                    .with_span(f),
+                errors.spanned(
+                    f,
+                    "a tuple struct cannot be a form: its fields have no names to become properties; use named fields",
                 );
             }
         }
         syn::Data::Enum(e) => {
             if e.variants.is_empty() {
-                errors.push(
-                    Error::custom(
-                        "an options enum needs at least one variant: a select with nothing to choose cannot be answered",
-                    )
-                    .with_span(&input.ident),
+                errors.spanned(
+                    &input.ident,
+                    "an options enum needs at least one variant: a select with nothing to choose cannot be answered; add the options as unit variants",
                 );
             }
             for v in &e.variants {
                 if !matches!(v.fields, syn::Fields::Unit) {
-                    errors.push(
-                        Error::custom(format!(
+                    errors.spanned(
+                        &v.fields,
+                        format!(
                             "option `{}` carries data, but a select's options are plain values; make it a unit variant (a form asking for more is a struct)",
                             v.ident
-                        ))
-                        .with_span(&v.fields),
+                        ),
                     );
                 }
             }
@@ -288,22 +358,22 @@ fn check_struct(
             skipped.push(ident);
             continue;
         }
-        let Some(field) = check_field(f, &ident, rename_all, &serde, errors) else {
-            continue;
-        };
+        // Uniqueness is checked on every field, even one with other mistakes, so that all
+        // errors show at once.
+        let name = property_name(f, &ident, rename_all, &serde);
         let span = f.rename.as_ref().map_or_else(|| ident.span(), |r| r.span());
-        if let Some((_, first)) = names.iter().find(|(n, _)| *n == field.name) {
+        if names.iter().any(|(n, _)| *n == name) {
             errors.push(
                 Error::custom(format!(
-                    "two fields are named `{}` in the form; property names must be unique after renaming",
-                    field.name
+                    "two fields are named `{name}` in the form: property names must be unique after renaming; give one of them another name with `#[elicit(rename = \"...\")]`"
                 ))
                 .with_span(&span),
             );
-            let _ = first;
         }
-        names.push((field.name.clone(), span));
-        out.push(field);
+        names.push((name, span));
+        if let Some(field) = check_field(f, &ident, rename_all, &serde, errors) {
+            out.push(field);
+        }
     }
     if out.is_empty() && errors.len() == 0 {
         errors.push(
@@ -374,6 +444,23 @@ fn rename_rule(r: &SpannedValue<String>, errors: &mut Errors) -> Option<RenameRu
     rule
 }
 
+/// The property name of a field: `#[elicit(rename)]`, else `#[serde(rename)]`, else the field's
+/// name under `rename_all`.
+fn property_name(
+    f: &FieldOpts,
+    ident: &syn::Ident,
+    rename_all: Option<RenameRule>,
+    serde: &crate::parse::SerdeAttrs,
+) -> String {
+    let raw = ident.to_string();
+    let raw = raw.strip_prefix("r#").unwrap_or(&raw);
+    match (&f.rename, &serde.rename) {
+        (Some(r), _) => r.as_str().to_owned(),
+        (None, Some(r)) => r.clone(),
+        (None, None) => rename_all.map_or_else(|| raw.to_owned(), |rule| rule.apply_to_field(raw)),
+    }
+}
+
 fn check_field(
     f: &FieldOpts,
     ident: &syn::Ident,
@@ -382,22 +469,17 @@ fn check_field(
     errors: &mut Errors,
 ) -> Option<Field> {
     let before = errors.len();
-    let raw = ident.to_string();
-    let raw = raw.strip_prefix("r#").unwrap_or(&raw);
-    let name = match (&f.rename, &serde.rename) {
-        (Some(r), _) => {
-            if r.is_empty() {
-                errors.push(Error::custom("`rename` must not be empty").with_span(&r.span()));
-            }
-            r.as_str().to_owned()
-        }
-        (None, Some(r)) => r.clone(),
-        (None, None) => rename_all.map_or_else(|| raw.to_owned(), |rule| rule.apply_to_field(raw)),
-    };
+    if let Some(r) = &f.rename
+        && r.is_empty()
+    {
+        errors.push(Error::custom("`rename` must not be empty").with_span(&r.span()));
+    }
+    let name = property_name(f, ident, rename_all, serde);
     let class = classify(&f.ty);
     if let Class::Forbidden(reason) = &class {
-        errors.push(
-            Error::custom(format!("field `{name}` cannot be in a form: {reason}")).with_span(&f.ty),
+        errors.spanned(
+            &f.ty,
+            format!("field `{name}` cannot be in a form: {reason}"),
         );
     }
 
@@ -429,67 +511,112 @@ fn check_field(
         }
     }
 
-    // Attributes that apply to one kind only.
-    let kind_error = |what: &str, kinds: &str, span: Span| {
-        Error::custom(format!(
-            "`{what}` applies only to {kinds} fields, and `{name}` is not one"
-        ))
-        .with_span(&span)
-    };
-    let known = !matches!(class.inner(), Class::Select(_)) || class.is_single_select();
-    let format = f.format.as_ref().and_then(|fmt| {
-        let found = FORMATS.iter().find(|(n, _)| *n == fmt.as_str()).map(|(_, v)| *v);
-        if found.is_none() {
+    // Attributes that apply to one kind only. When the type is a path the syntax cannot
+    // classify (an alias like `type Email = String`, or an options enum), the compiler decides
+    // instead, through a marker trait asserted on the attribute's tokens.
+    let unclassified = matches!(class.inner(), Class::Select(_));
+    let mut kind_asserts: Vec<(KindAssert, Span)> = Vec::new();
+    let mut needs = |ok: bool, assert: KindAssert, what: &str, kinds: &str, span: Span| {
+        if ok {
+        } else if unclassified {
+            kind_asserts.push((assert, span));
+        } else {
             errors.push(
                 Error::custom(format!(
-                    "unknown format {:?}; the spec allows \"email\", \"uri\", \"date\" and \"date-time\"",
-                    fmt.as_str()
+                    "`{what}` applies only to {kinds} fields, and `{name}` is not one; remove it or change the field's type"
                 ))
-                .with_span(&fmt.span()),
+                .with_span(&span),
             );
         }
-        if !class.is_string() {
-            errors.push(kind_error("format", "string", fmt.span()));
-        }
+    };
+    let format = f.format.as_ref().and_then(|fmt| {
+        let found = FORMATS
+            .iter()
+            .find(|(n, _)| *n == fmt.as_str())
+            .map(|(_, v)| *v);
+        needs(
+            class.is_string(),
+            KindAssert::String,
+            "format",
+            "string",
+            fmt.span(),
+        );
         found
     });
     for (key, value) in [("min_length", &f.min_length), ("max_length", &f.max_length)] {
-        if let Some(v) = value
-            && !class.is_string()
-        {
-            errors.push(kind_error(key, "string", v.span()));
+        if let Some(v) = value {
+            needs(
+                class.is_string(),
+                KindAssert::String,
+                key,
+                "string",
+                v.span(),
+            );
         }
     }
     for (key, value) in [("minimum", &f.minimum), ("maximum", &f.maximum)] {
-        if let Some(v) = value
-            && !class.is_numeric()
-        {
-            errors.push(kind_error(key, "integer and number", v.span()));
+        if let Some(v) = value {
+            needs(
+                class.is_numeric(),
+                KindAssert::Number,
+                key,
+                "integer and number",
+                v.span(),
+            );
         }
     }
     for (key, value) in [("min_items", &f.min_items), ("max_items", &f.max_items)] {
-        if let Some(v) = value
-            && !class.is_multi()
-        {
-            errors.push(kind_error(key, "multi-select", v.span()));
+        if let Some(v) = value {
+            needs(
+                class.is_multi(),
+                KindAssert::MultiSelect,
+                key,
+                "multi-select",
+                v.span(),
+            );
         }
     }
+    if f.consent.is_present() {
+        needs(
+            matches!(class.inner(), Class::Bool),
+            KindAssert::Bool,
+            "consent",
+            "boolean",
+            f.consent.span(),
+        );
+    }
     if f.legacy_enum_names.is_present() && !class.is_single_select() {
-        errors.push(kind_error(
-            "legacy_enum_names",
-            "single-select",
-            f.legacy_enum_names.span(),
-        ));
+        errors.push(
+            Error::custom(format!(
+                "`legacy_enum_names` applies only to single-select fields, and `{name}` is not one; remove it"
+            ))
+            .with_span(&f.legacy_enum_names.span()),
+        );
     }
-    if f.consent.is_present() && !matches!(class.inner(), Class::Bool) {
-        errors.push(kind_error("consent", "boolean", f.consent.span()));
+    if let Some(fmt) = &f.format
+        && !FORMATS.iter().any(|(n, _)| *n == fmt.as_str())
+    {
+        errors.push(
+            Error::custom(format!(
+                "unknown format {:?} on `{name}`; the spec allows only \"email\", \"uri\", \"date\" and \"date-time\"",
+                fmt.as_str()
+            ))
+            .with_span(&fmt.span()),
+        );
     }
-    let _ = known;
+    let unchecked_bounds: Vec<(&'static str, Number, Span)> = if unclassified {
+        [("minimum", &f.minimum), ("maximum", &f.maximum)]
+            .into_iter()
+            .filter_map(|(key, v)| v.as_ref().map(|v| (key, **v, v.span())))
+            .collect()
+    } else {
+        Vec::new()
+    };
 
     // Bounds: ordered, and inside the type's own range.
     let inverted = |lo: &str, hi: &str, span: Span| {
         Error::custom(format!(
-            "`{lo}` is greater than `{hi}` on `{name}`, so no value can satisfy both"
+            "`{lo}` is greater than `{hi}` on `{name}`, so no value can satisfy both; lower `{lo}` or raise `{hi}`"
         ))
         .with_span(&span)
     };
@@ -514,14 +641,14 @@ fn check_field(
             (Class::Int { name: ty, min, max }, Number::Int(n)) if n < *min || n > *max => {
                 errors.push(
                     Error::custom(format!(
-                        "`{key} = {n}` is outside the range of `{ty}` ({min}..={max})"
+                        "`{key} = {n}` on `{name}` is outside the range of `{ty}` ({min}..={max}); use a bound inside it, or a wider type"
                     ))
                     .with_span(&v.span()),
                 );
             }
             (Class::Int { name: ty, .. }, Number::Float(x)) => errors.push(
                 Error::custom(format!(
-                    "`{key} = {x}` is not a whole number, but `{name}` is an integer (`{ty}`)"
+                    "`{key} = {x}` is not a whole number, but `{name}` is an integer (`{ty}`); use an integer bound, or make the field `f64`"
                 ))
                 .with_span(&v.span()),
             ),
@@ -529,12 +656,12 @@ fn check_field(
                 if !(f64::from(f32::MIN)..=f64::from(f32::MAX)).contains(&n.as_f64()) =>
             {
                 errors.push(
-                    Error::custom(format!("`{key} = {n}` is outside the range of `f32`"))
+                    Error::custom(format!("`{key} = {n}` on `{name}` is outside the range of `f32`; use `f64`"))
                         .with_span(&v.span()),
                 );
             }
             (_, Number::Float(x)) if !x.is_finite() => errors.push(
-                Error::custom(format!("`{key}` must be a finite number")).with_span(&v.span()),
+                Error::custom(format!("`{key}` on `{name}` must be a finite number")).with_span(&v.span()),
             ),
             _ => {}
         }
@@ -570,6 +697,9 @@ fn check_field(
         default,
         legacy_enum_names: f.legacy_enum_names.is_present(),
         serde_default: serde.default,
+        min_items_span: f.min_items.as_ref().map(|v| v.span()),
+        kind_asserts,
+        unchecked_bounds,
     })
 }
 
@@ -593,7 +723,7 @@ fn check_default(
     };
     let outside = |what: String| {
         Error::custom(format!(
-            "the default of `{name}` {what}, so it could never be submitted"
+            "the default of `{name}` {what}, so it could never be submitted; change the default or the constraint"
         ))
         .with_span(&span)
     };
@@ -613,9 +743,9 @@ fn check_default(
             let lo = f.minimum.as_ref().map_or(*min as f64, |m| m.as_f64());
             let hi = f.maximum.as_ref().map_or(*max as f64, |m| m.as_f64());
             if n < min || n > max {
-                errors.push(outside(format!("{n} is outside the range of `{ty}`")));
+                errors.push(outside(format!("({n}) is outside the range of `{ty}`")));
             } else if (*n as f64) < lo || (*n as f64) > hi {
-                errors.push(outside(format!("{n} is outside [minimum, maximum]")));
+                errors.push(outside(format!("({n}) is outside [minimum, maximum]")));
             }
         }
         (Class::Int { .. }, _) => errors.push(wrong("an integer")),
@@ -624,7 +754,7 @@ fn check_default(
             if f.minimum.as_ref().is_some_and(|m| x < m.as_f64())
                 || f.maximum.as_ref().is_some_and(|m| x > m.as_f64())
             {
-                errors.push(outside(format!("{x} is outside [minimum, maximum]")));
+                errors.push(outside(format!("({x}) is outside [minimum, maximum]")));
             }
         }
         (Class::Float { .. }, _) => errors.push(wrong("a number")),
@@ -639,7 +769,13 @@ fn check_default(
         }
         (Class::String, _) => errors.push(wrong("a string")),
         (Class::Select(_), DefaultExpr::Str(_) | DefaultExpr::Path(_)) => {}
-        (Class::Select(_), _) => errors.push(wrong("one of the enum's variants (`Enum::Variant`)")),
+        (Class::Select(_), _) => errors.push(
+            Error::custom(format!(
+                "the default of `{name}` must be one of its enum's variants (`Enum::Variant`) or an option's value (`\"value\"`), but it is {}; if the field's type is an alias of a primitive, spell the primitive so the default can be checked",
+                value.describe()
+            ))
+            .with_span(&span),
+        ),
         (Class::Choice, DefaultExpr::Str(_)) => {}
         (Class::Choice, _) => errors.push(wrong("a string, the value of one of the options")),
         (Class::Multi(_), DefaultExpr::Array(items)) => {
@@ -661,7 +797,7 @@ fn check_default(
                 };
                 if seen.contains(&key) {
                     errors.push(
-                        Error::custom(format!("the default of `{name}` selects {key} twice"))
+                        Error::custom(format!("the default of `{name}` selects {key} twice; list each option once"))
                             .with_span(item_span),
                     );
                 }
@@ -753,4 +889,176 @@ fn check_enum(opts: &InputOpts, variants: &[VariantOpts], errors: &mut Errors) -
         krate: krate(opts),
         variants: out,
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{KindAssert, Model, check};
+    use syn::parse_quote;
+
+    /// How many errors the derive reports for `input` (0 when it expands).
+    fn errors(input: syn::DeriveInput) -> usize {
+        match check(&input) {
+            Ok(_) => 0,
+            Err(e) => e.into_iter().count(),
+        }
+    }
+
+    #[test]
+    fn every_mistake_of_a_form_is_reported_at_once() {
+        let input = parse_quote! {
+            struct Everything {
+                password: String,
+                tags: Vec<String>,
+                #[elicit(format = "phone")]
+                email: String,
+                #[elicit(minimum = 10, maximum = 1)]
+                replicas: u8,
+                #[elicit(titel = "Env")]
+                env: Env,
+                #[elicit(consent, default = true)]
+                agree: bool,
+                #[elicit(rename = "email")]
+                contact: String,
+            }
+        };
+        // No message, then one mistake per field.
+        assert_eq!(errors(input), 8);
+    }
+
+    #[test]
+    fn a_type_the_syntax_cannot_classify_is_left_to_the_compiler() {
+        assert_eq!(
+            errors(parse_quote! { /// Why.
+                struct Address { nested: Inner }
+            }),
+            0
+        );
+    }
+
+    #[test]
+    fn string_attributes_on_an_alias_become_one_assertion_each() {
+        let input = parse_quote! { /// Why.
+            struct OnCall {
+                #[elicit(format = "email", max_length = 254)]
+                notify: Email,
+            }
+        };
+        let Ok(Model::Form(form)) = check(&input) else {
+            panic!("an alias with `format` must expand")
+        };
+        let kinds: Vec<_> = form.fields[0]
+            .kind_asserts
+            .iter()
+            .map(|(k, _)| *k)
+            .collect();
+        assert_eq!(kinds, [KindAssert::String, KindAssert::String]);
+    }
+
+    #[test]
+    fn string_attributes_on_a_spelled_non_string_fail_in_the_macro() {
+        assert_eq!(
+            errors(parse_quote! { /// Why.
+                struct Booking {
+                    #[elicit(format = "email", min_length = 1)]
+                    seats: u32,
+                }
+            }),
+            2
+        );
+    }
+
+    #[test]
+    fn a_credential_name_fails_unless_not_secret_gives_a_reason() {
+        assert_eq!(
+            errors(parse_quote! { /// Why.
+                struct A { api_key: String }
+            }),
+            1
+        );
+        assert_eq!(
+            errors(parse_quote! { /// Why.
+                struct A { #[elicit(not_secret = "the key's public id")] api_key: String }
+            }),
+            0
+        );
+        assert_eq!(
+            errors(parse_quote! { /// Why.
+                struct A { #[elicit(not_secret = " ")] api_key: String }
+            }),
+            1
+        );
+    }
+
+    #[test]
+    fn a_secret_field_fails_in_form_mode() {
+        assert_eq!(
+            errors(parse_quote! { /// Why.
+                struct A { #[elicit(secret)] recovery: String }
+            }),
+            1
+        );
+    }
+
+    #[test]
+    fn consent_cannot_default_to_true() {
+        assert_eq!(
+            errors(parse_quote! { /// Why.
+                struct A { #[elicit(consent, default = true)] agree: bool }
+            }),
+            1
+        );
+        assert_eq!(
+            errors(parse_quote! { /// Why.
+                struct A { #[elicit(consent, default = false)] agree: bool }
+            }),
+            0
+        );
+    }
+
+    #[test]
+    fn a_form_must_say_why() {
+        assert_eq!(errors(parse_quote! { struct A { name: String } }), 1);
+        assert_eq!(
+            errors(parse_quote! {
+                #[elicit(message = "")]
+                struct A { name: String }
+            }),
+            1
+        );
+    }
+
+    #[test]
+    fn property_names_are_unique_even_beside_other_mistakes() {
+        assert_eq!(
+            errors(parse_quote! { /// Why.
+                struct A {
+                    #[elicit(format = "phone")]
+                    email: String,
+                    #[elicit(rename = "email")]
+                    contact: String,
+                }
+            }),
+            2
+        );
+    }
+
+    #[test]
+    fn a_union_is_reported_once() {
+        assert_eq!(
+            errors(parse_quote! { /// Why.
+                union A { a: u32 }
+            }),
+            1
+        );
+    }
+
+    #[test]
+    fn an_options_enum_has_unit_variants_and_at_least_one() {
+        assert_eq!(errors(parse_quote! { enum E {} }), 1);
+        assert_eq!(
+            errors(parse_quote! { enum E { A, B(String), C { x: u8 } } }),
+            2
+        );
+    }
 }

@@ -4,7 +4,7 @@
 use proc_macro2::{Literal, Span, TokenStream};
 use quote::{quote, quote_spanned};
 
-use crate::check::{Field, Form, Model, OptionsEnum, UrlForm};
+use crate::check::{Field, Form, KindAssert, Model, OptionsEnum, UrlForm};
 use crate::parse::{DefaultExpr, Number};
 use crate::ty::Class;
 
@@ -82,11 +82,46 @@ fn field_spec(f: &Field) -> (TokenStream, TokenStream) {
 
     if let (Some(min_items), Class::Multi(e)) = (f.min_items, f.class.inner()) {
         let msg = format!(
-            "`{name}`: min_items = {min_items} is more than the number of options, so no selection can satisfy it"
+            "`{name}`: min_items = {min_items} is more than the number of options, so no selection can satisfy it; lower min_items or add options"
         );
-        checks.extend(quote_spanned! {e_span(e)=>
+        let span = f.min_items_span.unwrap_or_else(|| e_span(e));
+        checks.extend(quote_spanned! {span=>
             const _: () = if (#min_items as usize) > <#e as _elicit::Select>::OPTIONS.len() {
                 ::core::panic!(#msg)
+            };
+        });
+    }
+
+    // Kinds and ranges the syntax could not confirm (an alias): the compiler checks them, each
+    // on the attribute's tokens. `__Field` names the type so that the whole checking expression
+    // carries the attribute's span.
+    for (kind, span) in &f.kind_asserts {
+        let assert = match kind {
+            KindAssert::String => "assert_string_field",
+            KindAssert::MultiSelect => "assert_multi_select_field",
+            KindAssert::Bool => "assert_bool_field",
+            // Asserted by the range check below (`bound_fits` has the same bound), once.
+            KindAssert::Number => continue,
+        };
+        let assert = syn::Ident::new(assert, *span);
+        checks.extend(quote_spanned! {*span=>
+            const _: () = {
+                type __Field = #ty;
+                _elicit::__private::#assert::<__Field>()
+            };
+        });
+    }
+    for (key, bound, span) in &f.unchecked_bounds {
+        let msg = format!(
+            "`{key} = {bound}` does not fit the type of `{name}`: it is outside the type's range, or not a whole number for an integer type; change the bound or the type"
+        );
+        let bound = number(*bound);
+        checks.extend(quote_spanned! {*span=>
+            const _: () = {
+                type __Field = #ty;
+                if !_elicit::__private::bound_fits::<__Field>(#bound) {
+                    ::core::panic!(#msg)
+                }
             };
         });
     }
@@ -185,7 +220,9 @@ fn default_tokens(
     }
 }
 
+/// The error is put on the variant's own name (`Production` in `Env::Production`).
 fn dangerous_path_check(name: &str, path: &syn::Path, span: Span, checks: &mut TokenStream) {
+    let span = path.segments.last().map_or(span, |s| s.ident.span());
     let shown = quote!(#path).to_string().replace(' ', "");
     let msg = format!(
         "`{name}` cannot default to `{shown}`: that option is marked `#[elicit(dangerous)]`, and a dangerous path is never pre-selected; choose a safe default or none"
@@ -235,24 +272,31 @@ fn expand_form(form: &Form) -> TokenStream {
         let serde_default = f.serde_default;
         let (spec, field_checks) = field_spec(f);
         checks.extend(field_checks);
+        // Every use of the field's type goes through `field_ops::<T>()`, spanned on the type:
+        // a type that is not a form field is then one error on the field, not one per use (see
+        // `__private::field_ops`).
         let ty_span = e_span(ty);
-        properties.push(quote_spanned! {ty_span=>
-            _elicit::__private::property::<#ty>(
-                #name, #title, #description,
-                _elicit::__private::is_required::<#ty>(#serde_default),
-                &#spec,
-            )
+        let ops = quote_spanned!(ty_span=> _elicit::__private::field_ops::<#ty>());
+        properties.push(quote! {
+            (#ops.property)(#name, #title, #description, #serde_default, &#spec)
         });
         let var = syn::Ident::new(&format!("__field{i}"), Span::call_site());
-        let reader = if f.serde_default {
-            quote_spanned!(ty_span=> _elicit::__private::field_or_default::<#ty>)
+        let read = quote! { (#ops.read)(content, #name, &mut violations) };
+        reads.push(if f.serde_default {
+            let default = quote_spanned!(ty_span=> <#ty as ::core::default::Default>::default());
+            quote! {
+                let #var = if _elicit::__private::is_absent(content, #name) {
+                    _elicit::__private::Some(#default)
+                } else {
+                    #read
+                };
+            }
         } else {
-            quote_spanned!(ty_span=> _elicit::__private::field::<#ty>)
-        };
-        reads.push(quote! { let #var = #reader(content, #name, &mut violations); });
+            quote! { let #var = #read; }
+        });
         let field_ident = &f.ident;
         bindings.push((var, field_ident.clone()));
-        puts.push(quote! { _elicit::__private::put(&mut content, #name, &self.#field_ident); });
+        puts.push(quote! { (#ops.put)(&mut content, #name, &self.#field_ident); });
     }
     let vars: Vec<_> = bindings.iter().map(|(v, _)| v).collect();
     let assigns = bindings.iter().map(|(v, f)| quote!(#f: #v));

@@ -23,6 +23,6 @@ pub fn derive_elicit(input: TokenStream) -> TokenStream {
     let input = syn::parse_macro_input!(input as syn::DeriveInput);
     match check::check(&input) {
         Ok(model) => expand::expand(&model).into(),
-        Err(errors) => fallback::expand(&input, errors.write_errors()).into(),
+        Err(errors) => fallback::expand(&input, errors.into_compile_error()).into(),
     }
 }

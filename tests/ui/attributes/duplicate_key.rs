@@ -1,0 +1,10 @@
+use elicit::Elicit;
+
+/// What should the bot be called?
+#[derive(Elicit)]
+struct Bot {
+    #[elicit(title = "Name", title = "Bot name")]
+    name: String,
+}
+
+fn main() {}

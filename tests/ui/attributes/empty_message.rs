@@ -1,0 +1,9 @@
+use elicit::Elicit;
+
+#[derive(Elicit)]
+#[elicit(message = "  ")]
+struct Contact {
+    email: String,
+}
+
+fn main() {}

@@ -1,0 +1,10 @@
+use elicit::Elicit;
+
+/// May we share your email with the organizer?
+#[derive(Elicit)]
+struct Share {
+    #[elicit(consent, default = true)]
+    share_email: bool,
+}
+
+fn main() {}

@@ -1,0 +1,8 @@
+use elicit::Elicit;
+
+#[derive(Elicit)]
+struct Contact {
+    email: String,
+}
+
+fn main() {}

@@ -1,0 +1,10 @@
+use elicit::Elicit;
+
+/// Sign in to continue.
+#[derive(Elicit)]
+struct SignIn {
+    username: String,
+    password: String,
+}
+
+fn main() {}

@@ -1,0 +1,13 @@
+use elicit::Elicit;
+
+mod secrecy {
+    pub struct SecretString;
+}
+
+/// Unlock the vault.
+#[derive(Elicit)]
+struct Vault {
+    unlock: secrecy::SecretString,
+}
+
+fn main() {}

@@ -1,0 +1,11 @@
+use elicit::Elicit;
+
+/// Connect the database.
+#[derive(Elicit)]
+struct Database {
+    host: String,
+    #[elicit(secret)]
+    recovery_blob: String,
+}
+
+fn main() {}

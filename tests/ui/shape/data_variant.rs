@@ -1,0 +1,11 @@
+use elicit::Elicit;
+
+#[derive(Elicit)]
+enum Region {
+    Eu,
+    Us,
+    Other(String),
+    Custom { code: String },
+}
+
+fn main() {}

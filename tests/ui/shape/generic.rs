@@ -1,0 +1,9 @@
+use elicit::Elicit;
+
+/// Pick a value.
+#[derive(Elicit)]
+struct Pick<T> {
+    value: T,
+}
+
+fn main() {}

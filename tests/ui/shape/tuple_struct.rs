@@ -1,0 +1,7 @@
+use elicit::Elicit;
+
+/// What is your name?
+#[derive(Elicit)]
+struct Name(String);
+
+fn main() {}

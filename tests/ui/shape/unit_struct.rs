@@ -1,0 +1,7 @@
+use elicit::Elicit;
+
+/// Confirm.
+#[derive(Elicit)]
+struct Confirm;
+
+fn main() {}

@@ -1,0 +1,9 @@
+use elicit::Elicit;
+
+/// What is your name?
+#[derive(Elicit)]
+struct Name {
+    name: Box<String>,
+}
+
+fn main() {}

@@ -1,0 +1,9 @@
+use elicit::Elicit;
+
+/// Configure the job.
+#[derive(Elicit)]
+struct Job {
+    config: serde_json::Value,
+}
+
+fn main() {}

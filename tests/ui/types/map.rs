@@ -1,0 +1,11 @@
+use elicit::Elicit;
+
+use std::collections::HashMap;
+
+/// Which labels should the deployment carry?
+#[derive(Elicit)]
+struct Labels {
+    labels: HashMap<String, String>,
+}
+
+fn main() {}

@@ -1,0 +1,14 @@
+use elicit::Elicit;
+
+struct Inner {
+    street: String,
+}
+
+/// Where should we send the parcel?
+#[derive(Elicit)]
+struct Address {
+    name: String,
+    nested: Inner,
+}
+
+fn main() {}

@@ -1,0 +1,13 @@
+use elicit::Elicit;
+
+struct Inner {
+    street: String,
+}
+
+/// Where should we send the parcel?
+#[derive(Elicit)]
+struct Address {
+    nested: Option<Inner>,
+}
+
+fn main() {}

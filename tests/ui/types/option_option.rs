@@ -1,0 +1,9 @@
+use elicit::Elicit;
+
+/// How many replicas?
+#[derive(Elicit)]
+struct Scale {
+    replicas: Option<Option<u8>>,
+}
+
+fn main() {}

@@ -1,0 +1,9 @@
+use elicit::Elicit;
+
+/// Tag the release.
+#[derive(Elicit)]
+struct Release {
+    tags: Vec<String>,
+}
+
+fn main() {}
