@@ -167,10 +167,11 @@ pub fn elicitation_schema(
     schema: &RequestedSchema,
     revision: Revision,
 ) -> Result<ElicitationSchema, ConvertError> {
-    let request = FormRequest::new("schema", schema.clone()).map_err(|e| ConvertError::Refused {
-        what: "schema",
-        error: e.to_string(),
-    })?;
+    let request =
+        FormRequest::new("schema", schema.clone()).map_err(|e| ConvertError::Refused {
+            what: "schema",
+            error: e.to_string(),
+        })?;
     match form_params(&request, revision)? {
         ElicitRequestParams::FormElicitationParams {
             requested_schema, ..
