@@ -42,7 +42,12 @@ struct Sep1034Defaults {
     name: Option<String>,
     #[elicit(description = "User age", maximum = 150, default = 30)]
     age: Option<u8>,
-    #[elicit(description = "User score", minimum = 0.0, maximum = 100.0, default = 95.5)]
+    #[elicit(
+        description = "User score",
+        minimum = 0.0,
+        maximum = 100.0,
+        default = 95.5
+    )]
     score: Option<f64>,
     #[elicit(description = "User status", default = Status::Active)]
     status: Option<Status>,
@@ -162,9 +167,9 @@ impl Conformance {
             Ok(Asked::Answered(outcome)) => Ok(outcome),
             Ok(Asked::Suspend(input_required)) => Err(input_required.into()),
             Ok(Asked::CannotAsk(headless)) => Err(headless_result(&headless).into()),
-            Err(AskError::Rejected(reply)) => Err(CallToolResult::error(vec![
-                ContentBlock::text(format!("The answer was rejected: {reply}")),
-            ])
+            Err(AskError::Rejected(reply)) => Err(CallToolResult::error(vec![ContentBlock::text(
+                format!("The answer was rejected: {reply}"),
+            )])
             .into()),
             Err(other) => return Err(other.into()),
         })
