@@ -57,18 +57,6 @@ pub fn field<T: ElicitField>(
         .ok()
 }
 
-/// Read a `#[serde(default)]` field: absent means `Default::default()`.
-pub fn field_or_default<T: ElicitField + Default>(
-    content: &Map<String, Value>,
-    name: &'static str,
-    violations: &mut Vec<Violation>,
-) -> Option<T> {
-    match content.get(name) {
-        None | Some(Value::Null) => Some(T::default()),
-        Some(_) => field(content, name, violations),
-    }
-}
-
 /// Write one field into content.
 pub fn put<T: ElicitField>(content: &mut Map<String, Value>, name: &'static str, value: &T) {
     if let Some(json) = value.to_json() {
@@ -283,3 +271,26 @@ pub const fn assert_number_field<T: NumberField + ?Sized>() {}
 pub const fn assert_multi_select_field<T: MultiSelectField + ?Sized>() {}
 /// Asserts `T: BoolField` where the derive puts the call (on the attribute).
 pub const fn assert_bool_field<T: BoolField + ?Sized>() {}
+
+/// Whether a consent checkbox (`bool` or `Option<bool>`) is ticked: only `true` counts.
+pub fn ticked<T: BoolField + Ticked>(value: &T) -> bool {
+    value.is_ticked()
+}
+
+/// A confirmation checkbox's value.
+pub trait Ticked {
+    /// `true` only when the box was ticked.
+    fn is_ticked(&self) -> bool;
+}
+
+impl Ticked for bool {
+    fn is_ticked(&self) -> bool {
+        *self
+    }
+}
+
+impl<T: Ticked> Ticked for Option<T> {
+    fn is_ticked(&self) -> bool {
+        self.as_ref().is_some_and(Ticked::is_ticked)
+    }
+}

@@ -371,6 +371,11 @@ impl ElicitField for Choice {
             } else {
                 SelectStyle::Standard
             },
+            // Checked against the options when they are supplied (`with_options`).
+            default: match &spec.default {
+                Some(DefaultValue::Str(s)) => Some((*s).into()),
+                _ => None,
+            },
             ..SelectSchema::dynamic()
         })
     }

@@ -20,6 +20,7 @@ mod url;
 mod url_mode;
 mod validate;
 
+pub mod mrtr;
 pub mod observe;
 pub mod state;
 

@@ -26,6 +26,8 @@ pub struct Form {
     /// Fields skipped from the schema; filled with `Default::default()`.
     pub skipped: Vec<syn::Ident>,
     pub metric_name: String,
+    /// `#[elicit(consent)]`: implement `ConsentForm`.
+    pub consent: bool,
 }
 
 /// A URL-mode elicitation: a message only, the URL is given when asking.
@@ -40,6 +42,8 @@ pub struct Field {
     pub ident: syn::Ident,
     pub ty: syn::Type,
     pub name: String,
+    /// `#[elicit(consent)]` on the field: a confirmation checkbox that must be ticked.
+    pub consent: bool,
     pub title: Option<String>,
     pub description: Option<String>,
     pub class: Class,
@@ -61,6 +65,8 @@ pub struct Field {
     /// `minimum`/`maximum` on a type the syntax could not classify: range-checked at compile
     /// time against the type's own range.
     pub unchecked_bounds: Vec<(&'static str, Number, Span)>,
+    /// `#[serde(default = "path")]`: the function that fills an absent field.
+    pub serde_default_fn: Option<syn::ExprPath>,
 }
 
 /// A field kind an attribute needs, asserted by a marker trait of the runtime
@@ -311,6 +317,14 @@ fn check_struct(
         }
     };
     if is_url {
+        if opts.consent.is_present() {
+            errors.push(
+                Error::custom(
+                    "`consent` needs a form: accepting a URL-mode elicitation only means the user agreed to open the page, which is not consent to the operation",
+                )
+                .with_span(&opts.consent.span()),
+            );
+        }
         if !fields.is_empty() {
             errors.push(
                 Error::custom(
@@ -389,6 +403,7 @@ fn check_struct(
             fields: out,
             skipped,
             metric_name,
+            consent: opts.consent.is_present(),
         })
     })
 }
@@ -684,6 +699,7 @@ fn check_field(
         ident: ident.clone(),
         ty: f.ty.clone(),
         name,
+        consent: f.consent.is_present(),
         title: f.title.as_ref().map(|t| t.as_str().to_owned()),
         description,
         class,
@@ -700,6 +716,7 @@ fn check_field(
         min_items_span: f.min_items.as_ref().map(|v| v.span()),
         kind_asserts,
         unchecked_bounds,
+        serde_default_fn: serde.default_fn.clone(),
     })
 }
 
@@ -828,6 +845,10 @@ fn check_enum(opts: &InputOpts, variants: &[VariantOpts], errors: &mut Errors) -
         ("message", opts.message.as_ref().map(|m| m.span())),
         ("mode", opts.mode.as_ref().map(|m| m.span())),
         ("name", opts.name.as_ref().map(|m| m.span())),
+        (
+            "consent",
+            opts.consent.is_present().then(|| opts.consent.span()),
+        ),
     ] {
         if let Some(span) = present {
             errors.push(

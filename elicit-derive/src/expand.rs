@@ -283,7 +283,11 @@ fn expand_form(form: &Form) -> TokenStream {
         let var = syn::Ident::new(&format!("__field{i}"), Span::call_site());
         let read = quote! { (#ops.read)(content, #name, &mut violations) };
         reads.push(if f.serde_default {
-            let default = quote_spanned!(ty_span=> <#ty as ::core::default::Default>::default());
+            // `#[serde(default)]` or `#[serde(default = "path")]`: absent means the default.
+            let default = match &f.serde_default_fn {
+                Some(path) => quote_spanned!(ty_span=> #path()),
+                None => quote_spanned!(ty_span=> <#ty as ::core::default::Default>::default()),
+            };
             quote! {
                 let #var = if _elicit::__private::is_absent(content, #name) {
                     _elicit::__private::Some(#default)
@@ -304,6 +308,20 @@ fn expand_form(form: &Form) -> TokenStream {
         .skipped
         .iter()
         .map(|s| quote!(#s: ::core::default::Default::default()));
+    let consent = form.consent.then(|| {
+        let ticked = form.fields.iter().filter(|f| f.consent).map(|f| {
+            let field = &f.ident;
+            quote!(&& _elicit::__private::ticked(&self.#field))
+        });
+        quote! {
+            #[automatically_derived]
+            impl _elicit::ConsentForm for #ident {
+                fn granted(&self) -> bool {
+                    true #(#ticked)*
+                }
+            }
+        }
+    });
     let body = quote! {
         #[automatically_derived]
         impl _elicit::FromContent for #ident {
@@ -346,6 +364,7 @@ fn expand_form(form: &Form) -> TokenStream {
             }
         }
 
+        #consent
         #checks
     };
     wrap(&form.krate, body)

@@ -12,7 +12,14 @@ pub fn expand(input: &syn::DeriveInput, errors: TokenStream) -> TokenStream {
     }
     let ident = &input.ident;
     let krate = krate_of(input);
-    let is_url = is_url_mode(input);
+    let ContainerFlags { is_url, is_consent } = container_flags(input);
+    let consent_stub = is_consent.then(|| {
+        quote! {
+            impl _elicit::ConsentForm for #ident {
+                fn granted(&self) -> bool { ::core::unreachable!() }
+            }
+        }
+    });
     let stub = match &input.data {
         syn::Data::Enum(_) => quote! {
             impl _elicit::Select for #ident {
@@ -57,6 +64,7 @@ pub fn expand(input: &syn::DeriveInput, errors: TokenStream) -> TokenStream {
         const _: () = {
             use #krate as _elicit;
             #stub
+            #consent_stub
         };
     }
 }
@@ -81,8 +89,14 @@ fn krate_of(input: &syn::DeriveInput) -> syn::Path {
     krate
 }
 
-fn is_url_mode(input: &syn::DeriveInput) -> bool {
-    let mut url = false;
+/// The container flags that decide which stub to emit, read without validation.
+struct ContainerFlags {
+    is_url: bool,
+    is_consent: bool,
+}
+
+fn container_flags(input: &syn::DeriveInput) -> ContainerFlags {
+    let mut flags = ContainerFlags { is_url: false, is_consent: false };
     for attr in input.attrs.iter().filter(|a| a.path().is_ident("elicit")) {
         let _ = attr.parse_nested_meta(|meta| {
             if meta.input.peek(syn::Token![=]) {
@@ -93,11 +107,13 @@ fn is_url_mode(input: &syn::DeriveInput) -> bool {
                         ..
                     }) = value
                 {
-                    url = s.value() == "url";
+                    flags.is_url = s.value() == "url";
                 }
+            } else if meta.path.is_ident("consent") {
+                flags.is_consent = true;
             }
             Ok(())
         });
     }
-    url
+    flags
 }

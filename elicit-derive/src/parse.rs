@@ -29,6 +29,8 @@ pub struct InputOpts {
     pub mode: Option<SpannedValue<String>>,
     /// The name this elicitation is counted under in metrics (default: the type's name).
     pub name: Option<SpannedValue<String>>,
+    /// Accepting this form is consent: an accepted reply yields an `elicit::Consent<Self>`.
+    pub consent: Flag,
 }
 
 /// One field of a form.
@@ -215,6 +217,8 @@ pub struct SerdeAttrs {
     pub rename_all: Option<String>,
     pub skip: bool,
     pub default: bool,
+    /// `default = "path"`: the function serde calls for an absent field.
+    pub default_fn: Option<syn::ExprPath>,
 }
 
 /// Read `#[serde(..)]` leniently: unknown keys and forms are ignored.
@@ -253,7 +257,8 @@ pub fn serde_attrs(attrs: &[Attribute]) -> SerdeAttrs {
                 "default" => {
                     out.default = true;
                     if meta.input.peek(syn::Token![=]) {
-                        let _ = meta.value()?.parse::<Expr>()?;
+                        let path = meta.value()?.parse::<syn::LitStr>()?;
+                        out.default_fn = path.parse::<syn::ExprPath>().ok();
                     }
                 }
                 _ => skip_meta_value(&meta)?,

@@ -1,0 +1,251 @@
+//! What a handler needs answered: [`Ask`], and several at once as a tuple ([`Asks`]).
+
+use std::fmt;
+
+use serde_json::{Map, Value};
+
+use super::result::elicit_request;
+use crate::elicit::{Elicit, FromContent, parse_with_schema};
+use crate::reply::{Elicitation, ReplyError};
+use crate::request::FormRequest;
+use crate::url_mode::{UrlOutcome, UrlRequest};
+
+type Reader<O> = Box<dyn Fn(&Value) -> Result<O, Unusable> + Send + Sync>;
+
+/// One input a handler needs: the key it is asked under, the input request to send while there
+/// is no usable answer, and how an answer is read.
+///
+/// Pass it, or a tuple of up to six, to [`Round::answer`](super::Round::answer).
+///
+/// ```
+/// use elicit_core::mrtr::Ask;
+/// use elicit_core::{Elicitation, FormRequest, Property, RequestedSchema, StringSchema};
+/// use serde_json::{Map, Value, json};
+///
+/// let schema = RequestedSchema::new(vec![Property::new("name", StringSchema::new())])?;
+/// let login: Ask<Elicitation<Map<String, Value>>> =
+///     Ask::form_request("github_login", FormRequest::new("Your GitHub username?", schema)?);
+/// let capital: Ask<Value> = Ask::sampling("capital_of_france", json!({
+///     "messages": [{"role": "user", "content": {"type": "text", "text": "Capital of France?"}}],
+///     "maxTokens": 100,
+/// }));
+/// assert_eq!(login.key(), "github_login");
+/// assert_eq!(capital.request()["method"], "sampling/createMessage");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub struct Ask<O> {
+    key: String,
+    request: Value,
+    read: Reader<O>,
+}
+
+/// Why an answer could not be used; the round asks again. Kept for diagnostics only.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Unusable {
+    Reply(ReplyError),
+    NotAnObject,
+}
+
+impl fmt::Display for Unusable {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Reply(error) => fmt::Display::fmt(error, f),
+            Self::NotAnObject => f.write_str("the response must be a JSON object"),
+        }
+    }
+}
+
+impl Ask<()> {
+    /// A form-mode elicitation of the derived form `T`, with its own message: the answer is an
+    /// [`Elicitation<T>`] — `Accept(value)`, `Decline` or `Cancel`, each final.
+    #[must_use]
+    pub fn form<T>(key: impl Into<String>) -> Ask<Elicitation<T>>
+    where
+        T: Elicit + 'static,
+    {
+        Self::form_request(key, T::form_request())
+    }
+
+    /// A form-mode elicitation of a [`FormRequest`] built at run time (a message naming what was
+    /// found, options filled in, a hand-built schema); the answer is validated against exactly
+    /// this form.
+    #[must_use]
+    pub fn form_request<T>(key: impl Into<String>, form: FormRequest<T>) -> Ask<Elicitation<T>>
+    where
+        T: FromContent + 'static,
+    {
+        let request = elicit_request(&form);
+        Ask {
+            key: key.into(),
+            request,
+            read: Box::new(move |reply| {
+                parse_with_schema(form.schema(), reply).map_err(Unusable::Reply)
+            }),
+        }
+    }
+
+    /// A URL-mode elicitation: the answer is a [`UrlOutcome`]. `Consented` means the user agreed
+    /// to open the page, not that they finished there: on the retry, check your own record of
+    /// the interaction, and ask again (under a new key) if it is not complete.
+    #[must_use]
+    pub fn url(key: impl Into<String>, request: UrlRequest) -> Ask<UrlOutcome> {
+        Ask {
+            key: key.into(),
+            request: elicit_request(&request),
+            read: Box::new(move |reply| request.parse_reply(reply).map_err(Unusable::Reply)),
+        }
+    }
+
+    /// A `sampling/createMessage` request; `params` (its `CreateMessageRequestParams`) is passed
+    /// through as given, and the answer is the client's `CreateMessageResult` as JSON.
+    #[must_use]
+    pub fn sampling(key: impl Into<String>, params: Value) -> Ask<Value> {
+        Self::raw(key, "sampling/createMessage", Some(params))
+    }
+
+    /// A `roots/list` request; the answer is the client's `ListRootsResult` as JSON.
+    #[must_use]
+    pub fn roots(key: impl Into<String>) -> Ask<Value> {
+        Self::raw(key, "roots/list", None)
+    }
+
+    fn raw(key: impl Into<String>, method: &str, params: Option<Value>) -> Ask<Value> {
+        let mut request = Map::from_iter([("method".to_owned(), Value::from(method))]);
+        if let Some(params) = params {
+            request.insert("params".to_owned(), params);
+        }
+        Ask {
+            key: key.into(),
+            request: Value::Object(request),
+            read: Box::new(|response| match response {
+                Value::Object(_) => Ok(response.clone()),
+                _ => Err(Unusable::NotAnObject),
+            }),
+        }
+    }
+}
+
+impl<O> Ask<O> {
+    /// The key this input is asked under.
+    #[must_use]
+    pub fn key(&self) -> &str {
+        &self.key
+    }
+
+    /// The input request sent while there is no usable answer (`{"method": .., "params": ..}`).
+    #[must_use]
+    pub fn request(&self) -> &Value {
+        &self.request
+    }
+
+    pub(crate) fn read(&self, response: &Value) -> Result<O, Unusable> {
+        (self.read)(response)
+    }
+
+    pub(crate) fn into_key_and_request(self) -> (String, Value) {
+        (self.key, self.request)
+    }
+}
+
+impl<O> fmt::Debug for Ask<O> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Ask")
+            .field("key", &self.key)
+            .field("request", &self.request)
+            .finish_non_exhaustive()
+    }
+}
+
+/// One [`Ask`] or a tuple of up to six: everything a step of a handler needs, asked in one
+/// round. The output is the answer, or the tuple of answers in the same order.
+///
+/// Sealed: implemented for `Ask<O>` and tuples of `Ask`s only.
+pub trait Asks: sealed::Sealed {
+    /// What the answers read as: `O` for `Ask<O>`, `(A, B, ..)` for a tuple.
+    type Output;
+
+    #[doc(hidden)]
+    fn keys<'a>(&'a self, keys: &mut Vec<&'a str>);
+
+    #[doc(hidden)]
+    fn collect(self, round: &mut dyn sealed::Collect) -> Option<Self::Output>;
+}
+
+pub(crate) mod sealed {
+    use serde_json::Value;
+
+    use super::Ask;
+
+    pub trait Sealed {}
+
+    /// What a round offers the asks it reads: an answer's lookup, and the record of what is
+    /// still missing.
+    pub trait Collect {
+        /// The answer to `key`, if the client gave one it was asked for (or an earlier round
+        /// carried it forward).
+        fn lookup(&self, key: &str) -> Option<Value>;
+        /// `response` is a usable answer to `key`: carry it into any later round.
+        fn usable(&mut self, key: String, response: Value);
+        /// The answer to `key` could not be read; it is asked again.
+        fn unusable(&mut self, key: &str, reason: String);
+        /// `key` has no usable answer: send `request`.
+        fn missing(&mut self, key: String, request: Value);
+    }
+
+    impl<O> Sealed for Ask<O> {}
+}
+
+impl<O> Asks for Ask<O> {
+    type Output = O;
+
+    fn keys<'a>(&'a self, keys: &mut Vec<&'a str>) {
+        keys.push(&self.key);
+    }
+
+    fn collect(self, round: &mut dyn sealed::Collect) -> Option<O> {
+        if let Some(response) = round.lookup(&self.key) {
+            match self.read(&response) {
+                Ok(answer) => {
+                    round.usable(self.key, response);
+                    return Some(answer);
+                }
+                Err(why) => round.unusable(&self.key, why.to_string()),
+            }
+        }
+        let (key, request) = self.into_key_and_request();
+        round.missing(key, request);
+        None
+    }
+}
+
+macro_rules! tuple_asks {
+    ($($name:ident)+) => {
+        impl<$($name: Asks),+> sealed::Sealed for ($($name,)+) {}
+
+        impl<$($name: Asks),+> Asks for ($($name,)+) {
+            type Output = ($($name::Output,)+);
+
+            #[allow(non_snake_case)]
+            fn keys<'a>(&'a self, keys: &mut Vec<&'a str>) {
+                let ($($name,)+) = self;
+                $($name.keys(keys);)+
+            }
+
+            #[allow(non_snake_case)]
+            fn collect(self, round: &mut dyn sealed::Collect) -> Option<Self::Output> {
+                let ($($name,)+) = self;
+                // Every ask is read before any is judged, so every missing answer is asked for
+                // in the same round.
+                $(let $name = $name.collect(round);)+
+                Some(($($name?,)+))
+            }
+        }
+    };
+}
+
+tuple_asks!(A);
+tuple_asks!(A B);
+tuple_asks!(A B C);
+tuple_asks!(A B C D);
+tuple_asks!(A B C D E);
+tuple_asks!(A B C D E F);

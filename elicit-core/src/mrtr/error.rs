@@ -1,0 +1,246 @@
+//! Why a round could not be read or an input-required result could not be built, and the
+//! JSON-RPC error each reason answers with.
+
+use std::error::Error;
+use std::fmt;
+
+use serde_json::{Map, Value, json};
+
+use super::capability::Capability;
+use crate::capabilities::CapabilityError;
+use crate::jsonrpc::JsonRpcError;
+use crate::state::{RedeemError, SealError, StateError};
+
+/// JSON-RPC 2.0 "Internal error": the server could not do its part.
+const INTERNAL_ERROR: i64 = -32603;
+
+/// Why a retry could not be read, or an `InputRequiredResult` could not be built.
+///
+/// A missing, unparsable or unsolicited *answer* is not an error: the round asks again (MRTR
+/// "Error Handling"). What is left is either the client's fault — a malformed `inputResponses`,
+/// a `requestState` that does not open, a capability it did not declare — or the server's own:
+/// two input requests under one key, an empty result, a state that would not seal.
+///
+/// [`json_rpc_code`](MrtrError::json_rpc_code) gives the code to answer with and
+/// [`to_json_rpc_error`](MrtrError::to_json_rpc_error) the whole `error` object. No message
+/// repeats the client's values or the state text, so every `Display` is safe to log and to send.
+///
+/// ```
+/// use elicit_core::mrtr::{MrtrError, Retry};
+/// use serde_json::json;
+///
+/// let params = json!({
+///     "name": "deploy",
+///     "_meta": { "io.modelcontextprotocol/clientCapabilities": { "elicitation": {} } },
+///     "inputResponses": ["not", "a", "map"],
+/// });
+/// let error = Retry::from_params(&params).unwrap_err();
+/// assert_eq!(error.json_rpc_code(), -32602);
+/// assert_eq!(serde_json::to_value(error.to_json_rpc_error())?, json!({
+///     "code": -32602,
+///     "message": "`inputResponses` must be an object keyed by the inputRequests keys, but is an array",
+///     "data": { "field": "inputResponses" },
+/// }));
+/// # Ok::<(), serde_json::Error>(())
+/// ```
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum MrtrError {
+    /// The request `params` is not a JSON object. `-32602`.
+    ParamsNotAnObject {
+        /// The JSON type that was found instead, e.g. "an array".
+        found: &'static str,
+    },
+    /// `inputResponses` is present but not a JSON object. `-32602`.
+    InputResponsesNotAnObject {
+        /// The JSON type that was found instead.
+        found: &'static str,
+    },
+    /// `requestState` is present but not a string. `-32602`.
+    RequestStateNotAString {
+        /// The JSON type that was found instead.
+        found: &'static str,
+    },
+    /// The client's capability declaration (`_meta["io.modelcontextprotocol/clientCapabilities"]`)
+    /// is missing or does not follow the schema; the inner error names the member. `-32602`.
+    Capabilities(CapabilityError),
+    /// `requestState` did not open; the inner error names the check that failed. `-32602`.
+    State(StateError),
+    /// The round's state could not be redeemed for single use: a replay (`-32602`), or the guard
+    /// could not decide (`-32603`). See [`Round::redeem_once`](super::Round::redeem_once).
+    Redeem(RedeemError),
+    /// An answer is needed that the client cannot give: it did not declare the capability the
+    /// input request needs, and the spec forbids sending it. `-32021`, with
+    /// `data.requiredCapabilities`.
+    MissingCapabilities(Vec<(String, Capability)>),
+    /// Two input requests of one round share a key; keys must be unique within a request. A
+    /// server bug: `-32603`.
+    DuplicateKey {
+        /// The key given twice.
+        key: String,
+    },
+    /// An input request that an `InputRequiredResult` may not carry. A server bug: `-32603`.
+    UnsupportedInputRequest {
+        /// The key of the offending request.
+        key: String,
+        /// The rule it breaks.
+        rule: &'static str,
+    },
+    /// An `InputRequiredResult` with neither `inputRequests` nor `requestState`; the spec requires
+    /// at least one. A server bug: `-32603`.
+    EmptyResult,
+    /// The round's state would not seal. A server problem: `-32603`.
+    Seal(SealError),
+}
+
+impl MrtrError {
+    /// The JSON-RPC error code to answer with.
+    ///
+    /// ```
+    /// use elicit_core::mrtr::MrtrError;
+    /// assert_eq!(MrtrError::EmptyResult.json_rpc_code(), -32603);
+    /// ```
+    #[must_use]
+    pub fn json_rpc_code(&self) -> i64 {
+        match self {
+            Self::ParamsNotAnObject { .. }
+            | Self::InputResponsesNotAnObject { .. }
+            | Self::RequestStateNotAString { .. }
+            | Self::Capabilities(_) => JsonRpcError::INVALID_PARAMS,
+            Self::State(error) => i64::from(error.json_rpc_code()),
+            Self::Redeem(error) => i64::from(error.json_rpc_code()),
+            Self::MissingCapabilities(_) => JsonRpcError::MISSING_REQUIRED_CLIENT_CAPABILITY,
+            Self::DuplicateKey { .. }
+            | Self::UnsupportedInputRequest { .. }
+            | Self::EmptyResult => INTERNAL_ERROR,
+            Self::Seal(error) => i64::from(error.json_rpc_code()),
+        }
+    }
+
+    /// The JSON-RPC `error` object: `code`, `message` (this error's `Display`) and `data`.
+    ///
+    /// `data` names the offending request member (`{"field": "inputResponses"}`) for the client's
+    /// errors, and carries `requiredCapabilities` (a `ClientCapabilities` object) for
+    /// [`MissingCapabilities`](MrtrError::MissingCapabilities), as
+    /// `MissingRequiredClientCapabilityError` requires. Server-side errors carry no `data`: their
+    /// details are for the server's log, not the client.
+    /// [`JsonRpcError::response`] wraps it in the whole response.
+    #[must_use]
+    pub fn to_json_rpc_error(&self) -> JsonRpcError {
+        JsonRpcError::new(self.json_rpc_code(), self.to_string(), self.data())
+    }
+
+    fn data(&self) -> Option<Value> {
+        let field = |name: &str| Some(json!({ "field": name }));
+        match self {
+            Self::ParamsNotAnObject { .. } => field("params"),
+            Self::InputResponsesNotAnObject { .. } => field("inputResponses"),
+            Self::RequestStateNotAString { .. }
+            | Self::State(_)
+            | Self::Redeem(RedeemError::AlreadyRedeemed) => field("requestState"),
+            Self::Capabilities(_) => field("_meta"),
+            Self::MissingCapabilities(missing) => {
+                let mut required = Map::new();
+                for (_, capability) in missing {
+                    capability.declare_in(&mut required);
+                }
+                Some(json!({ "requiredCapabilities": required }))
+            }
+            Self::Redeem(_)
+            | Self::DuplicateKey { .. }
+            | Self::UnsupportedInputRequest { .. }
+            | Self::EmptyResult
+            | Self::Seal(_) => None,
+        }
+    }
+}
+
+impl fmt::Display for MrtrError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::ParamsNotAnObject { found } => {
+                write!(f, "request `params` must be an object, but is {found}")
+            }
+            Self::InputResponsesNotAnObject { found } => write!(
+                f,
+                "`inputResponses` must be an object keyed by the inputRequests keys, but is {found}"
+            ),
+            Self::RequestStateNotAString { found } => write!(
+                f,
+                "`requestState` must be the string the server sent, but is {found}"
+            ),
+            Self::Capabilities(error) => fmt::Display::fmt(error, f),
+            Self::State(error) => fmt::Display::fmt(error, f),
+            Self::Redeem(error) => fmt::Display::fmt(error, f),
+            Self::MissingCapabilities(missing) => {
+                f.write_str("the client did not declare the capability this request needs: ")?;
+                for (position, (key, capability)) in missing.iter().enumerate() {
+                    if position > 0 {
+                        f.write_str("; ")?;
+                    }
+                    write!(f, "input request `{key}` needs {capability}")?;
+                }
+                Ok(())
+            }
+            Self::DuplicateKey { key } => write!(
+                f,
+                "input request key `{key}` is used twice; keys must be unique within a request"
+            ),
+            Self::UnsupportedInputRequest { key, rule } => {
+                write!(f, "input request `{key}` is not allowed: {rule}")
+            }
+            Self::EmptyResult => f.write_str(
+                "an InputRequiredResult must carry at least one of `inputRequests` or `requestState`",
+            ),
+            Self::Seal(error) => fmt::Display::fmt(error, f),
+        }
+    }
+}
+
+impl Error for MrtrError {
+    fn source(&self) -> Option<&(dyn Error + 'static)> {
+        match self {
+            Self::State(error) => Some(error),
+            Self::Seal(error) => Some(error),
+            Self::Redeem(error) => Some(error),
+            Self::Capabilities(error) => Some(error),
+            _ => None,
+        }
+    }
+}
+
+impl From<StateError> for MrtrError {
+    fn from(error: StateError) -> Self {
+        Self::State(error)
+    }
+}
+
+impl From<CapabilityError> for MrtrError {
+    fn from(error: CapabilityError) -> Self {
+        Self::Capabilities(error)
+    }
+}
+
+impl From<RedeemError> for MrtrError {
+    fn from(error: RedeemError) -> Self {
+        Self::Redeem(error)
+    }
+}
+
+impl From<SealError> for MrtrError {
+    fn from(error: SealError) -> Self {
+        Self::Seal(error)
+    }
+}
+
+/// The JSON type of `value`, with its article, for messages.
+pub(crate) fn json_type(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}

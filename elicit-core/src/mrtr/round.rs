@@ -1,0 +1,537 @@
+//! One run of a handler: the retry it was given, the state it resumes, and the answers it reads.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+use std::future::ready;
+use std::time::Duration;
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use super::ask::{Asks, sealed};
+use super::capability::DeclaredCapabilities;
+use super::error::{MrtrError, json_type};
+use super::result::{InputRequests, InputRequiredResult};
+use crate::state::{
+    Binding, MemoryReplayGuard, RedeemError, RedeemFuture, ReplayGuard, StateId, StateKeys,
+    UnixTime,
+};
+
+/// A server's multi round-trip setup: the keys its round state is sealed with, and how long a
+/// round stays open. Build it once at start-up and share it; every replica built from the same
+/// key material resumes every other replica's rounds.
+///
+/// ```
+/// use std::time::Duration;
+/// use elicit_core::mrtr::Rounds;
+/// use elicit_core::state::{KeyId, StateKey, StateKeys};
+///
+/// let rounds = Rounds::new(StateKeys::single(KeyId::new(1), StateKey::from_bytes([0x42; 32])))
+///     .with_ttl(Duration::from_secs(300));
+/// assert_eq!(rounds.ttl(), Duration::from_secs(300));
+/// ```
+#[derive(Clone, Debug)]
+pub struct Rounds {
+    keys: StateKeys,
+    ttl: Duration,
+}
+
+impl Rounds {
+    /// How long a round stays open unless [`with_ttl`](Rounds::with_ttl) says otherwise: time for
+    /// a person to read and answer a form, plus clock skew between replicas.
+    pub const DEFAULT_TTL: Duration = Duration::from_secs(600);
+
+    /// Rounds sealed with `keys`, open for [`DEFAULT_TTL`](Rounds::DEFAULT_TTL).
+    #[must_use]
+    pub fn new(keys: StateKeys) -> Self {
+        Self {
+            keys,
+            ttl: Self::DEFAULT_TTL,
+        }
+    }
+
+    /// How long the state of a round stays valid after it is sent. Nothing the handler reserved
+    /// should outlive it.
+    #[must_use]
+    pub fn with_ttl(mut self, ttl: Duration) -> Self {
+        self.ttl = ttl;
+        self
+    }
+
+    /// The TTL of a round.
+    #[must_use]
+    pub fn ttl(&self) -> Duration {
+        self.ttl
+    }
+
+    /// The keys rounds are sealed with.
+    #[must_use]
+    pub fn keys(&self) -> &StateKeys {
+        &self.keys
+    }
+
+    /// Starts a run of a handler on `retry`: the first request, or a retry carrying
+    /// `inputResponses` and the `requestState` an earlier round sent. `binding` names who is
+    /// asking and which request (rebuilt from this request; see [`Binding`]); `now` is the clock.
+    ///
+    /// # Errors
+    /// [`MrtrError::State`] if the `requestState` does not open — forged, tampered, sealed for
+    /// another principal or request, expired, or from a removed key — each its own
+    /// [`StateError`](crate::state::StateError), all JSON-RPC `-32602`.
+    pub fn round<'r, S>(
+        &'r self,
+        retry: Retry<'r>,
+        binding: Binding<'r>,
+        now: UnixTime,
+    ) -> Result<Round<'r, S>, MrtrError>
+    where
+        S: DeserializeOwned,
+    {
+        let (opened, asked, carried, state) = match retry.request_state {
+            None => (None, BTreeSet::new(), BTreeMap::new(), None),
+            Some(text) => {
+                let opened = self.keys.open::<Envelope<S>>(text, &binding, now)?;
+                let id = (opened.id(), opened.expires_at());
+                let envelope = opened.into_value();
+                (Some(id), envelope.asked, envelope.answers, envelope.state)
+            }
+        };
+        Ok(Round {
+            rounds: self,
+            binding,
+            now,
+            capabilities: retry.capabilities,
+            responses: retry.responses,
+            opened,
+            asked,
+            carried,
+            state,
+            missing: InputRequests::new(),
+            unusable: Vec::new(),
+        })
+    }
+}
+
+/// What a request brings to a round: the client's declared capabilities, its `inputResponses`
+/// and its `requestState`. Borrowed from the request; nothing is copied.
+///
+/// [`from_params`](Retry::from_params) reads all three from a request's `params`; a transport
+/// that has already parsed them (`CallToolRequestParams`) uses [`new`](Retry::new) and the
+/// `with_*` methods instead.
+///
+/// ```
+/// use elicit_core::Mode;
+/// use elicit_core::mrtr::{Capability, Retry};
+/// use serde_json::json;
+///
+/// let params = json!({
+///     "name": "deploy",
+///     "arguments": { "service": "api" },
+///     "_meta": { "io.modelcontextprotocol/clientCapabilities": { "elicitation": {} } },
+///     "inputResponses": { "target": { "action": "decline" } },
+///     "requestState": "…",
+/// });
+/// let retry = Retry::from_params(&params)?;
+/// assert!(retry.capabilities().supports(Capability::Elicitation(Mode::Form)));
+/// assert_eq!(retry.request_state(), Some("…"));
+/// # Ok::<(), elicit_core::mrtr::MrtrError>(())
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct Retry<'a> {
+    capabilities: DeclaredCapabilities,
+    responses: Responses<'a>,
+    request_state: Option<&'a str>,
+}
+
+#[derive(Clone, Debug, Default)]
+enum Responses<'a> {
+    #[default]
+    None,
+    Object(&'a Map<String, Value>),
+    Pairs(BTreeMap<&'a str, &'a Value>),
+}
+
+impl<'a> Responses<'a> {
+    fn get(&self, key: &str) -> Option<&'a Value> {
+        match self {
+            Self::None => None,
+            Self::Object(map) => map.get(key),
+            Self::Pairs(map) => map.get(key).copied(),
+        }
+    }
+}
+
+impl<'a> Retry<'a> {
+    /// A request with these capabilities and no responses or state (a first request).
+    #[must_use]
+    pub fn new(capabilities: DeclaredCapabilities) -> Self {
+        Self {
+            capabilities,
+            ..Self::default()
+        }
+    }
+
+    /// Reads `_meta` capabilities, `inputResponses` and `requestState` from a request's `params`.
+    /// A `null` member counts as absent.
+    ///
+    /// # Errors
+    /// `-32602` errors naming the member: [`MrtrError::ParamsNotAnObject`],
+    /// [`MrtrError::Capabilities`] (`_meta` and its capabilities are required in 2026-07-28), [`MrtrError::InputResponsesNotAnObject`],
+    /// [`MrtrError::RequestStateNotAString`].
+    pub fn from_params(params: &'a Value) -> Result<Self, MrtrError> {
+        let Value::Object(members) = params else {
+            return Err(MrtrError::ParamsNotAnObject {
+                found: json_type(params),
+            });
+        };
+        let member = |name: &str| members.get(name).filter(|value| !value.is_null());
+        let capabilities = DeclaredCapabilities::from_request_params(params)?;
+        let mut retry = Self::new(capabilities);
+        if let Some(responses) = member("inputResponses") {
+            retry = retry.with_input_responses(responses)?;
+        }
+        match member("requestState") {
+            None => {}
+            Some(Value::String(state)) => retry.request_state = Some(state),
+            Some(other) => {
+                return Err(MrtrError::RequestStateNotAString {
+                    found: json_type(other),
+                });
+            }
+        }
+        Ok(retry)
+    }
+
+    /// The retry's `inputResponses`, as JSON.
+    ///
+    /// # Errors
+    /// [`MrtrError::InputResponsesNotAnObject`] (`-32602`) if it is not an object.
+    pub fn with_input_responses(mut self, responses: &'a Value) -> Result<Self, MrtrError> {
+        match responses {
+            Value::Object(map) => {
+                self.responses = Responses::Object(map);
+                Ok(self)
+            }
+            other => Err(MrtrError::InputResponsesNotAnObject {
+                found: json_type(other),
+            }),
+        }
+    }
+
+    /// The retry's `inputResponses` as already-parsed key–value pairs, e.g. a
+    /// `BTreeMap<String, Value>` from a transport's own request type.
+    #[must_use]
+    pub fn with_input_response_pairs<I, K>(mut self, responses: I) -> Self
+    where
+        I: IntoIterator<Item = (&'a K, &'a Value)>,
+        K: AsRef<str> + ?Sized + 'a,
+    {
+        self.responses = Responses::Pairs(
+            responses
+                .into_iter()
+                .map(|(key, value)| (key.as_ref(), value))
+                .collect(),
+        );
+        self
+    }
+
+    /// The retry's `requestState`, exactly as the client echoed it.
+    #[must_use]
+    pub fn with_request_state(mut self, request_state: Option<&'a str>) -> Self {
+        self.request_state = request_state;
+        self
+    }
+
+    /// The capabilities the client declared on this request.
+    #[must_use]
+    pub fn capabilities(&self) -> &DeclaredCapabilities {
+        &self.capabilities
+    }
+
+    /// The `requestState` the client echoed, if any.
+    #[must_use]
+    pub fn request_state(&self) -> Option<&'a str> {
+        self.request_state
+    }
+}
+
+/// What a round seals into `requestState`: which keys it asked, every usable answer so far, and
+/// the handler's own state.
+///
+/// Answers travel in the state because a retry carries only the responses to the *last*
+/// round's requests: a handler that runs from the top needs its earlier answers again, and an
+/// answer that was final (a decline) must stay final.
+#[derive(Serialize, Deserialize)]
+struct Envelope<S> {
+    #[serde(rename = "k")]
+    asked: BTreeSet<String>,
+    #[serde(rename = "a", default)]
+    answers: BTreeMap<String, Value>,
+    #[serde(rename = "s", default = "none")]
+    state: Option<S>,
+}
+
+fn none<S>() -> Option<S> {
+    None
+}
+
+#[derive(Serialize)]
+struct EnvelopeRef<'a, S> {
+    #[serde(rename = "k")]
+    asked: Vec<&'a str>,
+    #[serde(rename = "a")]
+    answers: &'a BTreeMap<String, Value>,
+    #[serde(rename = "s", skip_serializing_if = "Option::is_none")]
+    state: Option<&'a S>,
+}
+
+/// The outcome of asking: the answers are here, or the input-required result to return.
+///
+/// A handler runs from the top on every round; at each point where it needs input it reads
+/// the answer or returns the result that asks for it — one expression, before anything is done:
+///
+/// ```
+/// use elicit_core::mrtr::{Answer, Ask, InputRequiredResult, Retry, Round, Rounds};
+/// use elicit_core::state::{Binding, KeyId, ParamsDigest, StateKey, StateKeys, UnixTime};
+/// use elicit_core::{Elicitation, FormRequest, Property, RequestedSchema, StringSchema};
+/// use serde_json::json;
+///
+/// fn deploy(round: &mut Round<'_>) -> Result<String, InputRequiredResult> {
+///     let schema = RequestedSchema::new(vec![Property::new("env", StringSchema::new())]).unwrap();
+///     let form = FormRequest::new("Deploy `billing-api` where?", schema).unwrap();
+///     let target = match round.answer(Ask::form_request("target", form)).unwrap() {
+///         Answer::Ready(outcome) => outcome,
+///         Answer::Ask(result) => return Err(result), // nothing has been done yet
+///     };
+///     Ok(match target {
+///         Elicitation::Accept(content) => format!("deploying to {}", content["env"]),
+///         _ => "nothing was deployed".to_owned(), // decline and cancel are final
+///     })
+/// }
+///
+/// let rounds = Rounds::new(StateKeys::single(KeyId::new(1), StateKey::from_bytes([1; 32])));
+/// let params = json!({ "name": "deploy",
+///     "_meta": { "io.modelcontextprotocol/clientCapabilities": { "elicitation": {} } } });
+/// let binding = Binding { principal: "u", method: "tools/call",
+///     params_digest: ParamsDigest::of_request_params(&params) };
+/// let mut round = rounds.round::<()>(Retry::from_params(&params)?, binding, UnixTime::now())?;
+/// let asked = deploy(&mut round).unwrap_err();
+/// assert_eq!(asked.input_requests().keys().collect::<Vec<_>>(), ["target"]);
+/// # Ok::<(), elicit_core::mrtr::MrtrError>(())
+/// ```
+#[derive(Debug)]
+#[must_use = "an `Answer::Ask` must be returned to the client, or the question is never asked"]
+pub enum Answer<T> {
+    /// Every answer is here: the tuple (or single value) of outcomes, in the order asked.
+    Ready(T),
+    /// Something is missing: return this result; the client retries with the answers.
+    Ask(InputRequiredResult),
+}
+
+impl<T> Answer<T> {
+    /// `Ok` with the answers, or `Err` with the result to return: for a handler whose error type
+    /// converts from [`InputRequiredResult`], `round.answer(ask)?.ready()?`.
+    ///
+    /// # Errors
+    /// The [`InputRequiredResult`] when the answers are not all here.
+    pub fn ready(self) -> Result<T, InputRequiredResult> {
+        match self {
+            Self::Ready(answers) => Ok(answers),
+            Self::Ask(result) => Err(result),
+        }
+    }
+
+    /// Whether the answers are here.
+    #[must_use]
+    pub fn is_ready(&self) -> bool {
+        matches!(self, Self::Ready(_))
+    }
+}
+
+/// One run of a handler: reads answers by key, asks for what is missing — everything missing
+/// in one round — and carries the handler's typed state `S` from round to round.
+///
+/// Only answers to keys the previous round actually asked are read: `inputResponses` on a
+/// request that carries no `requestState`, or under keys that were not asked, are ignored. So a
+/// model cannot pre-fill a consent the user never gave; it has to come through the client's
+/// prompt.
+///
+/// A decline or a cancel is a final answer, carried forward like any other: it is returned as
+/// [`Elicitation::Decline`](crate::Elicitation::Decline) /
+/// [`Cancel`](crate::Elicitation::Cancel) and never asked again. Only a missing or unusable
+/// answer (unparsable, or breaking the form's rules) is asked for again.
+pub struct Round<'r, S = ()> {
+    rounds: &'r Rounds,
+    binding: Binding<'r>,
+    now: UnixTime,
+    capabilities: DeclaredCapabilities,
+    responses: Responses<'r>,
+    opened: Option<(StateId, UnixTime)>,
+    asked: BTreeSet<String>,
+    carried: BTreeMap<String, Value>,
+    state: Option<S>,
+    missing: InputRequests,
+    unusable: Vec<(String, String)>,
+}
+
+impl<S> fmt::Debug for Round<'_, S> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Round")
+            .field("binding", &self.binding)
+            .field("capabilities", &self.capabilities)
+            .field("resumed", &self.opened.is_some())
+            .field("asked", &self.asked)
+            .field("answered", &self.carried.keys().collect::<Vec<_>>())
+            .finish_non_exhaustive()
+    }
+}
+
+impl<S> Round<'_, S>
+where
+    S: Serialize,
+{
+    /// Reads the answer to one [`Ask`](super::Ask), or a tuple of them, or builds the
+    /// input-required result asking for every one that is missing — in one round.
+    ///
+    /// # Errors
+    /// [`MrtrError::DuplicateKey`] if two asks share a key; [`MrtrError::MissingCapabilities`]
+    /// (`-32021`) if an answer is missing and the client did not declare the capability to be
+    /// asked for it; [`MrtrError::Seal`] if the round's state would not seal.
+    pub fn answer<A: Asks>(&mut self, asks: A) -> Result<Answer<A::Output>, MrtrError> {
+        let mut keys = Vec::new();
+        asks.keys(&mut keys);
+        let mut seen = BTreeSet::new();
+        if let Some(key) = keys.into_iter().find(|key| !seen.insert(*key)) {
+            return Err(MrtrError::DuplicateKey {
+                key: key.to_owned(),
+            });
+        }
+        match asks.collect(self) {
+            Some(answers) => Ok(Answer::Ready(answers)),
+            None => self.input_required().map(Answer::Ask),
+        }
+    }
+
+    /// A result carrying only `requestState` (this round's state and answers so far) and no
+    /// input requests: the client may retry at once. For work that continues over several calls.
+    ///
+    /// # Errors
+    /// [`MrtrError::Seal`] if the state would not seal.
+    pub fn checkpoint(&mut self) -> Result<InputRequiredResult, MrtrError> {
+        self.input_required()
+    }
+
+    fn input_required(&mut self) -> Result<InputRequiredResult, MrtrError> {
+        let requests = std::mem::take(&mut self.missing);
+        requests.check_capabilities(&self.capabilities)?;
+        let envelope = EnvelopeRef {
+            asked: requests.keys().collect(),
+            answers: &self.carried,
+            state: self.state.as_ref(),
+        };
+        let sealed = self
+            .rounds
+            .keys
+            .seal(&envelope, &self.binding, self.rounds.ttl, self.now)?;
+        InputRequiredResult::new(requests, Some(sealed))
+    }
+}
+
+impl<S> Round<'_, S> {
+    /// The handler's state from the previous round (or set by [`keep`](Round::keep) in this
+    /// one); `None` on a first request.
+    #[must_use]
+    pub fn state(&self) -> Option<&S> {
+        self.state.as_ref()
+    }
+
+    /// Sets the state to seal into any result this round returns, e.g. what the handler found
+    /// before asking (the matching accounts), so the next round need not look it up again.
+    /// Keep it small — it travels in every round — and keep secrets out of reach of a client by
+    /// sealing a reference rather than the secret.
+    pub fn keep(&mut self, state: S) {
+        self.state = Some(state);
+    }
+
+    /// Takes the state out.
+    pub fn take_state(&mut self) -> Option<S> {
+        self.state.take()
+    }
+
+    /// Whether this run resumes a round: the request carried a `requestState` that opened.
+    #[must_use]
+    pub fn is_resumed(&self) -> bool {
+        self.opened.is_some()
+    }
+
+    /// The capabilities the client declared on this request: check them to degrade gracefully
+    /// (complete without asking, or fail legibly) before asking.
+    #[must_use]
+    pub fn capabilities(&self) -> &DeclaredCapabilities {
+        &self.capabilities
+    }
+
+    /// Answers this run could not use (key, reason), for the server's log. Each was asked again.
+    #[must_use]
+    pub fn unusable_answers(&self) -> &[(String, String)] {
+        &self.unusable
+    }
+
+    /// Records the `requestState` this run resumed as redeemed in `guard`, for an operation that
+    /// must happen at most once: call it after every answer is read and before acting, and act
+    /// only on `Ok(())`. Of concurrent retries presenting the same state, exactly one succeeds;
+    /// every other gets [`RedeemError::AlreadyRedeemed`](crate::state::RedeemError) (`-32602`).
+    ///
+    /// A run that resumed no state read no answers, so there is nothing to redeem: `Ok(())`.
+    pub fn redeem_once<'g, G>(&self, guard: &'g G) -> RedeemFuture<'g>
+    where
+        G: ReplayGuard + ?Sized,
+    {
+        match self.opened {
+            Some((id, expires_at)) => guard.redeem(id, expires_at, self.now),
+            None => Box::pin(ready(Ok(()))),
+        }
+    }
+}
+
+impl<S> Round<'_, S> {
+    /// [`redeem_once`](Round::redeem_once) without a future, for synchronous callers of the
+    /// in-memory guard (as [`MemoryReplayGuard::redeem_now`]).
+    ///
+    /// # Errors
+    /// [`RedeemError::AlreadyRedeemed`] on a replay; [`RedeemError::Unavailable`] if the guard is
+    /// full.
+    pub fn redeem_now(&self, guard: &MemoryReplayGuard) -> Result<(), RedeemError> {
+        match self.opened {
+            Some((id, expires_at)) => guard.redeem_now(id, expires_at, self.now),
+            None => Ok(()),
+        }
+    }
+}
+
+impl<S> sealed::Collect for Round<'_, S> {
+    fn lookup(&self, key: &str) -> Option<Value> {
+        if let Some(answer) = self.carried.get(key) {
+            return Some(answer.clone());
+        }
+        if self.asked.contains(key) {
+            return self.responses.get(key).cloned();
+        }
+        None
+    }
+
+    fn usable(&mut self, key: String, response: Value) {
+        self.carried.insert(key, response);
+    }
+
+    fn unusable(&mut self, key: &str, reason: String) {
+        self.unusable.push((key.to_owned(), reason));
+    }
+
+    fn missing(&mut self, key: String, request: Value) {
+        // Keys are unique within one `answer`; a key asked again by a later `answer` in the same
+        // run replaces the earlier request.
+        self.missing.replace(key, request);
+    }
+}
