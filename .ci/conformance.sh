@@ -37,6 +37,15 @@ scenarios=(
 )
 if [ "$#" -gt 0 ]; then scenarios=("$@"); fi
 
+# Checks allowed to end in WARNING (never FAILURE), each with the reason; any other non-SUCCESS
+# status fails the run. Keep this list short and argued.
+#
+# ignore-extra-params sends `inputResponses` with NO `requestState`, i.e. answers to questions
+# this server never asked. elicit::mrtr reads only answers to keys its sealed state says were
+# asked, so a model cannot pre-fill a user's answer (or consent); it asks again instead. Extra
+# keys alongside a real retry ARE ignored (input-required-result-multi-round and the mrtr tests).
+expected_warnings="input-required-result-ignore-extra-params/sep-2322-ignore-unexpected-params"
+
 echo "=== Node 22 and the conformance suite $suite_version (in $node_dir)"
 installed=$(cat "$node_dir/node_modules/@modelcontextprotocol/conformance/package.json" 2>/dev/null |
   sed -n 's/^ *"version": *"\([^"]*\)".*/\1/p' | head -n1 || true)
@@ -89,15 +98,19 @@ for scenario in "${scenarios[@]}"; do
   # Count every check by status; a scenario passes only with >=1 check, all SUCCESS, exit 0.
   verdict=$(node -e '
     const fs = require("fs");
-    const [file, rc] = [process.argv[1], Number(process.argv[2])];
+    const [file, rc, scenario] = [process.argv[1], Number(process.argv[2]), process.argv[3]];
+    const allowed = new Set(process.argv[4].split(" ").filter(Boolean));
     let checks = [];
     try { checks = JSON.parse(fs.readFileSync(file, "utf8")); } catch (e) {}
     const ok = checks.filter(c => c.status === "SUCCESS").length;
-    const bad = checks.filter(c => c.status !== "SUCCESS")
+    const expected = c => c.status === "WARNING" && allowed.has(`${scenario}/${c.id}`);
+    const warned = checks.filter(expected).map(c => `${c.id}=WARNING (expected, see script)`);
+    const bad = checks.filter(c => c.status !== "SUCCESS" && !expected(c))
       .map(c => `${c.id}=${c.status}${c.errorMessage ? " (" + c.errorMessage + ")" : ""}`);
     const pass = rc === 0 && checks.length > 0 && bad.length === 0;
-    console.log(`${pass ? "PASS" : "FAIL"} ${ok}/${checks.length} exit=${rc}${bad.length ? " " + bad.join("; ") : ""}`);
-  ' "${checks:-/nonexistent}" "$rc")
+    const notes = bad.concat(warned);
+    console.log(`${pass ? "PASS" : "FAIL"} ${ok}/${checks.length} exit=${rc}${notes.length ? " " + notes.join("; ") : ""}`);
+  ' "${checks:-/nonexistent}" "$rc" "$scenario" "$expected_warnings")
   printf '%-48s %s\n' "$scenario" "$verdict"
   summary+=("$scenario $verdict")
   case "$verdict" in
@@ -112,4 +125,5 @@ if [ "${#failed[@]}" -gt 0 ]; then
   echo "server log: $results/server.log"
   exit 1
 fi
-echo "conformance: all ${#scenarios[@]} scenarios passed"
+warned=$(printf '%s\n' "${summary[@]}" | grep -c "expected, see script" || true)
+echo "conformance: all ${#scenarios[@]} scenarios passed ($warned with an expected warning, listed above)"

@@ -18,8 +18,10 @@
 
 use std::sync::Arc;
 
+use elicit::mrtr::Rounds;
 use elicit::rmcp::{AskError, Asked, Asker, headless_result};
-use elicit::{Consent, ConsentForm, Elicit, ElicitUrl, Elicitation, UrlOutcome};
+use elicit::state::{KeyId, StateKey, StateKeys};
+use elicit::{Consent, Elicit, ElicitUrl, Elicitation, UrlOutcome};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
     JsonObject, ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
@@ -49,16 +51,11 @@ enum Env {
 
 /// Permanently drop this table? This cannot be undone.
 #[derive(Elicit, Debug)]
+#[elicit(consent)]
 struct DropTable {
     /// Tick to drop the table and every row in it.
     #[elicit(title = "Drop it permanently", consent)]
     confirm: bool,
-}
-
-impl ConsentForm for DropTable {
-    fn granted(&self) -> bool {
-        self.confirm
-    }
 }
 
 /// Connect your GitHub account on our page, so I can open pull requests for you.
@@ -75,8 +72,15 @@ fn drop_table(table: &str, consent: Consent<DropTable>) -> String {
     format!("Dropped table `{table}`.")
 }
 
+/// A stdio server serves the one user who started it; a server behind authentication would use
+/// the access token's subject, so a round's state only opens for whoever it asked.
+const PRINCIPAL: &str = "local-user";
+
 #[derive(Clone)]
-struct Ops;
+struct Ops {
+    /// Seals what a 2026-07-28 round must remember between the question and the retry.
+    rounds: Arc<Rounds>,
+}
 
 fn text(message: impl Into<String>) -> CallToolResponse {
     CallToolResult::success(vec![ContentBlock::text(message.into())]).into()
@@ -114,7 +118,7 @@ impl Ops {
         context: &RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let service = string_argument(request, "service").unwrap_or("the service");
-        let mut asker = Asker::for_tool_call(context);
+        let mut asker = Asker::for_tool_call(&self.rounds, PRINCIPAL, request, context)?;
         let form = DeployTarget::form_request()
             .with_message(format!(
                 "Where should `{service}` be deployed? Production serves customer traffic."
@@ -148,7 +152,7 @@ impl Ops {
         let Some(table) = string_argument(request, "table") else {
             return Ok(failure("Say which table to drop (`table`)."));
         };
-        let mut asker = Asker::for_tool_call(context);
+        let mut asker = Asker::for_tool_call(&self.rounds, PRINCIPAL, request, context)?;
         let form = DropTable::form_request()
             .with_message(format!(
                 "Permanently drop table `{table}` and every row in it? This cannot be undone."
@@ -179,17 +183,18 @@ impl Ops {
 
     async fn connect_github(
         &self,
+        request: &CallToolRequestParams,
         context: &RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        let mut asker = Asker::for_tool_call(context);
+        let mut asker = Asker::for_tool_call(&self.rounds, PRINCIPAL, request, context)?;
         // A real server makes a flow id, stores it against the user, and checks on its page
         // that whoever opens it is that user.
         let flow = elicit::ElicitationId::random()
             .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
         let page = format!("https://ops.example.com/connect/github?flow={flow}");
-        let request = ConnectGithub::url_request(&page)
+        let page = ConnectGithub::url_request(&page)
             .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
-        let outcome = match asker.url("github", ConnectGithub::name(), request).await {
+        let outcome = match asker.url("github", ConnectGithub::name(), page).await {
             Ok(Asked::Answered(outcome)) => outcome,
             Ok(Asked::Suspend(input_required)) => return Ok(input_required.into()),
             Ok(Asked::CannotAsk(headless)) => {
@@ -255,7 +260,7 @@ impl ServerHandler for Ops {
         match request.name.as_ref() {
             "deploy" => self.deploy(&request, &context).await,
             "drop_table" => self.drop_table(&request, &context).await,
-            "connect_github" => self.connect_github(&context).await,
+            "connect_github" => self.connect_github(&request, &context).await,
             other => Err(ErrorData::invalid_params(
                 format!("unknown tool `{other}`"),
                 None,
@@ -266,7 +271,11 @@ impl ServerHandler for Ops {
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let server = Ops.serve(rmcp::transport::stdio()).await?;
+    let keys = StateKeys::single(KeyId::new(1), StateKey::generate()?);
+    let ops = Ops {
+        rounds: Arc::new(Rounds::new(keys)),
+    };
+    let server = ops.serve(rmcp::transport::stdio()).await?;
     server.waiting().await?;
     Ok(())
 }

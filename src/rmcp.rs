@@ -37,17 +37,21 @@ use std::fmt;
 use std::time::Duration;
 
 use ::rmcp::model::{
-    CallToolResult, ClientCapabilities, ContentBlock, ElicitRequestParams, ElicitResult,
-    ElicitationSchema, ProtocolVersion,
+    CallToolRequestParams, CallToolResult, ClientCapabilities, ContentBlock, ElicitRequestParams,
+    ElicitResult, ElicitationSchema, ErrorCode, GetPromptRequestParams, InputResponses,
+    ProtocolVersion,
 };
 use ::rmcp::service::{RequestContext, ServiceError};
 use ::rmcp::{ErrorData, RoleServer};
 use serde_json::Value;
 
+use crate::mrtr::{Answer, Ask, DeclaredCapabilities, MrtrError, Retry, Round, Rounds};
 use crate::observe::{self, Outcome};
+use crate::state::{Binding, ParamsDigest, UnixTime};
 use crate::{
     CannotAsk, Consent, ConsentForm, Elicitation, ElicitationSupport, FormRequest, FromContent,
-    Mode, ReplyError, RequestedSchema, Revision, RevisionError, UrlOutcome, UrlRequest,
+    JsonRpcError, Mode, ReplyError, RequestedSchema, Revision, RevisionError, UrlOutcome,
+    UrlRequest,
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -111,6 +115,18 @@ fn through_json<S: serde::Serialize, R>(what: &'static str, ours: &S) -> Result<
 where
     R: serde::Serialize + serde::de::DeserializeOwned,
 {
+    through_json_with(what, ours, |_| {})
+}
+
+/// [`through_json`], first removing from rmcp's output what rmcp always adds (`normalize`).
+fn through_json_with<S: serde::Serialize, R>(
+    what: &'static str,
+    ours: &S,
+    normalize: impl Fn(&mut Value),
+) -> Result<R, ConvertError>
+where
+    R: serde::Serialize + serde::de::DeserializeOwned,
+{
     let refused = |error: serde_json::Error| ConvertError::Refused {
         what,
         error: error.to_string(),
@@ -118,7 +134,8 @@ where
     let text = serde_json::to_string(ours).map_err(refused)?;
     let theirs: R = serde_json::from_str(&text).map_err(refused)?;
     let ours: Value = serde_json::from_str(&text).map_err(refused)?;
-    let back = serde_json::to_value(&theirs).map_err(refused)?;
+    let mut back = serde_json::to_value(&theirs).map_err(refused)?;
+    normalize(&mut back);
     if back != ours {
         return Err(ConvertError::Lossy { what });
     }
@@ -202,6 +219,43 @@ pub fn url_params(
     })
 }
 
+/// An input-required result of the [`mrtr`](crate::mrtr) module in rmcp's type, to return from a
+/// handler (`.into()` a `CallToolResponse`, `GetPromptResponse` or `ReadResourceResponse`).
+///
+/// rmcp writes `"elicitationId": ""` into a URL elicitation, which 2026-07-28 does not have; it
+/// is the one difference tolerated.
+pub fn input_required(
+    result: &crate::mrtr::InputRequiredResult,
+) -> Result<::rmcp::model::InputRequiredResult, ConvertError> {
+    through_json_with("input-required result", result, |back| {
+        let requests = back.get_mut("inputRequests").and_then(Value::as_object_mut);
+        for request in requests.into_iter().flat_map(|r| r.values_mut()) {
+            let params = request.get_mut("params").and_then(Value::as_object_mut);
+            if let Some(params) = params
+                && params.get("mode").and_then(Value::as_str) == Some("url")
+                && params.get("elicitationId").and_then(Value::as_str) == Some("")
+            {
+                params.remove("elicitationId");
+            }
+        }
+    })
+}
+
+/// A [`MrtrError`] as rmcp's error: the same code, message and `data`.
+pub fn mrtr_error(error: &MrtrError) -> ErrorData {
+    jsonrpc_error(&error.to_json_rpc_error())
+}
+
+/// This crate's JSON-RPC error as rmcp's.
+pub fn jsonrpc_error(error: &JsonRpcError) -> ErrorData {
+    let code = i32::try_from(error.code()).unwrap_or(ErrorCode::INTERNAL_ERROR.0);
+    ErrorData::new(
+        ErrorCode(code),
+        error.message().to_owned(),
+        error.data().cloned(),
+    )
+}
+
 /// rmcp's `ElicitResult` as the JSON this crate's parsers read
 /// ([`FormRequest::parse_reply`], [`UrlRequest::parse_reply`], `Elicit::from_reply`).
 pub fn reply_json(result: &ElicitResult) -> Value {
@@ -209,7 +263,7 @@ pub fn reply_json(result: &ElicitResult) -> Value {
 }
 
 /// Read rmcp's `ElicitResult` for a form: validated against every rule of the form, and
-/// recorded in [`observe`](crate::observe).
+/// recorded in [`observe`].
 pub fn form_outcome<T: FromContent>(
     request: &FormRequest<T>,
     result: &ElicitResult,
@@ -218,7 +272,7 @@ pub fn form_outcome<T: FromContent>(
 }
 
 /// Read rmcp's `ElicitResult` for a URL request: only the action matters. Recorded in
-/// [`observe`](crate::observe) under `name`.
+/// [`observe`] under `name`.
 pub fn url_outcome(name: &str, result: &ElicitResult) -> Result<UrlOutcome, ReplyError> {
     let outcome = UrlOutcome::from_reply(&reply_json(result));
     observe::answered(
@@ -292,6 +346,9 @@ pub enum AskError {
     /// The user accepted, but every reply broke the form's rules. Carries the last one's
     /// violations (`-32602`).
     Rejected(ReplyError),
+    /// 2026-07-28: the retry's `requestState` did not open, or its `inputResponses` are
+    /// malformed (`-32602`), or the round could not be sealed.
+    Mrtr(MrtrError),
 }
 
 impl fmt::Display for AskError {
@@ -299,6 +356,7 @@ impl fmt::Display for AskError {
         match self {
             AskError::Convert(e) => fmt::Display::fmt(e, f),
             AskError::Rejected(e) => write!(f, "the answer was rejected: {e}"),
+            AskError::Mrtr(e) => fmt::Display::fmt(e, f),
         }
     }
 }
@@ -308,6 +366,7 @@ impl std::error::Error for AskError {
         match self {
             AskError::Convert(e) => Some(e),
             AskError::Rejected(e) => Some(e),
+            AskError::Mrtr(e) => Some(e),
         }
     }
 }
@@ -315,6 +374,12 @@ impl std::error::Error for AskError {
 impl From<ConvertError> for AskError {
     fn from(e: ConvertError) -> Self {
         AskError::Convert(e)
+    }
+}
+
+impl From<MrtrError> for AskError {
+    fn from(e: MrtrError) -> Self {
+        AskError::Mrtr(e)
     }
 }
 
@@ -329,12 +394,17 @@ impl From<AskError> for ErrorData {
         match &e {
             AskError::Rejected(_) => ErrorData::invalid_params(e.to_string(), None),
             AskError::Convert(_) => ErrorData::internal_error(e.to_string(), None),
+            AskError::Mrtr(mrtr) => mrtr_error(mrtr),
         }
     }
 }
 
 /// Asks the user from inside one rmcp request handler, the way the negotiated revision asks.
 /// See the [module documentation](self).
+///
+/// Made per request, with [`for_tool_call`](Asker::for_tool_call) or
+/// [`for_prompt`](Asker::for_prompt). Each ask takes a key: the `inputRequests` key it is asked
+/// under in 2026-07-28, unique within the handler (unused before).
 pub struct Asker<'r> {
     context: &'r RequestContext<RoleServer>,
     revision: Revision,
@@ -342,6 +412,9 @@ pub struct Asker<'r> {
     timeout: Duration,
     attempts: u32,
     failure: Option<ServiceError>,
+    /// 2026-07-28: the round this request resumes or starts.
+    round: Option<Round<'r, ()>>,
+    responses: Option<&'r InputResponses>,
 }
 
 impl fmt::Debug for Asker<'_> {
@@ -351,6 +424,7 @@ impl fmt::Debug for Asker<'_> {
             .field("support", &self.support)
             .field("timeout", &self.timeout)
             .field("attempts", &self.attempts)
+            .field("round", &self.round)
             .finish_non_exhaustive()
     }
 }
@@ -364,23 +438,92 @@ impl<'r> Asker<'r> {
     /// 2026-07-28; from then on the client bounds the rounds).
     pub const DEFAULT_ATTEMPTS: u32 = 2;
 
-    fn new(context: &'r RequestContext<RoleServer>) -> Self {
+    /// An asker for a `tools/call`. `rounds` seals the 2026-07-28 round state; `principal` is
+    /// who is asking (e.g. the access token's subject; `""` only for a server with no
+    /// authentication), and the state only opens for them and for this same call.
+    ///
+    /// # Errors
+    /// [`AskError::Mrtr`] (`-32602`) if the retry's `requestState` does not open: forged,
+    /// tampered, expired, or sealed for another principal or call.
+    pub fn for_tool_call(
+        rounds: &'r Rounds,
+        principal: &'r str,
+        request: &'r CallToolRequestParams,
+        context: &'r RequestContext<RoleServer>,
+    ) -> Result<Self, AskError> {
+        let params = serde_json::to_value(request).unwrap_or(Value::Null);
+        Self::new(
+            context,
+            rounds,
+            principal,
+            "tools/call",
+            &params,
+            request.input_responses.as_ref(),
+            request.request_state.as_deref(),
+        )
+    }
+
+    /// An asker for a `prompts/get` (see [`for_tool_call`](Asker::for_tool_call)).
+    pub fn for_prompt(
+        rounds: &'r Rounds,
+        principal: &'r str,
+        request: &'r GetPromptRequestParams,
+        context: &'r RequestContext<RoleServer>,
+    ) -> Result<Self, AskError> {
+        let params = serde_json::to_value(request).unwrap_or(Value::Null);
+        Self::new(
+            context,
+            rounds,
+            principal,
+            "prompts/get",
+            &params,
+            request.input_responses.as_ref(),
+            request.request_state.as_deref(),
+        )
+    }
+
+    fn new(
+        context: &'r RequestContext<RoleServer>,
+        rounds: &'r Rounds,
+        principal: &'r str,
+        method: &'r str,
+        params: &Value,
+        responses: Option<&'r InputResponses>,
+        request_state: Option<&'r str>,
+    ) -> Result<Self, AskError> {
+        let capabilities = context.client_capabilities();
         let (revision, support) = match context.protocol_version().as_ref().and_then(revision) {
-            Some(revision) => (
-                revision,
-                elicitation_support(context.client_capabilities().as_ref()),
-            ),
+            Some(revision) => (revision, elicitation_support(capabilities.as_ref())),
             // A version before elicitation existed: nothing can be asked.
             None => (Revision::V2025_06_18, ElicitationSupport::NONE),
         };
-        Self {
+        let round = if revision.has_per_request_capabilities() {
+            let declared = capabilities
+                .and_then(|c| serde_json::to_value(c).ok())
+                .and_then(|c| DeclaredCapabilities::from_client_capabilities(&c).ok())
+                .unwrap_or(DeclaredCapabilities::NONE);
+            let retry = Retry::new(declared)
+                .with_input_response_pairs(responses.into_iter().flatten())
+                .with_request_state(request_state);
+            let binding = Binding {
+                principal,
+                method,
+                params_digest: ParamsDigest::of_request_params(params),
+            };
+            Some(rounds.round::<()>(retry, binding, UnixTime::now())?)
+        } else {
+            None
+        };
+        Ok(Self {
             context,
             revision,
             support,
             timeout: Self::DEFAULT_TIMEOUT,
             attempts: Self::DEFAULT_ATTEMPTS,
             failure: None,
-        }
+            round,
+            responses,
+        })
     }
 
     /// Wait at most `timeout` for each answer (before 2026-07-28).
@@ -389,7 +532,8 @@ impl<'r> Asker<'r> {
         self
     }
 
-    /// Send a form at most `attempts` times (at least once) while the answers break its rules.
+    /// Send a form at most `attempts` times (at least once) while the answers break its rules
+    /// (before 2026-07-28).
     pub fn with_attempts(mut self, attempts: u32) -> Self {
         self.attempts = attempts.max(1);
         self
@@ -405,6 +549,12 @@ impl<'r> Asker<'r> {
         self.support
     }
 
+    /// 2026-07-28: the round, for asking several inputs at once (a tuple of
+    /// [`Ask`]s) or for sampling and roots requests. `None` before 2026-07-28.
+    pub fn round(&mut self) -> Option<&mut Round<'r, ()>> {
+        self.round.as_mut()
+    }
+
     /// Why the last answer was [`NoReply`](Elicitation::NoReply): the timeout, the transport,
     /// or the client's error. For the server's log.
     pub fn last_failure(&self) -> Option<&ServiceError> {
@@ -412,14 +562,21 @@ impl<'r> Asker<'r> {
     }
 
     /// Ask with a form; the answer is validated against exactly this request's schema.
-    pub async fn form<T: FromContent>(
+    pub async fn form<T: FromContent + 'static>(
         &mut self,
         key: &str,
         request: FormRequest<T>,
     ) -> Result<Asked<Elicitation<T>>, AskError> {
-        let _ = key;
         if let Err(cannot) = self.support.check(Mode::Form, self.revision) {
             return Ok(Asked::CannotAsk(cannot));
+        }
+        if let Some(round) = self.round.as_mut() {
+            let name = request.name().to_owned();
+            let asked = Self::answer(round, &name, Ask::form_request(key, request))?;
+            if let Asked::Answered(outcome) = &asked {
+                self.record_fresh(key, &name, outcome_of(outcome));
+            }
+            return Ok(asked);
         }
         let params = form_params(&request, self.revision)?;
         let mut attempt = 1;
@@ -437,14 +594,38 @@ impl<'r> Asker<'r> {
 
     /// Ask for consent with a form marked `#[elicit(consent)]`: only an accepted form with every
     /// confirmation ticked is [`Consent`]; an unticked one is a decline.
-    pub async fn consent<T: ConsentForm>(
+    pub async fn consent<T: ConsentForm + 'static>(
         &mut self,
         key: &str,
         request: FormRequest<T>,
     ) -> Result<Asked<Elicitation<Consent<T>>>, AskError> {
-        let _ = key;
         if let Err(cannot) = self.support.check(Mode::Form, self.revision) {
             return Ok(Asked::CannotAsk(cannot));
+        }
+        if let Some(round) = self.round.as_mut() {
+            let name = request.name().to_owned();
+            let asked = Self::answer(round, &name, Ask::form_request(key, request.clone()))?;
+            return Ok(match asked {
+                Asked::Answered(Elicitation::Accept(terms)) => {
+                    // Consent is only ever granted by `parse_consent`; give it the answer.
+                    let reply = serde_json::json!({
+                        "action": "accept",
+                        "content": Value::Object(terms.to_content()),
+                    });
+                    Asked::Answered(request.parse_consent(&reply).map_err(AskError::Rejected)?)
+                }
+                Asked::Answered(other) => {
+                    let other = match other {
+                        Elicitation::Decline => Elicitation::Decline,
+                        Elicitation::Cancel => Elicitation::Cancel,
+                        Elicitation::Accept(_) | Elicitation::NoReply => Elicitation::NoReply,
+                    };
+                    self.record_fresh(key, &name, outcome_of(&other));
+                    Asked::Answered(other)
+                }
+                Asked::Suspend(result) => Asked::Suspend(result),
+                Asked::CannotAsk(cannot) => Asked::CannotAsk(cannot),
+            });
         }
         let params = form_params(&request, self.revision)?;
         let mut attempt = 1;
@@ -461,16 +642,29 @@ impl<'r> Asker<'r> {
     }
 
     /// Send the user to a page (URL mode). [`UrlOutcome::Consented`] means they agreed to open
-    /// it, not that they finished: check your own records for that.
+    /// it, not that they finished: check your own records for that. `name` is what the ask is
+    /// recorded under in [`observe`] (e.g. `ElicitUrl::name()`).
     pub async fn url(
         &mut self,
         key: &str,
         name: &str,
         request: UrlRequest,
     ) -> Result<Asked<UrlOutcome>, AskError> {
-        let _ = key;
         if let Err(cannot) = self.support.check(Mode::Url, self.revision) {
             return Ok(Asked::CannotAsk(cannot));
+        }
+        if let Some(round) = self.round.as_mut() {
+            let asked = Self::answer(round, name, Ask::url(key, request))?;
+            if let Asked::Answered(outcome) = &asked {
+                let outcome = match outcome {
+                    UrlOutcome::Consented => Outcome::Accepted,
+                    UrlOutcome::Declined => Outcome::Declined,
+                    UrlOutcome::Cancelled => Outcome::Cancelled,
+                    UrlOutcome::NoReply => Outcome::NoReply,
+                };
+                self.record_fresh(key, name, outcome);
+            }
+            return Ok(asked);
         }
         let params = url_params(&request, self.revision)?;
         let Some(result) = self.send(name, params).await else {
@@ -479,6 +673,30 @@ impl<'r> Asker<'r> {
         match url_outcome(name, &result) {
             Ok(outcome) => Ok(Asked::Answered(outcome)),
             Err(rejected) => Err(AskError::Rejected(rejected)),
+        }
+    }
+
+    /// 2026-07-28: read the answer from the retry, or the input-required result asking for it.
+    fn answer<O>(round: &mut Round<'r, ()>, name: &str, ask: Ask<O>) -> Result<Asked<O>, AskError> {
+        let unusable_before = round.unusable_answers().len();
+        let answer = round.answer(ask)?;
+        for _ in &round.unusable_answers()[unusable_before..] {
+            observe::answered(name, Outcome::Rejected);
+        }
+        match answer {
+            Answer::Ready(outcome) => Ok(Asked::Answered(outcome)),
+            Answer::Ask(result) => {
+                observe::asked(name);
+                Ok(Asked::Suspend(input_required(&result)?))
+            }
+        }
+    }
+
+    /// Record an answer the client sent on this request (one carried over from an earlier round
+    /// was recorded then).
+    fn record_fresh(&self, key: &str, name: &str, outcome: Outcome) {
+        if self.responses.is_some_and(|r| r.contains_key(key)) {
+            observe::answered(name, outcome);
         }
     }
 
@@ -502,9 +720,11 @@ impl<'r> Asker<'r> {
     }
 }
 
-impl<'r> Asker<'r> {
-    /// An asker for a `tools/call`.
-    pub fn for_tool_call(context: &'r RequestContext<RoleServer>) -> Self {
-        Self::new(context)
+fn outcome_of<T>(outcome: &Elicitation<T>) -> Outcome {
+    match outcome {
+        Elicitation::Accept(_) => Outcome::Accepted,
+        Elicitation::Decline => Outcome::Declined,
+        Elicitation::Cancel => Outcome::Cancelled,
+        Elicitation::NoReply => Outcome::NoReply,
     }
 }
