@@ -13,7 +13,10 @@ pub fn expand(input: &syn::DeriveInput, errors: TokenStream) -> TokenStream {
     let ident = &input.ident;
     let krate = krate_of(input);
     let ContainerFlags { is_url, is_consent } = container_flags(input);
-    let consent_stub = is_consent.then(|| {
+    // Only a form can be a consent form; on an enum or a URL elicitation `consent` is itself the
+    // error, and a stub would add a follow-on one.
+    let is_form = matches!(input.data, syn::Data::Struct(_)) && !is_url;
+    let consent_stub = (is_consent && is_form).then(|| {
         quote! {
             impl _elicit::ConsentForm for #ident {
                 fn granted(&self) -> bool { ::core::unreachable!() }
@@ -96,7 +99,10 @@ struct ContainerFlags {
 }
 
 fn container_flags(input: &syn::DeriveInput) -> ContainerFlags {
-    let mut flags = ContainerFlags { is_url: false, is_consent: false };
+    let mut flags = ContainerFlags {
+        is_url: false,
+        is_consent: false,
+    };
     for attr in input.attrs.iter().filter(|a| a.path().is_ident("elicit")) {
         let _ = attr.parse_nested_meta(|meta| {
             if meta.input.peek(syn::Token![=]) {

@@ -5,9 +5,11 @@ use std::fmt;
 use serde_json::{Map, Value};
 
 use super::result::elicit_request;
+use crate::consent::{Consent, ConsentForm, consent_of};
 use crate::elicit::{Elicit, FromContent, parse_with_schema};
 use crate::reply::{Elicitation, ReplyError};
 use crate::request::FormRequest;
+use crate::schema::Text;
 use crate::url_mode::{UrlOutcome, UrlRequest};
 
 type Reader<O> = Box<dyn Fn(&Value) -> Result<O, Unusable> + Send + Sync>;
@@ -37,6 +39,9 @@ pub struct Ask<O> {
     key: String,
     request: Value,
     read: Reader<O>,
+    /// The elicitation's name for the interrupt budget ([`crate::observe`]); `None` for
+    /// sampling and roots, which are not questions to the user.
+    name: Option<Text>,
 }
 
 /// Why an answer could not be used; the round asks again. Kept for diagnostics only.
@@ -78,8 +83,43 @@ impl Ask<()> {
         Ask {
             key: key.into(),
             request,
+            name: Some(form.name().to_owned().into()),
             read: Box::new(move |reply| {
                 parse_with_schema(form.schema(), reply).map_err(Unusable::Reply)
+            }),
+        }
+    }
+
+    /// A consent form (`#[elicit(consent)]`): the answer is an [`Elicitation`] of a
+    /// [`Consent<T>`] — the only way, in a multi round-trip request, to obtain the proof a
+    /// destructive function takes. An accepted form with an unticked confirmation is a decline.
+    #[must_use]
+    pub fn consent<T>(key: impl Into<String>) -> Ask<Elicitation<Consent<T>>>
+    where
+        T: ConsentForm + 'static,
+    {
+        Self::consent_request(key, T::form_request())
+    }
+
+    /// [`consent`](Ask::consent) with a request built at run time, e.g. a message naming the
+    /// exact thing about to be destroyed; the consent carries that message.
+    #[must_use]
+    pub fn consent_request<T>(
+        key: impl Into<String>,
+        form: FormRequest<T>,
+    ) -> Ask<Elicitation<Consent<T>>>
+    where
+        T: ConsentForm + 'static,
+    {
+        let request = elicit_request(&form);
+        Ask {
+            key: key.into(),
+            request,
+            name: Some(form.name().to_owned().into()),
+            read: Box::new(move |reply| {
+                parse_with_schema(form.schema(), reply)
+                    .map(|outcome| consent_of(outcome, form.message()))
+                    .map_err(Unusable::Reply)
             }),
         }
     }
@@ -92,7 +132,8 @@ impl Ask<()> {
         Ask {
             key: key.into(),
             request: elicit_request(&request),
-            read: Box::new(move |reply| request.parse_reply(reply).map_err(Unusable::Reply)),
+            name: Some(request.name().to_owned().into()),
+            read: Box::new(move |reply| UrlOutcome::from_reply(reply).map_err(Unusable::Reply)),
         }
     }
 
@@ -117,6 +158,7 @@ impl Ask<()> {
         Ask {
             key: key.into(),
             request: Value::Object(request),
+            name: None,
             read: Box::new(|response| match response {
                 Value::Object(_) => Ok(response.clone()),
                 _ => Err(Unusable::NotAnObject),
@@ -142,8 +184,8 @@ impl<O> Ask<O> {
         (self.read)(response)
     }
 
-    pub(crate) fn into_key_and_request(self) -> (String, Value) {
-        (self.key, self.request)
+    pub(crate) fn into_parts(self) -> (String, Value, Option<Text>) {
+        (self.key, self.request, self.name)
     }
 }
 
@@ -175,6 +217,7 @@ pub(crate) mod sealed {
     use serde_json::Value;
 
     use super::Ask;
+    use crate::schema::Text;
 
     pub trait Sealed {}
 
@@ -182,14 +225,14 @@ pub(crate) mod sealed {
     /// still missing.
     pub trait Collect {
         /// The answer to `key`, if the client gave one it was asked for (or an earlier round
-        /// carried it forward).
-        fn lookup(&self, key: &str) -> Option<Value>;
+        /// carried it forward), and whether it is fresh: given in this request, not carried.
+        fn lookup(&self, key: &str) -> Option<(Value, bool)>;
         /// `response` is a usable answer to `key`: carry it into any later round.
         fn usable(&mut self, key: String, response: Value);
         /// The answer to `key` could not be read; it is asked again.
         fn unusable(&mut self, key: &str, reason: String);
-        /// `key` has no usable answer: send `request`.
-        fn missing(&mut self, key: String, request: Value);
+        /// `key` has no usable answer: send `request` (an elicitation named `name`).
+        fn missing(&mut self, key: String, request: Value, name: Option<Text>);
     }
 
     impl<O> Sealed for Ask<O> {}
@@ -203,8 +246,13 @@ impl<O> Asks for Ask<O> {
     }
 
     fn collect(self, round: &mut dyn sealed::Collect) -> Option<O> {
-        if let Some(response) = round.lookup(&self.key) {
-            match self.read(&response) {
+        if let Some((response, fresh)) = round.lookup(&self.key) {
+            let read = self.read(&response);
+            // Count each answer once, when it arrives; carried answers were counted then.
+            if let (true, Some(name)) = (fresh, &self.name) {
+                crate::observe::answered(name, outcome_of(&response, read.is_ok()));
+            }
+            match read {
                 Ok(answer) => {
                     round.usable(self.key, response);
                     return Some(answer);
@@ -212,9 +260,20 @@ impl<O> Asks for Ask<O> {
                 Err(why) => round.unusable(&self.key, why.to_string()),
             }
         }
-        let (key, request) = self.into_key_and_request();
-        round.missing(key, request);
+        let (key, request, name) = self.into_parts();
+        round.missing(key, request, name);
         None
+    }
+}
+
+/// The interrupt-budget outcome of a fresh answer that was (`usable`) or was not read.
+fn outcome_of(response: &Value, usable: bool) -> crate::observe::Outcome {
+    use crate::observe::Outcome;
+    match (usable, response.get("action").and_then(Value::as_str)) {
+        (false, _) => Outcome::Rejected,
+        (true, Some("decline")) => Outcome::Declined,
+        (true, Some("cancel")) => Outcome::Cancelled,
+        (true, _) => Outcome::Accepted,
     }
 }
 
