@@ -194,7 +194,7 @@ impl Ops {
         let page = format!("https://ops.example.com/connect/github?flow={flow}");
         let page = ConnectGithub::url_request(&page)
             .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
-        let outcome = match asker.url("github", ConnectGithub::name(), page).await {
+        let outcome = match asker.url("github", page).await {
             Ok(Asked::Answered(outcome)) => outcome,
             Ok(Asked::Suspend(input_required)) => return Ok(input_required.into()),
             Ok(Asked::CannotAsk(headless)) => {

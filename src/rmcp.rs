@@ -414,7 +414,6 @@ pub struct Asker<'r> {
     failure: Option<ServiceError>,
     /// 2026-07-28: the round this request resumes or starts.
     round: Option<Round<'r, ()>>,
-    responses: Option<&'r InputResponses>,
 }
 
 impl fmt::Debug for Asker<'_> {
@@ -522,7 +521,6 @@ impl<'r> Asker<'r> {
             attempts: Self::DEFAULT_ATTEMPTS,
             failure: None,
             round,
-            responses,
         })
     }
 
@@ -571,12 +569,7 @@ impl<'r> Asker<'r> {
             return Ok(Asked::CannotAsk(cannot));
         }
         if let Some(round) = self.round.as_mut() {
-            let name = request.name().to_owned();
-            let asked = Self::answer(round, &name, Ask::form_request(key, request))?;
-            if let Asked::Answered(outcome) = &asked {
-                self.record_fresh(key, &name, outcome_of(outcome));
-            }
-            return Ok(asked);
+            return Self::answer(round, Ask::form_request(key, request));
         }
         let params = form_params(&request, self.revision)?;
         let mut attempt = 1;
@@ -603,29 +596,7 @@ impl<'r> Asker<'r> {
             return Ok(Asked::CannotAsk(cannot));
         }
         if let Some(round) = self.round.as_mut() {
-            let name = request.name().to_owned();
-            let asked = Self::answer(round, &name, Ask::form_request(key, request.clone()))?;
-            return Ok(match asked {
-                Asked::Answered(Elicitation::Accept(terms)) => {
-                    // Consent is only ever granted by `parse_consent`; give it the answer.
-                    let reply = serde_json::json!({
-                        "action": "accept",
-                        "content": Value::Object(terms.to_content()),
-                    });
-                    Asked::Answered(request.parse_consent(&reply).map_err(AskError::Rejected)?)
-                }
-                Asked::Answered(other) => {
-                    let other = match other {
-                        Elicitation::Decline => Elicitation::Decline,
-                        Elicitation::Cancel => Elicitation::Cancel,
-                        Elicitation::Accept(_) | Elicitation::NoReply => Elicitation::NoReply,
-                    };
-                    self.record_fresh(key, &name, outcome_of(&other));
-                    Asked::Answered(other)
-                }
-                Asked::Suspend(result) => Asked::Suspend(result),
-                Asked::CannotAsk(cannot) => Asked::CannotAsk(cannot),
-            });
+            return Self::answer(round, Ask::consent_request(key, request));
         }
         let params = form_params(&request, self.revision)?;
         let mut attempt = 1;
@@ -642,29 +613,19 @@ impl<'r> Asker<'r> {
     }
 
     /// Send the user to a page (URL mode). [`UrlOutcome::Consented`] means they agreed to open
-    /// it, not that they finished: check your own records for that. `name` is what the ask is
-    /// recorded under in [`observe`] (e.g. `ElicitUrl::name()`).
+    /// it, not that they finished: check your own records for that.
     pub async fn url(
         &mut self,
         key: &str,
-        name: &str,
         request: UrlRequest,
     ) -> Result<Asked<UrlOutcome>, AskError> {
+        let name = request.name().to_owned();
+        let name = name.as_str();
         if let Err(cannot) = self.support.check(Mode::Url, self.revision) {
             return Ok(Asked::CannotAsk(cannot));
         }
         if let Some(round) = self.round.as_mut() {
-            let asked = Self::answer(round, name, Ask::url(key, request))?;
-            if let Asked::Answered(outcome) = &asked {
-                let outcome = match outcome {
-                    UrlOutcome::Consented => Outcome::Accepted,
-                    UrlOutcome::Declined => Outcome::Declined,
-                    UrlOutcome::Cancelled => Outcome::Cancelled,
-                    UrlOutcome::NoReply => Outcome::NoReply,
-                };
-                self.record_fresh(key, name, outcome);
-            }
-            return Ok(asked);
+            return Self::answer(round, Ask::url(key, request));
         }
         let params = url_params(&request, self.revision)?;
         let Some(result) = self.send(name, params).await else {
@@ -677,26 +638,11 @@ impl<'r> Asker<'r> {
     }
 
     /// 2026-07-28: read the answer from the retry, or the input-required result asking for it.
-    fn answer<O>(round: &mut Round<'r, ()>, name: &str, ask: Ask<O>) -> Result<Asked<O>, AskError> {
-        let unusable_before = round.unusable_answers().len();
-        let answer = round.answer(ask)?;
-        for _ in &round.unusable_answers()[unusable_before..] {
-            observe::answered(name, Outcome::Rejected);
-        }
-        match answer {
+    /// The round records both in [`observe`].
+    fn answer<O>(round: &mut Round<'r, ()>, ask: Ask<O>) -> Result<Asked<O>, AskError> {
+        match round.answer(ask)? {
             Answer::Ready(outcome) => Ok(Asked::Answered(outcome)),
-            Answer::Ask(result) => {
-                observe::asked(name);
-                Ok(Asked::Suspend(input_required(&result)?))
-            }
-        }
-    }
-
-    /// Record an answer the client sent on this request (one carried over from an earlier round
-    /// was recorded then).
-    fn record_fresh(&self, key: &str, name: &str, outcome: Outcome) {
-        if self.responses.is_some_and(|r| r.contains_key(key)) {
-            observe::answered(name, outcome);
+            Answer::Ask(result) => Ok(Asked::Suspend(input_required(&result)?)),
         }
     }
 
@@ -717,14 +663,5 @@ impl<'r> Asker<'r> {
                 None
             }
         }
-    }
-}
-
-fn outcome_of<T>(outcome: &Elicitation<T>) -> Outcome {
-    match outcome {
-        Elicitation::Accept(_) => Outcome::Accepted,
-        Elicitation::Decline => Outcome::Declined,
-        Elicitation::Cancel => Outcome::Cancelled,
-        Elicitation::NoReply => Outcome::NoReply,
     }
 }
