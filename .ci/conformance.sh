@@ -38,13 +38,8 @@ scenarios=(
 if [ "$#" -gt 0 ]; then scenarios=("$@"); fi
 
 # Checks allowed to end in WARNING (never FAILURE), each with the reason; any other non-SUCCESS
-# status fails the run. Keep this list short and argued.
-#
-# ignore-extra-params sends `inputResponses` with NO `requestState`, i.e. answers to questions
-# this server never asked. elicit::mrtr reads only answers to keys its sealed state says were
-# asked, so a model cannot pre-fill a user's answer (or consent); it asks again instead. Extra
-# keys alongside a real retry ARE ignored (input-required-result-multi-round and the mrtr tests).
-expected_warnings="input-required-result-ignore-extra-params/sep-2322-ignore-unexpected-params"
+# status fails the run. Keep this list short and argued. It is empty: every check must pass.
+expected_warnings=""
 
 echo "=== Node 22 and the conformance suite $suite_version (in $node_dir)"
 installed=$(cat "$node_dir/node_modules/@modelcontextprotocol/conformance/package.json" 2>/dev/null |

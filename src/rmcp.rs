@@ -414,6 +414,8 @@ pub struct Asker<'r> {
     failure: Option<ServiceError>,
     /// 2026-07-28: the round this request resumes or starts.
     round: Option<Round<'r, ()>>,
+    /// 2026-07-28: read answers to form and URL questions no earlier round asked.
+    before_asked: bool,
 }
 
 impl fmt::Debug for Asker<'_> {
@@ -521,6 +523,7 @@ impl<'r> Asker<'r> {
             attempts: Self::DEFAULT_ATTEMPTS,
             failure: None,
             round,
+            before_asked: false,
         })
     }
 
@@ -540,6 +543,15 @@ impl<'r> Asker<'r> {
     /// The revision of this request.
     pub fn revision(&self) -> Revision {
         self.revision
+    }
+
+    /// 2026-07-28: also read answers to form and URL questions that no earlier round asked
+    /// (see [`Ask::answerable_before_asked`]), for a stateless tool whose client may answer up
+    /// front. Consent is never read this way.
+    #[must_use]
+    pub fn answering_before_asked(mut self) -> Self {
+        self.before_asked = true;
+        self
     }
 
     /// What the client declared it can be asked, for this request.
@@ -569,7 +581,13 @@ impl<'r> Asker<'r> {
             return Ok(Asked::CannotAsk(cannot));
         }
         if let Some(round) = self.round.as_mut() {
-            return Self::answer(round, Ask::form_request(key, request));
+            let ask = Ask::form_request(key, request);
+            let ask = if self.before_asked {
+                ask.answerable_before_asked()
+            } else {
+                ask
+            };
+            return Self::answer(round, ask);
         }
         let params = form_params(&request, self.revision)?;
         let mut attempt = 1;
@@ -625,7 +643,13 @@ impl<'r> Asker<'r> {
             return Ok(Asked::CannotAsk(cannot));
         }
         if let Some(round) = self.round.as_mut() {
-            return Self::answer(round, Ask::url(key, request));
+            let ask = Ask::url(key, request);
+            let ask = if self.before_asked {
+                ask.answerable_before_asked()
+            } else {
+                ask
+            };
+            return Self::answer(round, ask);
         }
         let params = url_params(&request, self.revision)?;
         let Some(result) = self.send(name, params).await else {

@@ -520,11 +520,11 @@ impl<S> Round<'_, S> {
 }
 
 impl<S> sealed::Collect for Round<'_, S> {
-    fn lookup(&self, key: &str) -> Option<(Value, bool)> {
+    fn lookup(&self, key: &str, unasked: bool) -> Option<(Value, bool)> {
         if let Some(answer) = self.carried.get(key) {
             return Some((answer.clone(), false));
         }
-        if self.asked.contains(key) {
+        if unasked || self.asked.contains(key) {
             return self.responses.get(key).cloned().map(|fresh| (fresh, true));
         }
         None
