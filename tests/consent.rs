@@ -184,3 +184,65 @@ fn a_multi_round_trip_consent_ask_yields_consent_only_when_accepted() {
     retry["inputResponses"] = json!({"confirm": {"action": "decline"}});
     assert_eq!(run(&retry), Ok(Elicitation::Decline));
 }
+
+#[test]
+fn answers_given_before_the_question_are_read_only_by_opt_in_and_never_as_consent() {
+    use elicit::mrtr::{Answer, Ask, Retry, Rounds};
+    use elicit::state::{Binding, KeyId, ParamsDigest, StateKey, StateKeys, UnixTime};
+
+    /// What should the report be called?
+    #[derive(Elicit, Debug)]
+    struct Title {
+        title: String,
+    }
+
+    let rounds = Rounds::new(StateKeys::single(
+        KeyId::new(2),
+        StateKey::from_bytes([5; 32]),
+    ));
+    // A first request that already carries answers, with no requestState.
+    let call = json!({
+        "name": "tool",
+        "arguments": {},
+        "_meta": {"io.modelcontextprotocol/clientCapabilities": {"elicitation": {}}},
+        "inputResponses": {
+            "title": {"action": "accept", "content": {"title": "Q3"}},
+            "confirm": {"action": "accept", "content": {"table": "sessions"}},
+        },
+    });
+    let binding = || Binding {
+        principal: "u",
+        method: "tools/call",
+        params_digest: ParamsDigest::of_request_params(&call),
+    };
+    let round = || {
+        let retry = Retry::from_params(&call).expect("well-formed");
+        rounds
+            .round::<()>(retry, binding(), UnixTime::now())
+            .expect("opens")
+    };
+
+    // By default the unasked answer is ignored: the question is asked.
+    let by_default = round()
+        .answer(Ask::form::<Title>("title"))
+        .expect("answers");
+    assert!(matches!(by_default, Answer::Ask(_)));
+
+    // Opted in, the up-front answer is read.
+    let opted_in = round()
+        .answer(Ask::form::<Title>("title").answerable_before_asked())
+        .expect("answers");
+    let Answer::Ready(Elicitation::Accept(title)) = opted_in else {
+        panic!("read up front")
+    };
+    assert_eq!(title.title, "Q3");
+
+    // Consent is never taken from an answer to a question that was not asked.
+    let consent = round()
+        .answer(Ask::consent::<DropTable>("confirm").answerable_before_asked())
+        .expect("answers");
+    assert!(
+        matches!(consent, Answer::Ask(_)),
+        "consent must be asked, not pre-filled"
+    );
+}

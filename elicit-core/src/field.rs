@@ -10,7 +10,7 @@ use crate::schema::{
     BooleanSchema, EnumOption, IntegerSchema, MultiSelectSchema, NumberSchema, PropertyKind,
     SelectSchema, SelectStyle, StringSchema,
 };
-use crate::validate::{JsonType, Rule, integer_value, quote};
+use crate::validate::{JsonType, Rule, integer_value, quote, wrong_type};
 
 /// A Rust type that can be one field of an elicitation form.
 ///
@@ -91,18 +91,6 @@ pub struct FieldSpec {
     pub max_items: Option<u32>,
     pub default: Option<DefaultValue>,
     pub legacy_enum_names: bool,
-}
-
-fn wrong_type(expected: JsonType, value: &Value) -> Rule {
-    let found = match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    };
-    Rule::Type { expected, found }
 }
 
 impl ElicitField for String {

@@ -43,7 +43,8 @@ impl JsonType {
         }
     }
 
-    fn of(value: &Value) -> &'static str {
+    /// The JSON type of `value`, with its article, for messages (`"a string"`, `"null"`).
+    pub(crate) fn of(value: &Value) -> &'static str {
         match value {
             Value::Null => "null",
             Value::Bool(_) => "a boolean",
@@ -314,12 +315,17 @@ impl RequestedSchema {
     }
 }
 
-/// Check one present value against its property kind; the first broken rule of that value.
-pub(crate) fn check_value(kind: &PropertyKind, value: &Value) -> Result<(), Rule> {
-    let wrong = |expected| Rule::Type {
+/// The rule broken by a value of the wrong JSON type.
+pub(crate) fn wrong_type(expected: JsonType, value: &Value) -> Rule {
+    Rule::Type {
         expected,
         found: JsonType::of(value),
-    };
+    }
+}
+
+/// Check one present value against its property kind; the first broken rule of that value.
+pub(crate) fn check_value(kind: &PropertyKind, value: &Value) -> Result<(), Rule> {
+    let wrong = |expected| wrong_type(expected, value);
     match kind {
         PropertyKind::String(s) => {
             let Value::String(text) = value else {

@@ -42,6 +42,20 @@ pub struct Ask<O> {
     /// The elicitation's name for the interrupt budget ([`crate::observe`]); `None` for
     /// sampling and roots, which are not questions to the user.
     name: Option<Text>,
+    /// Whether an answer may be read before this question was asked (see
+    /// [`answerable_before_asked`](Ask::answerable_before_asked)). Never for consent.
+    before_asked: Unsolicited,
+}
+
+/// Whether an ask reads answers to a question no earlier round asked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Unsolicited {
+    /// Ignored (the default): only answers to what an earlier round asked are read.
+    Ignored,
+    /// Read, by the handler's explicit choice.
+    Read,
+    /// Ignored, and cannot be changed: consent comes only from a question actually asked.
+    Never,
 }
 
 /// Why an answer could not be used; the round asks again. Kept for diagnostics only.
@@ -84,6 +98,7 @@ impl Ask<()> {
             key: key.into(),
             request,
             name: Some(form.name().to_owned().into()),
+            before_asked: Unsolicited::Ignored,
             read: Box::new(move |reply| {
                 parse_with_schema(form.schema(), reply).map_err(Unusable::Reply)
             }),
@@ -116,6 +131,7 @@ impl Ask<()> {
             key: key.into(),
             request,
             name: Some(form.name().to_owned().into()),
+            before_asked: Unsolicited::Never,
             read: Box::new(move |reply| {
                 parse_with_schema(form.schema(), reply)
                     .map(|outcome| consent_of(outcome, form.message()))
@@ -133,6 +149,7 @@ impl Ask<()> {
             key: key.into(),
             request: elicit_request(&request),
             name: Some(request.name().to_owned().into()),
+            before_asked: Unsolicited::Ignored,
             read: Box::new(move |reply| UrlOutcome::from_reply(reply).map_err(Unusable::Reply)),
         }
     }
@@ -159,6 +176,7 @@ impl Ask<()> {
             key: key.into(),
             request: Value::Object(request),
             name: None,
+            before_asked: Unsolicited::Ignored,
             read: Box::new(|response| match response {
                 Value::Object(_) => Ok(response.clone()),
                 _ => Err(Unusable::NotAnObject),
@@ -172,6 +190,22 @@ impl<O> Ask<O> {
     #[must_use]
     pub fn key(&self) -> &str {
         &self.key
+    }
+
+    /// Read an answer to this question even when no earlier round asked it — a retry without
+    /// `requestState`, or with one from a round that did not ask this key.
+    ///
+    /// By default such answers are ignored: an answer should follow its question, so nothing
+    /// reaches the handler that the user was not shown. Opt in only for a question whose answer
+    /// a client may legitimately give up front (a stateless server that re-derives everything
+    /// from the request). It has no effect on [`consent`](Ask::consent) asks: consent comes
+    /// only from a question that was actually asked.
+    #[must_use]
+    pub fn answerable_before_asked(mut self) -> Self {
+        if self.before_asked != Unsolicited::Never {
+            self.before_asked = Unsolicited::Read;
+        }
+        self
     }
 
     /// The input request sent while there is no usable answer (`{"method": .., "params": ..}`).
@@ -226,7 +260,8 @@ pub(crate) mod sealed {
     pub trait Collect {
         /// The answer to `key`, if the client gave one it was asked for (or an earlier round
         /// carried it forward), and whether it is fresh: given in this request, not carried.
-        fn lookup(&self, key: &str) -> Option<(Value, bool)>;
+        /// With `unasked`, an answer to a key no earlier round asked is read too.
+        fn lookup(&self, key: &str, unasked: bool) -> Option<(Value, bool)>;
         /// `response` is a usable answer to `key`: carry it into any later round.
         fn usable(&mut self, key: String, response: Value);
         /// The answer to `key` could not be read; it is asked again.
@@ -246,7 +281,8 @@ impl<O> Asks for Ask<O> {
     }
 
     fn collect(self, round: &mut dyn sealed::Collect) -> Option<O> {
-        if let Some((response, fresh)) = round.lookup(&self.key) {
+        let unasked = self.before_asked == Unsolicited::Read;
+        if let Some((response, fresh)) = round.lookup(&self.key, unasked) {
             let read = self.read(&response);
             // Count each answer once, when it arrives; carried answers were counted then.
             if let (true, Some(name)) = (fresh, &self.name) {

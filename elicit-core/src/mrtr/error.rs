@@ -232,15 +232,3 @@ impl From<SealError> for MrtrError {
         Self::Seal(error)
     }
 }
-
-/// The JSON type of `value`, with its article, for messages.
-pub(crate) fn json_type(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
-}

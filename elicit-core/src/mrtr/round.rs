@@ -11,13 +11,14 @@ use serde_json::{Map, Value};
 
 use super::ask::{Asks, sealed};
 use super::capability::DeclaredCapabilities;
-use super::error::{MrtrError, json_type};
+use super::error::MrtrError;
 use super::result::{InputRequests, InputRequiredResult};
 use crate::schema::Text;
 use crate::state::{
     Binding, MemoryReplayGuard, RedeemError, RedeemFuture, ReplayGuard, StateId, StateKeys,
     UnixTime,
 };
+use crate::validate::JsonType;
 
 /// A server's multi round-trip setup: the keys its round state is sealed with, and how long a
 /// round stays open. Build it once at start-up and share it; every replica built from the same
@@ -184,7 +185,7 @@ impl<'a> Retry<'a> {
     pub fn from_params(params: &'a Value) -> Result<Self, MrtrError> {
         let Value::Object(members) = params else {
             return Err(MrtrError::ParamsNotAnObject {
-                found: json_type(params),
+                found: JsonType::of(params),
             });
         };
         let member = |name: &str| members.get(name).filter(|value| !value.is_null());
@@ -198,7 +199,7 @@ impl<'a> Retry<'a> {
             Some(Value::String(state)) => retry.request_state = Some(state),
             Some(other) => {
                 return Err(MrtrError::RequestStateNotAString {
-                    found: json_type(other),
+                    found: JsonType::of(other),
                 });
             }
         }
@@ -216,7 +217,7 @@ impl<'a> Retry<'a> {
                 Ok(self)
             }
             other => Err(MrtrError::InputResponsesNotAnObject {
-                found: json_type(other),
+                found: JsonType::of(other),
             }),
         }
     }
@@ -520,11 +521,11 @@ impl<S> Round<'_, S> {
 }
 
 impl<S> sealed::Collect for Round<'_, S> {
-    fn lookup(&self, key: &str) -> Option<(Value, bool)> {
+    fn lookup(&self, key: &str, unasked: bool) -> Option<(Value, bool)> {
         if let Some(answer) = self.carried.get(key) {
             return Some((answer.clone(), false));
         }
-        if self.asked.contains(key) {
+        if unasked || self.asked.contains(key) {
             return self.responses.get(key).cloned().map(|fresh| (fresh, true));
         }
         None
