@@ -1,5 +1,19 @@
 #![doc = include_str!("../README.md")]
 #![forbid(unsafe_code)]
+// The rmcp integration reads what a client sends, like the runtime: nothing outside the tests
+// may panic on it (SECURITY.md).
+#![cfg_attr(
+    not(test),
+    deny(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::indexing_slicing,
+        clippy::panic,
+        clippy::unreachable,
+        clippy::todo,
+        clippy::unimplemented
+    )
+)]
 
 pub use elicit_core::*;
 
