@@ -1,4 +1,5 @@
 //! See `elicit_fuzz::reply` for what this target checks.
 #![no_main]
+#![forbid(unsafe_code)]
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| elicit_fuzz::reply(data));

@@ -1,6 +1,5 @@
 //! What each fuzz target checks, as plain safe functions: the `fuzz_targets/*.rs` binaries are
-//! one-line wrappers, so the only `unsafe` in this crate is what `libfuzzer-sys`'s macro emits
-//! there.
+//! one-line wrappers around `libfuzzer_sys::fuzz_target!`.
 //!
 //! Each function takes the raw bytes libFuzzer produced and checks that nothing panics and that
 //! what *is* accepted keeps the promises the crate documents.
@@ -152,7 +151,10 @@ pub fn reply(data: &[u8]) {
     let offered = Everything::form_request()
         .with_options(
             "account",
-            [EnumOption::new("acct-1"), EnumOption::titled("acct-2", "Two")],
+            [
+                EnumOption::new("acct-1"),
+                EnumOption::titled("acct-2", "Two"),
+            ],
         )
         .and_then(|r| r.with_options("cc", [EnumOption::new("a"), EnumOption::new("b")]));
     if let Ok(request) = offered {
@@ -243,7 +245,11 @@ pub fn request_state(data: &[u8]) {
         Err(other) => panic!("a fresh state failed to open: {other}"),
     }
     assert!(matches!(
-        keys.open::<String>(&sealed, &sealed_with, UnixTime::from_secs(NOW.as_secs() + 600)),
+        keys.open::<String>(
+            &sealed,
+            &sealed_with,
+            UnixTime::from_secs(NOW.as_secs() + 600)
+        ),
         Err(StateError::Expired { .. })
     ));
     let other_method = Binding {
@@ -369,7 +375,10 @@ fn check_accepted_url(text: &str, url: &ElicitationUrl, policy: UrlPolicy) {
     }
     if url.is_loopback() {
         let h = host.to_ascii_lowercase();
-        assert!(h == "localhost" || h == "[::1]" || h.starts_with("127."), "{h}");
+        assert!(
+            h == "localhost" || h == "[::1]" || h.starts_with("127."),
+            "{h}"
+        );
     }
     // Printing never shows the query or the fragment.
     let shown = url.to_string();
