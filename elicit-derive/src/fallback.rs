@@ -96,7 +96,10 @@ struct ContainerFlags {
 }
 
 fn container_flags(input: &syn::DeriveInput) -> ContainerFlags {
-    let mut flags = ContainerFlags { is_url: false, is_consent: false };
+    let mut flags = ContainerFlags {
+        is_url: false,
+        is_consent: false,
+    };
     for attr in input.attrs.iter().filter(|a| a.path().is_ident("elicit")) {
         let _ = attr.parse_nested_meta(|meta| {
             if meta.input.peek(syn::Token![=]) {
