@@ -17,6 +17,7 @@ fn forbidden_forms_are_compile_errors() {
         "defaults",
         "message",
         "many",
+        "consent",
     ] {
         t.compile_fail(format!("tests/ui/{area}/*.rs"));
     }

@@ -97,7 +97,10 @@ pub trait ConsentForm: Elicit {
     }
 }
 
-fn consent_of<T: ConsentForm>(outcome: Elicitation<T>, message: &str) -> Elicitation<Consent<T>> {
+pub(crate) fn consent_of<T: ConsentForm>(
+    outcome: Elicitation<T>,
+    message: &str,
+) -> Elicitation<Consent<T>> {
     match outcome {
         Elicitation::Accept(terms) if terms.granted() => {
             Elicitation::Accept(Consent::grant(terms, message))

@@ -147,3 +147,16 @@ pub(crate) fn record_reply<T, E>(elicitation: &str, result: &Result<crate::Elici
     };
     answered(elicitation, outcome);
 }
+
+/// Record the outcome of a parsed URL-mode reply (consent to open the page counts as accepted).
+pub(crate) fn record_url_reply<E>(elicitation: &str, result: &Result<crate::UrlOutcome, E>) {
+    use crate::UrlOutcome;
+    let outcome = match result {
+        Ok(UrlOutcome::Consented) => Outcome::Accepted,
+        Ok(UrlOutcome::Declined) => Outcome::Declined,
+        Ok(UrlOutcome::Cancelled) => Outcome::Cancelled,
+        Ok(UrlOutcome::NoReply) => Outcome::NoReply,
+        Err(_) => Outcome::Rejected,
+    };
+    answered(elicitation, outcome);
+}

@@ -128,6 +128,7 @@ impl std::error::Error for InvalidElicitationId {}
 /// ```
 #[derive(Clone, PartialEq)]
 pub struct UrlRequest {
+    name: Text,
     message: Text,
     url: ElicitationUrl,
     id: ElicitationId,
@@ -148,10 +149,23 @@ impl UrlRequest {
             return Err(UrlError::EmptyMessage);
         }
         Ok(Self {
+            name: Text::Borrowed("url"),
             message,
             url,
             id: ElicitationId::random()?,
         })
+    }
+
+    /// The name this request is reported under in [`crate::observe`]: the derived type's name
+    /// (`ElicitUrl::url_request`), or `"url"` until set with [`with_name`](UrlRequest::with_name).
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Report this request under another name.
+    pub fn with_name(mut self, name: impl Into<Text>) -> Self {
+        self.name = name.into();
+        self
     }
 
     /// Use an id the server already made (e.g. one it put in the URL and stored).
@@ -190,13 +204,19 @@ impl UrlRequest {
     }
 
     /// Read the client's `ElicitResult` for this request (see [`UrlOutcome::from_reply`]).
+    /// The outcome is recorded for the interrupt budget ([`crate::observe`]).
     pub fn parse_reply(&self, reply: &Value) -> Result<UrlOutcome, ReplyError> {
-        UrlOutcome::from_reply(reply)
+        self.recorded(UrlOutcome::from_reply(reply))
     }
 
     /// [`parse_reply`](UrlRequest::parse_reply) from JSON text.
     pub fn parse_reply_str(&self, reply: &str) -> Result<UrlOutcome, ReplyError> {
-        UrlOutcome::from_reply_str(reply)
+        self.recorded(UrlOutcome::from_reply_str(reply))
+    }
+
+    fn recorded(&self, result: Result<UrlOutcome, ReplyError>) -> Result<UrlOutcome, ReplyError> {
+        crate::observe::record_url_reply(&self.name, &result);
+        result
     }
 
     /// The 2025-11-25 notification announcing that this elicitation's page was completed.
@@ -208,6 +228,7 @@ impl UrlRequest {
 impl fmt::Debug for UrlRequest {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("UrlRequest")
+            .field("name", &self.name)
             .field("message", &self.message)
             .field("url", &self.url)
             .field("elicitation_id", &self.id)
@@ -474,17 +495,21 @@ pub trait ElicitUrl {
 
     /// A request to open `url`, checked under [`UrlPolicy::Production`].
     fn url_request(url: &str) -> Result<UrlRequest, UrlError> {
-        UrlRequest::new(Self::message(), url)
+        UrlRequest::new(Self::message(), url).map(|r| r.with_name(Self::name()))
     }
 
     /// A request to open `url`, checked under `policy`.
     fn url_request_with(url: &str, policy: UrlPolicy) -> Result<UrlRequest, UrlError> {
         UrlRequest::with_url(Self::message(), ElicitationUrl::parse_with(url, policy)?)
+            .map(|r| r.with_name(Self::name()))
     }
 
-    /// Read the client's `ElicitResult` (see [`UrlOutcome::from_reply`]).
+    /// Read the client's `ElicitResult` (see [`UrlOutcome::from_reply`]); the outcome is
+    /// recorded for the interrupt budget under [`name`](ElicitUrl::name).
     fn from_reply(reply: &Value) -> Result<UrlOutcome, ReplyError> {
-        UrlOutcome::from_reply(reply)
+        let result = UrlOutcome::from_reply(reply);
+        crate::observe::record_url_reply(Self::name(), &result);
+        result
     }
 }
 

@@ -13,7 +13,10 @@ pub fn expand(input: &syn::DeriveInput, errors: TokenStream) -> TokenStream {
     let ident = &input.ident;
     let krate = krate_of(input);
     let ContainerFlags { is_url, is_consent } = container_flags(input);
-    let consent_stub = is_consent.then(|| {
+    // Only a form can be a consent form; on an enum or a URL elicitation `consent` is itself the
+    // error, and a stub would add a follow-on one.
+    let is_form = matches!(input.data, syn::Data::Struct(_)) && !is_url;
+    let consent_stub = (is_consent && is_form).then(|| {
         quote! {
             impl _elicit::ConsentForm for #ident {
                 fn granted(&self) -> bool { ::core::unreachable!() }

@@ -5,9 +5,11 @@ use std::fmt;
 use serde_json::{Map, Value};
 
 use super::result::elicit_request;
+use crate::consent::{Consent, ConsentForm, consent_of};
 use crate::elicit::{Elicit, FromContent, parse_with_schema};
 use crate::reply::{Elicitation, ReplyError};
 use crate::request::FormRequest;
+use crate::schema::Text;
 use crate::url_mode::{UrlOutcome, UrlRequest};
 
 type Reader<O> = Box<dyn Fn(&Value) -> Result<O, Unusable> + Send + Sync>;
@@ -37,6 +39,23 @@ pub struct Ask<O> {
     key: String,
     request: Value,
     read: Reader<O>,
+    /// The elicitation's name for the interrupt budget ([`crate::observe`]); `None` for
+    /// sampling and roots, which are not questions to the user.
+    name: Option<Text>,
+    /// Whether an answer may be read before this question was asked (see
+    /// [`answerable_before_asked`](Ask::answerable_before_asked)). Never for consent.
+    before_asked: Unsolicited,
+}
+
+/// Whether an ask reads answers to a question no earlier round asked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Unsolicited {
+    /// Ignored (the default): only answers to what an earlier round asked are read.
+    Ignored,
+    /// Read, by the handler's explicit choice.
+    Read,
+    /// Ignored, and cannot be changed: consent comes only from a question actually asked.
+    Never,
 }
 
 /// Why an answer could not be used; the round asks again. Kept for diagnostics only.
@@ -78,8 +97,45 @@ impl Ask<()> {
         Ask {
             key: key.into(),
             request,
+            name: Some(form.name().to_owned().into()),
+            before_asked: Unsolicited::Ignored,
             read: Box::new(move |reply| {
                 parse_with_schema(form.schema(), reply).map_err(Unusable::Reply)
+            }),
+        }
+    }
+
+    /// A consent form (`#[elicit(consent)]`): the answer is an [`Elicitation`] of a
+    /// [`Consent<T>`] — the only way, in a multi round-trip request, to obtain the proof a
+    /// destructive function takes. An accepted form with an unticked confirmation is a decline.
+    #[must_use]
+    pub fn consent<T>(key: impl Into<String>) -> Ask<Elicitation<Consent<T>>>
+    where
+        T: ConsentForm + 'static,
+    {
+        Self::consent_request(key, T::form_request())
+    }
+
+    /// [`consent`](Ask::consent) with a request built at run time, e.g. a message naming the
+    /// exact thing about to be destroyed; the consent carries that message.
+    #[must_use]
+    pub fn consent_request<T>(
+        key: impl Into<String>,
+        form: FormRequest<T>,
+    ) -> Ask<Elicitation<Consent<T>>>
+    where
+        T: ConsentForm + 'static,
+    {
+        let request = elicit_request(&form);
+        Ask {
+            key: key.into(),
+            request,
+            name: Some(form.name().to_owned().into()),
+            before_asked: Unsolicited::Never,
+            read: Box::new(move |reply| {
+                parse_with_schema(form.schema(), reply)
+                    .map(|outcome| consent_of(outcome, form.message()))
+                    .map_err(Unusable::Reply)
             }),
         }
     }
@@ -92,7 +148,9 @@ impl Ask<()> {
         Ask {
             key: key.into(),
             request: elicit_request(&request),
-            read: Box::new(move |reply| request.parse_reply(reply).map_err(Unusable::Reply)),
+            name: Some(request.name().to_owned().into()),
+            before_asked: Unsolicited::Ignored,
+            read: Box::new(move |reply| UrlOutcome::from_reply(reply).map_err(Unusable::Reply)),
         }
     }
 
@@ -117,6 +175,8 @@ impl Ask<()> {
         Ask {
             key: key.into(),
             request: Value::Object(request),
+            name: None,
+            before_asked: Unsolicited::Ignored,
             read: Box::new(|response| match response {
                 Value::Object(_) => Ok(response.clone()),
                 _ => Err(Unusable::NotAnObject),
@@ -132,6 +192,22 @@ impl<O> Ask<O> {
         &self.key
     }
 
+    /// Read an answer to this question even when no earlier round asked it — a retry without
+    /// `requestState`, or with one from a round that did not ask this key.
+    ///
+    /// By default such answers are ignored: an answer should follow its question, so nothing
+    /// reaches the handler that the user was not shown. Opt in only for a question whose answer
+    /// a client may legitimately give up front (a stateless server that re-derives everything
+    /// from the request). It has no effect on [`consent`](Ask::consent) asks: consent comes
+    /// only from a question that was actually asked.
+    #[must_use]
+    pub fn answerable_before_asked(mut self) -> Self {
+        if self.before_asked != Unsolicited::Never {
+            self.before_asked = Unsolicited::Read;
+        }
+        self
+    }
+
     /// The input request sent while there is no usable answer (`{"method": .., "params": ..}`).
     #[must_use]
     pub fn request(&self) -> &Value {
@@ -142,8 +218,8 @@ impl<O> Ask<O> {
         (self.read)(response)
     }
 
-    pub(crate) fn into_key_and_request(self) -> (String, Value) {
-        (self.key, self.request)
+    pub(crate) fn into_parts(self) -> (String, Value, Option<Text>) {
+        (self.key, self.request, self.name)
     }
 }
 
@@ -175,6 +251,7 @@ pub(crate) mod sealed {
     use serde_json::Value;
 
     use super::Ask;
+    use crate::schema::Text;
 
     pub trait Sealed {}
 
@@ -182,14 +259,15 @@ pub(crate) mod sealed {
     /// still missing.
     pub trait Collect {
         /// The answer to `key`, if the client gave one it was asked for (or an earlier round
-        /// carried it forward).
-        fn lookup(&self, key: &str) -> Option<Value>;
+        /// carried it forward), and whether it is fresh: given in this request, not carried.
+        /// With `unasked`, an answer to a key no earlier round asked is read too.
+        fn lookup(&self, key: &str, unasked: bool) -> Option<(Value, bool)>;
         /// `response` is a usable answer to `key`: carry it into any later round.
         fn usable(&mut self, key: String, response: Value);
         /// The answer to `key` could not be read; it is asked again.
         fn unusable(&mut self, key: &str, reason: String);
-        /// `key` has no usable answer: send `request`.
-        fn missing(&mut self, key: String, request: Value);
+        /// `key` has no usable answer: send `request` (an elicitation named `name`).
+        fn missing(&mut self, key: String, request: Value, name: Option<Text>);
     }
 
     impl<O> Sealed for Ask<O> {}
@@ -203,8 +281,14 @@ impl<O> Asks for Ask<O> {
     }
 
     fn collect(self, round: &mut dyn sealed::Collect) -> Option<O> {
-        if let Some(response) = round.lookup(&self.key) {
-            match self.read(&response) {
+        let unasked = self.before_asked == Unsolicited::Read;
+        if let Some((response, fresh)) = round.lookup(&self.key, unasked) {
+            let read = self.read(&response);
+            // Count each answer once, when it arrives; carried answers were counted then.
+            if let (true, Some(name)) = (fresh, &self.name) {
+                crate::observe::answered(name, outcome_of(&response, read.is_ok()));
+            }
+            match read {
                 Ok(answer) => {
                     round.usable(self.key, response);
                     return Some(answer);
@@ -212,9 +296,20 @@ impl<O> Asks for Ask<O> {
                 Err(why) => round.unusable(&self.key, why.to_string()),
             }
         }
-        let (key, request) = self.into_key_and_request();
-        round.missing(key, request);
+        let (key, request, name) = self.into_parts();
+        round.missing(key, request, name);
         None
+    }
+}
+
+/// The interrupt-budget outcome of a fresh answer that was (`usable`) or was not read.
+fn outcome_of(response: &Value, usable: bool) -> crate::observe::Outcome {
+    use crate::observe::Outcome;
+    match (usable, response.get("action").and_then(Value::as_str)) {
+        (false, _) => Outcome::Rejected,
+        (true, Some("decline")) => Outcome::Declined,
+        (true, Some("cancel")) => Outcome::Cancelled,
+        (true, _) => Outcome::Accepted,
     }
 }
 

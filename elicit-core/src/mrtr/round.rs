@@ -13,6 +13,7 @@ use super::ask::{Asks, sealed};
 use super::capability::DeclaredCapabilities;
 use super::error::{MrtrError, json_type};
 use super::result::{InputRequests, InputRequiredResult};
+use crate::schema::Text;
 use crate::state::{
     Binding, MemoryReplayGuard, RedeemError, RedeemFuture, ReplayGuard, StateId, StateKeys,
     UnixTime,
@@ -108,6 +109,7 @@ impl Rounds {
             carried,
             state,
             missing: InputRequests::new(),
+            missing_names: BTreeMap::new(),
             unusable: Vec::new(),
         })
     }
@@ -372,6 +374,8 @@ pub struct Round<'r, S = ()> {
     carried: BTreeMap<String, Value>,
     state: Option<S>,
     missing: InputRequests,
+    /// The elicitation names of the missing requests, counted as asked when they are sent.
+    missing_names: BTreeMap<String, Text>,
     unusable: Vec<(String, String)>,
 }
 
@@ -434,7 +438,12 @@ where
             .rounds
             .keys
             .seal(&envelope, &self.binding, self.rounds.ttl, self.now)?;
-        InputRequiredResult::new(requests, Some(sealed))
+        let result = InputRequiredResult::new(requests, Some(sealed))?;
+        // The questions are going out: count them for the interrupt budget.
+        for name in std::mem::take(&mut self.missing_names).values() {
+            crate::observe::asked(name);
+        }
+        Ok(result)
     }
 }
 
@@ -511,12 +520,12 @@ impl<S> Round<'_, S> {
 }
 
 impl<S> sealed::Collect for Round<'_, S> {
-    fn lookup(&self, key: &str) -> Option<Value> {
+    fn lookup(&self, key: &str, unasked: bool) -> Option<(Value, bool)> {
         if let Some(answer) = self.carried.get(key) {
-            return Some(answer.clone());
+            return Some((answer.clone(), false));
         }
-        if self.asked.contains(key) {
-            return self.responses.get(key).cloned();
+        if unasked || self.asked.contains(key) {
+            return self.responses.get(key).cloned().map(|fresh| (fresh, true));
         }
         None
     }
@@ -529,9 +538,12 @@ impl<S> sealed::Collect for Round<'_, S> {
         self.unusable.push((key.to_owned(), reason));
     }
 
-    fn missing(&mut self, key: String, request: Value) {
+    fn missing(&mut self, key: String, request: Value, name: Option<Text>) {
         // Keys are unique within one `answer`; a key asked again by a later `answer` in the same
         // run replaces the earlier request.
+        if let Some(name) = name {
+            self.missing_names.insert(key.clone(), name);
+        }
         self.missing.replace(key, request);
     }
 }

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# End to end with a client nobody here wrote: the official Python MCP SDK (`mcp==2.3.0`) drives
+# `examples/ops_server.rs` over stdio, in legacy (2025-11-25) and 2026-07-28 modes.
+#
+# Creates the venv .ci/.venv, builds the example, runs tests/e2e/test_ops_server.py and fails on
+# any failed case. Usage: .ci/python_e2e.sh [case-filter ...]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+
+venv="$root/.ci/.venv"
+echo "=== Python venv with mcp==2.3.0 (in $venv)"
+if ! "$venv/bin/python" -c 'import importlib.metadata as m; assert m.version("mcp") == "2.3.0"' 2>/dev/null; then
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install --quiet --disable-pip-version-check 'mcp==2.3.0'
+fi
+"$venv/bin/python" --version
+
+echo "=== build the server"
+cargo build --quiet --features rmcp --example ops_server
+target_dir=${CARGO_TARGET_DIR:-$root/target}
+export OPS_SERVER="$target_dir/debug/examples/ops_server"
+
+echo "=== tests/e2e/test_ops_server.py"
+# The client starts the server itself for every case and stops it when the case ends.
+"$venv/bin/python" tests/e2e/test_ops_server.py "$@"

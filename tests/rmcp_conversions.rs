@@ -1,0 +1,180 @@
+//! `elicit::rmcp`: this crate's requests in rmcp's model types, and rmcp's replies read back.
+#![cfg(feature = "rmcp")]
+
+use elicit::rmcp::{
+    ConvertError, elicitation_support, form_outcome, form_params, headless_result, url_outcome,
+    url_params,
+};
+use elicit::{
+    Elicit, Elicitation, ElicitationSupport, Mode, Revision, RevisionError, UrlOutcome, UrlRequest,
+};
+use rmcp::model::{
+    ClientCapabilities, ElicitRequestParams, ElicitResult, ElicitationAction,
+    ElicitationCapability, UrlElicitationCapability,
+};
+use serde_json::{Value, json};
+
+/// Where to deploy, and who to tell.
+#[derive(Elicit, Debug)]
+struct Deploy {
+    #[elicit(title = "Environment", default = Env::Staging)]
+    env: Env,
+    /// Who to notify.
+    #[elicit(format = "email")]
+    notify: String,
+    #[elicit(minimum = 1, maximum = 12, default = 3)]
+    replicas: u8,
+    #[elicit(minimum = 0.5, maximum = 2.0)]
+    weight: Option<f64>,
+    dry_run: Option<bool>,
+}
+
+#[derive(Elicit, Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[elicit(rename_all = "lowercase")]
+enum Env {
+    #[elicit(title = "Staging")]
+    Staging,
+    #[elicit(title = "Production", dangerous)]
+    Production,
+}
+
+/// Which regions?
+#[derive(Elicit, Debug)]
+struct Regions {
+    regions: Vec<Env>,
+}
+
+/// How many?
+#[derive(Elicit, Debug)]
+struct Huge {
+    count: u64,
+}
+
+fn ours(request: &impl serde::Serialize) -> Value {
+    serde_json::to_value(request).unwrap_or_default()
+}
+
+fn theirs(params: &ElicitRequestParams) -> Value {
+    serde_json::to_value(params).unwrap_or_default()
+}
+
+#[test]
+fn form_params_write_exactly_what_this_crate_writes() {
+    let request = Deploy::form_request();
+    for revision in [Revision::V2025_11_25, Revision::V2026_07_28] {
+        let params = form_params(&request, revision).expect("converts");
+        let expected = ours(&request.for_revision(revision).expect("expressible"));
+        assert_eq!(theirs(&params), expected, "{revision}");
+    }
+}
+
+#[test]
+fn form_params_keep_the_field_order() {
+    let params = form_params(&Deploy::form_request(), Revision::V2025_11_25).expect("converts");
+    let text = serde_json::to_string(&params).unwrap_or_default();
+    let at = |key: &str| text.find(&format!("\"{key}\":{{")).unwrap_or(usize::MAX);
+    assert!(
+        at("env") < at("notify") && at("notify") < at("replicas"),
+        "{text}"
+    );
+}
+
+#[test]
+fn form_params_for_2025_06_18_write_titled_options_as_enum_names() {
+    let params = form_params(&Deploy::form_request(), Revision::V2025_06_18).expect("converts");
+    let env = &theirs(&params)["requestedSchema"]["properties"]["env"];
+    assert_eq!(env["enum"], json!(["staging", "production"]));
+    assert_eq!(env["enumNames"], json!(["Staging", "Production"]));
+}
+
+#[test]
+fn a_multi_select_is_refused_for_2025_06_18_not_degraded() {
+    let err = form_params(&Regions::form_request(), Revision::V2025_06_18).unwrap_err();
+    assert!(matches!(
+        err,
+        ConvertError::Revision(RevisionError::MultiSelectUnsupported { .. })
+    ));
+}
+
+#[test]
+fn a_bound_rmcp_cannot_hold_is_refused_not_dropped() {
+    // u64's own maximum does not fit rmcp's i64 bounds.
+    let err = form_params(&Huge::form_request(), Revision::V2025_11_25).unwrap_err();
+    assert!(matches!(err, ConvertError::Refused { .. }), "{err}");
+}
+
+#[test]
+fn url_params_carry_the_elicitation_id_in_2025_11_25_only() {
+    let request = UrlRequest::new("Connect GitHub.", "https://example.com/connect?flow=1")
+        .expect("a safe URL");
+    let ElicitRequestParams::UrlElicitationParams {
+        url,
+        elicitation_id,
+        ..
+    } = url_params(&request, Revision::V2025_11_25).expect("converts")
+    else {
+        panic!("not URL params")
+    };
+    assert_eq!(url, "https://example.com/connect?flow=1");
+    assert_eq!(elicitation_id, request.elicitation_id().as_str());
+    assert!(matches!(
+        url_params(&request, Revision::V2025_06_18),
+        Err(ConvertError::Revision(
+            RevisionError::UrlModeUnsupported { .. }
+        ))
+    ));
+}
+
+#[test]
+fn rmcp_replies_read_as_typed_outcomes() {
+    let request = Deploy::form_request();
+    let accepted = ElicitResult::new(ElicitationAction::Accept).with_content(json!({
+        "env": "production", "notify": "ops@example.com", "replicas": 4
+    }));
+    match form_outcome(&request, &accepted) {
+        Ok(Elicitation::Accept(deploy)) => assert_eq!(deploy.env, Env::Production),
+        other => panic!("{other:?}"),
+    }
+    let declined = ElicitResult::new(ElicitationAction::Decline);
+    assert!(matches!(
+        form_outcome(&request, &declined),
+        Ok(Elicitation::Decline)
+    ));
+    let invalid = ElicitResult::new(ElicitationAction::Accept)
+        .with_content(json!({"env": "prod", "notify": "x", "replicas": 40}));
+    let err = form_outcome(&request, &invalid).unwrap_err();
+    assert_eq!(err.violations().map(|v| v.len()), Some(3), "{err}");
+
+    let consent = ElicitResult::new(ElicitationAction::Accept);
+    assert_eq!(url_outcome("connect", &consent), Ok(UrlOutcome::Consented));
+}
+
+#[test]
+fn capabilities_read_from_rmcp_types() {
+    assert_eq!(elicitation_support(None), ElicitationSupport::NONE);
+    assert_eq!(
+        elicitation_support(Some(&ClientCapabilities::default())),
+        ElicitationSupport::NONE
+    );
+    let mut caps = ClientCapabilities::default();
+    caps.elicitation = Some(ElicitationCapability::default());
+    assert_eq!(elicitation_support(Some(&caps)), ElicitationSupport::FORM);
+    let mut url_only = ElicitationCapability::default();
+    url_only.url = Some(UrlElicitationCapability::default());
+    caps.elicitation = Some(url_only);
+    let support = elicitation_support(Some(&caps));
+    assert!(support.supports(Mode::Url) && !support.supports(Mode::Form));
+}
+
+#[test]
+fn a_headless_client_gets_an_error_result_naming_the_capability() {
+    let Err(cannot) = ElicitationSupport::NONE.check(Mode::Url, Revision::V2026_07_28) else {
+        panic!("a client without elicitation cannot be asked")
+    };
+    let result = headless_result(&cannot);
+    assert_eq!(result.is_error, Some(true));
+    let text = serde_json::to_value(&result).unwrap_or_default()["content"][0]["text"].clone();
+    let text = text.as_str().unwrap_or_default();
+    assert!(text.contains("elicitation.url"), "{text}");
+    assert!(text.contains("Nothing was changed"), "{text}");
+}

@@ -1,0 +1,10 @@
+use elicit::Elicit;
+
+#[derive(Elicit)]
+#[elicit(consent)]
+enum Env {
+    Staging,
+    Production,
+}
+
+fn main() {}
