@@ -138,10 +138,10 @@ declare -A clean warm
 for r in $(seq 1 "$runs"); do
   for c in gen-elicit gen-serde; do
     rm -rf "$out/target-$c"
-    t=$(secs build "$c"); clean[$c]+="$t "
+    t_clean=$(secs build "$c"); clean[$c]+="$t_clean "
     (cd "$out/$c" && CARGO_TARGET_DIR="$out/target-$c" cargo clean --quiet -p "$c")
-    t=$(secs build "$c"); warm[$c]+="$t "
-    echo "run $r $c: clean ${clean[$c]##* } deps-built ${warm[$c]##* }" >&2
+    t_warm=$(secs build "$c"); warm[$c]+="$t_warm "
+    echo "run $r $c: clean $t_clean s, deps-built $t_warm s" >&2
   done
 done
 
