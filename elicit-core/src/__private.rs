@@ -2,6 +2,7 @@
 
 pub use crate::field::{Bound, DefaultValue, FieldSpec, select_from_json, select_kind};
 pub use crate::format::Format;
+pub use crate::request::WireCache;
 pub use crate::schema::{EnumOption, Property, RequestedSchema};
 pub use serde_json::{Map, Value};
 pub use std::option::Option::{self, None, Some};
@@ -57,6 +58,33 @@ pub fn field<T: ElicitField>(
         .ok()
 }
 
+/// [`field`] from the slot of the property at `index` (see `FromContent::__from_fields`),
+/// taking its value.
+pub fn take_field<T: ElicitField>(
+    fields: &mut [Option<Value>],
+    index: usize,
+    name: &'static str,
+    violations: &mut Vec<Violation>,
+) -> Option<T> {
+    let result = match fields.get_mut(index).and_then(Option::take) {
+        None | Some(Value::Null) => T::absent().ok_or(Rule::Required),
+        Some(value) => T::from_json_owned(value),
+    };
+    result
+        .map_err(|rule| {
+            violations.push(Violation {
+                property: name.to_owned(),
+                rule,
+            })
+        })
+        .ok()
+}
+
+/// [`is_absent`] for the slot of the property at `index`.
+pub fn is_absent_at(fields: &[Option<Value>], index: usize) -> bool {
+    matches!(fields.get(index), None | Some(None | Some(Value::Null)))
+}
+
 /// Write one field into content.
 pub fn put<T: ElicitField>(content: &mut Map<String, Value>, name: &'static str, value: &T) {
     if let Some(json) = value.to_json() {
@@ -73,7 +101,13 @@ pub struct FieldOps<T> {
     pub read: ReadFn<T>,
     /// Write the field (see [`put`]).
     pub put: fn(&mut Map<String, Value>, &'static str, &T),
+    /// Read the field from its slot (see [`take_field`]).
+    pub take: TakeFn<T>,
 }
+
+/// The slot-reading part of [`FieldOps`].
+pub type TakeFn<T> =
+    fn(&mut [Option<Value>], usize, &'static str, &mut Vec<Violation>) -> Option<T>;
 
 /// The reading part of [`FieldOps`].
 pub type ReadFn<T> = fn(&Map<String, Value>, &'static str, &mut Vec<Violation>) -> Option<T>;
@@ -95,6 +129,7 @@ pub const fn field_ops<T: ElicitField>() -> FieldOps<T> {
         property: property_of::<T>,
         read: field::<T>,
         put: put::<T>,
+        take: take_field::<T>,
     }
 }
 

@@ -3,6 +3,7 @@
 use serde_json::{Map, Value};
 
 use crate::reply::{Elicitation, RawReply, ReplyError, reply_json};
+use crate::reply_text::parse_reply_text;
 use crate::request::FormRequest;
 use crate::schema::RequestedSchema;
 use crate::validate::Violations;
@@ -15,6 +16,28 @@ pub trait FromContent: Sized {
     /// Build the value from `content` that already satisfied the schema. Must not panic on any
     /// input; a value that does not fit the Rust type is reported as a violation.
     fn from_content(content: &Map<String, Value>) -> Result<Self, Violations>;
+
+    /// Whether [`__from_fields`](FromContent::__from_fields) reads exactly what `from_content`
+    /// reads, so that a reply's text may be read into one slot per property instead of a whole
+    /// `Map` (derived forms). Generated code sets it; not public API.
+    #[doc(hidden)]
+    const __READS_FIELDS: bool = false;
+
+    /// [`from_content`](FromContent::from_content) from one value per property of `schema`, in
+    /// its order, already validated; values may be taken. Generated code implements it.
+    #[doc(hidden)]
+    fn __from_fields(
+        schema: &RequestedSchema,
+        fields: &mut [Option<Value>],
+    ) -> Result<Self, Violations> {
+        let content = schema
+            .properties()
+            .iter()
+            .zip(fields.iter_mut())
+            .filter_map(|(p, v)| Some((p.name().to_owned(), v.take()?)))
+            .collect();
+        Self::from_content(&content)
+    }
 }
 
 impl FromContent for Map<String, Value> {
@@ -70,6 +93,11 @@ pub trait Elicit: FromContent {
     /// [`from_reply`](Elicit::from_reply) from JSON text (at most
     /// [`MAX_REPLY_BYTES`](crate::MAX_REPLY_BYTES)).
     fn from_reply_str(reply: &str) -> Result<Elicitation<Self>, ReplyError> {
+        if Self::__READS_FIELDS {
+            let result = parse_reply_text(Self::requested_schema(), reply);
+            crate::observe::record_reply(Self::name(), &result);
+            return result;
+        }
         match reply_json(reply) {
             Ok(value) => Self::from_reply(&value),
             Err(error) => {

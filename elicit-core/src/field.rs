@@ -34,6 +34,13 @@ pub trait ElicitField: Sized {
     /// The value of a present JSON value (already checked against the schema). Never panics.
     fn from_json(value: &Value) -> Result<Self, Rule>;
 
+    /// [`from_json`](ElicitField::from_json) from a value the caller no longer needs: a
+    /// `String` field takes the text instead of copying it. Same result, same rules.
+    #[doc(hidden)]
+    fn from_json_owned(value: Value) -> Result<Self, Rule> {
+        Self::from_json(&value)
+    }
+
     /// The value for an absent (or `null`) member; only `Option` has one.
     fn absent() -> Option<Self> {
         None
@@ -109,6 +116,12 @@ impl ElicitField for String {
         match value {
             Value::String(s) => Ok(s.clone()),
             other => Err(wrong_type(JsonType::String, other)),
+        }
+    }
+    fn from_json_owned(value: Value) -> Result<Self, Rule> {
+        match value {
+            Value::String(s) => Ok(s),
+            other => Err(wrong_type(JsonType::String, &other)),
         }
     }
     fn to_json(&self) -> Option<Value> {
@@ -210,6 +223,9 @@ impl<T: ElicitField> ElicitField for Option<T> {
     }
     fn from_json(value: &Value) -> Result<Self, Rule> {
         T::from_json(value).map(Some)
+    }
+    fn from_json_owned(value: Value) -> Result<Self, Rule> {
+        T::from_json_owned(value).map(Some)
     }
     fn absent() -> Option<Self> {
         Some(None)
@@ -369,6 +385,9 @@ impl ElicitField for Choice {
     }
     fn from_json(value: &Value) -> Result<Self, Rule> {
         String::from_json(value).map(Choice)
+    }
+    fn from_json_owned(value: Value) -> Result<Self, Rule> {
+        String::from_json_owned(value).map(Choice)
     }
     fn to_json(&self) -> Option<Value> {
         Some(Value::String(self.0.clone()))

@@ -27,6 +27,7 @@ mod field;
 mod format;
 mod jsonrpc;
 mod reply;
+mod reply_text;
 mod request;
 mod revision;
 mod schema;

@@ -257,8 +257,13 @@ impl<'a> RawReply<'a> {
 
 /// The `action` of an `ElicitResult` object: the one place its spelling is decided.
 pub(crate) fn parse_action(object: &Map<String, Value>) -> Result<Action, ReplyError> {
+    action_of(object.get("action"))
+}
+
+/// The action named by the value of `action` (`None`: the member is absent).
+pub(crate) fn action_of(action: Option<&Value>) -> Result<Action, ReplyError> {
     let malformed = |m| Err(ReplyError::Malformed(m));
-    match object.get("action") {
+    match action {
         None | Some(Value::Null) => malformed(MalformedReply::MissingAction),
         Some(Value::String(a)) if a == "accept" => Ok(Action::Accept),
         Some(Value::String(a)) if a == "decline" => Ok(Action::Decline),
@@ -269,15 +274,24 @@ pub(crate) fn parse_action(object: &Map<String, Value>) -> Result<Action, ReplyE
 
 /// Parse reply text into JSON, enforcing [`MAX_REPLY_BYTES`] before any parsing work.
 pub(crate) fn reply_json(text: &str) -> Result<Value, ReplyError> {
+    check_reply_size(text)?;
+    serde_json::from_str(text).map_err(not_json)
+}
+
+/// [`MAX_REPLY_BYTES`], checked before any parsing work.
+pub(crate) fn check_reply_size(text: &str) -> Result<(), ReplyError> {
     if text.len() > MAX_REPLY_BYTES {
         return Err(ReplyError::Malformed(MalformedReply::TooLarge {
             bytes: text.len(),
         }));
     }
-    serde_json::from_str(text).map_err(|e| {
-        ReplyError::Malformed(MalformedReply::NotJson {
-            line: e.line(),
-            column: e.column(),
-        })
+    Ok(())
+}
+
+/// A JSON syntax error, by position only.
+pub(crate) fn not_json(e: serde_json::Error) -> ReplyError {
+    ReplyError::Malformed(MalformedReply::NotJson {
+        line: e.line(),
+        column: e.column(),
     })
 }

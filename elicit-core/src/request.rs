@@ -6,6 +6,7 @@ use std::marker::PhantomData;
 
 use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 use crate::elicit::{FromContent, parse_with_schema};
@@ -23,7 +24,25 @@ pub struct FormRequest<T = Map<String, Value>> {
     name: Text,
     message: Text,
     schema: Cow<'static, RequestedSchema>,
+    /// The params text of a derived form as it was declared, cached on first use; `None` once
+    /// the message or options are changed at run time.
+    wire: Option<&'static WireCache>,
     target: PhantomData<fn() -> T>,
+}
+
+/// The serialized params of a derived form (latest revision), written once, on first use, by
+/// the one serializer ([`write_form_params`]) and then copied as they are. `None` inside: the
+/// declared form cannot be written (a select whose options come at run time), so every call
+/// takes the ordinary path and reports the error itself.
+#[doc(hidden)]
+pub struct WireCache(std::sync::OnceLock<Option<Box<RawValue>>>);
+
+impl WireCache {
+    /// An empty cache, for a `static` in generated code.
+    #[allow(clippy::new_without_default)]
+    pub const fn new() -> Self {
+        Self(std::sync::OnceLock::new())
+    }
 }
 
 impl<T> Clone for FormRequest<T> {
@@ -32,6 +51,7 @@ impl<T> Clone for FormRequest<T> {
             name: self.name.clone(),
             message: self.message.clone(),
             schema: self.schema.clone(),
+            wire: self.wire,
             target: PhantomData,
         }
     }
@@ -70,6 +90,7 @@ impl FormRequest<Map<String, Value>> {
             name: Cow::Borrowed("form"),
             message,
             schema: Cow::Owned(schema),
+            wire: None,
             target: PhantomData,
         })
     }
@@ -95,7 +116,23 @@ impl<T> FormRequest<T> {
             name: Cow::Borrowed(name),
             message: Cow::Borrowed(message),
             schema: Cow::Borrowed(schema),
+            wire: None,
             target: PhantomData,
+        }
+    }
+
+    /// Used by `#[derive(Elicit)]`'s `form_request`: as [`from_static`](Self::from_static), with
+    /// a per-type cache of the serialized params.
+    #[doc(hidden)]
+    pub fn from_static_cached(
+        name: &'static str,
+        message: &'static str,
+        schema: &'static RequestedSchema,
+        wire: &'static WireCache,
+    ) -> Self {
+        Self {
+            wire: Some(wire),
+            ..Self::from_static(name, message, schema)
         }
     }
 
@@ -124,6 +161,7 @@ impl<T> FormRequest<T> {
     /// Replace the message; the best message names the specific thing found mid-call.
     pub fn with_message(mut self, message: impl Into<Text>) -> Result<Self, SchemaError> {
         self.message = non_empty(message.into())?;
+        self.wire = None;
         Ok(self)
     }
 
@@ -139,6 +177,7 @@ impl<T> FormRequest<T> {
         self.schema
             .to_mut()
             .set_options(property, options.into_iter().collect())?;
+        self.wire = None;
         Ok(self)
     }
 
@@ -158,6 +197,11 @@ impl<T> FormRequest<T> {
     where
         T: FromContent,
     {
+        if T::__READS_FIELDS {
+            let result = crate::reply_text::parse_reply_text(&self.schema, reply);
+            crate::observe::record_reply(&self.name, &result);
+            return result;
+        }
         match reply_json(reply) {
             Ok(value) => self.parse_reply(&value),
             Err(error) => {
@@ -231,9 +275,54 @@ impl<T> FormRequest<T> {
 }
 
 /// The latest revision's params; [`FormRequest::for_revision`] writes any revision's.
+///
+/// A derived form, unchanged since [`Elicit::form_request`](crate::Elicit::form_request), is
+/// written to compact JSON text (`serde_json::to_writer`, `to_vec`, `to_string`) by copying the
+/// text this same code wrote on first use: the bytes are identical, and no allocation is made
+/// when writing into a reused buffer. Every other serializer takes the ordinary path.
 impl<T> Serialize for FormRequest<T> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        if let Some(wire) = self.wire
+            && writes_compact_json_text::<S>()
+            && let Some(text) = wire.0.get_or_init(|| {
+                let mut text = Vec::new();
+                let mut writer = serde_json::Serializer::new(&mut text);
+                write_form_params(self, Revision::LATEST, &mut writer).ok()?;
+                RawValue::from_string(String::from_utf8(text).ok()?).ok()
+            })
+        {
+            return text.serialize(serializer);
+        }
         write_form_params(self, Revision::LATEST, serializer)
+    }
+}
+
+/// Whether `S` is `serde_json`'s serializer to compact text, the one that writes a [`RawValue`]
+/// verbatim. Other serializers (pretty text, `serde_json::Value`, other formats) must see the
+/// params as a map. Told by the type's name: `&mut serde_json::ser::Serializer<W>` (rustc omits
+/// a default formatter) or `<W, serde_json::ser::CompactFormatter>`. A name that ever reads
+/// differently only costs the fast path: the ordinary one writes the same bytes.
+fn writes_compact_json_text<S>() -> bool {
+    let Some(args) = std::any::type_name::<S>()
+        .strip_prefix("&mut serde_json::ser::Serializer<")
+        .and_then(|rest| rest.strip_suffix('>'))
+    else {
+        return false;
+    };
+    // The formatter is the last argument at depth 0, if there are two.
+    let mut depth = 0usize;
+    let mut last_comma = None;
+    for (i, c) in args.char_indices() {
+        match c {
+            '<' | '(' | '[' => depth += 1,
+            '>' | ')' | ']' => depth = depth.saturating_sub(1),
+            ',' if depth == 0 => last_comma = Some(i),
+            _ => {}
+        }
+    }
+    match last_comma {
+        None => true,
+        Some(i) => args[i + 1..].trim() == "serde_json::ser::CompactFormatter",
     }
 }
 
@@ -301,4 +390,41 @@ fn write_form_params<T, S: Serializer>(
         },
     )?;
     map.end()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::writes_compact_json_text;
+
+    #[test]
+    fn only_compact_json_text_is_written_from_the_cache() {
+        type Compact<'a> = &'a mut serde_json::Serializer<&'a mut Vec<u8>>;
+        type Pretty<'a> =
+            &'a mut serde_json::Serializer<&'a mut Vec<u8>, serde_json::ser::PrettyFormatter<'a>>;
+        assert!(writes_compact_json_text::<Compact<'_>>());
+        assert!(writes_compact_json_text::<
+            &mut serde_json::Serializer<std::fs::File>,
+        >());
+        assert!(!writes_compact_json_text::<Pretty<'_>>());
+        assert!(!writes_compact_json_text::<serde_json::value::Serializer>());
+        // A writer whose own type has commas and a formatter spelled out.
+        struct Both<A, B>(A, B);
+        impl<A: std::io::Write, B: std::io::Write> std::io::Write for Both<A, B> {
+            fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+                self.1.write_all(buf)?;
+                self.0.write(buf)
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                self.0.flush()
+            }
+        }
+        type W = Both<Vec<u8>, Both<Vec<u8>, std::fs::File>>;
+        assert!(writes_compact_json_text::<&mut serde_json::Serializer<W>>());
+        assert!(writes_compact_json_text::<
+            &mut serde_json::Serializer<W, serde_json::ser::CompactFormatter>,
+        >());
+        assert!(!writes_compact_json_text::<
+            &mut serde_json::Serializer<W, serde_json::ser::PrettyFormatter<'_>>,
+        >());
+    }
 }

@@ -290,9 +290,19 @@ impl RequestedSchema {
     /// # Ok::<(), elicit_core::SchemaError>(())
     /// ```
     pub fn validate(&self, content: &Map<String, Value>) -> Result<(), Violations> {
+        self.validate_each(|_, name| content.get(name))
+    }
+
+    /// The one loop behind [`validate`](RequestedSchema::validate): `value_of(index, name)` is
+    /// the reply's value for the property at `index` (a map lookup, or a slot filled while
+    /// reading the reply's text).
+    pub(crate) fn validate_each<'v>(
+        &self,
+        value_of: impl Fn(usize, &str) -> Option<&'v Value>,
+    ) -> Result<(), Violations> {
         let mut violations = Vec::new();
-        for p in self.properties.iter() {
-            match content.get(p.name.as_ref()) {
+        for (i, p) in self.properties.iter().enumerate() {
+            match value_of(i, p.name.as_ref()) {
                 None | Some(Value::Null) => {
                     if p.required {
                         violations.push(Violation {

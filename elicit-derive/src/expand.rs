@@ -262,6 +262,7 @@ fn expand_form(form: &Form) -> TokenStream {
     let mut properties = Vec::new();
     let mut checks = TokenStream::new();
     let mut reads = Vec::new();
+    let mut takes = Vec::new();
     let mut bindings = Vec::new();
     let mut puts = Vec::new();
     for (i, f) in form.fields.iter().enumerate() {
@@ -282,32 +283,42 @@ fn expand_form(form: &Form) -> TokenStream {
         });
         let var = syn::Ident::new(&format!("__field{i}"), Span::call_site());
         let read = quote! { (#ops.read)(content, #name, &mut violations) };
-        reads.push(if f.serde_default {
+        let take = quote! { (#ops.take)(fields, #i, #name, &mut violations) };
+        if f.serde_default {
             // `#[serde(default)]` or `#[serde(default = "path")]`: absent means the default.
             let default = match &f.serde_default_fn {
                 Some(path) => quote_spanned!(ty_span=> #path()),
                 None => quote_spanned!(ty_span=> <#ty as ::core::default::Default>::default()),
             };
-            quote! {
+            reads.push(quote! {
                 let #var = if _elicit::__private::is_absent(content, #name) {
                     _elicit::__private::Some(#default)
                 } else {
                     #read
                 };
-            }
+            });
+            takes.push(quote! {
+                let #var = if _elicit::__private::is_absent_at(fields, #i) {
+                    _elicit::__private::Some(#default)
+                } else {
+                    #take
+                };
+            });
         } else {
-            quote! { let #var = #read; }
-        });
+            reads.push(quote! { let #var = #read; });
+            takes.push(quote! { let #var = #take; });
+        }
         let field_ident = &f.ident;
         bindings.push((var, field_ident.clone()));
         puts.push(quote! { (#ops.put)(&mut content, #name, &self.#field_ident); });
     }
     let vars: Vec<_> = bindings.iter().map(|(v, _)| v).collect();
-    let assigns = bindings.iter().map(|(v, f)| quote!(#f: #v));
-    let skipped = form
+    let assigns: Vec<_> = bindings.iter().map(|(v, f)| quote!(#f: #v)).collect();
+    let skipped: Vec<_> = form
         .skipped
         .iter()
-        .map(|s| quote!(#s: ::core::default::Default::default()));
+        .map(|s| quote!(#s: ::core::default::Default::default()))
+        .collect();
     let consent = form.consent.then(|| {
         let ticked = form.fields.iter().filter(|f| f.consent).map(|f| {
             let field = &f.ident;
@@ -335,6 +346,20 @@ fn expand_form(form: &Form) -> TokenStream {
                 };
                 _elicit::__private::Ok(Self { #(#assigns,)* #(#skipped,)* })
             }
+
+            const __READS_FIELDS: bool = true;
+
+            fn __from_fields(
+                _schema: &_elicit::RequestedSchema,
+                fields: &mut [_elicit::__private::Option<_elicit::__private::Value>],
+            ) -> _elicit::__private::Result<Self, _elicit::Violations> {
+                let mut violations = _elicit::__private::Vec::new();
+                #(#takes)*
+                let (#(_elicit::__private::Some(#vars),)*) = (#(#vars,)*) else {
+                    return _elicit::__private::Err(_elicit::__private::violations(violations));
+                };
+                _elicit::__private::Ok(Self { #(#assigns,)* #(#skipped,)* })
+            }
         }
 
         #[automatically_derived]
@@ -355,6 +380,16 @@ fn expand_form(form: &Form) -> TokenStream {
                         #(#properties),*
                     ]))
                 })
+            }
+
+            fn form_request() -> _elicit::FormRequest<Self> {
+                static WIRE: _elicit::__private::WireCache = _elicit::__private::WireCache::new();
+                _elicit::FormRequest::from_static_cached(
+                    <Self as _elicit::Elicit>::name(),
+                    <Self as _elicit::Elicit>::message(),
+                    <Self as _elicit::Elicit>::requested_schema(),
+                    &WIRE,
+                )
             }
 
             fn to_content(&self) -> _elicit::__private::Map<::std::string::String, _elicit::__private::Value> {

@@ -191,10 +191,13 @@ impl StateKeys {
         let method_len =
             u16::try_from(binding.method.len()).map_err(|_| SealError::BindingTooLong)?;
 
-        let mut nonce = [0; NONCE_LEN];
-        let mut state_id = [0; STATE_ID_LEN];
-        getrandom::fill(&mut nonce).map_err(|_| SealError::RandomnessUnavailable)?;
-        getrandom::fill(&mut state_id).map_err(|_| SealError::RandomnessUnavailable)?;
+        // One system call for both: each costs a syscall, and this is on every seal.
+        let mut random = [0; NONCE_LEN + STATE_ID_LEN];
+        getrandom::fill(&mut random).map_err(|_| SealError::RandomnessUnavailable)?;
+        let (nonce, state_id) = random.split_at(NONCE_LEN);
+        let nonce: [u8; NONCE_LEN] = nonce
+            .try_into()
+            .map_err(|_| SealError::RandomnessUnavailable)?;
 
         let (key_id, cipher) = &self.primary;
         let header = header(*key_id);
@@ -211,7 +214,7 @@ impl StateKeys {
         sealed.extend_from_slice(&header);
         sealed.extend_from_slice(&nonce);
         let plaintext_start = sealed.len();
-        sealed.extend_from_slice(&state_id);
+        sealed.extend_from_slice(state_id);
         sealed.extend_from_slice(&now.as_secs().to_be_bytes());
         sealed.extend_from_slice(&expires_at.as_secs().to_be_bytes());
         sealed.extend_from_slice(binding.params_digest.as_bytes());

@@ -1,0 +1,122 @@
+//! Reply parsing: an `ElicitResult` from bytes into the typed form.
+//!
+//! - `elicit`: `Signup::from_reply_str`, every constraint checked, every violation reported;
+//! - `serde`: `serde_json::from_slice` into an equivalent `#[derive(Deserialize)]` struct, no
+//!   checks at all (what `serde_json::from_value::<T>` on rmcp's content gives);
+//! - `jsonschema + serde`: parse to `Value`, validate the content with the `jsonschema` crate
+//!   (formats on; the validator built once, outside the loop) against the same
+//!   `requestedSchema`, then `serde_json::from_value`.
+//!
+//! Run: `cargo bench --bench reply_parsing`.
+
+mod common;
+
+use common::forms::{ACCEPT, ActionSerde, REJECT, ReplySerde, Signup, SignupSerde};
+use common::{Counting, case, compare, keep};
+use elicit::{Elicit, Elicitation};
+use serde_json::Value;
+
+#[global_allocator]
+static ALLOC: Counting = Counting;
+
+fn elicit_parse(bytes: &[u8]) -> Result<Elicitation<Signup>, elicit::ReplyError> {
+    // A reply arrives as bytes; the UTF-8 check is part of the cost.
+    Signup::from_reply_str(std::str::from_utf8(bytes).expect("utf-8"))
+}
+
+/// Validation with a JSON Schema validator, then serde. Returns the typed value, or the error
+/// messages of every violation.
+fn jsonschema_parse(
+    validator: &jsonschema::Validator,
+    bytes: &[u8],
+) -> Result<Option<SignupSerde>, Vec<String>> {
+    let mut reply: Value = serde_json::from_slice(bytes).map_err(|e| vec![e.to_string()])?;
+    let action = reply.get("action").and_then(Value::as_str);
+    if action != Some("accept") {
+        return Ok(None);
+    }
+    let content = reply
+        .get_mut("content")
+        .map(Value::take)
+        .unwrap_or_default();
+    let errors: Vec<String> = validator
+        .iter_errors(&content)
+        .map(|e| e.to_string())
+        .collect();
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    serde_json::from_value(content)
+        .map(Some)
+        .map_err(|e| vec![e.to_string()])
+}
+
+fn main() {
+    let schema = serde_json::to_value(Signup::requested_schema()).expect("schema");
+    let validator = jsonschema::options()
+        .should_validate_formats(true)
+        .build(&schema)
+        .expect("valid schema");
+
+    // Everyone agrees on what the replies mean before anything is timed.
+    let accepted = elicit_parse(ACCEPT.as_bytes()).expect("valid reply");
+    assert!(accepted.is_accepted());
+    let plain: ReplySerde = serde_json::from_slice(ACCEPT.as_bytes()).expect("serde");
+    assert_eq!(plain.action, ActionSerde::Accept);
+    assert!(
+        jsonschema_parse(&validator, ACCEPT.as_bytes())
+            .expect("valid")
+            .is_some()
+    );
+    let rejected = elicit_parse(REJECT.as_bytes()).expect_err("three violations");
+    assert_eq!(
+        rejected.violations().map(|v| v.len()),
+        Some(3),
+        "{rejected}"
+    );
+    assert_eq!(
+        jsonschema_parse(&validator, REJECT.as_bytes())
+            .expect_err("invalid")
+            .len(),
+        3
+    );
+
+    compare(
+        "accept: valid reply -> typed value",
+        vec![
+            case("elicit from_reply_str (all checks)", || {
+                keep(elicit_parse(std::hint::black_box(ACCEPT.as_bytes())))
+            }),
+            case("serde from_slice (no checks)", || {
+                keep(serde_json::from_slice::<ReplySerde>(std::hint::black_box(
+                    ACCEPT.as_bytes(),
+                )))
+            }),
+            case("jsonschema validate + serde", || {
+                keep(jsonschema_parse(
+                    &validator,
+                    std::hint::black_box(ACCEPT.as_bytes()),
+                ))
+            }),
+        ],
+    );
+    compare(
+        "reject: reply with three violations -> every violation",
+        vec![
+            case("elicit from_reply_str (3 violations)", || {
+                keep(elicit_parse(std::hint::black_box(REJECT.as_bytes())))
+            }),
+            case("serde from_slice (stops at the first)", || {
+                keep(serde_json::from_slice::<ReplySerde>(std::hint::black_box(
+                    REJECT.as_bytes(),
+                )))
+            }),
+            case("jsonschema iter_errors (3 violations)", || {
+                keep(jsonschema_parse(
+                    &validator,
+                    std::hint::black_box(REJECT.as_bytes()),
+                ))
+            }),
+        ],
+    );
+}
