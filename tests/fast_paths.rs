@@ -173,6 +173,9 @@ b"}}"#,
     r#"{"action":"accept","content":{"topics":["\ud800"]}}"#,
     r#"{"action":"accept","content":{"website":{"a":1,"a":}}}"#,
     r#"{"action":"acc"#,
+    // Lengths in characters, not bytes: 1 four-byte character; 64 and 65 two-byte ones.
+    r#"{"action":"accept","content":{"email":"ad@éé.fr","name":"\ud834\udd1e","age":36,"topics":["mcp"]}}"#,
+    r#"{"action":"accept","content":{"email":"ada@example.com","name":"𝄞","age":36,"topics":["mcp"]}}"#,
     r#"{"action":"accept","content":{"email":tru}}"#,
 ];
 
@@ -302,4 +305,32 @@ fn every_field_type_reads_a_slot_as_it_reads_a_value() {
     assert_eq!(others.set.len(), 2);
     let accepted = Signup::from_reply_str(REPLIES[0]).unwrap();
     assert!(accepted.is_accepted());
+}
+
+#[test]
+fn lengths_count_characters_whatever_their_bytes() {
+    let reply = |name: &str| {
+        format!(
+            r#"{{"action":"accept","content":{{"email":"ada@example.com","name":"{name}","age":36,"newsletter":false,"plan":"free","topics":["mcp"]}}}}"#
+        )
+    };
+    for (name, length) in [
+        ("𝄞", Some(1)),
+        ("é".repeat(64).as_str(), None),
+        ("é".repeat(65).as_str(), Some(65)),
+        ("𝄞𝄞", None),
+        ("ab", None),
+        ("a", Some(1)),
+    ] {
+        let text = reply(name);
+        let result = Signup::from_reply_str(&text);
+        assert_eq!(result, through_value::<Signup>(&text), "{text}");
+        match length {
+            None => assert!(result.unwrap().is_accepted(), "{text}"),
+            Some(n) => {
+                let error = result.unwrap_err().to_string();
+                assert!(error.contains(&format!("but has {n}")), "{error}");
+            }
+        }
+    }
 }

@@ -208,9 +208,14 @@ impl<'de> Visitor<'de> for ContentSeed<'_> {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Content<'de>, A::Error> {
         let properties = self.schema.properties();
         let mut fields: Fields<'de> = vec![Slot::Absent; properties.len()];
+        let mut expected = 0;
         while let Some(index) = map.next_key_seed(PropertyIndex {
             schema: self.schema,
+            expected,
         })? {
+            if let Some(i) = index {
+                expected = i + 1;
+            }
             match index.and_then(|i| fields.get_mut(i)) {
                 Some(slot) => *slot = map.next_value::<Slot<'de>>()?,
                 None => {
@@ -296,8 +301,11 @@ impl<'de> Visitor<'de> for SlotVisitor {
 }
 
 /// A content member's name as the index of the property it names (`None`: not in the schema).
+/// Property names are unique in a schema; members usually come in the schema's order, so the
+/// property after the previous member's is tried first.
 struct PropertyIndex<'s> {
     schema: &'s RequestedSchema,
+    expected: usize,
 }
 
 impl<'de> DeserializeSeed<'de> for PropertyIndex<'_> {
@@ -313,10 +321,13 @@ impl Visitor<'_> for PropertyIndex<'_> {
         f.write_str("a member name")
     }
     fn visit_str<E: de::Error>(self, name: &str) -> Result<Option<usize>, E> {
-        Ok(self
-            .schema
-            .properties()
-            .iter()
-            .position(|p| p.name() == name))
+        let properties = self.schema.properties();
+        if properties
+            .get(self.expected)
+            .is_some_and(|p| p.name() == name)
+        {
+            return Ok(Some(self.expected));
+        }
+        Ok(properties.iter().position(|p| p.name() == name))
     }
 }

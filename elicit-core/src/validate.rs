@@ -517,7 +517,12 @@ pub(crate) fn integer_value(number: &serde_json::Number) -> Result<i128, Rule> {
 }
 
 fn check_length(text: &str, min: Option<u32>, max: Option<u32>) -> Result<(), Rule> {
-    if min.is_none() && max.is_none() {
+    // A character is 1 to 4 bytes: when the byte length alone settles both bounds, the
+    // characters need no counting (the count is only reported when a bound is broken).
+    let bytes = text.len();
+    if max.is_none_or(|max| bytes <= max as usize)
+        && min.is_none_or(|min| bytes.div_ceil(4) >= min as usize)
+    {
         return Ok(());
     }
     let length = text.chars().count();
