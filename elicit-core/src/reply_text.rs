@@ -58,7 +58,7 @@ pub(crate) fn parse_reply_text<T: FromContent>(
         Action::Cancel => Ok(Elicitation::Cancel),
         Action::Accept => {
             let mut fields = match content {
-                Content::Absent | Content::Null => vec![Slot::Absent; schema.properties().len()],
+                Content::Absent | Content::Null => absent_fields(schema),
                 Content::Object(fields) => fields,
                 Content::NotAnObject => {
                     return Err(ReplyError::Malformed(MalformedReply::ContentNotAnObject));
@@ -68,6 +68,13 @@ pub(crate) fn parse_reply_text<T: FromContent>(
             Ok(Elicitation::Accept(T::__from_fields(schema, &mut fields)?))
         }
     }
+}
+
+/// One absent slot per property (built directly: cheaper than cloning one slot).
+fn absent_fields<'de>(schema: &RequestedSchema) -> Fields<'de> {
+    std::iter::repeat_with(|| Slot::Absent)
+        .take(schema.properties().len())
+        .collect()
 }
 
 enum Reply<'de> {
@@ -206,8 +213,7 @@ impl<'de> Visitor<'de> for ContentSeed<'_> {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Content<'de>, A::Error> {
-        let properties = self.schema.properties();
-        let mut fields: Fields<'de> = vec![Slot::Absent; properties.len()];
+        let mut fields = absent_fields(self.schema);
         let mut expected = 0;
         while let Some(index) = map.next_key_seed(PropertyIndex {
             schema: self.schema,
