@@ -3,7 +3,7 @@
 //!   serializer writes;
 //! - a reply read straight from its text is the outcome (or error) of reading it as a `Value`.
 
-use elicit::{Choice, Elicit, Elicitation, EnumOption, ReplyError, Revision};
+use elicit::{Choice, Choices, Elicit, Elicitation, EnumOption, ReplyError, Revision};
 
 /// Sign up for the beta: we need a way to reach you and what you want to try.
 #[derive(Elicit, Debug, PartialEq)]
@@ -35,7 +35,7 @@ enum Plan {
     Pro,
 }
 
-#[derive(Elicit, Debug, Clone, Copy, PartialEq)]
+#[derive(Elicit, Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[elicit(rename_all = "lowercase")]
 enum Topic {
     Rust,
@@ -127,11 +127,68 @@ const REPLIES: &[&str] = &[
 b"}}"#,
     "",
     "  \n ",
+    // Strings with escapes (not borrowed from the text), in every kind of field.
+    r#"{"action":"acc\u0065pt","content":{"email":"ad\u0061@example.com","name":"A\"da","age":36,"plan":"t\u0065am","topics":["r\u0075st","mcp"],"website":"https:\/\/example.com"}}"#,
+    r#"{"action":"accept","content":{"email":"ada@example.com","name":"Ada","age":36,"plan":"gold\n","topics":["mcp","m\u0063p"]}}"#,
+    // The action in other shapes.
+    r#"{"action":["accept"]}"#,
+    r#"{"action":[]}"#,
+    r#"{"action":{"accept":true}}"#,
+    r#"{"action":true}"#,
+    r#"{"action":"decl\u0069ne"}"#,
+    r#"{"action":"accept ","content":{}}"#,
+    // Multi-select arrays of every shape: non-strings first, in the middle, nested, empty,
+    // not an option, a duplicate, too many.
+    r#"{"action":"accept","content":{"email":"ada@example.com","name":"Ada","age":36,"topics":[1,"rust"]}}"#,
+    r#"{"action":"accept","content":{"email":"ada@example.com","name":"Ada","age":36,"topics":["rust",null,"mcp"]}}"#,
+    r#"{"action":"accept","content":{"email":"ada@example.com","name":"Ada","age":36,"topics":["rust",["mcp"]]}}"#,
+    r#"{"action":"accept","content":{"email":"ada@example.com","name":"Ada","age":36,"topics":[["rust"]]}}"#,
+    r#"{"action":"accept","content":{"email":"ada@example.com","name":"Ada","age":36,"topics":["mcp",{"a":[1,"x"]},2.5,true]}}"#,
+    r#"{"action":"accept","content":{"email":"ada@example.com","name":"Ada","age":36,"topics":["rust","wasm"]}}"#,
+    r#"{"action":"accept","content":{"email":"ada@example.com","name":"Ada","age":36,"topics":["mcp","rust","mcp"]}}"#,
+    r#"{"action":"accept","content":{"email":"ada@example.com","name":"Ada","age":36,"topics":["rust","mcp","rust","mcp"]}}"#,
+    r#"{"action":"accept","content":{"email":"ada@example.com","name":"Ada","age":36,"topics":[]}}"#,
+    r#"{"action":"accept","content":{"email":"ada@example.com","name":"Ada","age":36,"topics":{"rust":true}}}"#,
+    r#"{"action":"accept","content":{"email":"ada@example.com","name":"Ada","age":36,"topics":null}}"#,
+    // Wrong shapes for strings, numbers, booleans, selects.
+    r#"{"action":"accept","content":{"email":["ada@example.com"],"name":[],"age":[36],"budget":[1],"newsletter":[true],"plan":["pro"],"topics":["rust"],"website":{}}}"#,
+    r#"{"action":"accept","content":{"email":{"a":"b"},"name":true,"age":true,"budget":false,"newsletter":1,"plan":true,"topics":["rust"],"website":3}}"#,
+    r#"{"action":"accept","content":{"email":"ada@example.com","name":"Ada","age":36.5,"budget":-1,"topics":["rust"]}}"#,
+    r#"{"action":"accept","content":{"email":"ada@example.com","name":"Ada","age":-36,"budget":100001,"topics":["rust"]}}"#,
+    r#"{"action":"accept","content":{"email":"ada@example.com","name":"Ada","age":18446744073709551615,"budget":0,"topics":["rust"]}}"#,
+    r#"{"action":"accept","content":{"email":"ada@example.com","name":"Ada","age":1e30,"budget":-0.0,"topics":["rust"]}}"#,
+    r#"{"action":"accept","content":{"email":"ada@example.com","name":"Ada","age":-9223372036854775808,"budget":1e-300,"topics":["rust"]}}"#,
+    r#"{"action":"accept","content":{"email":"ada@example.com","name":"Ada","age":3e38,"topics":["rust"]}}"#,
+    // Duplicates: the last one counts, whatever its shape.
+    r#"{"action":"accept","content":{"topics":["rust"],"topics":[1],"email":["x"],"email":"ada@example.com","name":"Ada","age":36,"topics":["mcp"]}}"#,
+    r#"{"action":"accept","content":{"email":"ada@example.com","name":"Ada","age":36,"topics":["mcp"],"topics":null}}"#,
+    // Unknown members of every shape.
+    r#"{"action":"accept","content":{"x":"\u00e9","y":["a",1],"z":{"q":[]},"email":"ada@example.com","name":"Ada","age":36,"topics":["mcp"]}}"#,
+    // Malformed text inside each kind of slot, and after a fallback.
+    r#"{"action":"accept","content":{"topics":["rust",1,}}"#,
+    r#"{"action":"accept","content":{"topics":["rust",}"#,
+    r#"{"action":"accept","content":{"topics":["rust"#,
+    r#"{"action":"accept","content":{"topics":["rust",{"a":}]}}"#,
+    r#"{"action":"accept","content":{"email":"ada@example.com","age":1e400}}"#,
+    r#"{"action":"accept","content":{"topics":["\ud800"]}}"#,
+    r#"{"action":"accept","content":{"website":{"a":1,"a":}}}"#,
+    r#"{"action":"acc"#,
+    // Lengths in characters, not bytes: 1 four-byte character; 64 and 65 two-byte ones.
+    r#"{"action":"accept","content":{"email":"ad@éé.fr","name":"\ud834\udd1e","age":36,"topics":["mcp"]}}"#,
+    r#"{"action":"accept","content":{"email":"ada@example.com","name":"𝄞","age":36,"topics":["mcp"]}}"#,
+    r#"{"action":"accept","content":{"email":tru}}"#,
 ];
 
-fn through_value(text: &str) -> Result<Elicitation<Signup>, ReplyError> {
+fn through_value<T: Elicit>(text: &str) -> Result<Elicitation<T>, ReplyError> {
+    through_value_with(text, |value| T::from_reply(value))
+}
+
+fn through_value_with<T>(
+    text: &str,
+    parse: impl FnOnce(&serde_json::Value) -> Result<Elicitation<T>, ReplyError>,
+) -> Result<Elicitation<T>, ReplyError> {
     match serde_json::from_str::<serde_json::Value>(text) {
-        Ok(value) => Signup::from_reply(&value),
+        Ok(value) => parse(&value),
         Err(e) => Err(ReplyError::Malformed(elicit::MalformedReply::NotJson {
             line: e.line(),
             column: e.column(),
@@ -152,8 +209,128 @@ fn a_reply_read_from_text_is_the_reply_read_as_a_value() {
         .copied()
         .chain([deep.as_str(), deep_content.as_str()])
     {
-        assert_eq!(Signup::from_reply_str(text), through_value(text), "{text}");
+        assert_eq!(
+            Signup::from_reply_str(text),
+            through_value::<Signup>(text),
+            "{text}"
+        );
         let request = Signup::form_request();
-        assert_eq!(request.parse_reply_str(text), through_value(text), "{text}");
+        assert_eq!(
+            request.parse_reply_str(text),
+            through_value::<Signup>(text),
+            "{text}"
+        );
+    }
+}
+
+/// Every other field type a slot is read into: run-time options, sets, optional selects,
+/// other integer and float widths, a `#[serde(default)]` field.
+#[derive(Elicit, Debug, PartialEq)]
+struct Others {
+    account: Choice,
+    #[elicit(min_items = 1)]
+    accounts: Choices,
+    backup: Option<Choice>,
+    set: std::collections::BTreeSet<Topic>,
+    hashed: std::collections::HashSet<Topic>,
+    maybe: Option<Vec<Topic>>,
+    plan: Option<Plan>,
+    #[elicit(minimum = -5)]
+    wide: i64,
+    narrow: f32,
+    small: Option<i8>,
+}
+
+/// `#[serde(default)]` fields: an absent or `null` slot takes the default.
+#[derive(Elicit, Debug, PartialEq, serde::Deserialize)]
+struct Defaults {
+    #[serde(default)]
+    count: u32,
+    #[serde(default)]
+    agree: bool,
+    #[serde(default)]
+    note: String,
+    name: String,
+}
+
+const OTHER_REPLIES: &[&str] = &[
+    r#"{"action":"accept","content":{"account":"a1","accounts":["a1","a2"],"backup":"a2","set":["mcp","rust"],"hashed":["rust"],"maybe":["mcp"],"plan":"pro","wide":-5,"narrow":1.5,"small":-128,"count":7,"agree":true}}"#,
+    r#"{"action":"accept","content":{"account":"a\u0031","accounts":["a\u0032"],"set":[],"hashed":[],"wide":9007199254740993,"narrow":3}}"#,
+    r#"{"action":"accept","content":{"account":"a3","accounts":[],"backup":"","set":["rust","rust"],"hashed":["x"],"maybe":[],"plan":"gold","wide":-6,"narrow":1e39,"small":128,"count":-1,"agree":"yes"}}"#,
+    r#"{"action":"accept","content":{"account":["a1"],"accounts":"a1","backup":null,"set":null,"hashed":[1],"maybe":null,"plan":null,"wide":1.5,"narrow":"1","small":null,"count":null,"agree":null}}"#,
+    r#"{"action":"accept","content":{"account":"a1","accounts":["a1","a1"],"set":["mcp"],"hashed":["mcp","mcp"],"wide":0,"narrow":-3.4e38}}"#,
+    r#"{"action":"accept","content":{"account":"a1","accounts":["a1",2],"set":["mcp",[]],"hashed":["mcp"],"maybe":[{}],"wide":0,"narrow":0,"count":4294967296}}"#,
+    r#"{"action":"accept","content":{}}"#,
+    r#"{"action":"decline"}"#,
+    r#"{"action":"accept","content":{"name":"n","count":null,"agree":null,"note":null}}"#,
+    r#"{"action":"accept","content":{"name":"n\u00e9","count":3,"agree":false,"note":"x\ty"}}"#,
+    r#"{"action":"accept","content":{"name":null,"count":3.0,"agree":[],"note":["x"]}}"#,
+];
+
+#[test]
+fn every_field_type_reads_a_slot_as_it_reads_a_value() {
+    let request = Others::form_request()
+        .with_options(
+            "account",
+            [EnumOption::new("a1"), EnumOption::titled("a2", "Two")],
+        )
+        .unwrap()
+        .with_options("accounts", [EnumOption::new("a1"), EnumOption::new("a2")])
+        .unwrap()
+        .with_options("backup", [EnumOption::new("a2")])
+        .unwrap();
+    for text in OTHER_REPLIES.iter().copied().chain(REPLIES.iter().copied()) {
+        assert_eq!(
+            request.parse_reply_str(text),
+            through_value_with(text, |value| request.parse_reply(value)),
+            "{text}"
+        );
+        // Without the options supplied: every select value is out of the (empty) options.
+        assert_eq!(
+            Others::from_reply_str(text),
+            through_value::<Others>(text),
+            "{text}"
+        );
+        assert_eq!(
+            Defaults::from_reply_str(text),
+            through_value::<Defaults>(text),
+            "{text}"
+        );
+    }
+    // And the fast path does accept where it should.
+    let Ok(Elicitation::Accept(others)) = request.parse_reply_str(OTHER_REPLIES[0]) else {
+        panic!("accepted");
+    };
+    assert_eq!(others.accounts.values(), ["a1", "a2"]);
+    assert_eq!(others.set.len(), 2);
+    let accepted = Signup::from_reply_str(REPLIES[0]).unwrap();
+    assert!(accepted.is_accepted());
+}
+
+#[test]
+fn lengths_count_characters_whatever_their_bytes() {
+    let reply = |name: &str| {
+        format!(
+            r#"{{"action":"accept","content":{{"email":"ada@example.com","name":"{name}","age":36,"newsletter":false,"plan":"free","topics":["mcp"]}}}}"#
+        )
+    };
+    for (name, length) in [
+        ("𝄞", Some(1)),
+        ("é".repeat(64).as_str(), None),
+        ("é".repeat(65).as_str(), Some(65)),
+        ("𝄞𝄞", None),
+        ("ab", None),
+        ("a", Some(1)),
+    ] {
+        let text = reply(name);
+        let result = Signup::from_reply_str(&text);
+        assert_eq!(result, through_value::<Signup>(&text), "{text}");
+        match length {
+            None => assert!(result.unwrap().is_accepted(), "{text}"),
+            Some(n) => {
+                let error = result.unwrap_err().to_string();
+                assert!(error.contains(&format!("but has {n}")), "{error}");
+            }
+        }
     }
 }

@@ -2,6 +2,7 @@
 
 use serde_json::{Map, Value};
 
+use crate::field::Slot;
 use crate::reply::{Elicitation, RawReply, ReplyError, reply_json};
 use crate::reply_text::parse_reply_text;
 use crate::request::FormRequest;
@@ -28,13 +29,16 @@ pub trait FromContent: Sized {
     #[doc(hidden)]
     fn __from_fields(
         schema: &RequestedSchema,
-        fields: &mut [Option<Value>],
+        fields: &mut [Slot<'_>],
     ) -> Result<Self, Violations> {
         let content = schema
             .properties()
             .iter()
             .zip(fields.iter_mut())
-            .filter_map(|(p, v)| Some((p.name().to_owned(), v.take()?)))
+            .filter_map(|(p, v)| match v.take() {
+                Slot::Absent => None,
+                slot => Some((p.name().to_owned(), slot.into_value())),
+            })
             .collect();
         Self::from_content(&content)
     }

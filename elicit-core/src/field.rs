@@ -1,5 +1,6 @@
 //! The Rust types a form field may have, and how each maps to a schema property and back.
 
+use std::borrow::Cow;
 use std::collections::{BTreeSet, HashSet};
 use std::hash::Hash;
 
@@ -41,6 +42,15 @@ pub trait ElicitField: Sized {
         Self::from_json(&value)
     }
 
+    /// [`from_json_owned`](ElicitField::from_json_owned) from a member value as read from a
+    /// reply's text (present and not `null`): the same result, without building a `Value` where
+    /// the type can read the slot directly (strings borrowed from the text, select values
+    /// matched without allocating).
+    #[doc(hidden)]
+    fn from_slot(slot: Slot<'_>) -> Result<Self, Rule> {
+        Self::from_json_owned(slot.into_value())
+    }
+
     /// The value for an absent (or `null`) member; only `Option` has one.
     fn absent() -> Option<Self> {
         None
@@ -48,6 +58,59 @@ pub trait ElicitField: Sized {
 
     /// The JSON a client sends for this value; `None` to omit the member.
     fn to_json(&self) -> Option<Value>;
+}
+
+/// One member value of a reply's `content`, as read from the reply's text: the common shapes
+/// without a `Value` (strings borrowed from the text where they hold no escape), anything else
+/// as the very `Value` the ordinary path builds. [`Slot::into_value`] is that `Value`, so every
+/// reading and every check of a slot can be (and, outside the common shapes, is) the reading or
+/// check of its `Value`. Generated code passes it around; it is not public API.
+#[doc(hidden)]
+#[derive(Debug, Clone, PartialEq)]
+pub enum Slot<'a> {
+    /// No such member.
+    Absent,
+    /// `null`.
+    Null,
+    /// `true` or `false`.
+    Bool(bool),
+    /// A number.
+    Number(serde_json::Number),
+    /// A string.
+    Str(Cow<'a, str>),
+    /// An array of strings only (possibly empty).
+    Strs(Vec<Cow<'a, str>>),
+    /// Anything else (an object, an array holding a non-string).
+    Value(Value),
+}
+
+impl Slot<'_> {
+    /// The `Value` the ordinary path reads for this member (`null` for an absent one).
+    pub fn into_value(self) -> Value {
+        match self {
+            Slot::Absent | Slot::Null => Value::Null,
+            Slot::Bool(b) => Value::Bool(b),
+            Slot::Number(n) => Value::Number(n),
+            Slot::Str(s) => Value::String(s.into_owned()),
+            Slot::Strs(items) => Value::Array(
+                items
+                    .into_iter()
+                    .map(|s| Value::String(s.into_owned()))
+                    .collect(),
+            ),
+            Slot::Value(value) => value,
+        }
+    }
+
+    /// Whether the member is absent or `null` (both count as absent).
+    pub fn is_null(&self) -> bool {
+        matches!(self, Slot::Absent | Slot::Null | Slot::Value(Value::Null))
+    }
+
+    /// Take the value, leaving the slot absent.
+    pub fn take(&mut self) -> Self {
+        std::mem::replace(self, Slot::Absent)
+    }
 }
 
 /// A number given in an attribute: an integer literal stays exact.
@@ -122,6 +185,12 @@ impl ElicitField for String {
         match value {
             Value::String(s) => Ok(s),
             other => Err(wrong_type(JsonType::String, &other)),
+        }
+    }
+    fn from_slot(slot: Slot<'_>) -> Result<Self, Rule> {
+        match slot {
+            Slot::Str(s) => Ok(s.into_owned()),
+            other => Self::from_json_owned(other.into_value()),
         }
     }
     fn to_json(&self) -> Option<Value> {
@@ -227,6 +296,9 @@ impl<T: ElicitField> ElicitField for Option<T> {
     fn from_json_owned(value: Value) -> Result<Self, Rule> {
         T::from_json_owned(value).map(Some)
     }
+    fn from_slot(slot: Slot<'_>) -> Result<Self, Rule> {
+        T::from_slot(slot).map(Some)
+    }
     fn absent() -> Option<Self> {
         Some(None)
     }
@@ -277,9 +349,23 @@ pub fn select_kind<E: Select>(spec: &FieldSpec) -> PropertyKind {
 #[doc(hidden)]
 pub fn select_from_json<E: Select>(value: &Value) -> Result<E, Rule> {
     match value {
-        Value::String(s) => E::from_value(s).ok_or_else(|| Rule::NotAnOption { value: quote(s) }),
+        Value::String(s) => select_from_str(s),
         other => Err(wrong_type(JsonType::String, other)),
     }
+}
+
+/// [`select_from_json`] from a [`Slot`], for generated `ElicitField` impls: a string is matched
+/// where it lies in the reply's text.
+#[doc(hidden)]
+pub fn select_from_slot<E: Select>(slot: Slot<'_>) -> Result<E, Rule> {
+    match slot {
+        Slot::Str(s) => select_from_str(&s),
+        other => select_from_json(&other.into_value()),
+    }
+}
+
+fn select_from_str<E: Select>(s: &str) -> Result<E, Rule> {
+    E::from_value(s).ok_or_else(|| Rule::NotAnOption { value: quote(s) })
 }
 
 fn multi_kind<E: Select>(spec: &FieldSpec) -> PropertyKind {
@@ -304,6 +390,13 @@ fn multi_from_json<E: Select, C: FromIterator<E>>(value: &Value) -> Result<C, Ru
     items.iter().map(select_from_json::<E>).collect()
 }
 
+fn multi_from_slot<E: Select, C: FromIterator<E>>(slot: Slot<'_>) -> Result<C, Rule> {
+    match slot {
+        Slot::Strs(items) => items.iter().map(|s| select_from_str::<E>(s)).collect(),
+        other => multi_from_json::<E, C>(&other.into_value()),
+    }
+}
+
 fn multi_to_json<'a, E: Select>(items: impl Iterator<Item = &'a E>) -> Option<Value> {
     Some(Value::Array(
         items.map(|e| Value::String(e.value().to_owned())).collect(),
@@ -317,6 +410,9 @@ impl<E: Select> ElicitField for Vec<E> {
     fn from_json(value: &Value) -> Result<Self, Rule> {
         multi_from_json::<E, _>(value)
     }
+    fn from_slot(slot: Slot<'_>) -> Result<Self, Rule> {
+        multi_from_slot::<E, _>(slot)
+    }
     fn to_json(&self) -> Option<Value> {
         multi_to_json(self.iter())
     }
@@ -329,6 +425,9 @@ impl<E: Select + Ord> ElicitField for BTreeSet<E> {
     fn from_json(value: &Value) -> Result<Self, Rule> {
         multi_from_json::<E, _>(value)
     }
+    fn from_slot(slot: Slot<'_>) -> Result<Self, Rule> {
+        multi_from_slot::<E, _>(slot)
+    }
     fn to_json(&self) -> Option<Value> {
         multi_to_json(self.iter())
     }
@@ -340,6 +439,9 @@ impl<E: Select + Hash + Eq, S: std::hash::BuildHasher + Default> ElicitField for
     }
     fn from_json(value: &Value) -> Result<Self, Rule> {
         multi_from_json::<E, _>(value)
+    }
+    fn from_slot(slot: Slot<'_>) -> Result<Self, Rule> {
+        multi_from_slot::<E, _>(slot)
     }
     fn to_json(&self) -> Option<Value> {
         multi_to_json(self.iter())
@@ -389,6 +491,9 @@ impl ElicitField for Choice {
     fn from_json_owned(value: Value) -> Result<Self, Rule> {
         String::from_json_owned(value).map(Choice)
     }
+    fn from_slot(slot: Slot<'_>) -> Result<Self, Rule> {
+        String::from_slot(slot).map(Choice)
+    }
     fn to_json(&self) -> Option<Value> {
         Some(Value::String(self.0.clone()))
     }
@@ -431,6 +536,12 @@ impl ElicitField for Choices {
             .map(String::from_json)
             .collect::<Result<_, _>>()
             .map(Choices)
+    }
+    fn from_slot(slot: Slot<'_>) -> Result<Self, Rule> {
+        match slot {
+            Slot::Strs(items) => Ok(Choices(items.into_iter().map(Cow::into_owned).collect())),
+            other => Self::from_json(&other.into_value()),
+        }
     }
     fn to_json(&self) -> Option<Value> {
         Some(Value::Array(

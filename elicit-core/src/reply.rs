@@ -265,10 +265,18 @@ pub(crate) fn action_of(action: Option<&Value>) -> Result<Action, ReplyError> {
     let malformed = |m| Err(ReplyError::Malformed(m));
     match action {
         None | Some(Value::Null) => malformed(MalformedReply::MissingAction),
-        Some(Value::String(a)) if a == "accept" => Ok(Action::Accept),
-        Some(Value::String(a)) if a == "decline" => Ok(Action::Decline),
-        Some(Value::String(a)) if a == "cancel" => Ok(Action::Cancel),
+        Some(Value::String(a)) => action_named(a),
         Some(_) => malformed(MalformedReply::UnknownAction),
+    }
+}
+
+/// The action a string `action` names: the one place that spells them.
+pub(crate) fn action_named(action: &str) -> Result<Action, ReplyError> {
+    match action {
+        "accept" => Ok(Action::Accept),
+        "decline" => Ok(Action::Decline),
+        "cancel" => Ok(Action::Cancel),
+        _ => Err(ReplyError::Malformed(MalformedReply::UnknownAction)),
     }
 }
 

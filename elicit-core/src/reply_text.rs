@@ -4,25 +4,34 @@
 //! The same rules, in the same places, as the `Value` path ([`crate::elicit::parse_with_schema`]):
 //! the action's spelling is [`action_of`], the checks are [`RequestedSchema::validate_each`], the
 //! conversion is the form's own [`FromContent::__from_fields`], which reads each field with its
-//! `ElicitField` impl. Only the container changes: instead of a map of every member, one slot
-//! per property of the schema, filled while the text is read. Every member *value* is still
-//! parsed as a `Value` (unknown members too, then dropped), so what is and is not valid JSON is
-//! decided by exactly the same parser as before, down to the error position; for duplicate
-//! members the last one counts, as in a `Map`.
+//! `ElicitField` impl. Only the container changes: instead of a map of every member, one [`Slot`]
+//! per property of the schema, filled while the text is read. A slot holds a string borrowed
+//! from the text (when it has no escape), a number, a boolean, or an array of strings as they
+//! are; anything else is parsed as the `Value` the ordinary path builds (unknown members too,
+//! then dropped). The same `serde_json` deserializer reads every byte either way, so what is and
+//! is not valid JSON is decided exactly as before, down to the error position; for duplicate
+//! members the last one counts, as in a `Map`. A slot is checked by the same per-kind rule
+//! functions as a `Value`, and a slot of an unexpected shape through its `Value`, so the
+//! violations are the same.
 
 use std::fmt;
 
-use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use std::borrow::Cow;
+
+use serde::de::value::MapAccessDeserializer;
+use serde::de::{self, Deserialize, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 
 use crate::elicit::FromContent;
+use crate::field::Slot;
 use crate::reply::{
-    Action, Elicitation, MalformedReply, ReplyError, action_of, check_reply_size, not_json,
+    Action, Elicitation, MalformedReply, ReplyError, action_named, action_of, check_reply_size,
+    not_json,
 };
 use crate::schema::RequestedSchema;
 
 /// The value of one property, by the property's index in the schema.
-pub(crate) type Fields = Vec<Option<Value>>;
+pub(crate) type Fields<'de> = Vec<Slot<'de>>;
 
 /// Read `text` as the reply to a form with `schema`, into `T` (a type whose
 /// [`FromContent::__READS_FIELDS`] is true). Same outcome, same errors, as parsing it into a
@@ -40,36 +49,47 @@ pub(crate) fn parse_reply_text<T: FromContent>(
     let Reply::Object { action, content } = reply else {
         return Err(ReplyError::Malformed(MalformedReply::NotAnObject));
     };
-    match action_of(action.as_ref())? {
+    let action = match action {
+        Some(Slot::Str(name)) => action_named(&name)?,
+        other => action_of(other.map(Slot::into_value).as_ref())?,
+    };
+    match action {
         Action::Decline => Ok(Elicitation::Decline),
         Action::Cancel => Ok(Elicitation::Cancel),
         Action::Accept => {
             let mut fields = match content {
-                Content::Absent | Content::Null => vec![None; schema.properties().len()],
+                Content::Absent | Content::Null => absent_fields(schema),
                 Content::Object(fields) => fields,
                 Content::NotAnObject => {
                     return Err(ReplyError::Malformed(MalformedReply::ContentNotAnObject));
                 }
             };
-            schema.validate_each(|i, _| fields.get(i).and_then(Option::as_ref))?;
+            schema.validate_each(|i, _| fields.get(i))?;
             Ok(Elicitation::Accept(T::__from_fields(schema, &mut fields)?))
         }
     }
 }
 
-enum Reply {
+/// One absent slot per property (built directly: cheaper than cloning one slot).
+fn absent_fields<'de>(schema: &RequestedSchema) -> Fields<'de> {
+    std::iter::repeat_with(|| Slot::Absent)
+        .take(schema.properties().len())
+        .collect()
+}
+
+enum Reply<'de> {
     NotAnObject,
     Object {
-        action: Option<Value>,
-        content: Content,
+        action: Option<Slot<'de>>,
+        content: Content<'de>,
     },
 }
 
-enum Content {
+enum Content<'de> {
     Absent,
     Null,
     NotAnObject,
-    Object(Fields),
+    Object(Fields<'de>),
 }
 
 struct ReplySeed<'s> {
@@ -77,8 +97,8 @@ struct ReplySeed<'s> {
 }
 
 impl<'de> DeserializeSeed<'de> for ReplySeed<'_> {
-    type Value = Reply;
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Reply, D::Error> {
+    type Value = Reply<'de>;
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Reply<'de>, D::Error> {
         deserializer.deserialize_any(self)
     }
 }
@@ -113,7 +133,7 @@ macro_rules! not_an_object {
 }
 
 impl<'de> Visitor<'de> for ReplySeed<'_> {
-    type Value = Reply;
+    type Value = Reply<'de>;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("any JSON value")
@@ -121,16 +141,16 @@ impl<'de> Visitor<'de> for ReplySeed<'_> {
 
     not_an_object!(Reply::NotAnObject);
 
-    fn visit_unit<E: de::Error>(self) -> Result<Reply, E> {
+    fn visit_unit<E: de::Error>(self) -> Result<Reply<'de>, E> {
         Ok(Reply::NotAnObject)
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Reply, A::Error> {
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Reply<'de>, A::Error> {
         let mut action = None;
         let mut content = Content::Absent;
         while let Some(key) = map.next_key::<Key<'static>>()? {
             match key.0 {
-                "action" => action = Some(map.next_value::<Value>()?),
+                "action" => action = Some(map.next_value::<Slot<'de>>()?),
                 "content" => {
                     content = map.next_value_seed(ContentSeed {
                         schema: self.schema,
@@ -173,14 +193,14 @@ struct ContentSeed<'s> {
 }
 
 impl<'de> DeserializeSeed<'de> for ContentSeed<'_> {
-    type Value = Content;
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Content, D::Error> {
+    type Value = Content<'de>;
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Content<'de>, D::Error> {
         deserializer.deserialize_any(self)
     }
 }
 
 impl<'de> Visitor<'de> for ContentSeed<'_> {
-    type Value = Content;
+    type Value = Content<'de>;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("any JSON value")
@@ -188,28 +208,110 @@ impl<'de> Visitor<'de> for ContentSeed<'_> {
 
     not_an_object!(Content::NotAnObject);
 
-    fn visit_unit<E: de::Error>(self) -> Result<Content, E> {
+    fn visit_unit<E: de::Error>(self) -> Result<Content<'de>, E> {
         Ok(Content::Null)
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Content, A::Error> {
-        let properties = self.schema.properties();
-        let mut fields: Fields = vec![None; properties.len()];
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Content<'de>, A::Error> {
+        let mut fields = absent_fields(self.schema);
+        let mut expected = 0;
         while let Some(index) = map.next_key_seed(PropertyIndex {
             schema: self.schema,
+            expected,
         })? {
-            let value = map.next_value::<Value>()?;
-            if let Some(slot) = index.and_then(|i| fields.get_mut(i)) {
-                *slot = Some(value);
+            if let Some(i) = index {
+                expected = i + 1;
+            }
+            match index.and_then(|i| fields.get_mut(i)) {
+                Some(slot) => *slot = map.next_value::<Slot<'de>>()?,
+                None => {
+                    map.next_value::<Value>()?;
+                }
             }
         }
         Ok(Content::Object(fields))
     }
 }
 
+impl<'de> Deserialize<'de> for Slot<'de> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(SlotVisitor)
+    }
+}
+
+/// Reads a member value as a [`Slot`]: every case as `Value`'s own visitor reads it, except that
+/// strings are kept where they lie and an array of strings is a list of them.
+struct SlotVisitor;
+
+impl<'de> Visitor<'de> for SlotVisitor {
+    type Value = Slot<'de>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any valid JSON value")
+    }
+    fn visit_bool<E: de::Error>(self, b: bool) -> Result<Slot<'de>, E> {
+        Ok(Slot::Bool(b))
+    }
+    fn visit_i64<E: de::Error>(self, n: i64) -> Result<Slot<'de>, E> {
+        Ok(Slot::Number(n.into()))
+    }
+    fn visit_u64<E: de::Error>(self, n: u64) -> Result<Slot<'de>, E> {
+        Ok(Slot::Number(n.into()))
+    }
+    fn visit_f64<E: de::Error>(self, x: f64) -> Result<Slot<'de>, E> {
+        // As `Value` reads it: a float with no JSON form is `null`.
+        Ok(serde_json::Number::from_f64(x).map_or(Slot::Null, Slot::Number))
+    }
+    fn visit_borrowed_str<E: de::Error>(self, s: &'de str) -> Result<Slot<'de>, E> {
+        Ok(Slot::Str(Cow::Borrowed(s)))
+    }
+    fn visit_str<E: de::Error>(self, s: &str) -> Result<Slot<'de>, E> {
+        Ok(Slot::Str(Cow::Owned(s.to_owned())))
+    }
+    fn visit_string<E: de::Error>(self, s: String) -> Result<Slot<'de>, E> {
+        Ok(Slot::Str(Cow::Owned(s)))
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<Slot<'de>, E> {
+        Ok(Slot::Null)
+    }
+    fn visit_none<E: de::Error>(self) -> Result<Slot<'de>, E> {
+        Ok(Slot::Null)
+    }
+    fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<Slot<'de>, D::Error> {
+        Slot::deserialize(deserializer)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Slot<'de>, A::Error> {
+        let mut items = Vec::new();
+        while let Some(item) = seq.next_element::<Slot<'de>>()? {
+            match item {
+                Slot::Str(text) => items.push(text),
+                other => {
+                    // Not an array of strings: the `Value` array, read on as `Value` reads it.
+                    let mut values: Vec<Value> = items
+                        .into_iter()
+                        .map(|text| Value::String(text.into_owned()))
+                        .collect();
+                    values.push(other.into_value());
+                    while let Some(value) = seq.next_element::<Value>()? {
+                        values.push(value);
+                    }
+                    return Ok(Slot::Value(Value::Array(values)));
+                }
+            }
+        }
+        Ok(Slot::Strs(items))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Slot<'de>, A::Error> {
+        Value::deserialize(MapAccessDeserializer::new(map)).map(Slot::Value)
+    }
+}
+
 /// A content member's name as the index of the property it names (`None`: not in the schema).
+/// Property names are unique in a schema; members usually come in the schema's order, so the
+/// property after the previous member's is tried first.
 struct PropertyIndex<'s> {
     schema: &'s RequestedSchema,
+    expected: usize,
 }
 
 impl<'de> DeserializeSeed<'de> for PropertyIndex<'_> {
@@ -225,10 +327,13 @@ impl Visitor<'_> for PropertyIndex<'_> {
         f.write_str("a member name")
     }
     fn visit_str<E: de::Error>(self, name: &str) -> Result<Option<usize>, E> {
-        Ok(self
-            .schema
-            .properties()
-            .iter()
-            .position(|p| p.name() == name))
+        let properties = self.schema.properties();
+        if properties
+            .get(self.expected)
+            .is_some_and(|p| p.name() == name)
+        {
+            return Ok(Some(self.expected));
+        }
+        Ok(properties.iter().position(|p| p.name() == name))
     }
 }

@@ -4,10 +4,16 @@
 
 use std::fmt;
 
+use std::borrow::Cow;
+
 use serde_json::{Map, Value};
 
+use crate::field::Slot;
 use crate::format::Format;
-use crate::schema::{EnumOption, PropertyKind, RequestedSchema};
+use crate::schema::{
+    EnumOption, IntegerSchema, MultiSelectSchema, NumberSchema, PropertyKind, RequestedSchema,
+    StringSchema,
+};
 
 /// The longest piece of a client's value quoted back in an error message. Values are otherwise
 /// never echoed, so an error message cannot carry a whole reply into a log.
@@ -296,14 +302,22 @@ impl RequestedSchema {
     /// The one loop behind [`validate`](RequestedSchema::validate): `value_of(index, name)` is
     /// the reply's value for the property at `index` (a map lookup, or a slot filled while
     /// reading the reply's text).
-    pub(crate) fn validate_each<'v>(
+    pub(crate) fn validate_each<'v, M: Member + ?Sized + 'v>(
         &self,
-        value_of: impl Fn(usize, &str) -> Option<&'v Value>,
+        value_of: impl Fn(usize, &str) -> Option<&'v M>,
     ) -> Result<(), Violations> {
         let mut violations = Vec::new();
         for (i, p) in self.properties.iter().enumerate() {
             match value_of(i, p.name.as_ref()) {
-                None | Some(Value::Null) => {
+                Some(value) if !value.counts_as_absent() => {
+                    if let Err(rule) = value.check(&p.kind) {
+                        violations.push(Violation {
+                            property: p.name.to_string(),
+                            rule,
+                        });
+                    }
+                }
+                _ => {
                     if p.required {
                         violations.push(Violation {
                             property: p.name.to_string(),
@@ -311,17 +325,49 @@ impl RequestedSchema {
                         });
                     }
                 }
-                Some(value) => {
-                    if let Err(rule) = check_value(&p.kind, value) {
-                        violations.push(Violation {
-                            property: p.name.to_string(),
-                            rule,
-                        });
-                    }
-                }
             }
         }
         Violations::from_vec(violations).map_or(Ok(()), Err)
+    }
+}
+
+/// A member value of a reply's content, as [`RequestedSchema::validate_each`] reads it: a
+/// `Value`, or a [`Slot`] read from the reply's text.
+pub(crate) trait Member {
+    /// `null` (or an absent slot): the property counts as absent.
+    fn counts_as_absent(&self) -> bool;
+    /// The first rule of `kind` this present value breaks.
+    fn check(&self, kind: &PropertyKind) -> Result<(), Rule>;
+}
+
+impl Member for Value {
+    fn counts_as_absent(&self) -> bool {
+        Value::is_null(self)
+    }
+    fn check(&self, kind: &PropertyKind) -> Result<(), Rule> {
+        check_value(kind, self)
+    }
+}
+
+impl Member for Slot<'_> {
+    fn counts_as_absent(&self) -> bool {
+        Slot::is_null(self)
+    }
+    /// The same rules as [`check_value`] on the slot's `Value`, by the same functions: the common
+    /// shapes are checked where they lie, anything else (a wrong type) through its `Value`.
+    fn check(&self, kind: &PropertyKind) -> Result<(), Rule> {
+        match (kind, self) {
+            (PropertyKind::String(s), Slot::Str(text)) => check_string(s, text),
+            (PropertyKind::Integer(n), Slot::Number(number)) => check_integer(n, number),
+            (PropertyKind::Number(n), Slot::Number(number)) => match number.as_f64() {
+                Some(x) => check_number(n, x),
+                None => check_value(kind, &self.clone().into_value()),
+            },
+            (PropertyKind::Boolean(_), Slot::Bool(_)) => Ok(()),
+            (PropertyKind::Select(s), Slot::Str(text)) => check_option(&s.options, text),
+            (PropertyKind::MultiSelect(m), Slot::Strs(items)) => check_selections(m, items),
+            _ => check_value(kind, &self.clone().into_value()),
+        }
     }
 }
 
@@ -341,47 +387,19 @@ pub(crate) fn check_value(kind: &PropertyKind, value: &Value) -> Result<(), Rule
             let Value::String(text) = value else {
                 return Err(wrong(JsonType::String));
             };
-            if text.len() > crate::reply::MAX_STRING_BYTES {
-                return Err(Rule::TooLarge { bytes: text.len() });
-            }
-            check_length(text, s.min_length, s.max_length)?;
-            match s.format {
-                Some(format) if !format.matches(text) => Err(Rule::Format(format)),
-                _ => Ok(()),
-            }
+            check_string(s, text)
         }
         PropertyKind::Integer(n) => {
             let Value::Number(number) = value else {
                 return Err(wrong(JsonType::Integer));
             };
-            let int = integer_value(number)?;
-            if let Some(min) = n.minimum.filter(|min| int < *min) {
-                return Err(Rule::Minimum {
-                    minimum: min.to_string(),
-                });
-            }
-            if let Some(max) = n.maximum.filter(|max| int > *max) {
-                return Err(Rule::Maximum {
-                    maximum: max.to_string(),
-                });
-            }
-            Ok(())
+            check_integer(n, number)
         }
         PropertyKind::Number(n) => {
             let Some(x) = value.as_f64() else {
                 return Err(wrong(JsonType::Number));
             };
-            if let Some(min) = n.minimum.filter(|min| x < *min) {
-                return Err(Rule::Minimum {
-                    minimum: min.to_string(),
-                });
-            }
-            if let Some(max) = n.maximum.filter(|max| x > *max) {
-                return Err(Rule::Maximum {
-                    maximum: max.to_string(),
-                });
-            }
-            Ok(())
+            check_number(n, x)
         }
         PropertyKind::Boolean(_) => match value {
             Value::Bool(_) => Ok(()),
@@ -397,35 +415,101 @@ pub(crate) fn check_value(kind: &PropertyKind, value: &Value) -> Result<(), Rule
             let Value::Array(items) = value else {
                 return Err(wrong(JsonType::Array));
             };
-            let mut seen: Vec<&str> = Vec::with_capacity(items.len().min(m.options.len()));
-            for item in items {
-                let Value::String(text) = item else {
-                    return Err(Rule::Type {
-                        expected: JsonType::Array,
-                        found: "an array holding a non-string",
-                    });
-                };
-                check_option(&m.options, text)?;
-                if seen.contains(&text.as_str()) {
-                    return Err(Rule::DuplicateSelection { value: quote(text) });
-                }
-                seen.push(text);
-            }
-            if let Some(min_items) = m.min_items.filter(|min| items.len() < *min as usize) {
-                return Err(Rule::MinItems {
-                    min_items,
-                    count: items.len(),
-                });
-            }
-            if let Some(max_items) = m.max_items.filter(|max| items.len() > *max as usize) {
-                return Err(Rule::MaxItems {
-                    max_items,
-                    count: items.len(),
-                });
-            }
-            Ok(())
+            check_selections(m, items)
         }
     }
+}
+
+/// A string's rules: its lengths, then its format.
+fn check_string(s: &StringSchema, text: &str) -> Result<(), Rule> {
+    // Bounded before the string is counted or format-checked, on every entry point.
+    if text.len() > crate::reply::MAX_STRING_BYTES {
+        return Err(Rule::TooLarge { bytes: text.len() });
+    }
+    check_length(text, s.min_length, s.max_length)?;
+    match s.format {
+        Some(format) if !format.matches(text) => Err(Rule::Format(format)),
+        _ => Ok(()),
+    }
+}
+
+/// An integer's rules: a whole number, then its bounds.
+fn check_integer(n: &IntegerSchema, number: &serde_json::Number) -> Result<(), Rule> {
+    let int = integer_value(number)?;
+    if let Some(min) = n.minimum.filter(|min| int < *min) {
+        return Err(Rule::Minimum {
+            minimum: min.to_string(),
+        });
+    }
+    if let Some(max) = n.maximum.filter(|max| int > *max) {
+        return Err(Rule::Maximum {
+            maximum: max.to_string(),
+        });
+    }
+    Ok(())
+}
+
+/// A number's rules: its bounds.
+fn check_number(n: &NumberSchema, x: f64) -> Result<(), Rule> {
+    if let Some(min) = n.minimum.filter(|min| x < *min) {
+        return Err(Rule::Minimum {
+            minimum: min.to_string(),
+        });
+    }
+    if let Some(max) = n.maximum.filter(|max| x > *max) {
+        return Err(Rule::Maximum {
+            maximum: max.to_string(),
+        });
+    }
+    Ok(())
+}
+
+/// An item of a multi-select's array: its text, if it is a string.
+trait Selection {
+    fn text(&self) -> Option<&str>;
+}
+
+impl Selection for Value {
+    fn text(&self) -> Option<&str> {
+        self.as_str()
+    }
+}
+
+impl Selection for Cow<'_, str> {
+    fn text(&self) -> Option<&str> {
+        Some(self)
+    }
+}
+
+/// A multi-select's rules: each item a string, an option, and not selected before (in order);
+/// then the count.
+fn check_selections<S: Selection>(m: &MultiSelectSchema, items: &[S]) -> Result<(), Rule> {
+    for (i, item) in items.iter().enumerate() {
+        let Some(text) = item.text() else {
+            return Err(Rule::Type {
+                expected: JsonType::Array,
+                found: "an array holding a non-string",
+            });
+        };
+        check_option(&m.options, text)?;
+        // Every earlier item is a string (else the loop would have stopped there).
+        if items.iter().take(i).any(|seen| seen.text() == Some(text)) {
+            return Err(Rule::DuplicateSelection { value: quote(text) });
+        }
+    }
+    if let Some(min_items) = m.min_items.filter(|min| items.len() < *min as usize) {
+        return Err(Rule::MinItems {
+            min_items,
+            count: items.len(),
+        });
+    }
+    if let Some(max_items) = m.max_items.filter(|max| items.len() > *max as usize) {
+        return Err(Rule::MaxItems {
+            max_items,
+            count: items.len(),
+        });
+    }
+    Ok(())
 }
 
 /// The integer a JSON number denotes, accepting `3.0` but not `3.5`.
@@ -451,7 +535,12 @@ pub(crate) fn integer_value(number: &serde_json::Number) -> Result<i128, Rule> {
 }
 
 fn check_length(text: &str, min: Option<u32>, max: Option<u32>) -> Result<(), Rule> {
-    if min.is_none() && max.is_none() {
+    // A character is 1 to 4 bytes: when the byte length alone settles both bounds, the
+    // characters need no counting (the count is only reported when a bound is broken).
+    let bytes = text.len();
+    if max.is_none_or(|max| bytes <= max as usize)
+        && min.is_none_or(|min| bytes.div_ceil(4) >= min as usize)
+    {
         return Ok(());
     }
     let length = text.chars().count();

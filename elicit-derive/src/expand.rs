@@ -351,7 +351,7 @@ fn expand_form(form: &Form) -> TokenStream {
 
             fn __from_fields(
                 _schema: &_elicit::RequestedSchema,
-                fields: &mut [_elicit::__private::Option<_elicit::__private::Value>],
+                fields: &mut [_elicit::__private::Slot<'_>],
             ) -> _elicit::__private::Result<Self, _elicit::Violations> {
                 let mut violations = _elicit::__private::Vec::new();
                 #(#takes)*
@@ -462,6 +462,9 @@ fn expand_options(options: &OptionsEnum) -> TokenStream {
             }
             fn from_json(value: &_elicit::__private::Value) -> _elicit::__private::Result<Self, _elicit::Rule> {
                 _elicit::__private::select_from_json::<Self>(value)
+            }
+            fn from_slot(slot: _elicit::__private::Slot<'_>) -> _elicit::__private::Result<Self, _elicit::Rule> {
+                _elicit::__private::select_from_slot::<Self>(slot)
             }
             fn to_json(&self) -> _elicit::__private::Option<_elicit::__private::Value> {
                 _elicit::__private::Some(_elicit::__private::Value::from(_elicit::Select::value(self)))
