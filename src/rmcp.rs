@@ -399,6 +399,17 @@ impl From<AskError> for ErrorData {
     }
 }
 
+/// The request's params as JSON, for the round's binding digest. A request that does not
+/// serialize is refused rather than bound to `null`, a digest every such request would share.
+fn params_json<P: serde::Serialize>(params: &P) -> Result<Value, AskError> {
+    serde_json::to_value(params).map_err(|e| {
+        AskError::Convert(ConvertError::Refused {
+            what: "request params",
+            error: e.to_string(),
+        })
+    })
+}
+
 /// Asks the user from inside one rmcp request handler, the way the negotiated revision asks.
 /// See the [module documentation](self).
 ///
@@ -452,7 +463,7 @@ impl<'r> Asker<'r> {
         request: &'r CallToolRequestParams,
         context: &'r RequestContext<RoleServer>,
     ) -> Result<Self, AskError> {
-        let params = serde_json::to_value(request).unwrap_or(Value::Null);
+        let params = params_json(request)?;
         Self::new(
             context,
             rounds,
@@ -471,7 +482,7 @@ impl<'r> Asker<'r> {
         request: &'r GetPromptRequestParams,
         context: &'r RequestContext<RoleServer>,
     ) -> Result<Self, AskError> {
-        let params = serde_json::to_value(request).unwrap_or(Value::Null);
+        let params = params_json(request)?;
         Self::new(
             context,
             rounds,
