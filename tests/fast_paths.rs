@@ -162,6 +162,13 @@ b"}}"#,
     // Duplicates: the last one counts, whatever its shape.
     r#"{"action":"accept","content":{"topics":["rust"],"topics":[1],"email":["x"],"email":"ada@example.com","name":"Ada","age":36,"topics":["mcp"]}}"#,
     r#"{"action":"accept","content":{"email":"ada@example.com","name":"Ada","age":36,"topics":["mcp"],"topics":null}}"#,
+    // Duplicate `content` members: the last one counts, its members only.
+    r#"{"action":"accept","content":{"email":"x","plan":"gold"},"content":{"email":"ada@example.com","name":"Ada","age":36,"topics":["mcp"]}}"#,
+    r#"{"action":"accept","content":{"email":"ada@example.com","name":"Ada","age":36,"topics":["mcp"]},"content":null}"#,
+    r#"{"action":"accept","content":{"email":"ada@example.com","name":"Ada","age":36,"topics":["mcp"]},"content":[1]}"#,
+    r#"{"action":"accept","content":null,"content":{"email":"ada@example.com","name":"Ada","age":36,"topics":["mcp"]}}"#,
+    r#"{"action":"accept","content":{"name":"Ada","age":36},"content":{},"action":"accept"}"#,
+    r#"{"content":{"email":"x"},"action":"decline","content":{"name":"y"}}"#,
     // Unknown members of every shape.
     r#"{"action":"accept","content":{"x":"\u00e9","y":["a",1],"z":{"q":[]},"email":"ada@example.com","name":"Ada","age":36,"topics":["mcp"]}}"#,
     // Malformed text inside each kind of slot, and after a fallback.
@@ -333,4 +340,102 @@ fn lengths_count_characters_whatever_their_bytes() {
             }
         }
     }
+}
+
+/// More properties than a derived form keeps on the stack (64): its slots are read into a `Vec`.
+#[derive(Elicit, Debug, PartialEq)]
+struct Wide {
+    #[elicit(format = "email")]
+    first: String,
+    f0: Option<String>,
+    f1: Option<String>,
+    f2: Option<String>,
+    f3: Option<String>,
+    f4: Option<String>,
+    f5: Option<String>,
+    f6: Option<String>,
+    f7: Option<String>,
+    f8: Option<String>,
+    f9: Option<String>,
+    f10: Option<String>,
+    f11: Option<String>,
+    f12: Option<String>,
+    f13: Option<String>,
+    f14: Option<String>,
+    f15: Option<String>,
+    f16: Option<String>,
+    f17: Option<String>,
+    f18: Option<String>,
+    f19: Option<String>,
+    f20: Option<String>,
+    f21: Option<String>,
+    f22: Option<String>,
+    f23: Option<String>,
+    f24: Option<String>,
+    f25: Option<String>,
+    f26: Option<String>,
+    f27: Option<String>,
+    f28: Option<String>,
+    f29: Option<String>,
+    f30: Option<String>,
+    f31: Option<String>,
+    f32: Option<String>,
+    f33: Option<String>,
+    f34: Option<String>,
+    f35: Option<String>,
+    f36: Option<String>,
+    f37: Option<String>,
+    f38: Option<String>,
+    f39: Option<String>,
+    f40: Option<String>,
+    f41: Option<String>,
+    f42: Option<String>,
+    f43: Option<String>,
+    f44: Option<String>,
+    f45: Option<String>,
+    f46: Option<String>,
+    f47: Option<String>,
+    f48: Option<String>,
+    f49: Option<String>,
+    f50: Option<String>,
+    f51: Option<String>,
+    f52: Option<String>,
+    f53: Option<String>,
+    f54: Option<String>,
+    f55: Option<String>,
+    f56: Option<String>,
+    f57: Option<String>,
+    f58: Option<String>,
+    f59: Option<String>,
+    f60: Option<String>,
+    f61: Option<String>,
+    f62: Option<String>,
+    f63: Option<String>,
+    f64: Option<String>,
+}
+
+#[test]
+fn a_form_too_large_for_the_stack_reads_the_same() {
+    for text in [
+        r#"{"action":"accept","content":{"first":"ada@example.com","f0":"a","f64":"z"}}"#,
+        r#"{"action":"accept","content":{"first":"nope","f0":1,"f64":null,"f64":["z"]}}"#,
+        r#"{"action":"accept","content":{"f1":"a"},"content":{"first":"ada@example.com"}}"#,
+        r#"{"action":"accept","content":{}}"#,
+        r#"{"action":"decline"}"#,
+    ]
+    .into_iter()
+    .chain(REPLIES.iter().copied())
+    {
+        assert_eq!(
+            Wide::from_reply_str(text),
+            through_value::<Wide>(text),
+            "{text}"
+        );
+    }
+    let Ok(Elicitation::Accept(wide)) = Wide::from_reply_str(
+        r#"{"action":"accept","content":{"first":"ada@example.com","f64":"z"}}"#,
+    ) else {
+        panic!("accepted");
+    };
+    assert_eq!(wide.f64.as_deref(), Some("z"));
 }

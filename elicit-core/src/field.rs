@@ -65,8 +65,12 @@ pub trait ElicitField: Sized {
 /// as the very `Value` the ordinary path builds. [`Slot::into_value`] is that `Value`, so every
 /// reading and every check of a slot can be (and, outside the common shapes, is) the reading or
 /// check of its `Value`. Generated code passes it around; it is not public API.
+///
+/// `repr(u8)`: the variant is one byte read, not decoded from a niche inside `Value` or `Cow`;
+/// every check and conversion of a slot starts by reading it.
 #[doc(hidden)]
 #[derive(Debug, Clone, PartialEq)]
+#[repr(u8)]
 pub enum Slot<'a> {
     /// No such member.
     Absent,
@@ -213,6 +217,12 @@ impl ElicitField for bool {
             other => Err(wrong_type(JsonType::Boolean, other)),
         }
     }
+    fn from_slot(slot: Slot<'_>) -> Result<Self, Rule> {
+        match slot {
+            Slot::Bool(b) => Ok(b),
+            other => Self::from_json_owned(other.into_value()),
+        }
+    }
     fn to_json(&self) -> Option<Value> {
         Some(Value::Bool(*self))
     }
@@ -235,6 +245,15 @@ macro_rules! integer_fields {
                 let Value::Number(n) = value else { return Err(wrong_type(JsonType::Integer, value)) };
                 let int = integer_value(n)?;
                 <$ty>::try_from(int).map_err(|_| Rule::OutOfRange)
+            }
+            fn from_slot(slot: Slot<'_>) -> Result<Self, Rule> {
+                // `from_json` of the slot's `Value`, without building it.
+                match slot {
+                    Slot::Number(n) => {
+                        <$ty>::try_from(integer_value(&n)?).map_err(|_| Rule::OutOfRange)
+                    }
+                    other => Self::from_json_owned(other.into_value()),
+                }
             }
             fn to_json(&self) -> Option<Value> {
                 Some(Value::from(*self))
@@ -260,6 +279,15 @@ impl ElicitField for f64 {
             .as_f64()
             .ok_or_else(|| wrong_type(JsonType::Number, value))
     }
+    fn from_slot(slot: Slot<'_>) -> Result<Self, Rule> {
+        match slot {
+            Slot::Number(n) => match n.as_f64() {
+                Some(x) => Ok(x),
+                None => Self::from_json_owned(Value::Number(n)),
+            },
+            other => Self::from_json_owned(other.into_value()),
+        }
+    }
     fn to_json(&self) -> Option<Value> {
         // A NaN or infinity has no JSON form; a client could never send one.
         serde_json::Number::from_f64(*self).map(Value::Number)
@@ -271,17 +299,24 @@ impl ElicitField for f32 {
         f64::property_kind(spec)
     }
     fn from_json(value: &Value) -> Result<Self, Rule> {
-        let x = f64::from_json(value)?;
-        #[allow(clippy::cast_possible_truncation)]
-        let narrowed = x as f32;
-        if narrowed.is_finite() {
-            Ok(narrowed)
-        } else {
-            Err(Rule::OutOfRange)
-        }
+        narrow(f64::from_json(value)?)
+    }
+    fn from_slot(slot: Slot<'_>) -> Result<Self, Rule> {
+        narrow(f64::from_slot(slot)?)
     }
     fn to_json(&self) -> Option<Value> {
         f64::from(*self).to_json()
+    }
+}
+
+/// An `f64` as an `f32` field's value: out of range unless it narrows to a finite `f32`.
+fn narrow(x: f64) -> Result<f32, Rule> {
+    #[allow(clippy::cast_possible_truncation)]
+    let narrowed = x as f32;
+    if narrowed.is_finite() {
+        Ok(narrowed)
+    } else {
+        Err(Rule::OutOfRange)
     }
 }
 

@@ -97,67 +97,152 @@ const fn is_digit(c: u8) -> bool {
     c.is_ascii_digit()
 }
 
+// Email and URI checks read each byte's class from one table instead of testing it against a
+// chain of ranges and sets: a lookup per byte. They accept exactly what the first versions
+// (kept in `format/reference.rs`) accept; `tests` compares both on many inputs.
+
+/// ASCII letter or digit.
+const ALNUM: u8 = 1;
+/// `atext` of RFC 5322 (letters, digits, the symbols of [`is_atext_symbol`]), or any non-ASCII
+/// byte: allowed in a dot-atom local part.
+const ATEXT: u8 = 1 << 1;
+/// A letter, digit or non-ASCII byte: allowed anywhere in a domain label.
+const LABEL: u8 = 1 << 2;
+/// Allowed after a URI's scheme, `%` aside: unreserved, gen-delims and sub-delims of RFC 3986.
+const URI: u8 = 1 << 3;
+/// Allowed in a URI scheme after its first letter: letters, digits, `+`, `-`, `.`.
+const SCHEME: u8 = 1 << 4;
+/// Ends a URI's authority: `/`, `?`, `#`.
+const AUTHORITY_END: u8 = 1 << 5;
+/// ASCII hex digit.
+const HEX: u8 = 1 << 6;
+
+/// The classes of every byte value.
+static CLASSES: [u8; 256] = classes();
+
+const fn classes() -> [u8; 256] {
+    let mut table = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        #[allow(clippy::cast_possible_truncation, reason = "i < 256")]
+        let c = i as u8;
+        let mut class = 0;
+        if c.is_ascii_alphanumeric() {
+            class |= ALNUM | URI | SCHEME;
+        }
+        if c.is_ascii_alphanumeric() || c >= 0x80 || is_atext_symbol(c) {
+            class |= ATEXT;
+        }
+        if c.is_ascii_alphanumeric() || c >= 0x80 {
+            class |= LABEL;
+        }
+        if matches!(
+            c,
+            b'-' | b'.'
+                | b'_'
+                | b'~'
+                | b':'
+                | b'/'
+                | b'?'
+                | b'#'
+                | b'['
+                | b']'
+                | b'@'
+                | b'!'
+                | b'$'
+                | b'&'
+                | b'\''
+                | b'('
+                | b')'
+                | b'*'
+                | b'+'
+                | b','
+                | b';'
+                | b'='
+        ) {
+            class |= URI;
+        }
+        if matches!(c, b'+' | b'-' | b'.') {
+            class |= SCHEME;
+        }
+        if matches!(c, b'/' | b'?' | b'#') {
+            class |= AUTHORITY_END;
+        }
+        if c.is_ascii_hexdigit() {
+            class |= HEX;
+        }
+        #[allow(clippy::indexing_slicing, reason = "i < 256")]
+        {
+            table[i] = class;
+        }
+        i += 1;
+    }
+    table
+}
+
+/// Whether byte `c` is in `class` (any of its bits).
+#[allow(
+    clippy::indexing_slicing,
+    reason = "a `u8` always indexes a 256-entry table; `<[u8]>::get` is not a `const fn`"
+)]
+const fn is(c: u8, class: u8) -> bool {
+    CLASSES[c as usize] & class != 0
+}
+
 /// `local@domain`: a dot-atom local part (ASCII atext or any non-ASCII UTF-8) or a quoted
 /// string, then a domain of dot-separated labels (letters, digits, inner hyphens, non-ASCII
 /// for internationalized names) or a bracketed address literal.
 const fn is_email(b: &[u8]) -> bool {
+    let len = b.len();
     // The last `@` splits local part and domain.
-    let mut at_pos = b.len();
-    let mut i = b.len();
-    while i > 0 {
-        i -= 1;
-        if at(b, i) == b'@' {
-            at_pos = i;
+    let mut at_pos = len;
+    while at_pos > 0 {
+        at_pos -= 1;
+        if at(b, at_pos) == b'@' {
             break;
         }
     }
-    if at_pos == b.len()
+    if at(b, at_pos) != b'@'
         || at_pos == 0
         || at_pos > 64
-        || b.len() - at_pos - 1 == 0
-        || b.len() - at_pos - 1 > 255
+        || len - at_pos - 1 == 0
+        || len - at_pos - 1 > 255
     {
         return false;
     }
-    let local_ok = if at_pos >= 2 && at(b, 0) == b'"' && at(b, at_pos - 1) == b'"' {
+    if at_pos >= 2 && at(b, 0) == b'"' && at(b, at_pos - 1) == b'"' {
         let mut j = 1;
-        let mut ok = true;
         while j < at_pos - 1 {
             let c = at(b, j);
             if c == b'"' || c == b'\\' || c < 0x20 || c == 0x7f {
-                ok = false;
+                return false;
             }
             j += 1;
         }
-        ok
     } else {
+        // Dot-separated atoms, none empty: no leading, trailing or doubled dot.
+        let mut after_dot = true;
         let mut j = 0;
-        let mut ok = true;
-        let mut atom_len = 0;
         while j < at_pos {
             let c = at(b, j);
-            if c == b'.' {
-                if atom_len == 0 {
-                    ok = false;
-                }
-                atom_len = 0;
-            } else if c.is_ascii_alphanumeric() || c >= 0x80 || is_atext_symbol(c) {
-                atom_len += 1;
+            if is(c, ATEXT) {
+                after_dot = false;
+            } else if c == b'.' && !after_dot {
+                after_dot = true;
             } else {
-                ok = false;
+                return false;
             }
             j += 1;
         }
-        ok && atom_len > 0
-    };
-    if !local_ok {
-        return false;
+        if after_dot {
+            return false;
+        }
     }
     let start = at_pos + 1;
     if at(b, start) == b'[' {
-        return at(b, b.len() - 1) == b']' && is_address_literal(b, start + 1, b.len() - 1);
+        return at(b, len - 1) == b']' && is_address_literal(b, start + 1, len - 1);
     }
-    is_domain(b, start, b.len())
+    is_domain(b, start, len)
 }
 
 const fn is_atext_symbol(c: u8) -> bool {
@@ -187,27 +272,21 @@ const fn is_atext_symbol(c: u8) -> bool {
 /// Dot-separated labels of 1..=63 bytes, letters/digits/non-ASCII and inner hyphens.
 const fn is_domain(b: &[u8], start: usize, end: usize) -> bool {
     let mut i = start;
-    let mut label_len = 0;
-    let mut prev = 0u8;
+    let mut label_start = start;
     while i < end {
         let c = at(b, i);
-        if c == b'.' {
-            if label_len == 0 || prev == b'-' {
-                return false;
-            }
-            label_len = 0;
-        } else if c.is_ascii_alphanumeric() || c >= 0x80 || (c == b'-' && label_len > 0) {
-            label_len += 1;
-            if label_len > 63 {
-                return false;
-            }
-        } else {
+        if is(c, LABEL) || (c == b'-' && i > label_start) {
+            i += 1;
+            continue;
+        }
+        // A label ends: not empty, not after a hyphen, at most 63 bytes.
+        if c != b'.' || i == label_start || at(b, i - 1) == b'-' || i - label_start > 63 {
             return false;
         }
-        prev = c;
         i += 1;
+        label_start = i;
     }
-    label_len > 0 && prev != b'-'
+    i > label_start && at(b, i - 1) != b'-' && i - label_start <= 63
 }
 
 /// `[1.2.3.4]` (dotted quad, each 0..=255) or `[IPv6:...]` (hex groups and colons).
@@ -261,67 +340,45 @@ const fn is_address_literal(b: &[u8], start: usize, end: usize) -> bool {
 /// `%` must start a `%XX` escape; `//` must be followed by an authority with a host (except
 /// `file:`).
 const fn is_absolute_uri(b: &[u8]) -> bool {
-    if b.is_empty() || !at(b, 0).is_ascii_alphabetic() {
+    let len = b.len();
+    if len == 0 || !at(b, 0).is_ascii_alphabetic() {
         return false;
     }
-    let mut i = 1;
-    while i < b.len() && at(b, i) != b':' {
-        let c = at(b, i);
-        if !(c.is_ascii_alphanumeric() || c == b'+' || c == b'-' || c == b'.') {
+    let mut colon = 1;
+    while colon < len {
+        let c = at(b, colon);
+        if c == b':' {
+            break;
+        }
+        if !is(c, SCHEME) {
             return false;
         }
-        i += 1;
+        colon += 1;
     }
-    let colon = i;
-    if colon >= b.len() - 1 {
+    if colon >= len - 1 {
         return false;
     }
     let mut j = colon + 1;
-    while j < b.len() {
+    while j < len {
         let c = at(b, j);
-        if c == b'%' {
-            if !(at(b, j + 1).is_ascii_hexdigit() && at(b, j + 2).is_ascii_hexdigit()) {
-                return false;
-            }
+        if is(c, URI) {
+            j += 1;
+        } else if c == b'%' && is(at(b, j + 1), HEX) && is(at(b, j + 2), HEX) {
             j += 3;
-            continue;
-        }
-        let allowed = c.is_ascii_alphanumeric()
-            || matches!(
-                c,
-                b'-' | b'.'
-                    | b'_'
-                    | b'~'
-                    | b':'
-                    | b'/'
-                    | b'?'
-                    | b'#'
-                    | b'['
-                    | b']'
-                    | b'@'
-                    | b'!'
-                    | b'$'
-                    | b'&'
-                    | b'\''
-                    | b'('
-                    | b')'
-                    | b'*'
-                    | b'+'
-                    | b','
-                    | b';'
-                    | b'='
-            );
-        if !allowed {
+        } else {
             return false;
         }
-        j += 1;
     }
     if at(b, colon + 1) == b'/' && at(b, colon + 2) == b'/' {
         // The host is what follows the last `@` of the authority, up to the first `/?#`.
         let mut k = colon + 3;
         let mut host_start = k;
-        while k < b.len() && !matches!(at(b, k), b'/' | b'?' | b'#') {
-            if at(b, k) == b'@' {
+        while k < len {
+            let c = at(b, k);
+            if is(c, AUTHORITY_END) {
+                break;
+            }
+            if c == b'@' {
                 host_start = k + 1;
             }
             k += 1;
@@ -408,8 +465,126 @@ const fn is_date_time(b: &[u8]) -> bool {
 }
 
 #[cfg(test)]
+mod reference;
+
+#[cfg(test)]
 mod tests {
     use super::Format::*;
+    use super::{is_absolute_uri, is_email, reference};
+    use proptest::prelude::*;
+
+    /// The bytes that decide the email and URI grammars, each class represented: what the
+    /// exhaustive and random comparisons below build their inputs from.
+    const ALPHABET: &[u8] = b"aZ09.@-_\"[]:/?#%fFiIlLeEPv6!+=~ \\\x00\x7f\xc3\xbc<>";
+
+    /// Every string of up to `max` bytes over `alphabet`.
+    fn every_string(alphabet: &[u8], max: usize, visit: &mut impl FnMut(&[u8])) {
+        let mut word = Vec::new();
+        fn go(alphabet: &[u8], max: usize, word: &mut Vec<u8>, visit: &mut impl FnMut(&[u8])) {
+            visit(word);
+            if word.len() == max {
+                return;
+            }
+            for &c in alphabet {
+                word.push(c);
+                go(alphabet, max, word, visit);
+                word.pop();
+            }
+        }
+        go(alphabet, max, &mut word, visit);
+    }
+
+    fn same_as_reference(input: &[u8]) {
+        assert_eq!(
+            is_email(input),
+            reference::is_email(input),
+            "email {input:?}"
+        );
+        assert_eq!(
+            is_absolute_uri(input),
+            reference::is_absolute_uri(input),
+            "uri {input:?}"
+        );
+    }
+
+    #[test]
+    fn scanners_match_the_reference_on_every_short_input() {
+        every_string(ALPHABET, 4, &mut same_as_reference);
+    }
+
+    #[test]
+    fn scanners_match_the_reference_on_every_byte_in_every_position() {
+        for template in [
+            &b"ab.c@ex-am.ple"[..],
+            b"\"q\"@[127.0.0.1]",
+            b"x@[IPv6:1::2]",
+            b"https://u@h:1/p?q#f",
+            b"file:///a%20b",
+            b"urn:a:b",
+        ] {
+            for i in 0..=template.len() {
+                for c in 0..=255u8 {
+                    let mut replaced = template.to_vec();
+                    let mut inserted = template.to_vec();
+                    if let Some(slot) = replaced.get_mut(i) {
+                        *slot = c;
+                    }
+                    inserted.insert(i, c);
+                    same_as_reference(&replaced);
+                    same_as_reference(&inserted);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn scanners_match_the_reference_on_label_and_part_lengths() {
+        for n in [0, 1, 62, 63, 64, 65, 200, 254, 255, 256, 300] {
+            let long = "a".repeat(n);
+            let hyphens = format!("{}-", "b".repeat(n));
+            for input in [
+                format!("{long}@x.com"),
+                format!("x@{long}.com"),
+                format!("x@{long}"),
+                format!("x@a.{hyphens}"),
+                format!("\"{long}\"@x.com"),
+                format!("https://{long}/"),
+                format!("a{long}:x"),
+            ] {
+                same_as_reference(input.as_bytes());
+            }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(20_000))]
+
+        #[test]
+        fn scanners_match_the_reference_on_random_inputs(
+            input in proptest::collection::vec(proptest::sample::select(ALPHABET), 0..40)
+        ) {
+            same_as_reference(&input);
+        }
+
+        #[test]
+        fn scanners_match_the_reference_on_random_strings(input in ".{0,40}") {
+            same_as_reference(input.as_bytes());
+        }
+
+        #[test]
+        fn scanners_match_the_reference_on_address_shapes(
+            input in "(\"[a-z ]{0,3}\"|[a-z.+-]{0,5})@(\\[[0-9.IPv6:a-f]{0,12}\\]|[a-z0-9.-]{0,10})"
+        ) {
+            same_as_reference(input.as_bytes());
+        }
+
+        #[test]
+        fn scanners_match_the_reference_on_uri_shapes(
+            input in "[a-zA-Z0-9+.-]{0,5}:(//)?([a-z@:]{0,5})?[/?#%a-fA-F0-9 ]{0,10}"
+        ) {
+            same_as_reference(input.as_bytes());
+        }
+    }
 
     #[test]
     fn email_accepts_ordinary_addresses() {

@@ -14,9 +14,9 @@
 //! functions as a `Value`, and a slot of an unexpected shape through its `Value`, so the
 //! violations are the same.
 
-use std::fmt;
-
 use std::borrow::Cow;
+use std::fmt;
+use std::mem::ManuallyDrop;
 
 use serde::de::value::MapAccessDeserializer;
 use serde::de::{self, Deserialize, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
@@ -30,22 +30,38 @@ use crate::reply::{
 };
 use crate::schema::RequestedSchema;
 
-/// The value of one property, by the property's index in the schema.
-pub(crate) type Fields<'de> = Vec<Slot<'de>>;
-
 /// Read `text` as the reply to a form with `schema`, into `T` (a type whose
 /// [`FromContent::__READS_FIELDS`] is true). Same outcome, same errors, as parsing it into a
 /// `Value` and then [`crate::elicit::parse_with_schema`].
-pub(crate) fn parse_reply_text<T: FromContent>(
+///
+/// `N` is the form's number of properties, known to the derive: the slots then live on the
+/// stack. A schema of another size (or `N == 0`, which the derive passes for a form too large
+/// for the stack) reads into a `Vec`.
+pub fn parse_reply_text<T: FromContent, const N: usize>(
     schema: &RequestedSchema,
     text: &str,
 ) -> Result<Elicitation<T>, ReplyError> {
     check_reply_size(text)?;
+    let mut on_stack = Slots(ManuallyDrop::new(std::array::from_fn::<_, N, _>(|_| {
+        Slot::Absent
+    })));
+    let mut on_heap: Vec<Slot<'_>>;
+    let fields: &mut [Slot<'_>] = if schema.properties().len() == N {
+        on_stack.0.as_mut_slice()
+    } else {
+        on_heap = std::iter::repeat_with(|| Slot::Absent)
+            .take(schema.properties().len())
+            .collect();
+        &mut on_heap
+    };
     let mut de = serde_json::Deserializer::from_str(text);
-    let reply = ReplySeed { schema }
-        .deserialize(&mut de)
-        .and_then(|reply| de.end().map(|()| reply))
-        .map_err(not_json)?;
+    let reply = ReplySeed {
+        schema,
+        fields: &mut *fields,
+    }
+    .deserialize(&mut de)
+    .and_then(|reply| de.end().map(|()| reply))
+    .map_err(not_json)?;
     let Reply::Object { action, content } = reply else {
         return Err(ReplyError::Malformed(MalformedReply::NotAnObject));
     };
@@ -57,46 +73,70 @@ pub(crate) fn parse_reply_text<T: FromContent>(
         Action::Decline => Ok(Elicitation::Decline),
         Action::Cancel => Ok(Elicitation::Cancel),
         Action::Accept => {
-            let mut fields = match content {
-                Content::Absent | Content::Null => absent_fields(schema),
-                Content::Object(fields) => fields,
-                Content::NotAnObject => {
-                    return Err(ReplyError::Malformed(MalformedReply::ContentNotAnObject));
-                }
-            };
+            if let Content::NotAnObject = content {
+                return Err(ReplyError::Malformed(MalformedReply::ContentNotAnObject));
+            }
+            // Absent or `null` content: every slot is still absent.
             schema.validate_each(|i, _| fields.get(i))?;
-            Ok(Elicitation::Accept(T::__from_fields(schema, &mut fields)?))
+            Ok(Elicitation::Accept(T::__from_fields(schema, fields)?))
         }
     }
 }
 
-/// One absent slot per property (built directly: cheaper than cloning one slot).
-fn absent_fields<'de>(schema: &RequestedSchema) -> Fields<'de> {
-    std::iter::repeat_with(|| Slot::Absent)
-        .take(schema.properties().len())
-        .collect()
+/// The slots of a form on the stack. Dropping them drops only the slots still holding a value:
+/// after a successful read every slot has been taken, and running the drop glue of each (absent)
+/// slot cost more than the check.
+struct Slots<'de, const N: usize>(ManuallyDrop<[Slot<'de>; N]>);
+
+impl<const N: usize> Drop for Slots<'_, N> {
+    fn drop(&mut self) {
+        for slot in self.0.iter_mut() {
+            clear(slot);
+        }
+        // Every slot is now `Absent`, which owns nothing: not dropping the array leaks nothing.
+    }
+}
+
+/// Empty a slot, running its drop glue only when it holds something.
+#[inline]
+fn clear(slot: &mut Slot<'_>) {
+    if !matches!(slot, Slot::Absent) {
+        drop(slot.take());
+    }
+}
+
+/// Fill a slot; the value it replaces (absent, unless the member was sent twice) is dropped
+/// only when it holds something.
+#[inline]
+fn fill<'de>(slot: &mut Slot<'de>, value: Slot<'de>) {
+    let previous = std::mem::replace(slot, value);
+    if matches!(previous, Slot::Absent) {
+        std::mem::forget(previous);
+    }
 }
 
 enum Reply<'de> {
     NotAnObject,
     Object {
         action: Option<Slot<'de>>,
-        content: Content<'de>,
+        content: Content,
     },
 }
 
-enum Content<'de> {
+/// What `content` was; an object's members are in the slots.
+enum Content {
     Absent,
     Null,
     NotAnObject,
-    Object(Fields<'de>),
+    Object,
 }
 
-struct ReplySeed<'s> {
+struct ReplySeed<'s, 'f, 'de> {
     schema: &'s RequestedSchema,
+    fields: &'f mut [Slot<'de>],
 }
 
-impl<'de> DeserializeSeed<'de> for ReplySeed<'_> {
+impl<'de> DeserializeSeed<'de> for ReplySeed<'_, '_, 'de> {
     type Value = Reply<'de>;
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Reply<'de>, D::Error> {
         deserializer.deserialize_any(self)
@@ -132,7 +172,7 @@ macro_rules! not_an_object {
     };
 }
 
-impl<'de> Visitor<'de> for ReplySeed<'_> {
+impl<'de> Visitor<'de> for ReplySeed<'_, '_, 'de> {
     type Value = Reply<'de>;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -152,8 +192,13 @@ impl<'de> Visitor<'de> for ReplySeed<'_> {
             match key.0 {
                 "action" => action = Some(map.next_value::<Slot<'de>>()?),
                 "content" => {
+                    // The last `content` counts, as in a `Map`: forget an earlier one's members.
+                    if !matches!(content, Content::Absent) {
+                        self.fields.iter_mut().for_each(clear);
+                    }
                     content = map.next_value_seed(ContentSeed {
                         schema: self.schema,
+                        fields: &mut *self.fields,
                     })?;
                 }
                 _ => {
@@ -188,19 +233,20 @@ impl<'de> de::Deserialize<'de> for Key<'static> {
     }
 }
 
-struct ContentSeed<'s> {
+struct ContentSeed<'s, 'f, 'de> {
     schema: &'s RequestedSchema,
+    fields: &'f mut [Slot<'de>],
 }
 
-impl<'de> DeserializeSeed<'de> for ContentSeed<'_> {
-    type Value = Content<'de>;
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Content<'de>, D::Error> {
+impl<'de> DeserializeSeed<'de> for ContentSeed<'_, '_, 'de> {
+    type Value = Content;
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Content, D::Error> {
         deserializer.deserialize_any(self)
     }
 }
 
-impl<'de> Visitor<'de> for ContentSeed<'_> {
-    type Value = Content<'de>;
+impl<'de> Visitor<'de> for ContentSeed<'_, '_, 'de> {
+    type Value = Content;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("any JSON value")
@@ -208,12 +254,11 @@ impl<'de> Visitor<'de> for ContentSeed<'_> {
 
     not_an_object!(Content::NotAnObject);
 
-    fn visit_unit<E: de::Error>(self) -> Result<Content<'de>, E> {
+    fn visit_unit<E: de::Error>(self) -> Result<Content, E> {
         Ok(Content::Null)
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Content<'de>, A::Error> {
-        let mut fields = absent_fields(self.schema);
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Content, A::Error> {
         let mut expected = 0;
         while let Some(index) = map.next_key_seed(PropertyIndex {
             schema: self.schema,
@@ -222,14 +267,14 @@ impl<'de> Visitor<'de> for ContentSeed<'_> {
             if let Some(i) = index {
                 expected = i + 1;
             }
-            match index.and_then(|i| fields.get_mut(i)) {
-                Some(slot) => *slot = map.next_value::<Slot<'de>>()?,
+            match index.and_then(|i| self.fields.get_mut(i)) {
+                Some(slot) => fill(slot, map.next_value::<Slot<'de>>()?),
                 None => {
                     map.next_value::<Value>()?;
                 }
             }
         }
-        Ok(Content::Object(fields))
+        Ok(Content::Object)
     }
 }
 

@@ -543,7 +543,12 @@ fn check_length(text: &str, min: Option<u32>, max: Option<u32>) -> Result<(), Ru
     {
         return Ok(());
     }
-    let length = text.chars().count();
+    // ASCII text has one character per byte; a quick check, cheaper than counting.
+    let length = if text.is_ascii() {
+        bytes
+    } else {
+        text.chars().count()
+    };
     if let Some(min_length) = min.filter(|min| length < *min as usize) {
         return Err(Rule::MinLength { min_length, length });
     }

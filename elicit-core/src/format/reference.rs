@@ -1,0 +1,246 @@
+//! The email and URI checks as they were first written: the specification the table-driven
+//! scanners of `format.rs` are tested against (`tests` there compare both on many inputs).
+#![allow(clippy::indexing_slicing)]
+
+use super::{at, is_digit};
+
+/// `local@domain`: a dot-atom local part (ASCII atext or any non-ASCII UTF-8) or a quoted
+/// string, then a domain of dot-separated labels (letters, digits, inner hyphens, non-ASCII
+/// for internationalized names) or a bracketed address literal.
+pub(super) const fn is_email(b: &[u8]) -> bool {
+    // The last `@` splits local part and domain.
+    let mut at_pos = b.len();
+    let mut i = b.len();
+    while i > 0 {
+        i -= 1;
+        if at(b, i) == b'@' {
+            at_pos = i;
+            break;
+        }
+    }
+    if at_pos == b.len()
+        || at_pos == 0
+        || at_pos > 64
+        || b.len() - at_pos - 1 == 0
+        || b.len() - at_pos - 1 > 255
+    {
+        return false;
+    }
+    let local_ok = if at_pos >= 2 && at(b, 0) == b'"' && at(b, at_pos - 1) == b'"' {
+        let mut j = 1;
+        let mut ok = true;
+        while j < at_pos - 1 {
+            let c = at(b, j);
+            if c == b'"' || c == b'\\' || c < 0x20 || c == 0x7f {
+                ok = false;
+            }
+            j += 1;
+        }
+        ok
+    } else {
+        let mut j = 0;
+        let mut ok = true;
+        let mut atom_len = 0;
+        while j < at_pos {
+            let c = at(b, j);
+            if c == b'.' {
+                if atom_len == 0 {
+                    ok = false;
+                }
+                atom_len = 0;
+            } else if c.is_ascii_alphanumeric() || c >= 0x80 || is_atext_symbol(c) {
+                atom_len += 1;
+            } else {
+                ok = false;
+            }
+            j += 1;
+        }
+        ok && atom_len > 0
+    };
+    if !local_ok {
+        return false;
+    }
+    let start = at_pos + 1;
+    if at(b, start) == b'[' {
+        return at(b, b.len() - 1) == b']' && is_address_literal(b, start + 1, b.len() - 1);
+    }
+    is_domain(b, start, b.len())
+}
+
+const fn is_atext_symbol(c: u8) -> bool {
+    matches!(
+        c,
+        b'!' | b'#'
+            | b'$'
+            | b'%'
+            | b'&'
+            | b'\''
+            | b'*'
+            | b'+'
+            | b'-'
+            | b'/'
+            | b'='
+            | b'?'
+            | b'^'
+            | b'_'
+            | b'`'
+            | b'{'
+            | b'|'
+            | b'}'
+            | b'~'
+    )
+}
+
+/// Dot-separated labels of 1..=63 bytes, letters/digits/non-ASCII and inner hyphens.
+const fn is_domain(b: &[u8], start: usize, end: usize) -> bool {
+    let mut i = start;
+    let mut label_len = 0;
+    let mut prev = 0u8;
+    while i < end {
+        let c = at(b, i);
+        if c == b'.' {
+            if label_len == 0 || prev == b'-' {
+                return false;
+            }
+            label_len = 0;
+        } else if c.is_ascii_alphanumeric() || c >= 0x80 || (c == b'-' && label_len > 0) {
+            label_len += 1;
+            if label_len > 63 {
+                return false;
+            }
+        } else {
+            return false;
+        }
+        prev = c;
+        i += 1;
+    }
+    label_len > 0 && prev != b'-'
+}
+
+/// `[1.2.3.4]` (dotted quad, each 0..=255) or `[IPv6:...]` (hex groups and colons).
+const fn is_address_literal(b: &[u8], start: usize, end: usize) -> bool {
+    if end - start > 5
+        && at(b, start) == b'I'
+        && at(b, start + 1) == b'P'
+        && at(b, start + 2) == b'v'
+        && at(b, start + 3) == b'6'
+        && at(b, start + 4) == b':'
+    {
+        let mut i = start + 5;
+        let mut colons = 0;
+        while i < end {
+            let c = at(b, i);
+            if c == b':' {
+                colons += 1;
+            } else if !c.is_ascii_hexdigit() && c != b'.' {
+                return false;
+            }
+            i += 1;
+        }
+        return colons >= 2 && colons <= 7;
+    }
+    let mut i = start;
+    let mut parts = 0;
+    let mut value: u32 = 0;
+    let mut digits_in_part = 0;
+    while i <= end {
+        let c = if i < end { at(b, i) } else { b'.' };
+        if c == b'.' {
+            if digits_in_part == 0 || value > 255 {
+                return false;
+            }
+            parts += 1;
+            value = 0;
+            digits_in_part = 0;
+        } else if is_digit(c) && digits_in_part < 3 {
+            value = value * 10 + (c - b'0') as u32;
+            digits_in_part += 1;
+        } else {
+            return false;
+        }
+        i += 1;
+    }
+    parts == 4
+}
+
+/// RFC 3986 `absolute-URI` (fragment allowed, as in `URI`): `scheme ":" hier-part`. Bytes
+/// outside the URI grammar (spaces, controls, `<>"{}|\^` and backtick, non-ASCII) are rejected;
+/// `%` must start a `%XX` escape; `//` must be followed by an authority with a host (except
+/// `file:`).
+pub(super) const fn is_absolute_uri(b: &[u8]) -> bool {
+    if b.is_empty() || !at(b, 0).is_ascii_alphabetic() {
+        return false;
+    }
+    let mut i = 1;
+    while i < b.len() && at(b, i) != b':' {
+        let c = at(b, i);
+        if !(c.is_ascii_alphanumeric() || c == b'+' || c == b'-' || c == b'.') {
+            return false;
+        }
+        i += 1;
+    }
+    let colon = i;
+    if colon >= b.len() - 1 {
+        return false;
+    }
+    let mut j = colon + 1;
+    while j < b.len() {
+        let c = at(b, j);
+        if c == b'%' {
+            if !(at(b, j + 1).is_ascii_hexdigit() && at(b, j + 2).is_ascii_hexdigit()) {
+                return false;
+            }
+            j += 3;
+            continue;
+        }
+        let allowed = c.is_ascii_alphanumeric()
+            || matches!(
+                c,
+                b'-' | b'.'
+                    | b'_'
+                    | b'~'
+                    | b':'
+                    | b'/'
+                    | b'?'
+                    | b'#'
+                    | b'['
+                    | b']'
+                    | b'@'
+                    | b'!'
+                    | b'$'
+                    | b'&'
+                    | b'\''
+                    | b'('
+                    | b')'
+                    | b'*'
+                    | b'+'
+                    | b','
+                    | b';'
+                    | b'='
+            );
+        if !allowed {
+            return false;
+        }
+        j += 1;
+    }
+    if at(b, colon + 1) == b'/' && at(b, colon + 2) == b'/' {
+        // The host is what follows the last `@` of the authority, up to the first `/?#`.
+        let mut k = colon + 3;
+        let mut host_start = k;
+        while k < b.len() && !matches!(at(b, k), b'/' | b'?' | b'#') {
+            if at(b, k) == b'@' {
+                host_start = k + 1;
+            }
+            k += 1;
+        }
+        let is_file = colon == 4
+            && at(b, 0).eq_ignore_ascii_case(&b'f')
+            && at(b, 1).eq_ignore_ascii_case(&b'i')
+            && at(b, 2).eq_ignore_ascii_case(&b'l')
+            && at(b, 3).eq_ignore_ascii_case(&b'e');
+        if k == host_start && !is_file {
+            return false;
+        }
+    }
+    true
+}
