@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Build time: 100 structs × 8 fields, derived two ways, built on this machine in this run.
 #
-#   elicit: #[derive(Elicit)]                       (dependency: this repository's `elicit`)
-#   serde:  #[derive(Deserialize, JsonSchema)]      (what an rmcp user writes: serde + schemars)
+#   elicit:      #[derive(Elicit)]                  (dependency: this repository's `elicit`)
+#   elicit-mrtr: the same, with the `mrtr` feature  (what a 2026-07-28 server also builds)
+#   serde:       #[derive(Deserialize, JsonSchema)] (what an rmcp user writes: serde + schemars)
 #
 # Both crates also depend on serde_json, and use this repository's Cargo.lock, so shared
 # dependencies are the same versions. For each, RUNS times, alternating the two crates:
@@ -34,6 +35,8 @@ gen_crate() { # name, kind
     echo 'serde_json = "1.0.120"'
     if [ "$kind" = elicit ]; then
       echo "elicit = { path = \"$repo\" }"
+    elif [ "$kind" = elicit-mrtr ]; then
+      echo "elicit = { path = \"$repo\", features = [\"mrtr\"] }"
     else
       echo 'serde = { version = "1.0.200", features = ["derive"] }'
       echo 'schemars = "1.0"'
@@ -41,7 +44,7 @@ gen_crate() { # name, kind
   } >"$dir/Cargo.toml"
   {
     echo '#![allow(dead_code)]'
-    if [ "$kind" = elicit ]; then
+    if [ "$kind" != serde ]; then
       echo 'use elicit::Elicit;'
       echo '#[derive(Elicit, Debug, Clone, Copy, PartialEq)]'
       echo '#[elicit(rename_all = "lowercase")]'
@@ -62,7 +65,7 @@ gen_crate() { # name, kind
       echo 'pub enum Topic { Rust, Mcp, Wasm, Embedded }'
     fi
     for i in $(seq 1 "$structs"); do
-      if [ "$kind" = elicit ]; then
+      if [ "$kind" != serde ]; then
         cat <<RS
 /// Form $i: we need a way to reach you and what you want to try.
 #[derive(Elicit, Debug)]
@@ -129,14 +132,16 @@ build() { # crate
   (cd "$out/$1" && CARGO_TARGET_DIR="$out/target-$1" cargo build --quiet --profile "$profile" --lib)
 }
 
+crates=(gen-elicit gen-elicit-mrtr gen-serde)
 gen_crate gen-elicit elicit
+gen_crate gen-elicit-mrtr elicit-mrtr
 gen_crate gen-serde serde
 # Fetch once, outside the timings.
-for c in gen-elicit gen-serde; do (cd "$out/$c" && cargo fetch --quiet); done
+for c in "${crates[@]}"; do (cd "$out/$c" && cargo fetch --quiet); done
 
 declare -A clean warm
 for r in $(seq 1 "$runs"); do
-  for c in gen-elicit gen-serde; do
+  for c in "${crates[@]}"; do
     rm -rf "$out/target-$c"
     t_clean=$(secs build "$c"); clean[$c]+="$t_clean "
     (cd "$out/$c" && CARGO_TARGET_DIR="$out/target-$c" cargo clean --quiet -p "$c")
@@ -155,15 +160,17 @@ ratio() { # elicit list, serde list: median of per-run ratios
 rm -rf "$out/target-derive"
 derive_t=$(secs env CARGO_TARGET_DIR="$out/target-derive" cargo build --quiet --profile "$profile" -p elicit-derive --manifest-path "$repo/Cargo.toml")
 derive_deps=$(cargo tree --manifest-path "$repo/Cargo.toml" -p elicit-derive -e normal --prefix none 2>/dev/null | sed 's/ (\*)//' | sort -u | wc -l)
-serde_deps=$(cd "$out/gen-serde" && cargo tree -e normal --prefix none 2>/dev/null | sed 's/ (\*)//' | sort -u | wc -l)
-elicit_deps=$(cd "$out/gen-elicit" && cargo tree -e normal --prefix none 2>/dev/null | sed 's/ (\*)//' | sort -u | wc -l)
+deps() { (cd "$out/$1" && cargo tree -e normal --prefix none 2>/dev/null | sed 's/ (\*)//' | sort -u | wc -l); }
 
 echo
 echo "## build time: $structs structs × 8 fields, profile $profile, $runs runs (median [min, max]; ratio = elicit / serde+schemars per run)"
-echo "| build | #[derive(Elicit)] | #[derive(Deserialize, JsonSchema)] | ratio |"
-echo "|---|---|---|---|"
-echo "| clean (dependencies + crate) | $(median <<<"${clean[gen-elicit]}") | $(median <<<"${clean[gen-serde]}") | $(ratio "${clean[gen-elicit]}" "${clean[gen-serde]}") |"
-echo "| dependencies prebuilt (crate alone) | $(median <<<"${warm[gen-elicit]}") | $(median <<<"${warm[gen-serde]}") | $(ratio "${warm[gen-elicit]}" "${warm[gen-serde]}") |"
-echo "| crates in the dependency graph (incl. itself) | $elicit_deps | $serde_deps | |"
+echo "| build | #[derive(Elicit)] | #[derive(Elicit)], feature mrtr | #[derive(Deserialize, JsonSchema)] | ratio | ratio, mrtr |"
+echo "|---|---|---|---|---|---|"
+for kind in clean warm; do
+  declare -n t=$kind
+  label="clean (dependencies + crate)"; [ "$kind" = warm ] && label="dependencies prebuilt (crate alone)"
+  echo "| $label | $(median <<<"${t[gen-elicit]}") | $(median <<<"${t[gen-elicit-mrtr]}") | $(median <<<"${t[gen-serde]}") | $(ratio "${t[gen-elicit]}" "${t[gen-serde]}") | $(ratio "${t[gen-elicit-mrtr]}" "${t[gen-serde]}") |"
+done
+echo "| crates in the dependency graph (incl. itself) | $(deps gen-elicit) | $(deps gen-elicit-mrtr) | $(deps gen-serde) | | |"
 echo
 echo "elicit-derive alone, clean: ${derive_t} s; crates in its dependency graph (incl. itself): $derive_deps"

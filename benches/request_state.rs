@@ -1,6 +1,6 @@
 //! Request state: seal, then open, a typed state whose JSON is 1 KiB.
 //!
-//! - `elicit`: `StateKeys::seal` + `StateKeys::open` (XChaCha20-Poly1305: encrypted and
+//! - `elicit`: `StateKeys::seal` + `StateKeys::open` (AES-256-GCM-SIV: encrypted and
 //!   authenticated, bound to principal, method and params digest, with a TTL and a state id for
 //!   single use);
 //! - `rmcp`: `RequestStateCodec::seal_json` + `open_json` (HMAC-SHA256: authenticated, readable

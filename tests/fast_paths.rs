@@ -342,7 +342,89 @@ fn lengths_count_characters_whatever_their_bytes() {
     }
 }
 
-/// More properties than a derived form keeps on the stack (64): its slots are read into a `Vec`.
+/// Exactly as many properties as a reply keeps on the stack.
+#[derive(Elicit, Debug, PartialEq)]
+struct AtTheLimit {
+    #[elicit(format = "email")]
+    first: String,
+    f0: Option<String>,
+    f1: Option<String>,
+    f2: Option<String>,
+    f3: Option<String>,
+    f4: Option<String>,
+    f5: Option<String>,
+    f6: Option<String>,
+    f7: Option<String>,
+    f8: Option<String>,
+    f9: Option<String>,
+    f10: Option<String>,
+    f11: Option<String>,
+    f12: Option<String>,
+    f13: Option<String>,
+    f14: Option<String>,
+}
+
+/// One property more than a reply keeps on the stack: the smallest form read into a `Vec`.
+#[derive(Elicit, Debug, PartialEq)]
+struct JustOver {
+    #[elicit(format = "email")]
+    first: String,
+    f0: Option<String>,
+    f1: Option<String>,
+    f2: Option<String>,
+    f3: Option<String>,
+    f4: Option<String>,
+    f5: Option<String>,
+    f6: Option<String>,
+    f7: Option<String>,
+    f8: Option<String>,
+    f9: Option<String>,
+    f10: Option<String>,
+    f11: Option<String>,
+    f12: Option<String>,
+    f13: Option<String>,
+    f14: Option<String>,
+    f15: Option<String>,
+}
+
+#[test]
+fn forms_either_side_of_the_stack_limit_read_the_same() {
+    for text in [
+        r#"{"action":"accept","content":{"first":"ada@example.com","f0":"a","f14":"y","f15":"z"}}"#,
+        r#"{"action":"accept","content":{"first":"nope","f0":1,"f14":null,"f15":["z"]}}"#,
+        r#"{"action":"accept","content":{"f1":"a"},"content":{"first":"ada@example.com","f14":"y"}}"#,
+        r#"{"action":"accept","content":{}}"#,
+        r#"{"action":"cancel"}"#,
+    ]
+    .into_iter()
+    .chain(REPLIES.iter().copied())
+    {
+        assert_eq!(
+            AtTheLimit::from_reply_str(text),
+            through_value::<AtTheLimit>(text),
+            "{text}"
+        );
+        assert_eq!(
+            JustOver::from_reply_str(text),
+            through_value::<JustOver>(text),
+            "{text}"
+        );
+    }
+    let text = r#"{"action":"accept","content":{"first":"ada@example.com","f14":"y","f15":"z"}}"#;
+    let Ok(Elicitation::Accept(at)) = AtTheLimit::from_reply_str(text) else {
+        panic!("accepted");
+    };
+    assert_eq!(at.f14.as_deref(), Some("y"));
+    let Ok(Elicitation::Accept(over)) = JustOver::from_reply_str(text) else {
+        panic!("accepted");
+    };
+    assert_eq!(
+        (over.f14.as_deref(), over.f15.as_deref()),
+        (Some("y"), Some("z"))
+    );
+}
+
+/// Far more properties than a reply keeps on the stack (16): its slots are read into a `Vec`.
 #[derive(Elicit, Debug, PartialEq)]
 struct Wide {
     #[elicit(format = "email")]

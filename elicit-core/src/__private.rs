@@ -4,8 +4,6 @@ pub use crate::field::{
     Bound, DefaultValue, FieldSpec, Slot, select_from_json, select_from_slot, select_kind,
 };
 pub use crate::format::Format;
-pub use crate::reply::{Elicitation, ReplyError};
-pub use crate::reply_text::parse_reply_text;
 pub use crate::request::WireCache;
 pub use crate::schema::{EnumOption, Property, RequestedSchema};
 pub use serde_json::{Map, Value};

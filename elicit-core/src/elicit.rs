@@ -24,17 +24,6 @@ pub trait FromContent: Sized {
     #[doc(hidden)]
     const __READS_FIELDS: bool = false;
 
-    /// Read a reply's text into `Self` through [`__from_fields`](FromContent::__from_fields)
-    /// (when [`__READS_FIELDS`](FromContent::__READS_FIELDS) is true). The derive implements it
-    /// with its number of properties, so that the slots live on the stack. Not public API.
-    #[doc(hidden)]
-    fn __parse_reply_text(
-        schema: &RequestedSchema,
-        text: &str,
-    ) -> Result<Elicitation<Self>, ReplyError> {
-        parse_reply_text::<Self, 0>(schema, text)
-    }
-
     /// [`from_content`](FromContent::from_content) from one value per property of `schema`, in
     /// its order, already validated; values may be taken. Generated code implements it.
     #[doc(hidden)]
@@ -109,7 +98,7 @@ pub trait Elicit: FromContent {
     /// [`MAX_REPLY_BYTES`](crate::MAX_REPLY_BYTES)).
     fn from_reply_str(reply: &str) -> Result<Elicitation<Self>, ReplyError> {
         if Self::__READS_FIELDS {
-            let result = Self::__parse_reply_text(Self::requested_schema(), reply);
+            let result = parse_reply_text::<Self>(Self::requested_schema(), reply);
             crate::observe::record_reply(Self::name(), &result);
             return result;
         }

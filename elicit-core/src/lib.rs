@@ -3,6 +3,10 @@
 //!
 //! Everything here works without the derive: a server that builds a [`RequestedSchema`] by hand
 //! gets the same validation, and so does a client checking user input before sending it.
+//!
+//! The `mrtr` and `state` modules (multi round-trip requests and their sealed state) are
+//! behind the default feature `mrtr`, which brings the crypto crates; the `elicit` facade leaves
+//! it off unless asked for.
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 // Everything this crate reads may come from a client, so nothing outside the tests may panic on
@@ -35,8 +39,10 @@ mod url;
 mod url_mode;
 mod validate;
 
+#[cfg(feature = "mrtr")]
 pub mod mrtr;
 pub mod observe;
+#[cfg(feature = "mrtr")]
 pub mod state;
 
 #[doc(hidden)]

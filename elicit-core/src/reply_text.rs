@@ -34,26 +34,29 @@ use crate::schema::RequestedSchema;
 /// [`FromContent::__READS_FIELDS`] is true). Same outcome, same errors, as parsing it into a
 /// `Value` and then [`crate::elicit::parse_with_schema`].
 ///
-/// `N` is the form's number of properties, known to the derive: the slots then live on the
-/// stack. A schema of another size (or `N == 0`, which the derive passes for a form too large
-/// for the stack) reads into a `Vec`.
-pub fn parse_reply_text<T: FromContent, const N: usize>(
+/// Only the conversion depends on `T`: reading and checking ([`read_reply`]) are compiled once,
+/// here, not once per form in every crate that derives one.
+pub(crate) fn parse_reply_text<T: FromContent>(
     schema: &RequestedSchema,
     text: &str,
 ) -> Result<Elicitation<T>, ReplyError> {
+    let mut slots = Slots::new(schema.properties().len());
+    let fields = slots.as_mut_slice();
+    Ok(match read_reply(schema, text, fields)? {
+        Action::Decline => Elicitation::Decline,
+        Action::Cancel => Elicitation::Cancel,
+        Action::Accept => Elicitation::Accept(T::__from_fields(schema, fields)?),
+    })
+}
+
+/// Read `text` as a reply to a form with `schema`: its action and, when accepted, one slot per
+/// property (`fields`, all absent on entry), every one checked.
+fn read_reply<'de>(
+    schema: &RequestedSchema,
+    text: &'de str,
+    fields: &mut [Slot<'de>],
+) -> Result<Action, ReplyError> {
     check_reply_size(text)?;
-    let mut on_stack = Slots(ManuallyDrop::new(std::array::from_fn::<_, N, _>(|_| {
-        Slot::Absent
-    })));
-    let mut on_heap: Vec<Slot<'_>>;
-    let fields: &mut [Slot<'_>] = if schema.properties().len() == N {
-        on_stack.0.as_mut_slice()
-    } else {
-        on_heap = std::iter::repeat_with(|| Slot::Absent)
-            .take(schema.properties().len())
-            .collect();
-        &mut on_heap
-    };
     let mut de = serde_json::Deserializer::from_str(text);
     let reply = ReplySeed {
         schema,
@@ -69,31 +72,58 @@ pub fn parse_reply_text<T: FromContent, const N: usize>(
         Some(Slot::Str(name)) => action_named(&name)?,
         other => action_of(other.map(Slot::into_value).as_ref())?,
     };
-    match action {
-        Action::Decline => Ok(Elicitation::Decline),
-        Action::Cancel => Ok(Elicitation::Cancel),
-        Action::Accept => {
-            if let Content::NotAnObject = content {
-                return Err(ReplyError::Malformed(MalformedReply::ContentNotAnObject));
-            }
-            // Absent or `null` content: every slot is still absent.
-            schema.validate_each(|i, _| fields.get(i))?;
-            Ok(Elicitation::Accept(T::__from_fields(schema, fields)?))
+    if action == Action::Accept {
+        if let Content::NotAnObject = content {
+            return Err(ReplyError::Malformed(MalformedReply::ContentNotAnObject));
+        }
+        // Absent or `null` content: every slot is still absent.
+        schema.validate_each(|i, _| fields.get(i))?;
+    }
+    Ok(action)
+}
+
+/// How many properties' slots live on the stack (40 bytes each); a larger form's go in a `Vec`.
+const STACK_SLOTS: usize = 16;
+
+/// The slots of a reply, one per property: on the stack for a form of up to [`STACK_SLOTS`]
+/// properties. Dropping them drops only the slots still holding a value: after a successful read
+/// every slot has been taken, and running the drop glue of each (absent) slot cost more than the
+/// check.
+struct Slots<'de> {
+    on_stack: ManuallyDrop<[Slot<'de>; STACK_SLOTS]>,
+    on_heap: Vec<Slot<'de>>,
+    len: usize,
+}
+
+impl<'de> Slots<'de> {
+    fn new(len: usize) -> Self {
+        Self {
+            on_stack: ManuallyDrop::new([const { Slot::Absent }; STACK_SLOTS]),
+            on_heap: if len > STACK_SLOTS {
+                std::iter::repeat_with(|| Slot::Absent).take(len).collect()
+            } else {
+                Vec::new()
+            },
+            len,
+        }
+    }
+
+    fn as_mut_slice(&mut self) -> &mut [Slot<'de>] {
+        match self.on_stack.get_mut(..self.len) {
+            Some(fields) => fields,
+            None => &mut self.on_heap,
         }
     }
 }
 
-/// The slots of a form on the stack. Dropping them drops only the slots still holding a value:
-/// after a successful read every slot has been taken, and running the drop glue of each (absent)
-/// slot cost more than the check.
-struct Slots<'de, const N: usize>(ManuallyDrop<[Slot<'de>; N]>);
-
-impl<const N: usize> Drop for Slots<'_, N> {
+impl Drop for Slots<'_> {
     fn drop(&mut self) {
-        for slot in self.0.iter_mut() {
+        // Slots past `len` on the stack are never filled.
+        for slot in self.on_stack.iter_mut().take(self.len) {
             clear(slot);
         }
-        // Every slot is now `Absent`, which owns nothing: not dropping the array leaks nothing.
+        // Every slot on the stack is now `Absent`, which owns nothing: not dropping the array
+        // leaks nothing. The `Vec` drops as usual.
     }
 }
 
@@ -138,6 +168,7 @@ struct ReplySeed<'s, 'f, 'de> {
 
 impl<'de> DeserializeSeed<'de> for ReplySeed<'_, '_, 'de> {
     type Value = Reply<'de>;
+    #[inline]
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Reply<'de>, D::Error> {
         deserializer.deserialize_any(self)
     }
@@ -185,6 +216,7 @@ impl<'de> Visitor<'de> for ReplySeed<'_, '_, 'de> {
         Ok(Reply::NotAnObject)
     }
 
+    #[inline]
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Reply<'de>, A::Error> {
         let mut action = None;
         let mut content = Content::Absent;
@@ -214,6 +246,7 @@ impl<'de> Visitor<'de> for ReplySeed<'_, '_, 'de> {
 struct Key<'n>(&'n str);
 
 impl<'de> de::Deserialize<'de> for Key<'static> {
+    #[inline]
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         struct Names;
         impl Visitor<'_> for Names {
@@ -240,6 +273,7 @@ struct ContentSeed<'s, 'f, 'de> {
 
 impl<'de> DeserializeSeed<'de> for ContentSeed<'_, '_, 'de> {
     type Value = Content;
+    #[inline]
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Content, D::Error> {
         deserializer.deserialize_any(self)
     }
@@ -258,6 +292,7 @@ impl<'de> Visitor<'de> for ContentSeed<'_, '_, 'de> {
         Ok(Content::Null)
     }
 
+    #[inline]
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Content, A::Error> {
         let mut expected = 0;
         while let Some(index) = map.next_key_seed(PropertyIndex {
@@ -279,6 +314,7 @@ impl<'de> Visitor<'de> for ContentSeed<'_, '_, 'de> {
 }
 
 impl<'de> Deserialize<'de> for Slot<'de> {
+    #[inline]
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         deserializer.deserialize_any(SlotVisitor)
     }
@@ -361,6 +397,7 @@ struct PropertyIndex<'s> {
 
 impl<'de> DeserializeSeed<'de> for PropertyIndex<'_> {
     type Value = Option<usize>;
+    #[inline]
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Option<usize>, D::Error> {
         deserializer.deserialize_str(self)
     }
@@ -371,6 +408,7 @@ impl Visitor<'_> for PropertyIndex<'_> {
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("a member name")
     }
+    #[inline]
     fn visit_str<E: de::Error>(self, name: &str) -> Result<Option<usize>, E> {
         let properties = self.schema.properties();
         if properties

@@ -198,7 +198,7 @@ impl<T> FormRequest<T> {
         T: FromContent,
     {
         if T::__READS_FIELDS {
-            let result = T::__parse_reply_text(&self.schema, reply);
+            let result = crate::reply_text::parse_reply_text::<T>(&self.schema, reply);
             crate::observe::record_reply(&self.name, &result);
             return result;
         }

@@ -210,7 +210,8 @@ fn truncating_the_sealed_bytes_at_any_length_is_rejected() {
     let bytes = URL_SAFE_NO_PAD.decode(sealed()).expect("base64url");
     for len in 0..bytes.len() {
         let error = open(&keys, &URL_SAFE_NO_PAD.encode(&bytes[..len])).expect_err("rejected");
-        let expected = if len < 1 + 4 + 24 + 16 {
+        // Version, key id, nonce, tag.
+        let expected = if len < 1 + 4 + 12 + 16 {
             StateError::Malformed(MalformedReason::TooShort)
         } else {
             StateError::Tampered
@@ -313,12 +314,18 @@ fn a_state_that_is_not_base64url_without_padding_is_malformed() {
 
 #[test]
 fn a_state_too_short_to_hold_a_header_nonce_and_tag_is_malformed() {
-    for text in ["", "AQ", &"A".repeat(59)] {
+    // Header 5 + nonce 12 + tag 16 = 33 bytes, 44 base64url characters.
+    for text in ["", "AQ", &"A".repeat(43)] {
         assert_eq!(
             open(&keys(), text).unwrap_err(),
             StateError::Malformed(MalformedReason::TooShort)
         );
     }
+    // One character more and the length is no longer the problem: all zeros is version 0.
+    assert_eq!(
+        open(&keys(), &"A".repeat(44)).unwrap_err(),
+        StateError::Malformed(MalformedReason::UnsupportedVersion)
+    );
 }
 
 #[test]

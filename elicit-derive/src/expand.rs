@@ -255,9 +255,6 @@ fn select_value_check(
     });
 }
 
-/// The most properties whose reply slots a derived form keeps on the stack (40 bytes each).
-const MAX_STACK_SLOTS: usize = 64;
-
 fn expand_form(form: &Form) -> TokenStream {
     let ident = &form.ident;
     let message = &form.message;
@@ -336,13 +333,6 @@ fn expand_form(form: &Form) -> TokenStream {
             }
         }
     });
-    // The reply's slots live on the stack, one per property; a form too large for that (no
-    // real form is) reads them into a `Vec` (`0` never matches a non-empty schema).
-    let stack_slots = if form.fields.len() <= MAX_STACK_SLOTS {
-        form.fields.len()
-    } else {
-        0
-    };
     let body = quote! {
         #[automatically_derived]
         impl _elicit::FromContent for #ident {
@@ -358,16 +348,6 @@ fn expand_form(form: &Form) -> TokenStream {
             }
 
             const __READS_FIELDS: bool = true;
-
-            fn __parse_reply_text(
-                schema: &_elicit::RequestedSchema,
-                text: &str,
-            ) -> _elicit::__private::Result<
-                _elicit::__private::Elicitation<Self>,
-                _elicit::__private::ReplyError,
-            > {
-                _elicit::__private::parse_reply_text::<Self, #stack_slots>(schema, text)
-            }
 
             fn __from_fields(
                 _schema: &_elicit::RequestedSchema,

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use chacha20poly1305::{KeyInit, XChaCha20Poly1305};
+use aes_gcm_siv::{Aes256GcmSiv, KeyInit};
 use zeroize::Zeroize;
 
 use super::error::KeyError;
@@ -50,7 +50,7 @@ impl fmt::Display for KeyId {
     }
 }
 
-/// A 256-bit secret key for sealing request state (XChaCha20-Poly1305).
+/// A 256-bit secret key for sealing request state (AES-256-GCM-SIV).
 ///
 /// Generate it once with a CSPRNG ([`StateKey::generate`], or `openssl rand 32`), keep it in the
 /// server's secret store, and give every replica the same bytes. Use the key for nothing but
@@ -94,8 +94,8 @@ impl StateKey {
         Ok(Self { bytes })
     }
 
-    fn cipher(&self) -> XChaCha20Poly1305 {
-        XChaCha20Poly1305::new(&self.bytes.into())
+    fn cipher(&self) -> Aes256GcmSiv {
+        Aes256GcmSiv::new(&self.bytes.into())
     }
 }
 
@@ -137,10 +137,10 @@ impl Drop for StateKey {
 /// ```
 #[derive(Clone)]
 pub struct StateKeys {
-    pub(super) primary: (KeyId, XChaCha20Poly1305),
+    pub(super) primary: (KeyId, Aes256GcmSiv),
     /// Keys that open but no longer seal. Rotation keeps this to one or two entries, so a
     /// linear scan beats any map.
-    pub(super) previous: Vec<(KeyId, XChaCha20Poly1305)>,
+    pub(super) previous: Vec<(KeyId, Aes256GcmSiv)>,
 }
 
 impl StateKeys {
@@ -207,7 +207,7 @@ impl StateKeys {
     }
 
     /// The cipher for `id`, if it is one of ours.
-    pub(super) fn cipher_for(&self, id: KeyId) -> Option<&XChaCha20Poly1305> {
+    pub(super) fn cipher_for(&self, id: KeyId) -> Option<&Aes256GcmSiv> {
         if self.primary.0 == id {
             return Some(&self.primary.1);
         }

@@ -7,7 +7,7 @@
 //! server. This module does all of that:
 //!
 //! - [`StateKeys::seal`] turns any `S: Serialize` into an opaque base64url string, encrypted and
-//!   authenticated with XChaCha20-Poly1305 and bound to a [`Binding`] (principal, method,
+//!   authenticated with AES-256-GCM-SIV and bound to a [`Binding`] (principal, method,
 //!   [`ParamsDigest`]) and an expiry.
 //! - [`StateKeys::open`] checks every one of those and hands back an [`Opened<S>`], or a
 //!   [`StateError`] naming the check that failed, with its JSON-RPC error code.

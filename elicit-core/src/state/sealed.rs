@@ -4,8 +4,8 @@
 //! text      = base64url-no-pad(sealed)                       at most MAX_STATE_LEN characters
 //! sealed    = header || nonce || ciphertext || tag
 //! header    = version (1 byte, 0x01) || key id (u32, big-endian)   in the clear, the AAD
-//! nonce     = 24 random bytes                                      XChaCha20-Poly1305
-//! tag       = 16 bytes                                             Poly1305
+//! nonce     = 12 random bytes                                      AES-256-GCM-SIV (RFC 8452)
+//! tag       = 16 bytes                                             POLYVAL, encrypted
 //! plaintext = state id (16 random bytes)
 //!          || issued at (u64 BE, Unix seconds) || expires at (u64 BE, Unix seconds)
 //!          || params digest (32 bytes)
@@ -15,15 +15,17 @@
 //! ```
 //!
 //! The header is authenticated as associated data, so the key id is bound to the state as
-//! firmly as anything inside it, without being repeated there. The nonce is random: at 192 bits,
-//! random nonces are safe for any number of states under one key.
+//! firmly as anything inside it, without being repeated there. The nonce is random (96 bits).
+//! AES-GCM-SIV derives a fresh key for every nonce, and it is nonce-misuse resistant: were a
+//! nonce ever drawn twice under one key, that would reveal only whether the two states are
+//! identical, never a key stream or a forgery (RFC 8452).
 
 use std::time::Duration;
 
+use aes_gcm_siv::aead::AeadInOut;
+use aes_gcm_siv::{Nonce, Tag};
 use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use chacha20poly1305::aead::AeadInOut;
-use chacha20poly1305::{Tag, XNonce};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
@@ -39,7 +41,7 @@ pub const MAX_STATE_LEN: usize = 64 * 1024;
 
 const VERSION: u8 = 1;
 const HEADER_LEN: usize = 1 + 4;
-const NONCE_LEN: usize = 24;
+const NONCE_LEN: usize = 12;
 const TAG_LEN: usize = 16;
 const STATE_ID_LEN: usize = 16;
 /// State id, issued at, expires at, params digest, two length prefixes.
@@ -231,7 +233,7 @@ impl StateKeys {
 
         let (_, plaintext) = sealed.split_at_mut(plaintext_start);
         let tag = cipher
-            .encrypt_inout_detached(&XNonce::from(nonce), &header, plaintext.into())
+            .encrypt_inout_detached(&Nonce::from(nonce), &header, plaintext.into())
             .map_err(|_| SealError::TooLarge { len })?;
         sealed.extend_from_slice(&tag);
         Ok(URL_SAFE_NO_PAD.encode(&sealed))
@@ -310,7 +312,7 @@ impl StateKeys {
             .ok_or(malformed(MalformedReason::TooShort))?;
         cipher
             .decrypt_inout_detached(
-                &XNonce::from(*nonce),
+                &Nonce::from(*nonce),
                 &header,
                 ciphertext.into(),
                 &Tag::from(*tag),
