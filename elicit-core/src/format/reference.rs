@@ -2,7 +2,8 @@
 //! scanners of `format.rs` are tested against (`tests` there compare both on many inputs).
 #![allow(clippy::indexing_slicing)]
 
-use super::{at, is_digit};
+// The address literal check was not rewritten: both use the one in `format.rs`.
+use super::{at, is_address_literal};
 
 /// `local@domain`: a dot-atom local part (ASCII atext or any non-ASCII UTF-8) or a quoted
 /// string, then a domain of dot-separated labels (letters, digits, inner hyphens, non-ASCII
@@ -115,52 +116,6 @@ const fn is_domain(b: &[u8], start: usize, end: usize) -> bool {
         i += 1;
     }
     label_len > 0 && prev != b'-'
-}
-
-/// `[1.2.3.4]` (dotted quad, each 0..=255) or `[IPv6:...]` (hex groups and colons).
-const fn is_address_literal(b: &[u8], start: usize, end: usize) -> bool {
-    if end - start > 5
-        && at(b, start) == b'I'
-        && at(b, start + 1) == b'P'
-        && at(b, start + 2) == b'v'
-        && at(b, start + 3) == b'6'
-        && at(b, start + 4) == b':'
-    {
-        let mut i = start + 5;
-        let mut colons = 0;
-        while i < end {
-            let c = at(b, i);
-            if c == b':' {
-                colons += 1;
-            } else if !c.is_ascii_hexdigit() && c != b'.' {
-                return false;
-            }
-            i += 1;
-        }
-        return colons >= 2 && colons <= 7;
-    }
-    let mut i = start;
-    let mut parts = 0;
-    let mut value: u32 = 0;
-    let mut digits_in_part = 0;
-    while i <= end {
-        let c = if i < end { at(b, i) } else { b'.' };
-        if c == b'.' {
-            if digits_in_part == 0 || value > 255 {
-                return false;
-            }
-            parts += 1;
-            value = 0;
-            digits_in_part = 0;
-        } else if is_digit(c) && digits_in_part < 3 {
-            value = value * 10 + (c - b'0') as u32;
-            digits_in_part += 1;
-        } else {
-            return false;
-        }
-        i += 1;
-    }
-    parts == 4
 }
 
 /// RFC 3986 `absolute-URI` (fragment allowed, as in `URI`): `scheme ":" hier-part`. Bytes
