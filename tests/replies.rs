@@ -818,3 +818,34 @@ fn parsing_never_panics_on_any_input() {
     ));
     assert_eq!(outcomes, keys.len() * values.len() + 4 * values.len());
 }
+
+#[test]
+fn an_action_is_its_wire_name_both_ways() {
+    for (action, name) in [
+        (Action::Accept, "accept"),
+        (Action::Decline, "decline"),
+        (Action::Cancel, "cancel"),
+    ] {
+        assert_eq!(serde_json::to_value(action).unwrap(), json!(name));
+        assert_eq!(
+            serde_json::from_value::<Action>(json!(name)).unwrap(),
+            action
+        );
+    }
+    let unknown = serde_json::from_value::<Action>(json!("approve")).unwrap_err();
+    assert_eq!(
+        unknown.to_string(),
+        "unknown variant `approve`, expected one of `accept`, `decline`, `cancel`"
+    );
+    for not_a_name in [
+        json!("Accept"),
+        json!(1),
+        json!(null),
+        json!({ "accept": null }),
+    ] {
+        assert!(
+            serde_json::from_value::<Action>(not_a_name.clone()).is_err(),
+            "{not_a_name}"
+        );
+    }
+}

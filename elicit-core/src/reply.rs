@@ -2,7 +2,8 @@
 
 use std::fmt;
 
-use serde::{Deserialize, Serialize};
+use serde::de::{self, Deserializer, Visitor};
+use serde::{Deserialize, Serialize, Serializer};
 use serde_json::{Map, Value};
 
 use crate::validate::Violations;
@@ -26,8 +27,10 @@ pub const MAX_REPLY_BYTES: usize = 256 * 1024;
 pub const MAX_STRING_BYTES: usize = MAX_REPLY_BYTES;
 
 /// What the user did, as the client reports it in `ElicitResult.action`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
+///
+/// It serializes as its wire name and deserializes from one (an unknown name is an error
+/// listing the three); written by hand, so that serde's derive is not built for it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Action {
     /// The user submitted the form (or, in URL mode, consented to open the page).
     Accept,
@@ -53,6 +56,31 @@ impl fmt::Display for Action {
         f.write_str(self.as_str())
     }
 }
+
+impl Serialize for Action {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for Action {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Name;
+        impl Visitor<'_> for Name {
+            type Value = Action;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("`accept`, `decline` or `cancel`")
+            }
+            fn visit_str<E: de::Error>(self, name: &str) -> Result<Action, E> {
+                action_named(name).map_err(|_| E::unknown_variant(name, ACTION_NAMES))
+            }
+        }
+        deserializer.deserialize_str(Name)
+    }
+}
+
+/// The wire names of [`Action`], in declaration order.
+const ACTION_NAMES: &[&str] = &["accept", "decline", "cancel"];
 
 /// The outcome of asking: a typed, validated value, or one of the ways a person can say no —
 /// including saying nothing at all.
