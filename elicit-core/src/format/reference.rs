@@ -2,8 +2,9 @@
 //! scanners of `format.rs` are tested against (`tests` there compare both on many inputs).
 #![allow(clippy::indexing_slicing)]
 
-// The address literal check was not rewritten: both use the one in `format.rs`.
-use super::{at, is_address_literal};
+// The address literal check and the atext symbols were not rewritten: both use the ones in
+// `format.rs` (the table of `format.rs` is built from the same symbols).
+use super::{at, is_address_literal, is_atext_symbol};
 
 /// `local@domain`: a dot-atom local part (ASCII atext or any non-ASCII UTF-8) or a quoted
 /// string, then a domain of dot-separated labels (letters, digits, inner hyphens, non-ASCII
@@ -66,30 +67,6 @@ pub(super) const fn is_email(b: &[u8]) -> bool {
         return at(b, b.len() - 1) == b']' && is_address_literal(b, start + 1, b.len() - 1);
     }
     is_domain(b, start, b.len())
-}
-
-const fn is_atext_symbol(c: u8) -> bool {
-    matches!(
-        c,
-        b'!' | b'#'
-            | b'$'
-            | b'%'
-            | b'&'
-            | b'\''
-            | b'*'
-            | b'+'
-            | b'-'
-            | b'/'
-            | b'='
-            | b'?'
-            | b'^'
-            | b'_'
-            | b'`'
-            | b'{'
-            | b'|'
-            | b'}'
-            | b'~'
-    )
 }
 
 /// Dot-separated labels of 1..=63 bytes, letters/digits/non-ASCII and inner hyphens.
