@@ -342,49 +342,28 @@ fn lengths_count_characters_whatever_their_bytes() {
     }
 }
 
-/// Exactly as many properties as a reply keeps on the stack.
-#[derive(Elicit, Debug, PartialEq)]
-struct AtTheLimit {
-    #[elicit(format = "email")]
-    first: String,
-    f0: Option<String>,
-    f1: Option<String>,
-    f2: Option<String>,
-    f3: Option<String>,
-    f4: Option<String>,
-    f5: Option<String>,
-    f6: Option<String>,
-    f7: Option<String>,
-    f8: Option<String>,
-    f9: Option<String>,
-    f10: Option<String>,
-    f11: Option<String>,
-    f12: Option<String>,
-    f13: Option<String>,
-    f14: Option<String>,
+/// A form of `first` (an email) and optional strings `f0`, `f1`, …: the size of a form is what
+/// decides where its reply's slots live.
+macro_rules! wide_form {
+    ($(#[$doc:meta])* $name:ident: $($field:ident)*) => {
+        $(#[$doc])*
+        #[derive(Elicit, Debug, PartialEq)]
+        struct $name {
+            #[elicit(format = "email")]
+            first: String,
+            $($field: Option<String>,)*
+        }
+    };
 }
 
-/// One property more than a reply keeps on the stack: the smallest form read into a `Vec`.
-#[derive(Elicit, Debug, PartialEq)]
-struct JustOver {
-    #[elicit(format = "email")]
-    first: String,
-    f0: Option<String>,
-    f1: Option<String>,
-    f2: Option<String>,
-    f3: Option<String>,
-    f4: Option<String>,
-    f5: Option<String>,
-    f6: Option<String>,
-    f7: Option<String>,
-    f8: Option<String>,
-    f9: Option<String>,
-    f10: Option<String>,
-    f11: Option<String>,
-    f12: Option<String>,
-    f13: Option<String>,
-    f14: Option<String>,
-    f15: Option<String>,
+wide_form! {
+    /// Exactly as many properties as a reply keeps on the stack.
+    AtTheLimit: f0 f1 f2 f3 f4 f5 f6 f7 f8 f9 f10 f11 f12 f13 f14
+}
+
+wide_form! {
+    /// One property more than a reply keeps on the stack: the smallest form read into a `Vec`.
+    JustOver: f0 f1 f2 f3 f4 f5 f6 f7 f8 f9 f10 f11 f12 f13 f14 f15
 }
 
 #[test]
@@ -424,76 +403,11 @@ fn forms_either_side_of_the_stack_limit_read_the_same() {
     );
 }
 
-/// Far more properties than a reply keeps on the stack (16): its slots are read into a `Vec`.
-#[derive(Elicit, Debug, PartialEq)]
-struct Wide {
-    #[elicit(format = "email")]
-    first: String,
-    f0: Option<String>,
-    f1: Option<String>,
-    f2: Option<String>,
-    f3: Option<String>,
-    f4: Option<String>,
-    f5: Option<String>,
-    f6: Option<String>,
-    f7: Option<String>,
-    f8: Option<String>,
-    f9: Option<String>,
-    f10: Option<String>,
-    f11: Option<String>,
-    f12: Option<String>,
-    f13: Option<String>,
-    f14: Option<String>,
-    f15: Option<String>,
-    f16: Option<String>,
-    f17: Option<String>,
-    f18: Option<String>,
-    f19: Option<String>,
-    f20: Option<String>,
-    f21: Option<String>,
-    f22: Option<String>,
-    f23: Option<String>,
-    f24: Option<String>,
-    f25: Option<String>,
-    f26: Option<String>,
-    f27: Option<String>,
-    f28: Option<String>,
-    f29: Option<String>,
-    f30: Option<String>,
-    f31: Option<String>,
-    f32: Option<String>,
-    f33: Option<String>,
-    f34: Option<String>,
-    f35: Option<String>,
-    f36: Option<String>,
-    f37: Option<String>,
-    f38: Option<String>,
-    f39: Option<String>,
-    f40: Option<String>,
-    f41: Option<String>,
-    f42: Option<String>,
-    f43: Option<String>,
-    f44: Option<String>,
-    f45: Option<String>,
-    f46: Option<String>,
-    f47: Option<String>,
-    f48: Option<String>,
-    f49: Option<String>,
-    f50: Option<String>,
-    f51: Option<String>,
-    f52: Option<String>,
-    f53: Option<String>,
-    f54: Option<String>,
-    f55: Option<String>,
-    f56: Option<String>,
-    f57: Option<String>,
-    f58: Option<String>,
-    f59: Option<String>,
-    f60: Option<String>,
-    f61: Option<String>,
-    f62: Option<String>,
-    f63: Option<String>,
-    f64: Option<String>,
+wide_form! {
+    /// Far more properties than a reply keeps on the stack (16): its slots are read into a `Vec`.
+    Wide: f0 f1 f2 f3 f4 f5 f6 f7 f8 f9 f10 f11 f12 f13 f14 f15 f16 f17 f18 f19 f20 f21 f22 f23
+        f24 f25 f26 f27 f28 f29 f30 f31 f32 f33 f34 f35 f36 f37 f38 f39 f40 f41 f42 f43 f44 f45
+        f46 f47 f48 f49 f50 f51 f52 f53 f54 f55 f56 f57 f58 f59 f60 f61 f62 f63 f64
 }
 
 #[test]
