@@ -1,4 +1,5 @@
 #![doc = include_str!("../README.md")]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_code)]
 // The rmcp integration reads what a client sends, like the runtime: nothing outside the tests
 // may panic on it (SECURITY.md).

@@ -7,6 +7,7 @@
 //! The `mrtr` and `state` modules (multi round-trip requests and their sealed state) are
 //! behind the default feature `mrtr`, which brings the crypto crates; the `elicit` facade leaves
 //! it off unless asked for.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 // Everything this crate reads may come from a client, so nothing outside the tests may panic on
