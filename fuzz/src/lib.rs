@@ -534,3 +534,44 @@ pub fn input_responses(data: &[u8]) {
         Err(other) => panic!("{other}"),
     }
 }
+
+/// rmcp's types, as a client sends them, through this crate's rmcp conversions: an
+/// `ElicitResult` into a form's and a URL request's outcome, `ClientCapabilities` into an
+/// `ElicitationSupport`, a protocol version into a `Revision`.
+///
+/// Each conversion must agree with the ordinary entry point reading the JSON that rmcp writes,
+/// and keep that entry point's promises (no `NoReply` from a reply, short errors).
+pub fn rmcp(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    if let Ok(result) = serde_json::from_str::<rmcp::model::ElicitResult>(text) {
+        let json = elicit::rmcp::reply_json(&result);
+        let form = elicit::rmcp::form_outcome(&Everything::form_request(), &result);
+        assert_eq!(form, Everything::from_reply(&json));
+        match &form {
+            Ok(Elicitation::NoReply) => panic!("an rmcp reply produced NoReply"),
+            Ok(_) => {}
+            Err(error) => check_error_is_short(error),
+        }
+        let url = elicit::rmcp::url_outcome("fuzz", &result);
+        assert_eq!(url, UrlOutcome::from_reply(&json));
+        match url {
+            Ok(outcome) => assert!(outcome.action().is_some()),
+            Err(error) => check_error_is_short(&error),
+        }
+    }
+    if let Ok(capabilities) = serde_json::from_str::<rmcp::model::ClientCapabilities>(text) {
+        let support = elicit::rmcp::elicitation_support(Some(&capabilities));
+        let direct = serde_json::to_value(&capabilities)
+            .ok()
+            .and_then(|json| ElicitationSupport::from_client_capabilities(&json).ok())
+            .unwrap_or(ElicitationSupport::NONE);
+        assert_eq!(support, direct);
+    }
+    if let Ok(version) = serde_json::from_str::<rmcp::model::ProtocolVersion>(text)
+        && let Some(revision) = elicit::rmcp::revision(&version)
+    {
+        assert_eq!(revision.as_str(), version.as_str());
+    }
+}
