@@ -50,6 +50,15 @@ pub fn field<T: ElicitField>(
         None | Some(Value::Null) => T::absent().ok_or(Rule::Required),
         Some(value) => T::from_json(value),
     };
+    recorded(result, name, violations)
+}
+
+/// A field's reading: its value, or `None` with the broken rule recorded against `name`.
+fn recorded<T>(
+    result: Result<T, Rule>,
+    name: &'static str,
+    violations: &mut Vec<Violation>,
+) -> Option<T> {
     result
         .map_err(|rule| {
             violations.push(Violation {
@@ -72,14 +81,7 @@ pub fn take_field<T: ElicitField>(
         Some(slot) if !slot.is_null() => T::from_slot(slot),
         _ => T::absent().ok_or(Rule::Required),
     };
-    result
-        .map_err(|rule| {
-            violations.push(Violation {
-                property: name.to_owned(),
-                rule,
-            })
-        })
-        .ok()
+    recorded(result, name, violations)
 }
 
 /// [`is_absent`] for the slot of the property at `index`.
