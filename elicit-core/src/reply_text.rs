@@ -8,9 +8,13 @@
 //! per property of the schema, filled while the text is read. A slot holds a string borrowed
 //! from the text (when it has no escape), a number, a boolean, or an array of strings as they
 //! are; anything else is parsed as the `Value` the ordinary path builds (unknown members too,
-//! then dropped). The same `serde_json` deserializer reads every byte either way, so what is and
-//! is not valid JSON is decided exactly as before, down to the error position; for duplicate
-//! members the last one counts, as in a `Map`. A slot is checked by the same per-kind rule
+//! then dropped). For duplicate members the last one counts, as in a `Map`.
+//!
+//! Two readers fill the slots. [`scan`] reads the common shape by hand (no escapes, no nested
+//! `content` members) and declines everything else, syntax errors included; the `serde_json`
+//! reader below then reads the text from the start. So what is and is not valid JSON is still
+//! decided by `serde_json`, down to the error position, and both readers fill the slots alike
+//! (tested on every one-character edit of their test replies). A slot is checked by the same per-kind rule
 //! functions as a `Value`, and a slot of an unexpected shape through its `Value`, so the
 //! violations are the same.
 
@@ -29,6 +33,8 @@ use crate::reply::{
     not_json,
 };
 use crate::schema::RequestedSchema;
+
+mod scan;
 
 /// Read `text` as the reply to a form with `schema`, into `T` (a type whose
 /// [`FromContent::__READS_FIELDS`] is true). Same outcome, same errors, as parsing it into a
@@ -57,14 +63,10 @@ fn read_reply<'de>(
     fields: &mut [Slot<'de>],
 ) -> Result<Action, ReplyError> {
     check_reply_size(text)?;
-    let mut de = serde_json::Deserializer::from_str(text);
-    let reply = ReplySeed {
-        schema,
-        fields: &mut *fields,
-    }
-    .deserialize(&mut de)
-    .and_then(|reply| de.end().map(|()| reply))
-    .map_err(not_json)?;
+    let reply = match scan::scan_reply(schema, text, fields) {
+        Some(reply) => reply,
+        None => read_with_serde(schema, text, fields)?,
+    };
     let Reply::Object { action, content } = reply else {
         return Err(ReplyError::Malformed(MalformedReply::NotAnObject));
     };
@@ -80,6 +82,20 @@ fn read_reply<'de>(
         schema.validate_each(|i, _| fields.get(i))?;
     }
     Ok(action)
+}
+
+/// The reply as `serde_json`'s deserializer reads it, into `fields` (all absent on entry): the
+/// reader of every reply [`scan::scan_reply`] does not read.
+fn read_with_serde<'de>(
+    schema: &RequestedSchema,
+    text: &'de str,
+    fields: &mut [Slot<'de>],
+) -> Result<Reply<'de>, ReplyError> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    ReplySeed { schema, fields }
+        .deserialize(&mut de)
+        .and_then(|reply| de.end().map(|()| reply))
+        .map_err(not_json)
 }
 
 /// How many properties' slots live on the stack (40 bytes each); a larger form's go in a `Vec`.
@@ -145,6 +161,7 @@ fn fill<'de>(slot: &mut Slot<'de>, value: Slot<'de>) {
     }
 }
 
+#[derive(Debug, PartialEq)]
 enum Reply<'de> {
     NotAnObject,
     Object {
@@ -154,6 +171,7 @@ enum Reply<'de> {
 }
 
 /// What `content` was; an object's members are in the slots.
+#[derive(Debug, PartialEq)]
 enum Content {
     Absent,
     Null,

@@ -1,0 +1,672 @@
+//! A reader for the common shape of a reply, by hand: the bytes are looked at once, without
+//! `serde_json`'s deserializer and visitors around every token.
+//!
+//! It reads what clients send (an object whose strings hold no escape, whose `content` members
+//! are strings, numbers, booleans, `null` or arrays of strings, whatever whitespace between the
+//! tokens) and fills the slots exactly as the `serde_json` reader beside it would. Anything else
+//! it does not decide: an escape, a control character, an object or a mixed array as a
+//! `content` member, nesting deeper than [`MAX_DEPTH`], a non-object reply, an integer beyond
+//! `u64`, and every syntax error. It then empties the slots and returns `None`, and the
+//! `serde_json` reader reads the text from the start and decides, with its own error and
+//! position. So what is valid JSON, what each member holds, and every error are still
+//! `serde_json`'s answers; this reader only answers first where the answer is plain.
+//!
+//! Numbers other than a non-negative integer (a fraction, an exponent, a sign) are handed, as
+//! their text, to `serde_json` itself, so their value and their range errors are its own.
+
+use std::borrow::Cow;
+
+use serde::Deserialize;
+
+use super::{Content, Reply, clear, fill};
+use crate::field::Slot;
+use crate::schema::RequestedSchema;
+
+/// How deep a value the reader skips (an unknown member's) may nest before it leaves the text
+/// to `serde_json`, whose own limit is 128.
+const MAX_DEPTH: u32 = 64;
+
+/// Read `text` as a reply whose `content` members named by `schema` go into `fields` (all
+/// absent on entry). `None`: not read here; `fields` are all absent again.
+pub(super) fn scan_reply<'de>(
+    schema: &RequestedSchema,
+    text: &'de str,
+    fields: &mut [Slot<'de>],
+) -> Option<Reply<'de>> {
+    let mut scanner = Scanner { text, pos: 0 };
+    let reply = scanner
+        .reply(schema, fields)
+        .filter(|_| scanner.next_token().is_none());
+    if reply.is_none() {
+        fields.iter_mut().for_each(clear);
+    }
+    reply
+}
+
+struct Scanner<'de> {
+    text: &'de str,
+    /// The next byte to read. Always at a character boundary: the reader stops only before or
+    /// after ASCII bytes.
+    pos: usize,
+}
+
+/// Where, in `word` (eight bytes, the first in the low bits), the first byte is that a string's
+/// plain run cannot hold: `"`, `\` or a control character. The first flagged byte is always a
+/// true one (flags past it may be false: a borrow), and the byte loop after it re-checks.
+#[inline]
+fn special_byte(word: u64) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    // A byte of `x` is below `n` (n <= 0x80): its high bit in `(x - n) & !x & HIGH`.
+    let below = |x: u64, n: u64| x.wrapping_sub(ONES * n) & !x & HIGH;
+    let flags = below(word ^ (ONES * u64::from(b'"')), 1)
+        | below(word ^ (ONES * u64::from(b'\\')), 1)
+        | below(word, 0x20);
+    (flags != 0).then(|| flags.trailing_zeros() as usize / 8)
+}
+
+/// `10^0` to `10^22`: the powers of ten an `f64` holds exactly.
+const POW10: [f64; 23] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
+    1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+];
+
+/// The number `run` spells, when it is a JSON number whose value this settles exactly as
+/// `serde_json` does; `None` for anything else (not a number, or one left to `serde_json`).
+///
+/// - An integer that fits a `u64` once its sign is dropped: `serde_json` reads it as a `u64`,
+///   or as an `i64` when negative, or as an `f64` when negative and beyond `i64` or `-0`. So
+///   does this, by the same rule.
+/// - A fraction or an exponent: `serde_json` reads an `f64`. When all its digits make an
+///   integer of at most 2^53 and the power of ten is within ±22, both factors are exact
+///   doubles, and one multiplication or division gives the correctly rounded value: what
+///   `serde_json` gives, with or without its `float_roundtrip` feature. Other such numbers are
+///   left to it.
+fn plain_number(run: &[u8]) -> Option<serde_json::Number> {
+    let (negative, run) = match run {
+        [b'-', rest @ ..] => (true, rest),
+        _ => (false, run),
+    };
+    let digits = |s: &[u8]| {
+        s.iter()
+            .position(|b| !b.is_ascii_digit())
+            .unwrap_or(s.len())
+    };
+    let (int, rest) = run.split_at_checked(digits(run))?;
+    // At least one digit, and no leading zero.
+    if matches!(int, [] | [b'0', _, ..]) {
+        return None;
+    }
+    let (frac, rest) = match rest {
+        [b'.', after @ ..] => match after.split_at_checked(digits(after))? {
+            ([], _) => return None,
+            split => split,
+        },
+        _ => (&[][..], rest),
+    };
+    let (exponent, has_exponent) = match rest {
+        [] => (0, false),
+        [b'e' | b'E', after @ ..] => {
+            let (sign, after) = match after {
+                [b'-', d @ ..] => (-1, d),
+                [b'+', d @ ..] => (1, d),
+                _ => (1, after),
+            };
+            // At most three digits: beyond ±22 this leaves the number to `serde_json` anyway.
+            if after.is_empty() || after.len() > 3 || digits(after) != after.len() {
+                return None;
+            }
+            let e = after.iter().fold(0i32, |e, d| e * 10 + i32::from(d - b'0'));
+            (sign * e, true)
+        }
+        _ => return None,
+    };
+    let mut significand: u64 = 0;
+    for d in int.iter().chain(frac) {
+        significand = significand
+            .checked_mul(10)?
+            .checked_add(u64::from(d - b'0'))?;
+    }
+    if frac.is_empty() && !has_exponent {
+        if !negative {
+            return Some(significand.into());
+        }
+        // `serde_json`'s own rule, to the bit.
+        #[allow(clippy::cast_possible_wrap)]
+        let n = (significand as i64).wrapping_neg();
+        if n < 0 {
+            return Some(n.into());
+        }
+        #[allow(clippy::cast_precision_loss)]
+        return serde_json::Number::from_f64(-(significand as f64));
+    }
+    if significand > 1 << 53 {
+        return None;
+    }
+    #[allow(clippy::cast_possible_wrap, clippy::cast_possible_truncation)]
+    let exponent = exponent - frac.len() as i32;
+    let power = *POW10.get(exponent.unsigned_abs() as usize)?;
+    #[allow(clippy::cast_precision_loss)]
+    let magnitude = significand as f64;
+    let x = if exponent >= 0 {
+        magnitude * power
+    } else {
+        magnitude / power
+    };
+    serde_json::Number::from_f64(if negative { -x } else { x })
+}
+
+impl<'de> Scanner<'de> {
+    /// The next byte that is not JSON whitespace, not consumed; `None` at the end.
+    #[inline]
+    fn next_token(&mut self) -> Option<u8> {
+        let bytes = self.text.as_bytes();
+        while let Some(&b) = bytes.get(self.pos) {
+            if !matches!(b, b' ' | b'\n' | b'\t' | b'\r') {
+                return Some(b);
+            }
+            self.pos += 1;
+        }
+        None
+    }
+
+    /// Consume `byte` as the next token.
+    #[inline]
+    fn eat(&mut self, byte: u8) -> Option<()> {
+        (self.next_token()? == byte).then(|| self.pos += 1)
+    }
+
+    /// The string whose opening quote is the next byte, borrowed from the text.
+    #[inline]
+    fn string(&mut self) -> Option<&'de str> {
+        let bytes = self.text.as_bytes();
+        let start = self.pos + 1;
+        let mut end = start;
+        // Eight bytes at a time up to the first that may end the plain run; then byte by byte.
+        while let Some(word) = bytes.get(end..end + 8).and_then(|w| w.try_into().ok()) {
+            match special_byte(u64::from_le_bytes(word)) {
+                Some(at) => {
+                    end += at;
+                    break;
+                }
+                None => end += 8,
+            }
+        }
+        loop {
+            match *bytes.get(end)? {
+                b'"' => break,
+                // An escape is decoded, a control character refused, by `serde_json`.
+                b'\\' | 0..=0x1f => return None,
+                _ => end += 1,
+            }
+        }
+        let s = self.text.get(start..end)?;
+        self.pos = end + 1;
+        Some(s)
+    }
+
+    /// Consume `word` (`true`, `false`, `null`), which must come next.
+    #[inline]
+    fn literal(&mut self, word: &[u8]) -> Option<()> {
+        let end = self.pos + word.len();
+        (self.text.as_bytes().get(self.pos..end)? == word).then(|| self.pos = end)
+    }
+
+    /// The members of the object whose `{` is the next token: `member` reads each value, given
+    /// the member's name, with the value's first byte next.
+    #[inline]
+    fn object(&mut self, mut member: impl FnMut(&mut Self, &'de str) -> Option<()>) -> Option<()> {
+        self.eat(b'{')?;
+        if self.next_token()? == b'}' {
+            self.pos += 1;
+            return Some(());
+        }
+        loop {
+            if self.next_token()? != b'"' {
+                return None;
+            }
+            let name = self.string()?;
+            self.eat(b':')?;
+            self.next_token()?;
+            member(self, name)?;
+            match self.next_token()? {
+                b',' => self.pos += 1,
+                b'}' => {
+                    self.pos += 1;
+                    return Some(());
+                }
+                _ => return None,
+            }
+        }
+    }
+
+    /// The items of the array whose `[` is the next token, as `item` reads each (its first byte
+    /// next).
+    #[inline]
+    fn array(&mut self, mut item: impl FnMut(&mut Self) -> Option<()>) -> Option<()> {
+        self.eat(b'[')?;
+        if self.next_token()? == b']' {
+            self.pos += 1;
+            return Some(());
+        }
+        loop {
+            self.next_token()?;
+            item(self)?;
+            match self.next_token()? {
+                b',' => self.pos += 1,
+                b']' => {
+                    self.pos += 1;
+                    return Some(());
+                }
+                _ => return None,
+            }
+        }
+    }
+
+    /// The reply object: its `action` as a slot, its `content` members into `fields`, any other
+    /// member skipped.
+    fn reply(&mut self, schema: &RequestedSchema, fields: &mut [Slot<'de>]) -> Option<Reply<'de>> {
+        if self.next_token()? != b'{' {
+            return None;
+        }
+        let mut action = None;
+        let mut content = Content::Absent;
+        self.object(|s, name| {
+            match name {
+                "action" => action = Some(s.value()?),
+                "content" => {
+                    // The last `content` counts, as in a `Map`: forget an earlier one's members.
+                    if !matches!(content, Content::Absent) {
+                        fields.iter_mut().for_each(clear);
+                    }
+                    content = s.content(schema, fields)?;
+                }
+                _ => s.skip(0)?,
+            }
+            Some(())
+        })?;
+        Some(Reply::Object { action, content })
+    }
+
+    /// `content`: an object's members named by the schema into their slots (the last of a
+    /// repeated member counts), others skipped.
+    fn content(&mut self, schema: &RequestedSchema, fields: &mut [Slot<'de>]) -> Option<Content> {
+        match self.next_token()? {
+            b'{' => {}
+            b'n' => return self.literal(b"null").map(|()| Content::Null),
+            _ => return self.skip(0).map(|()| Content::NotAnObject),
+        }
+        let properties = schema.properties();
+        // Members usually come in the schema's order: try the property after the previous one.
+        let mut expected = 0;
+        self.object(|s, name| {
+            let index = match properties.get(expected) {
+                Some(p) if p.name() == name => Some(expected),
+                _ => properties.iter().position(|p| p.name() == name),
+            };
+            match index.and_then(|i| fields.get_mut(i).map(|slot| (i, slot))) {
+                Some((i, slot)) => {
+                    expected = i + 1;
+                    fill(slot, s.value()?);
+                }
+                None => s.skip(0)?,
+            }
+            Some(())
+        })?;
+        Some(Content::Object)
+    }
+
+    /// A member value as a slot: a string, number, boolean, `null` or array of strings.
+    #[inline]
+    fn value(&mut self) -> Option<Slot<'de>> {
+        Some(match self.next_token()? {
+            b'"' => Slot::Str(Cow::Borrowed(self.string()?)),
+            b't' => self.literal(b"true").map(|()| Slot::Bool(true))?,
+            b'f' => self.literal(b"false").map(|()| Slot::Bool(false))?,
+            b'n' => self.literal(b"null").map(|()| Slot::Null)?,
+            b'-' | b'0'..=b'9' => self.number()?,
+            b'[' => {
+                let mut items = Vec::new();
+                self.array(|s| {
+                    if s.next_token()? != b'"' {
+                        return None;
+                    }
+                    items.push(Cow::Borrowed(s.string()?));
+                    Some(())
+                })?;
+                Slot::Strs(items)
+            }
+            _ => return None,
+        })
+    }
+
+    /// The number starting at the next byte, as `serde_json` reads it for a `Value`.
+    fn number(&mut self) -> Option<Slot<'de>> {
+        let bytes = self.text.as_bytes();
+        let start = self.pos;
+        // Every byte a JSON number can hold; none of them can follow one in valid JSON, so the
+        // run is the number (or the text is invalid, which `serde_json` then says).
+        let len = bytes
+            .get(start..)?
+            .iter()
+            .position(|b| !matches!(b, b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E'))
+            .unwrap_or(bytes.len() - start);
+        self.pos = start + len;
+        if let Some(number) = bytes.get(start..self.pos).and_then(plain_number) {
+            return Some(Slot::Number(number));
+        }
+        // Anything else, as its text, to `serde_json`.
+        let mut de = serde_json::Deserializer::from_str(self.text.get(start..self.pos)?);
+        let slot = Slot::deserialize(&mut de).ok()?;
+        de.end().ok()?;
+        Some(slot)
+    }
+
+    /// Skip a value (its first byte next), checking it is valid JSON as `serde_json` would.
+    fn skip(&mut self, depth: u32) -> Option<()> {
+        match self.next_token()? {
+            b'"' => self.string().map(drop),
+            b't' => self.literal(b"true"),
+            b'f' => self.literal(b"false"),
+            b'n' => self.literal(b"null"),
+            b'-' | b'0'..=b'9' => self.number().map(drop),
+            b'[' if depth < MAX_DEPTH => self.array(|s| s.skip(depth + 1)),
+            b'{' if depth < MAX_DEPTH => self.object(|s, _| s.skip(depth + 1)),
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::reply_text::read_with_serde;
+    use crate::schema::{
+        BooleanSchema, EnumOption, IntegerSchema, MultiSelectSchema, NumberSchema, Property,
+        StringSchema,
+    };
+
+    fn schema() -> RequestedSchema {
+        RequestedSchema::new(vec![
+            Property::new("email", StringSchema::new()),
+            Property::new("age", IntegerSchema::new()),
+            Property::new("budget", NumberSchema::new()).optional(),
+            Property::new(
+                "topics",
+                MultiSelectSchema::new(vec![EnumOption::new("rust"), EnumOption::new("mcp")]),
+            ),
+            Property::new("ok", BooleanSchema::new()).optional(),
+        ])
+        .expect("a valid schema")
+    }
+
+    /// Replies the scanner reads itself.
+    const PLAIN: &[&str] = &[
+        r#"{"action":"accept","content":{"email":"ada@example.com","age":36,"budget":2500.5,"topics":["rust","mcp"],"ok":true}}"#,
+        r#"{"action":"decline"}"#,
+        r#"{"action":"cancel","_meta":{"a":[1,{"b":null}],"c":"d"}}"#,
+        " {\n\t\"content\" : { \"ok\" : false , \"x\" : [ ] } ,\r\"action\" : \"accept\" } \n",
+        r#"{"action":"accept","content":{"age":-0,"budget":-1.5e3,"topics":[],"email":"é𝄞"}}"#,
+        r#"{"action":"accept","content":{"age":18446744073709551615,"budget":0}}"#,
+        r#"{"action":"accept","content":{"age":1,"age":2},"content":{"age":3}}"#,
+        r#"{"action":"accept","content":null}"#,
+        r#"{"action":"accept","content":5}"#,
+        r#"{"action":7,"content":{"email":null,"ok":"yes","topics":"rust"}}"#,
+        r#"{}"#,
+        r#"{"action":"accept","content":{"x":[[[{"y":[]}]]],"age":2}}"#,
+        // Beyond `u64`: a float, read by `serde_json` from the number's own text.
+        r#"{"action":"accept","content":{"age":18446744073709551616}}"#,
+        r#"{"action":"accept","_meta":[99999999999999999999]}"#,
+        // Numbers this reads itself, and numbers it leaves to `serde_json`.
+        r#"{"action":"accept","content":{"age":-9223372036854775808,"budget":9007199254740992e-22}}"#,
+        r#"{"action":"accept","content":{"age":-9223372036854775809,"budget":9007199254740993e-22}}"#,
+        r#"{"action":"accept","content":{"age":1E+2,"budget":1.5e-23,"email":-0.0}}"#,
+        r#"{"action":"accept","content":{"age":0.1e1,"budget":123456789012345678901234567890e-10}}"#,
+        r#"{"action":"accept","content":{"age":2.2250738585072014e-308,"budget":1.7976931348623157e308}}"#,
+        r#"{"action":"accept","content":{"age":1e0001,"budget":4.9e-324,"email":1e-400}}"#,
+    ];
+
+    /// Replies the scanner leaves to `serde_json`.
+    const OTHERS: &[&str] = &[
+        r#"{"action":"accept","content":{"email":"a\"b","age":36}}"#,
+        r#"{"action":"acc\u0065pt","content":{}}"#,
+        r#"{"action":"accept","content":{"em\u0061il":"x"}}"#,
+        r#"{"action":"accept","content":{"email":{"a":1}}}"#,
+        r#"{"action":"accept","content":{"topics":["rust",1]}}"#,
+        r#"{"action":"accept","content":{"age":1e400}}"#,
+        r#"{"action":"accept","content":{"age":01}}"#,
+        r#"{"action":"accept","content":{"age":1.}}"#,
+        r#"{"action":"accept","content":{"age":-}}"#,
+        r#"{"action":"accept","content":{"age":1-2}}"#,
+        r#"{"action":"accept","content":{"age":+1}}"#,
+        r#"{"action":"accept","content":{"email":"a"}}x"#,
+        r#"{"action":"accept","content":{"email":"a"},}"#,
+        r#"{"action":"accept","content":{"email":"a",}}"#,
+        r#"{"action":"accept","content":{"topics":["rust",]}}"#,
+        r#"{"action":"accept" "content":{}}"#,
+        r#"{"action":"accept","content":{"email":"a	b"}}"#,
+        r#"{"action":"accept","content":{"email":tru}}"#,
+        r#"{"action":"accept","content":{"email":nul}}"#,
+        r#"{"action":"accept","content":{"email":"a"}"#,
+        r#"{"action":"accept","content":{"email":"a"#,
+        r#"["action","accept"]"#,
+        r#""accept""#,
+        "",
+        " ",
+        r#"{"action":"accept","content":{"email":"a"}} {}"#,
+        r#"{"action":"accept","_meta":{"a":"\ud800"}}"#,
+        r#"{"action":"accept","_meta":[1e400]}"#,
+    ];
+
+    fn slots(n: usize) -> Vec<Slot<'static>> {
+        std::iter::repeat_with(|| Slot::Absent).take(n).collect()
+    }
+
+    /// The scanner either declines `text`, its slots all absent, or reads exactly what the
+    /// `serde_json` reader reads. Returns whether it read it.
+    fn agrees(schema: &RequestedSchema, text: &str) -> bool {
+        let n = schema.properties().len();
+        let mut by_serde = slots(n);
+        let serde = read_with_serde(schema, text, &mut by_serde);
+        let mut scanned = slots(n);
+        match scan_reply(schema, text, &mut scanned) {
+            Some(reply) => {
+                assert_eq!(serde.as_ref().ok(), Some(&reply), "{text}");
+                assert_eq!(by_serde, scanned, "{text}");
+                true
+            }
+            None => {
+                assert!(scanned.iter().all(|s| *s == Slot::Absent), "{text}");
+                false
+            }
+        }
+    }
+
+    #[test]
+    fn reads_plain_replies_as_serde_json_does() {
+        let schema = schema();
+        for text in PLAIN {
+            assert!(agrees(&schema, text), "not read: {text}");
+        }
+    }
+
+    #[test]
+    fn leaves_escapes_errors_and_odd_shapes_to_serde_json() {
+        let schema = schema();
+        for text in OTHERS {
+            assert!(!agrees(&schema, text), "read: {text}");
+        }
+    }
+
+    #[test]
+    fn skips_nesting_up_to_its_limit_then_declines() {
+        let schema = schema();
+        for depth in [1, 63, 64, 65, 127, 128, 129, 200] {
+            let arrays = format!(
+                r#"{{"action":"accept","_meta":{}{}}}"#,
+                "[".repeat(depth),
+                "]".repeat(depth)
+            );
+            let objects = format!(
+                r#"{{"action":"accept","_meta":{}0{}}}"#,
+                r#"{"a":"#.repeat(depth),
+                "}".repeat(depth)
+            );
+            for text in [arrays, objects] {
+                // Depth counts from the member's own value (0).
+                assert_eq!(agrees(&schema, &text), depth <= 64, "depth {depth}");
+            }
+        }
+    }
+
+    #[test]
+    fn finds_the_first_special_byte_of_any_word() {
+        let naive = |bytes: &[u8; 8]| {
+            bytes
+                .iter()
+                .position(|&b| b == b'"' || b == b'\\' || b < 0x20)
+        };
+        // Every byte value at every position, among fillers around each class's edges.
+        for filler in [
+            b'a', b' ', b'!', b'#', b'[', b']', 0x7f, 0x80, 0xc3, 0xff, 0x1f, b'"',
+        ] {
+            for at in 0..8 {
+                for b in 0..=u8::MAX {
+                    let mut bytes = [filler; 8];
+                    bytes[at] = b;
+                    assert_eq!(
+                        special_byte(u64::from_le_bytes(bytes)),
+                        naive(&bytes),
+                        "{bytes:?}"
+                    );
+                }
+            }
+        }
+        // And pseudo-random words (xorshift), biased towards the interesting bytes.
+        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+        for _ in 0..200_000 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let bytes = state.to_le_bytes().map(|b| match b % 8 {
+                0 => b'"',
+                1 => b'\\',
+                2 => b % 0x22,
+                _ => b,
+            });
+            assert_eq!(
+                special_byte(u64::from_le_bytes(bytes)),
+                naive(&bytes),
+                "{bytes:?}"
+            );
+        }
+    }
+
+    struct XorShift(u64);
+
+    impl XorShift {
+        fn below(&mut self, n: u64) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0 % n
+        }
+        fn digits(&mut self, count: u64, text: &mut String) {
+            for _ in 0..count {
+                text.push(char::from(b"0123456789"[self.below(10) as usize]));
+            }
+        }
+    }
+
+    /// Every number this reads itself has `serde_json`'s value, to the bit and the variant.
+    #[test]
+    fn reads_numbers_as_serde_json_does() {
+        let mut rng = XorShift(0x2545_f491_4f6c_dd1d);
+        let (mut tried, mut read) = (0, 0);
+        for _ in 0..300_000 {
+            let mut text = String::new();
+            if rng.below(2) == 0 {
+                text.push('-');
+            }
+            let n = 1 + rng.below(21);
+            rng.digits(n, &mut text);
+            if rng.below(2) == 0 {
+                text.push('.');
+                let n = rng.below(22);
+                rng.digits(n, &mut text);
+            }
+            if rng.below(2) == 0 {
+                text.push(['e', 'E'][rng.below(2) as usize]);
+                text.push_str(["", "+", "-"][rng.below(3) as usize]);
+                let n = rng.below(4);
+                rng.digits(n, &mut text);
+            }
+            tried += 1;
+            let by_serde = serde_json::from_str::<serde_json::Value>(&text).ok();
+            if let Some(number) = plain_number(text.as_bytes()) {
+                read += 1;
+                let number = serde_json::Value::Number(number);
+                assert_eq!(by_serde.as_ref(), Some(&number), "{text}");
+                // Same variant too: an integer stays one, a float stays one.
+                assert_eq!(
+                    by_serde
+                        .as_ref()
+                        .map(|v| (v.is_u64(), v.is_i64(), v.is_f64())),
+                    Some((number.is_u64(), number.is_i64(), number.is_f64())),
+                    "{text}"
+                );
+            }
+        }
+        assert!(read > tried / 10, "{read} of {tried}");
+        for text in [
+            "0",
+            "-0",
+            "1",
+            "18446744073709551615",
+            "-9223372036854775808",
+        ] {
+            assert!(plain_number(text.as_bytes()).is_some(), "{text}");
+        }
+        for text in [
+            "", "-", "01", "1.", ".5", "1e", "1e+", "+1", "1e1000", "0x1", "1.5.5",
+        ] {
+            assert_eq!(plain_number(text.as_bytes()), None, "{text}");
+        }
+    }
+
+    /// Every reply above, with one character deleted, inserted or replaced anywhere: the
+    /// scanner never reads a text differently from `serde_json`, valid or not.
+    #[test]
+    fn agrees_with_serde_json_on_every_one_character_edit() {
+        const EDITS: &[char] = &[
+            '{', '}', '[', ']', '"', '\\', ',', ':', '0', '1', '9', '-', '+', '.', 'e', 'E', 't',
+            'n', 'u', ' ', '\n', '\u{1}', 'é', '𝄞',
+        ];
+        let schema = schema();
+        let (mut texts, mut read) = (0, 0);
+        for base in PLAIN.iter().chain(OTHERS) {
+            let chars: Vec<char> = base.chars().collect();
+            for at in 0..=chars.len() {
+                let (before, after) = chars.split_at(at);
+                let mut edits: Vec<String> = Vec::new();
+                if let Some((_, rest)) = after.split_first() {
+                    edits.push(before.iter().chain(rest).collect());
+                }
+                for &c in EDITS {
+                    edits.push(before.iter().chain([&c]).chain(after).collect());
+                    if let Some((_, rest)) = after.split_first() {
+                        edits.push(before.iter().chain([&c]).chain(rest).collect());
+                    }
+                }
+                for text in &edits {
+                    texts += 1;
+                    if agrees(&schema, text) {
+                        read += 1;
+                    }
+                }
+            }
+        }
+        // Both outcomes are exercised in bulk.
+        assert!(read > texts / 10 && read < texts / 2, "{read} of {texts}");
+    }
+}
