@@ -63,16 +63,18 @@ fn read_reply<'de>(
     fields: &mut [Slot<'de>],
 ) -> Result<Action, ReplyError> {
     check_reply_size(text)?;
-    let reply = match scan::scan_reply(schema, text, fields) {
-        Some(reply) => reply,
-        None => read_with_serde(schema, text, fields)?,
-    };
-    let Reply::Object { action, content } = reply else {
-        return Err(ReplyError::Malformed(MalformedReply::NotAnObject));
-    };
-    let action = match action {
-        Some(Slot::Str(name)) => action_named(&name)?,
-        other => action_of(other.map(Slot::into_value).as_ref())?,
+    let (action, content) = match scan::scan_reply(schema, text, fields) {
+        Some((action, content)) => (action.action()?, content),
+        None => {
+            let Reply::Object { action, content } = read_with_serde(schema, text, fields)? else {
+                return Err(ReplyError::Malformed(MalformedReply::NotAnObject));
+            };
+            let action = match action {
+                Some(Slot::Str(name)) => action_named(&name)?,
+                other => action_of(other.map(Slot::into_value).as_ref())?,
+            };
+            (action, content)
+        }
     };
     if action == Action::Accept {
         if let Content::NotAnObject = content {

@@ -4,8 +4,6 @@
 
 use std::fmt;
 
-use std::borrow::Cow;
-
 use serde_json::{Map, Value};
 
 use crate::field::Slot;
@@ -365,7 +363,9 @@ impl Member for Slot<'_> {
             },
             (PropertyKind::Boolean(_), Slot::Bool(_)) => Ok(()),
             (PropertyKind::Select(s), Slot::Str(text)) => check_option(&s.options, text),
-            (PropertyKind::MultiSelect(m), Slot::Strs(items)) => check_selections(m, items),
+            (PropertyKind::MultiSelect(m), Slot::Strs(items)) => {
+                check_selections(m, items.iter().map(|item| Some(item.as_ref())))
+            }
             _ => check_value(kind, &self.clone().into_value()),
         }
     }
@@ -415,7 +415,7 @@ pub(crate) fn check_value(kind: &PropertyKind, value: &Value) -> Result<(), Rule
             let Value::Array(items) = value else {
                 return Err(wrong(JsonType::Array));
             };
-            check_selections(m, items)
+            check_selections(m, items.iter().map(Value::as_str))
         }
     }
 }
@@ -464,50 +464,48 @@ fn check_number(n: &NumberSchema, x: f64) -> Result<(), Rule> {
     Ok(())
 }
 
-/// An item of a multi-select's array: its text, if it is a string.
-trait Selection {
-    fn text(&self) -> Option<&str>;
-}
-
-impl Selection for Value {
-    fn text(&self) -> Option<&str> {
-        self.as_str()
-    }
-}
-
-impl Selection for Cow<'_, str> {
-    fn text(&self) -> Option<&str> {
-        Some(self)
-    }
-}
-
 /// A multi-select's rules: each item a string, an option, and not selected before (in order);
-/// then the count.
-fn check_selections<S: Selection>(m: &MultiSelectSchema, items: &[S]) -> Result<(), Rule> {
-    for (i, item) in items.iter().enumerate() {
-        let Some(text) = item.text() else {
+/// then the count. `items` gives each item's text, `None` for a non-string.
+fn check_selections<'t>(
+    m: &MultiSelectSchema,
+    items: impl Iterator<Item = Option<&'t str>> + Clone,
+) -> Result<(), Rule> {
+    // The options selected so far, by index (the first 64 options; past them, the items
+    // before are compared).
+    let mut selected: u64 = 0;
+    let mut count = 0;
+    for (i, item) in items.clone().enumerate() {
+        let Some(text) = item else {
             return Err(Rule::Type {
                 expected: JsonType::Array,
                 found: "an array holding a non-string",
             });
         };
-        check_option(&m.options, text)?;
-        // Every earlier item is a string (else the loop would have stopped there).
-        if items.iter().take(i).any(|seen| seen.text() == Some(text)) {
+        let Some(index) = m.options.iter().position(|o| o.value() == text) else {
+            return Err(Rule::NotAnOption { value: quote(text) });
+        };
+        let bit = u32::try_from(index)
+            .ok()
+            .and_then(|index| 1u64.checked_shl(index));
+        let again = match bit {
+            Some(bit) => {
+                let again = selected & bit != 0;
+                selected |= bit;
+                again
+            }
+            // Every earlier item is a string (else the loop would have stopped there).
+            None => items.clone().take(i).any(|seen| seen == Some(text)),
+        };
+        if again {
             return Err(Rule::DuplicateSelection { value: quote(text) });
         }
+        count += 1;
     }
-    if let Some(min_items) = m.min_items.filter(|min| items.len() < *min as usize) {
-        return Err(Rule::MinItems {
-            min_items,
-            count: items.len(),
-        });
+    if let Some(min_items) = m.min_items.filter(|min| count < *min as usize) {
+        return Err(Rule::MinItems { min_items, count });
     }
-    if let Some(max_items) = m.max_items.filter(|max| items.len() > *max as usize) {
-        return Err(Rule::MaxItems {
-            max_items,
-            count: items.len(),
-        });
+    if let Some(max_items) = m.max_items.filter(|max| count > *max as usize) {
+        return Err(Rule::MaxItems { max_items, count });
     }
     Ok(())
 }
