@@ -5,14 +5,15 @@
 //! are strings, numbers, booleans, `null` or arrays of strings, whatever whitespace between the
 //! tokens) and fills the slots exactly as the `serde_json` reader beside it would. Anything else
 //! it does not decide: an escape, a control character, an object or a mixed array as a
-//! `content` member, nesting deeper than [`MAX_DEPTH`], a non-object reply, an integer beyond
-//! `u64`, and every syntax error. It then empties the slots and returns `None`, and the
-//! `serde_json` reader reads the text from the start and decides, with its own error and
-//! position. So what is valid JSON, what each member holds, and every error are still
-//! `serde_json`'s answers; this reader only answers first where the answer is plain.
+//! `content` member, nesting deeper than [`MAX_DEPTH`], a non-object reply, and every syntax
+//! error. It then empties the slots and returns `None`, and the `serde_json` reader reads the
+//! text from the start and decides, with its own error and position. So what is valid JSON,
+//! what each member holds, and every error are still `serde_json`'s answers; this reader only
+//! answers first where the answer is plain.
 //!
-//! Numbers other than a non-negative integer (a fraction, an exponent, a sign) are handed, as
-//! their text, to `serde_json` itself, so their value and their range errors are its own.
+//! Numbers: [`plain_number`] settles the common ones (integers, short decimals) exactly as
+//! `serde_json` would; any other is handed, as its own text, to `serde_json` itself, so its value
+//! and its range error are `serde_json`'s.
 
 use std::borrow::Cow;
 
@@ -48,7 +49,7 @@ pub(super) fn scan_reply<'de>(
     reply
 }
 
-/// A reply's `action` member, as [`action_of`] reads it.
+/// A reply's `action` member, as [`action_of`](crate::reply::action_of) reads it.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(super) enum ActionRead {
     Named(Action),
@@ -59,7 +60,7 @@ pub(super) enum ActionRead {
 }
 
 impl ActionRead {
-    /// The action, or the error [`action_of`] gives.
+    /// The action, or the error [`action_of`](crate::reply::action_of) gives.
     pub(super) fn action(self) -> Result<Action, ReplyError> {
         match self {
             ActionRead::Named(action) => Ok(action),

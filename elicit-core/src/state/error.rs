@@ -59,7 +59,7 @@ pub enum StateError {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum MalformedReason {
-    /// Longer than [`MAX_STATE_LEN`](super::MAX_STATE_LEN) characters.
+    /// Longer than [`MAX_STATE_LEN`] characters.
     TooLong,
     /// Shorter than the smallest possible sealed state.
     TooShort,
@@ -152,7 +152,7 @@ impl Error for StateError {}
 pub enum SealError {
     /// The state value failed to serialize to JSON (e.g. a map with non-string keys).
     Serialize(serde_json::Error),
-    /// The sealed state would be longer than [`MAX_STATE_LEN`](super::MAX_STATE_LEN) characters,
+    /// The sealed state would be longer than [`MAX_STATE_LEN`] characters,
     /// and so would be refused when it came back. Keep large data server-side and seal a
     /// reference to it.
     TooLarge {
