@@ -7,11 +7,14 @@
 //!   (formats on; the validator built once, outside the loop) against the same
 //!   `requestedSchema`, then `serde_json::from_value`.
 //!
+//! Three replies: a valid one, the same with escapes in a string (which a reader must decode),
+//! and one breaking three rules.
+//!
 //! Run: `cargo bench --bench reply_parsing`.
 
 mod common;
 
-use common::forms::{ACCEPT, ActionSerde, REJECT, ReplySerde, Signup, SignupSerde};
+use common::forms::{ACCEPT, ActionSerde, ESCAPED, REJECT, ReplySerde, Signup, SignupSerde};
 use common::{Counting, case, compare, keep};
 use elicit::{Elicit, Elicitation};
 use serde_json::Value;
@@ -68,6 +71,16 @@ fn main() {
             .expect("valid")
             .is_some()
     );
+    let escaped = elicit_parse(ESCAPED.as_bytes()).expect("valid reply");
+    assert_eq!(
+        escaped.accepted().map(|form| form.name),
+        Some("Ada \"Countess\"\nLovelace".to_owned())
+    );
+    assert!(
+        jsonschema_parse(&validator, ESCAPED.as_bytes())
+            .expect("valid")
+            .is_some()
+    );
     let rejected = elicit_parse(REJECT.as_bytes()).expect_err("three violations");
     assert_eq!(
         rejected.violations().map(|v| v.len()),
@@ -96,6 +109,25 @@ fn main() {
                 keep(jsonschema_parse(
                     &validator,
                     std::hint::black_box(ACCEPT.as_bytes()),
+                ))
+            }),
+        ],
+    );
+    compare(
+        "accept, escapes in a string (a quote, a line break) -> typed value",
+        vec![
+            case("elicit from_reply_str (all checks)", || {
+                keep(elicit_parse(std::hint::black_box(ESCAPED.as_bytes())))
+            }),
+            case("serde from_slice (no checks)", || {
+                keep(serde_json::from_slice::<ReplySerde>(std::hint::black_box(
+                    ESCAPED.as_bytes(),
+                )))
+            }),
+            case("jsonschema validate + serde", || {
+                keep(jsonschema_parse(
+                    &validator,
+                    std::hint::black_box(ESCAPED.as_bytes()),
                 ))
             }),
         ],

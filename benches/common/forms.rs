@@ -125,3 +125,7 @@ pub const ACCEPT: &str = r#"{"action":"accept","content":{"email":"ada@example.c
 /// An accepted reply that breaks three rules: the email's format, the age's minimum, the plan's
 /// options.
 pub const REJECT: &str = r#"{"action":"accept","content":{"email":"ada-at-example.com","name":"Ada Lovelace","age":12,"budget":2500.5,"newsletter":true,"plan":"gold","topics":["rust","mcp"],"website":"https://example.com/ada"}}"#;
+
+/// An accepted reply whose free text holds escapes (a quoted nickname, a line break), as a
+/// client writes a name typed over two lines: valid, every rule kept.
+pub const ESCAPED: &str = r#"{"action":"accept","content":{"email":"ada@example.com","name":"Ada \"Countess\"\nLovelace","age":36,"budget":2500.5,"newsletter":true,"plan":"pro","topics":["rust","mcp"],"website":"https://example.com/ada"}}"#;

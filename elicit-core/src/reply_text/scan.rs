@@ -1,11 +1,13 @@
 //! A reader for the common shape of a reply, by hand: the bytes are looked at once, without
 //! `serde_json`'s deserializer and visitors around every token.
 //!
-//! It reads what clients send (an object whose strings hold no escape, whose `content` members
-//! are strings, numbers, booleans, `null` or arrays of strings, whatever whitespace between the
-//! tokens) and fills the slots exactly as the `serde_json` reader beside it would. Anything else
-//! it does not decide: an escape, a control character, an object or a mixed array as a
-//! `content` member, nesting deeper than [`MAX_DEPTH`], a non-object reply, and every syntax
+//! It reads what clients send (an object whose `content` members are strings, numbers, booleans,
+//! `null` or arrays of strings, whatever whitespace between the tokens) and fills the slots
+//! exactly as the `serde_json` reader beside it would: a string is borrowed from the text, or
+//! decoded when it holds escapes (a quote, a newline in free text), as `serde_json` decodes them.
+//! Anything else it does not decide: an escape in a member name or the action, a `\u` escape
+//! of a surrogate outside a valid pair, a raw control character, an object or a mixed array as
+//! a `content` member, nesting deeper than [`MAX_DEPTH`], a non-object reply, and every syntax
 //! error. It then empties the slots and returns `None`, and the `serde_json` reader reads the
 //! text from the start and decides, with its own error and position. So what is valid JSON,
 //! what each member holds, and every error are still `serde_json`'s answers; this reader only
@@ -203,13 +205,12 @@ impl<'de> Scanner<'de> {
         (self.next_token()? == byte).then(|| self.pos += 1)
     }
 
-    /// The string whose opening quote is the next byte, borrowed from the text.
+    /// Where the plain run of a string from `start` ends: the index of its first `"`, `\` or
+    /// control byte; `None` at the end of the text. Eight bytes at a time, then byte by byte.
     #[inline]
-    fn string(&mut self) -> Option<&'de str> {
+    fn plain_run(&self, start: usize) -> Option<usize> {
         let bytes = self.text.as_bytes();
-        let start = self.pos + 1;
         let mut end = start;
-        // Eight bytes at a time up to the first that may end the plain run; then byte by byte.
         while let Some(word) = bytes.get(end..end + 8).and_then(|w| w.try_into().ok()) {
             match special_byte(u64::from_le_bytes(word)) {
                 Some(at) => {
@@ -219,17 +220,109 @@ impl<'de> Scanner<'de> {
                 None => end += 8,
             }
         }
-        loop {
-            match *bytes.get(end)? {
-                b'"' => break,
-                // An escape is decoded, a control character refused, by `serde_json`.
-                b'\\' | 0..=0x1f => return None,
-                _ => end += 1,
-            }
+        while !matches!(*bytes.get(end)?, b'"' | b'\\' | 0..=0x1f) {
+            end += 1;
+        }
+        Some(end)
+    }
+
+    /// The string whose opening quote is the next byte, borrowed from the text; `None` if it
+    /// holds an escape (member names: a name with one is left to `serde_json`).
+    #[inline]
+    fn string(&mut self) -> Option<&'de str> {
+        let start = self.pos + 1;
+        let end = self.plain_run(start)?;
+        if self.text.as_bytes().get(end) != Some(&b'"') {
+            return None;
         }
         let s = self.text.get(start..end)?;
         self.pos = end + 1;
         Some(s)
+    }
+
+    /// The string whose opening quote is the next byte: borrowed from the text, or, when it
+    /// holds escapes, decoded as `serde_json` decodes them (a newline or a quote in free text).
+    #[inline]
+    fn string_value(&mut self) -> Option<Cow<'de, str>> {
+        let start = self.pos + 1;
+        let end = self.plain_run(start)?;
+        match self.text.as_bytes().get(end)? {
+            b'"' => {
+                let s = self.text.get(start..end)?;
+                self.pos = end + 1;
+                Some(Cow::Borrowed(s))
+            }
+            b'\\' => {
+                let mut decoded = String::from(self.text.get(start..end)?);
+                self.pos = end;
+                self.escaped(&mut decoded)?;
+                Some(Cow::Owned(decoded))
+            }
+            // A raw control character: `serde_json` refuses it.
+            _ => None,
+        }
+    }
+
+    /// The rest of a string from its first escape (the next byte), decoded onto `out`, up to
+    /// and past its closing quote. The escapes `serde_json` accepts, decoded the same way; a
+    /// `\u` escape of a surrogate is read only as half of a valid pair, anything odd left to
+    /// `serde_json` (which refuses it, or decides).
+    #[cold]
+    fn escaped(&mut self, out: &mut String) -> Option<()> {
+        let bytes = self.text.as_bytes();
+        loop {
+            match *bytes.get(self.pos)? {
+                b'"' => {
+                    self.pos += 1;
+                    return Some(());
+                }
+                b'\\' => {
+                    let (c, len) = match *bytes.get(self.pos + 1)? {
+                        b'"' => ('"', 2),
+                        b'\\' => ('\\', 2),
+                        b'/' => ('/', 2),
+                        b'b' => ('\u{8}', 2),
+                        b'f' => ('\u{c}', 2),
+                        b'n' => ('\n', 2),
+                        b'r' => ('\r', 2),
+                        b't' => ('\t', 2),
+                        b'u' => self.unicode_escape()?,
+                        _ => return None,
+                    };
+                    out.push(c);
+                    self.pos += len;
+                }
+                _ => return None,
+            }
+            let end = self.plain_run(self.pos)?;
+            out.push_str(self.text.get(self.pos..end)?);
+            self.pos = end;
+        }
+    }
+
+    /// The character of the `\u` escape at the next byte, and the escape's length: one escape,
+    /// or a surrogate pair of two.
+    fn unicode_escape(&self) -> Option<(char, usize)> {
+        let unit = |at: usize| {
+            let hex = self.text.get(at..at + 4)?;
+            if !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+                return None;
+            }
+            u32::from_str_radix(hex, 16).ok()
+        };
+        let first = unit(self.pos + 2)?;
+        if !(0xD800..=0xDBFF).contains(&first) {
+            // Not a surrogate: the character itself. A lone trailing surrogate: `None`.
+            return char::from_u32(first).map(|c| (c, 6));
+        }
+        if self.text.as_bytes().get(self.pos + 6..self.pos + 8)? != b"\\u" {
+            return None;
+        }
+        let second = unit(self.pos + 8)?;
+        if !(0xDC00..=0xDFFF).contains(&second) {
+            return None;
+        }
+        char::from_u32(0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00)).map(|c| (c, 12))
     }
 
     /// Consume `word` (`true`, `false`, `null`), which must come next.
@@ -369,8 +462,8 @@ impl<'de> Scanner<'de> {
     fn value_into(&mut self, slot: &mut Slot<'de>) -> Option<()> {
         match self.next_token()? {
             b'"' => {
-                let text = self.string()?;
-                fill(slot, Slot::Str(Cow::Borrowed(text)));
+                let text = self.string_value()?;
+                fill(slot, Slot::Str(text));
             }
             b't' => {
                 self.literal(b"true")?;
@@ -391,7 +484,7 @@ impl<'de> Scanner<'de> {
                     if s.next_token()? != b'"' {
                         return None;
                     }
-                    items.push(Cow::Borrowed(s.string()?));
+                    items.push(s.string_value()?);
                     Some(())
                 })?;
                 fill(slot, Slot::Strs(items));
@@ -429,7 +522,7 @@ impl<'de> Scanner<'de> {
     /// Skip a value (its first byte next), checking it is valid JSON as `serde_json` would.
     fn skip(&mut self, depth: u32) -> Option<()> {
         match self.next_token()? {
-            b'"' => self.string().map(drop),
+            b'"' => self.string_value().map(drop),
             b't' => self.literal(b"true"),
             b'f' => self.literal(b"false"),
             b'n' => self.literal(b"null"),
@@ -487,6 +580,11 @@ mod tests {
         // Beyond `u64`: a float, read by `serde_json` from the number's own text.
         r#"{"action":"accept","content":{"age":18446744073709551616}}"#,
         r#"{"action":"accept","_meta":[99999999999999999999]}"#,
+        // Escapes in values, decoded here: every simple one, `\u` in both cases, a surrogate
+        // pair, in strings, arrays and skipped members.
+        r#"{"action":"accept","content":{"email":"a\"b\\c\/d\be\ff\ng\rh\ti","age":36}}"#,
+        r#"{"action":"accept","content":{"email":"\u00e9\u00C9\u0000x\uD83D\uDE00y\ud83d\ude00","topics":["r\u0075st","\"",""]}}"#,
+        r#"{"action":"accept","_meta":{"note":"line\nbreak \u263a"},"content":{"email":"\\"}}"#,
         // Numbers this reads itself, and numbers it leaves to `serde_json`.
         r#"{"action":"accept","content":{"age":-9223372036854775808,"budget":9007199254740992e-22}}"#,
         r#"{"action":"accept","content":{"age":-9223372036854775809,"budget":9007199254740993e-22}}"#,
@@ -498,7 +596,6 @@ mod tests {
 
     /// Replies the scanner leaves to `serde_json`.
     const OTHERS: &[&str] = &[
-        r#"{"action":"accept","content":{"email":"a\"b","age":36}}"#,
         r#"{"action":"acc\u0065pt","content":{}}"#,
         r#"{"action":"accept","content":{"em\u0061il":"x"}}"#,
         r#"{"action":"accept","content":{"email":{"a":1}}}"#,
@@ -525,6 +622,20 @@ mod tests {
         " ",
         r#"{"action":"accept","content":{"email":"a"}} {}"#,
         r#"{"action":"accept","_meta":{"a":"\ud800"}}"#,
+        // Escapes it leaves: surrogates alone, reversed or half-paired, invalid, truncated; a
+        // raw control character after an escape; an escape in a member name or the action.
+        r#"{"action":"accept","content":{"email":"\udc00"}}"#,
+        r#"{"action":"accept","content":{"email":"\ud800x"}}"#,
+        r#"{"action":"accept","content":{"email":"\ud800\u0041"}}"#,
+        r#"{"action":"accept","content":{"email":"\ude00\ud83d"}}"#,
+        r#"{"action":"accept","content":{"email":"\ud83d\n"}}"#,
+        r#"{"action":"accept","content":{"email":"\x41"}}"#,
+        r#"{"action":"accept","content":{"email":"\u00g1"}}"#,
+        r#"{"action":"accept","content":{"email":"\u+0e9"}}"#,
+        r#"{"action":"accept","content":{"email":"\u00e"}}"#,
+        r#"{"action":"accept","content":{"email":"a\"#,
+        r#"{"action":"accept","content":{"email":"a\n	b"}}"#,
+        r#"{"action":"accept","content":{"topics":["\u12"]}}"#,
         r#"{"action":"accept","_meta":[1e400]}"#,
     ];
 
@@ -714,6 +825,38 @@ mod tests {
             "", "-", "01", "1.", ".5", "1e", "1e+", "+1", "1e1000", "0x1", "1.5.5",
         ] {
             assert_eq!(plain_number(text.as_bytes()), None, "{text}");
+        }
+    }
+
+    /// Every `\u` escape, alone and in surrogate pairs, in both cases: read as `serde_json`
+    /// reads it, or left to it.
+    #[test]
+    fn reads_unicode_escapes_as_serde_json_does() {
+        let schema = schema();
+        let reply =
+            |escapes: &str| format!(r#"{{"action":"accept","content":{{"email":"<{escapes}>"}}}}"#);
+        let mut read = 0;
+        for unit in 0..=0xFFFF_u32 {
+            let escape = if unit % 2 == 0 {
+                format!("\\u{unit:04x}")
+            } else {
+                format!("\\u{unit:04X}")
+            };
+            if agrees(&schema, &reply(&escape)) {
+                read += 1;
+            }
+        }
+        // Every code unit but the 2 048 surrogates.
+        assert_eq!(read, 0x10000 - 0x800);
+        for high in (0xD800..=0xDBFF_u32).step_by(0x3F) {
+            for low in (0xDBF0..=0xE010_u32).step_by(7) {
+                let text = reply(&format!("\\u{high:04x}\\u{low:04x}"));
+                assert_eq!(
+                    agrees(&schema, &text),
+                    (0xDC00..=0xDFFF).contains(&low),
+                    "{text}"
+                );
+            }
         }
     }
 
