@@ -116,15 +116,15 @@ fn main() {
     compare(
         "accept, escapes in a string (a quote, a line break) -> typed value",
         vec![
-            case("elicit from_reply_str (all checks)", || {
+            case("elicit from_reply_str, escapes (all checks)", || {
                 keep(elicit_parse(std::hint::black_box(ESCAPED.as_bytes())))
             }),
-            case("serde from_slice (no checks)", || {
+            case("serde from_slice, escapes (no checks)", || {
                 keep(serde_json::from_slice::<ReplySerde>(std::hint::black_box(
                     ESCAPED.as_bytes(),
                 )))
             }),
-            case("jsonschema validate + serde", || {
+            case("jsonschema validate + serde, escapes", || {
                 keep(jsonschema_parse(
                     &validator,
                     std::hint::black_box(ESCAPED.as_bytes()),

@@ -10,13 +10,13 @@
 //! are; anything else is parsed as the `Value` the ordinary path builds (unknown members too,
 //! then dropped). For duplicate members the last one counts, as in a `Map`.
 //!
-//! Two readers fill the slots. [`scan`] reads the common shape by hand (no escapes, no nested
-//! `content` members) and declines everything else, syntax errors included; the `serde_json`
-//! reader below then reads the text from the start. So what is and is not valid JSON is still
-//! decided by `serde_json`, down to the error position, and both readers fill the slots alike
-//! (tested on every one-character edit of their test replies). A slot is checked by the same per-kind rule
-//! functions as a `Value`, and a slot of an unexpected shape through its `Value`, so the
-//! violations are the same.
+//! Two readers fill the slots. [`scan`] reads the common shape by hand (flat `content` members,
+//! escapes in values decoded) and declines everything else, syntax errors included; the
+//! `serde_json` reader below then reads the text from the start. So what is and is not valid
+//! JSON is still decided by `serde_json`, down to the error position, and both readers fill the
+//! slots alike (tested on every one-character edit of their test replies). A slot is checked by
+//! the same per-kind rule functions as a `Value`, and a slot of an unexpected shape through its
+//! `Value`, so the violations are the same.
 
 use std::borrow::Cow;
 use std::fmt;
