@@ -330,16 +330,41 @@ impl<'de> Scanner<'de> {
         (self.text.as_bytes().get(self.pos..end)? == word).then(|| self.pos = end)
     }
 
+    /// Open the container whose `open` byte is the next token: `false` if `close` follows at
+    /// once (consumed: the container is empty).
+    #[inline]
+    fn open(&mut self, open: u8, close: u8) -> Option<bool> {
+        self.eat(open)?;
+        if self.next_token()? == close {
+            self.pos += 1;
+            return Some(false);
+        }
+        Some(true)
+    }
+
+    /// After an item of a container: `true` if another follows (its `,` consumed), `false` at
+    /// the container's `close` (consumed).
+    #[inline]
+    fn another(&mut self, close: u8) -> Option<bool> {
+        match self.next_token()? {
+            b',' => {
+                self.pos += 1;
+                Some(true)
+            }
+            b if b == close => {
+                self.pos += 1;
+                Some(false)
+            }
+            _ => None,
+        }
+    }
+
     /// The members of the object whose `{` is the next token: `member` reads each value, given
     /// the member's name, with the value's first byte next.
     #[inline]
     fn object(&mut self, mut member: impl FnMut(&mut Self, &'de str) -> Option<()>) -> Option<()> {
-        self.eat(b'{')?;
-        if self.next_token()? == b'}' {
-            self.pos += 1;
-            return Some(());
-        }
-        loop {
+        let mut more = self.open(b'{', b'}')?;
+        while more {
             if self.next_token()? != b'"' {
                 return None;
             }
@@ -347,38 +372,22 @@ impl<'de> Scanner<'de> {
             self.eat(b':')?;
             self.next_token()?;
             member(self, name)?;
-            match self.next_token()? {
-                b',' => self.pos += 1,
-                b'}' => {
-                    self.pos += 1;
-                    return Some(());
-                }
-                _ => return None,
-            }
+            more = self.another(b'}')?;
         }
+        Some(())
     }
 
     /// The items of the array whose `[` is the next token, as `item` reads each (its first byte
     /// next).
     #[inline]
     fn array(&mut self, mut item: impl FnMut(&mut Self) -> Option<()>) -> Option<()> {
-        self.eat(b'[')?;
-        if self.next_token()? == b']' {
-            self.pos += 1;
-            return Some(());
-        }
-        loop {
+        let mut more = self.open(b'[', b']')?;
+        while more {
             self.next_token()?;
             item(self)?;
-            match self.next_token()? {
-                b',' => self.pos += 1,
-                b']' => {
-                    self.pos += 1;
-                    return Some(());
-                }
-                _ => return None,
-            }
+            more = self.another(b']')?;
         }
+        Some(())
     }
 
     /// The reply object: its `action`, its `content` members into `fields`, any other member
