@@ -407,9 +407,7 @@ impl<'de> Visitor<'de> for SlotVisitor {
     }
 }
 
-/// A content member's name as the index of the property it names (`None`: not in the schema).
-/// Property names are unique in a schema; members usually come in the schema's order, so the
-/// property after the previous member's is tried first.
+/// A content member's name as the index of the property it names ([`property_index`]).
 struct PropertyIndex<'s> {
     schema: &'s RequestedSchema,
     expected: usize,
@@ -430,13 +428,18 @@ impl Visitor<'_> for PropertyIndex<'_> {
     }
     #[inline]
     fn visit_str<E: de::Error>(self, name: &str) -> Result<Option<usize>, E> {
-        let properties = self.schema.properties();
-        if properties
-            .get(self.expected)
-            .is_some_and(|p| p.name() == name)
-        {
-            return Ok(Some(self.expected));
-        }
-        Ok(properties.iter().position(|p| p.name() == name))
+        Ok(property_index(self.schema, self.expected, name))
     }
+}
+
+/// The index of the property `name` names (`None`: not in the schema), for both readers.
+/// Property names are unique in a schema; members usually come in the schema's order, so the
+/// property at `expected` (the one after the previous member's) is tried first.
+#[inline]
+fn property_index(schema: &RequestedSchema, expected: usize, name: &str) -> Option<usize> {
+    let properties = schema.properties();
+    if properties.get(expected).is_some_and(|p| p.name() == name) {
+        return Some(expected);
+    }
+    properties.iter().position(|p| p.name() == name)
 }

@@ -21,7 +21,7 @@ use std::borrow::Cow;
 
 use serde::Deserialize;
 
-use super::{Content, clear, fill};
+use super::{Content, clear, fill, property_index};
 use crate::field::Slot;
 use crate::reply::{Action, MalformedReply, ReplyError, action_named};
 use crate::schema::RequestedSchema;
@@ -261,6 +261,17 @@ impl<'de> Scanner<'de> {
         Some(decoded)
     }
 
+    /// A string value (its opening quote next): borrowed when plain, decoded when it holds
+    /// escapes. Inlined into each caller, so the plain case's two words never pass through a
+    /// returned `Cow` (see [`Self::escaped_string`]).
+    #[inline(always)]
+    fn string_value(&mut self) -> Option<Cow<'de, str>> {
+        match self.string() {
+            Some(text) => Some(Cow::Borrowed(text)),
+            None => self.escaped_string().map(Cow::Owned),
+        }
+    }
+
     /// The rest of a string from its first escape (the next byte), decoded onto `out`, up to
     /// and past its closing quote. The escapes `serde_json` accepts, decoded the same way; a
     /// `\u` escape of a surrogate is read only as half of a valid pair, anything odd left to
@@ -397,9 +408,7 @@ impl<'de> Scanner<'de> {
         schema: &RequestedSchema,
         fields: &mut [Slot<'de>],
     ) -> Option<(ActionRead, Content)> {
-        if self.next_token()? != b'{' {
-            return None;
-        }
+        // Not an object: `object` declines it.
         let mut action = ActionRead::Missing;
         let mut content = Content::Absent;
         self.object(|s, name| {
@@ -439,15 +448,11 @@ impl<'de> Scanner<'de> {
             b'n' => return self.literal(b"null").map(|()| Content::Null),
             _ => return self.skip(0).map(|()| Content::NotAnObject),
         }
-        let properties = schema.properties();
-        // Members usually come in the schema's order: try the property after the previous one.
         let mut expected = 0;
         self.object(|s, name| {
-            let index = match properties.get(expected) {
-                Some(p) if p.name() == name => Some(expected),
-                _ => properties.iter().position(|p| p.name() == name),
-            };
-            match index.and_then(|i| fields.get_mut(i).map(|slot| (i, slot))) {
+            match property_index(schema, expected, name)
+                .and_then(|i| fields.get_mut(i).map(|slot| (i, slot)))
+            {
                 Some((i, slot)) => {
                     expected = i + 1;
                     s.value_into(slot)?;
@@ -468,15 +473,10 @@ impl<'de> Scanner<'de> {
     #[inline]
     fn value_into(&mut self, slot: &mut Slot<'de>) -> Option<()> {
         match self.next_token()? {
-            // Each arm builds its own slot: a `Cow` chosen first and moved in was written to
-            // memory and read back whole (a stall, ~3 % of a reply).
-            b'"' => match self.string() {
-                Some(text) => fill(slot, Slot::Str(Cow::Borrowed(text))),
-                None => {
-                    let text = self.escaped_string()?;
-                    fill(slot, Slot::Str(Cow::Owned(text)));
-                }
-            },
+            b'"' => {
+                let text = self.string_value()?;
+                fill(slot, Slot::Str(text));
+            }
             b't' => {
                 self.literal(b"true")?;
                 fill(slot, Slot::Bool(true));
@@ -496,10 +496,7 @@ impl<'de> Scanner<'de> {
                     if s.next_token()? != b'"' {
                         return None;
                     }
-                    match s.string() {
-                        Some(text) => items.push(Cow::Borrowed(text)),
-                        None => items.push(Cow::Owned(s.escaped_string()?)),
-                    }
+                    items.push(s.string_value()?);
                     Some(())
                 })?;
                 fill(slot, Slot::Strs(items));
@@ -537,10 +534,7 @@ impl<'de> Scanner<'de> {
     /// Skip a value (its first byte next), checking it is valid JSON as `serde_json` would.
     fn skip(&mut self, depth: u32) -> Option<()> {
         match self.next_token()? {
-            b'"' => match self.string() {
-                Some(_) => Some(()),
-                None => self.escaped_string().map(drop),
-            },
+            b'"' => self.string_value().map(drop),
             b't' => self.literal(b"true"),
             b'f' => self.literal(b"false"),
             b'n' => self.literal(b"null"),
