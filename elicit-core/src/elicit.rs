@@ -25,12 +25,15 @@ pub trait FromContent: Sized {
     const __READS_FIELDS: bool = false;
 
     /// [`from_content`](FromContent::from_content) from one value per property of `schema`, in
-    /// its order, already validated; values may be taken. Generated code implements it.
+    /// its order, checked against `schema` here (every violation, as
+    /// [`RequestedSchema::validate`] reports them); values may be taken. Generated code
+    /// implements it, checking each value as it takes it.
     #[doc(hidden)]
     fn __from_fields(
         schema: &RequestedSchema,
         fields: &mut [Slot<'_>],
     ) -> Result<Self, Violations> {
+        schema.validate_each(|i, _| fields.get(i))?;
         let content = schema
             .properties()
             .iter()

@@ -11,7 +11,10 @@ use crate::schema::{
     BooleanSchema, EnumOption, IntegerSchema, MultiSelectSchema, NumberSchema, PropertyKind,
     SelectSchema, SelectStyle, StringSchema,
 };
-use crate::validate::{JsonType, Rule, integer_value, quote, wrong_type};
+use crate::validate::{
+    JsonType, Member, Rule, check_integer_value, check_number, check_option, check_selections,
+    check_string, integer_value, quote, wrong_type,
+};
 
 /// A Rust type that can be one field of an elicitation form.
 ///
@@ -51,6 +54,15 @@ pub trait ElicitField: Sized {
         Self::from_json_owned(slot.into_value())
     }
 
+    /// [`from_slot`](ElicitField::from_slot) of a value first checked against `kind`, the
+    /// field's property: what [`RequestedSchema::validate`](crate::RequestedSchema::validate)
+    /// and then `from_slot` give, in one visit of the slot. Types whose check and reading can
+    /// share their work (a select matched against its options once) do so.
+    #[doc(hidden)]
+    fn from_checked_slot(kind: &PropertyKind, slot: Slot<'_>) -> Result<Self, SlotError> {
+        check_then_read(kind, slot)
+    }
+
     /// The value for an absent (or `null`) member; only `Option` has one.
     fn absent() -> Option<Self> {
         None
@@ -58,6 +70,23 @@ pub trait ElicitField: Sized {
 
     /// The JSON a client sends for this value; `None` to omit the member.
     fn to_json(&self) -> Option<Value>;
+}
+
+/// [`ElicitField::from_checked_slot`] in two steps: the slot's check, then its reading. Every
+/// case a type's own version does not share the work of.
+fn check_then_read<T: ElicitField>(kind: &PropertyKind, slot: Slot<'_>) -> Result<T, SlotError> {
+    slot.check(kind).map_err(SlotError::Broken)?;
+    T::from_slot(slot).map_err(SlotError::Unfit)
+}
+
+/// Why a present slot gave no value (see [`ElicitField::from_checked_slot`]).
+#[doc(hidden)]
+#[derive(Debug, Clone, PartialEq)]
+pub enum SlotError {
+    /// A rule of the schema is broken.
+    Broken(Rule),
+    /// The value keeps every rule but does not fit the Rust type.
+    Unfit(Rule),
 }
 
 /// One member value of a reply's `content`, as read from the reply's text: the common shapes
@@ -197,6 +226,15 @@ impl ElicitField for String {
             other => Self::from_json_owned(other.into_value()),
         }
     }
+    fn from_checked_slot(kind: &PropertyKind, slot: Slot<'_>) -> Result<Self, SlotError> {
+        match (kind, slot) {
+            (PropertyKind::String(s), Slot::Str(text)) => {
+                check_string(s, &text).map_err(SlotError::Broken)?;
+                Ok(text.into_owned())
+            }
+            (kind, slot) => check_then_read(kind, slot),
+        }
+    }
     fn to_json(&self) -> Option<Value> {
         Some(Value::String(self.clone()))
     }
@@ -221,6 +259,12 @@ impl ElicitField for bool {
         match slot {
             Slot::Bool(b) => Ok(b),
             other => Self::from_json_owned(other.into_value()),
+        }
+    }
+    fn from_checked_slot(kind: &PropertyKind, slot: Slot<'_>) -> Result<Self, SlotError> {
+        match (kind, slot) {
+            (PropertyKind::Boolean(_), Slot::Bool(b)) => Ok(b),
+            (kind, slot) => check_then_read(kind, slot),
         }
     }
     fn to_json(&self) -> Option<Value> {
@@ -255,6 +299,17 @@ macro_rules! integer_fields {
                     other => Self::from_json_owned(other.into_value()),
                 }
             }
+            fn from_checked_slot(kind: &PropertyKind, slot: Slot<'_>) -> Result<Self, SlotError> {
+                match (kind, slot) {
+                    (PropertyKind::Integer(schema), Slot::Number(n)) => {
+                        let int = integer_value(&n)
+                            .and_then(|int| check_integer_value(schema, int).map(|()| int))
+                            .map_err(SlotError::Broken)?;
+                        <$ty>::try_from(int).map_err(|_| SlotError::Unfit(Rule::OutOfRange))
+                    }
+                    (kind, slot) => check_then_read(kind, slot),
+                }
+            }
             fn to_json(&self) -> Option<Value> {
                 Some(Value::from(*self))
             }
@@ -286,6 +341,16 @@ impl ElicitField for f64 {
                 None => Self::from_json_owned(Value::Number(n)),
             },
             other => Self::from_json_owned(other.into_value()),
+        }
+    }
+    fn from_checked_slot(kind: &PropertyKind, slot: Slot<'_>) -> Result<Self, SlotError> {
+        match (kind, slot) {
+            (PropertyKind::Number(schema), Slot::Number(n)) if n.as_f64().is_some() => {
+                let x = n.as_f64().unwrap_or_default();
+                check_number(schema, x).map_err(SlotError::Broken)?;
+                Ok(x)
+            }
+            (kind, slot) => check_then_read(kind, slot),
         }
     }
     fn to_json(&self) -> Option<Value> {
@@ -333,6 +398,9 @@ impl<T: ElicitField> ElicitField for Option<T> {
     }
     fn from_slot(slot: Slot<'_>) -> Result<Self, Rule> {
         T::from_slot(slot).map(Some)
+    }
+    fn from_checked_slot(kind: &PropertyKind, slot: Slot<'_>) -> Result<Self, SlotError> {
+        T::from_checked_slot(kind, slot).map(Some)
     }
     fn absent() -> Option<Self> {
         Some(None)
@@ -386,6 +454,24 @@ pub fn select_from_json<E: Select>(value: &Value) -> Result<E, Rule> {
     match value {
         Value::String(s) => select_from_str(s),
         other => Err(wrong_type(JsonType::String, other)),
+    }
+}
+
+/// [`ElicitField::from_checked_slot`] of a single-select, for generated `ElicitField` impls.
+#[doc(hidden)]
+pub fn select_from_checked_slot<E: Select>(
+    kind: &PropertyKind,
+    slot: Slot<'_>,
+) -> Result<E, SlotError> {
+    match (kind, slot) {
+        (PropertyKind::Select(s), Slot::Str(text)) => {
+            check_option(&s.options, &text).map_err(SlotError::Broken)?;
+            select_from_str(&text).map_err(SlotError::Unfit)
+        }
+        (kind, slot) => {
+            slot.check(kind).map_err(SlotError::Broken)?;
+            select_from_slot(slot).map_err(SlotError::Unfit)
+        }
     }
 }
 
@@ -447,6 +533,20 @@ impl<E: Select> ElicitField for Vec<E> {
     }
     fn from_slot(slot: Slot<'_>) -> Result<Self, Rule> {
         multi_from_slot::<E, _>(slot)
+    }
+    fn from_checked_slot(kind: &PropertyKind, slot: Slot<'_>) -> Result<Self, SlotError> {
+        match (kind, slot) {
+            (PropertyKind::MultiSelect(m), Slot::Strs(items)) => {
+                check_selections(m, items.iter().map(|item| Some(item.as_ref())))
+                    .map_err(SlotError::Broken)?;
+                items
+                    .iter()
+                    .map(|s| select_from_str::<E>(s))
+                    .collect::<Result<_, _>>()
+                    .map_err(SlotError::Unfit)
+            }
+            (kind, slot) => check_then_read(kind, slot),
+        }
     }
     fn to_json(&self) -> Option<Value> {
         multi_to_json(self.iter())

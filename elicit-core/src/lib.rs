@@ -36,6 +36,7 @@ mod reply_text;
 mod request;
 mod revision;
 mod schema;
+mod text;
 mod url;
 mod url_mode;
 mod validate;

@@ -1,10 +1,11 @@
 //! Reading an `ElicitResult` straight from its text into a derived form, without building a
 //! `serde_json::Value` of the whole reply first.
 //!
-//! The same rules, in the same places, as the `Value` path ([`crate::elicit::parse_with_schema`]):
-//! the action's spelling is [`action_of`], the checks are [`RequestedSchema::validate_each`], the
-//! conversion is the form's own [`FromContent::__from_fields`], which reads each field with its
-//! `ElicitField` impl. Only the container changes: instead of a map of every member, one [`Slot`]
+//! The same rules as the `Value` path ([`crate::elicit::parse_with_schema`]): the action's
+//! spelling is [`action_of`]; the form's own [`FromContent::__from_fields`] checks each slot
+//! against its property with the rule functions of [`RequestedSchema::validate`] and reads it
+//! with the field's `ElicitField` impl, both in one visit of the slot (a rule broken anywhere is
+//! reported before a value that does not fit its Rust type, as on the `Value` path). Only the container changes: instead of a map of every member, one [`Slot`]
 //! per property of the schema, filled while the text is read. A slot holds a string borrowed
 //! from the text (when it has no escape), a number, a boolean, or an array of strings as they
 //! are; anything else is parsed as the `Value` the ordinary path builds (unknown members too,
@@ -33,6 +34,7 @@ use crate::reply::{
     not_json,
 };
 use crate::schema::RequestedSchema;
+use crate::text::same;
 
 mod scan;
 
@@ -56,7 +58,7 @@ pub(crate) fn parse_reply_text<T: FromContent>(
 }
 
 /// Read `text` as a reply to a form with `schema`: its action and, when accepted, one slot per
-/// property (`fields`, all absent on entry), every one checked.
+/// property (`fields`, all absent on entry), for the form to check and take.
 fn read_reply<'de>(
     schema: &RequestedSchema,
     text: &'de str,
@@ -76,13 +78,11 @@ fn read_reply<'de>(
             (action, content)
         }
     };
-    if action == Action::Accept {
-        if let Content::NotAnObject = content {
-            return Err(ReplyError::Malformed(MalformedReply::ContentNotAnObject));
-        }
-        // Absent or `null` content: every slot is still absent.
-        schema.validate_each(|i, _| fields.get(i))?;
+    if action == Action::Accept && matches!(content, Content::NotAnObject) {
+        return Err(ReplyError::Malformed(MalformedReply::ContentNotAnObject));
     }
+    // Absent or `null` content leaves every slot absent. The form checks each slot as it takes
+    // it (`FromContent::__from_fields`).
     Ok(action)
 }
 
@@ -116,7 +116,8 @@ struct Slots<'de> {
 impl<'de> Slots<'de> {
     fn new(len: usize) -> Self {
         Self {
-            on_stack: ManuallyDrop::new([const { Slot::Absent }; STACK_SLOTS]),
+            // One tag byte written per slot: `[Slot::Absent; N]` was a `memset` of all 640 bytes.
+            on_stack: ManuallyDrop::new(std::array::from_fn(|_| Slot::Absent)),
             on_heap: if len > STACK_SLOTS {
                 std::iter::repeat_with(|| Slot::Absent).take(len).collect()
             } else {
@@ -438,8 +439,11 @@ impl Visitor<'_> for PropertyIndex<'_> {
 #[inline]
 fn property_index(schema: &RequestedSchema, expected: usize, name: &str) -> Option<usize> {
     let properties = schema.properties();
-    if properties.get(expected).is_some_and(|p| p.name() == name) {
+    if properties
+        .get(expected)
+        .is_some_and(|p| same(p.name(), name))
+    {
         return Some(expected);
     }
-    properties.iter().position(|p| p.name() == name)
+    properties.iter().position(|p| same(p.name(), name))
 }

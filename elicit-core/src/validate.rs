@@ -12,6 +12,7 @@ use crate::schema::{
     EnumOption, IntegerSchema, MultiSelectSchema, NumberSchema, PropertyKind, RequestedSchema,
     StringSchema,
 };
+use crate::text::same;
 
 /// The longest piece of a client's value quoted back in an error message. Values are otherwise
 /// never echoed, so an error message cannot carry a whole reply into a log.
@@ -421,7 +422,7 @@ pub(crate) fn check_value(kind: &PropertyKind, value: &Value) -> Result<(), Rule
 }
 
 /// A string's rules: its lengths, then its format.
-fn check_string(s: &StringSchema, text: &str) -> Result<(), Rule> {
+pub(crate) fn check_string(s: &StringSchema, text: &str) -> Result<(), Rule> {
     // Bounded before the string is counted or format-checked, on every entry point.
     if text.len() > crate::reply::MAX_STRING_BYTES {
         return Err(Rule::TooLarge { bytes: text.len() });
@@ -435,7 +436,11 @@ fn check_string(s: &StringSchema, text: &str) -> Result<(), Rule> {
 
 /// An integer's rules: a whole number, then its bounds.
 fn check_integer(n: &IntegerSchema, number: &serde_json::Number) -> Result<(), Rule> {
-    let int = integer_value(number)?;
+    check_integer_value(n, integer_value(number)?)
+}
+
+/// An integer's bounds, on its value.
+pub(crate) fn check_integer_value(n: &IntegerSchema, int: i128) -> Result<(), Rule> {
     if let Some(min) = n.minimum.filter(|min| int < *min) {
         return Err(Rule::Minimum {
             minimum: min.to_string(),
@@ -450,7 +455,7 @@ fn check_integer(n: &IntegerSchema, number: &serde_json::Number) -> Result<(), R
 }
 
 /// A number's rules: its bounds.
-fn check_number(n: &NumberSchema, x: f64) -> Result<(), Rule> {
+pub(crate) fn check_number(n: &NumberSchema, x: f64) -> Result<(), Rule> {
     if let Some(min) = n.minimum.filter(|min| x < *min) {
         return Err(Rule::Minimum {
             minimum: min.to_string(),
@@ -466,7 +471,7 @@ fn check_number(n: &NumberSchema, x: f64) -> Result<(), Rule> {
 
 /// A multi-select's rules: each item a string, an option, and not selected before (in order);
 /// then the count. `items` gives each item's text, `None` for a non-string.
-fn check_selections<'t>(
+pub(crate) fn check_selections<'t>(
     m: &MultiSelectSchema,
     items: impl Iterator<Item = Option<&'t str>> + Clone,
 ) -> Result<(), Rule> {
@@ -481,7 +486,7 @@ fn check_selections<'t>(
                 found: "an array holding a non-string",
             });
         };
-        let Some(index) = m.options.iter().position(|o| o.value() == text) else {
+        let Some(index) = m.options.iter().position(|o| same(o.value(), text)) else {
             return Err(Rule::NotAnOption { value: quote(text) });
         };
         let bit = u32::try_from(index)
@@ -556,8 +561,8 @@ fn check_length(text: &str, min: Option<u32>, max: Option<u32>) -> Result<(), Ru
     Ok(())
 }
 
-fn check_option(options: &[EnumOption], text: &str) -> Result<(), Rule> {
-    if options.iter().any(|o| o.value() == text) {
+pub(crate) fn check_option(options: &[EnumOption], text: &str) -> Result<(), Rule> {
+    if options.iter().any(|o| same(o.value(), text)) {
         Ok(())
     } else {
         Err(Rule::NotAnOption { value: quote(text) })

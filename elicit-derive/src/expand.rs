@@ -283,7 +283,7 @@ fn expand_form(form: &Form) -> TokenStream {
         });
         let var = syn::Ident::new(&format!("__field{i}"), Span::call_site());
         let read = quote! { (#ops.read)(content, #name, &mut violations) };
-        let take = quote! { (#ops.take)(fields, #i, #name, &mut violations) };
+        let take = quote! { (#ops.take)(schema, fields, #i, #name, &mut taken) };
         if f.serde_default {
             // `#[serde(default)]` or `#[serde(default = "path")]`: absent means the default.
             let default = match &f.serde_default_fn {
@@ -350,13 +350,13 @@ fn expand_form(form: &Form) -> TokenStream {
             const __READS_FIELDS: bool = true;
 
             fn __from_fields(
-                _schema: &_elicit::RequestedSchema,
+                schema: &_elicit::RequestedSchema,
                 fields: &mut [_elicit::__private::Slot<'_>],
             ) -> _elicit::__private::Result<Self, _elicit::Violations> {
-                let mut violations = _elicit::__private::Vec::new();
+                let mut taken = _elicit::__private::Taken::new();
                 #(#takes)*
                 let (#(_elicit::__private::Some(#vars),)*) = (#(#vars,)*) else {
-                    return _elicit::__private::Err(_elicit::__private::violations(violations));
+                    return _elicit::__private::Err(taken.into_violations());
                 };
                 _elicit::__private::Ok(Self { #(#assigns,)* #(#skipped,)* })
             }
@@ -465,6 +465,12 @@ fn expand_options(options: &OptionsEnum) -> TokenStream {
             }
             fn from_slot(slot: _elicit::__private::Slot<'_>) -> _elicit::__private::Result<Self, _elicit::Rule> {
                 _elicit::__private::select_from_slot::<Self>(slot)
+            }
+            fn from_checked_slot(
+                kind: &_elicit::PropertyKind,
+                slot: _elicit::__private::Slot<'_>,
+            ) -> _elicit::__private::Result<Self, _elicit::__private::SlotError> {
+                _elicit::__private::select_from_checked_slot::<Self>(kind, slot)
             }
             fn to_json(&self) -> _elicit::__private::Option<_elicit::__private::Value> {
                 _elicit::__private::Some(_elicit::__private::Value::from(_elicit::Select::value(self)))
