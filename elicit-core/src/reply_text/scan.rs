@@ -100,8 +100,17 @@ const POW10: [f64; 23] = [
     1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
 ];
 
-/// The number `run` spells, when it is a JSON number whose value this settles exactly as
-/// `serde_json` does; `None` for anything else (not a number, or one left to `serde_json`).
+/// Whether `b` can be part of a JSON number. None of these bytes can follow a number in valid
+/// JSON, so a number is the whole run of them (or the text is invalid).
+#[inline]
+fn in_number(b: u8) -> bool {
+    matches!(b, b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E')
+}
+
+/// The JSON number at the start of `text`, and its length in bytes, when this settles its value
+/// exactly as `serde_json` does; `None` for anything else (not a number, or one left to
+/// `serde_json`). One pass over the bytes: the digits are summed as they are checked. The
+/// caller still checks that the number ends where this stops (no [`in_number`] byte follows).
 ///
 /// - An integer that fits a `u64` once its sign is dropped: `serde_json` reads it as a `u64`,
 ///   or as an `i64` when negative, or as an `f64` when negative and beyond `i64` or `-0`. So
@@ -111,69 +120,82 @@ const POW10: [f64; 23] = [
 ///   doubles, and one multiplication or division gives the correctly rounded value: what
 ///   `serde_json` gives, with or without its `float_roundtrip` feature. Other such numbers are
 ///   left to it.
-fn plain_number(run: &[u8]) -> Option<serde_json::Number> {
-    let (negative, run) = match run {
-        [b'-', rest @ ..] => (true, rest),
-        _ => (false, run),
+fn plain_number(text: &[u8]) -> Option<(serde_json::Number, usize)> {
+    let digit = |i: usize| {
+        text.get(i)
+            .and_then(|b| b.checked_sub(b'0'))
+            .filter(|d| *d < 10)
     };
-    let digits = |s: &[u8]| {
-        s.iter()
-            .position(|b| !b.is_ascii_digit())
-            .unwrap_or(s.len())
-    };
-    let (int, rest) = run.split_at_checked(digits(run))?;
+    let negative = text.first() == Some(&b'-');
+    let int_start = usize::from(negative);
+    let mut i = int_start;
+    let mut significand: u64 = 0;
+    while let Some(d) = digit(i) {
+        significand = significand.checked_mul(10)?.checked_add(u64::from(d))?;
+        i += 1;
+    }
     // At least one digit, and no leading zero.
-    if matches!(int, [] | [b'0', _, ..]) {
+    if i == int_start || (i - int_start > 1 && text.get(int_start) == Some(&b'0')) {
         return None;
     }
-    let (frac, rest) = match rest {
-        [b'.', after @ ..] => match after.split_at_checked(digits(after))? {
-            ([], _) => return None,
-            split => split,
-        },
-        _ => (&[][..], rest),
-    };
-    let (exponent, has_exponent) = match rest {
-        [] => (0, false),
-        [b'e' | b'E', after @ ..] => {
-            let (sign, after) = match after {
-                [b'-', d @ ..] => (-1, d),
-                [b'+', d @ ..] => (1, d),
-                _ => (1, after),
-            };
-            // At most three digits: beyond ±22 this leaves the number to `serde_json` anyway.
-            if after.is_empty() || after.len() > 3 || digits(after) != after.len() {
+    let mut frac_len = 0usize;
+    if text.get(i) == Some(&b'.') {
+        i += 1;
+        while let Some(d) = digit(i) {
+            significand = significand.checked_mul(10)?.checked_add(u64::from(d))?;
+            frac_len += 1;
+            i += 1;
+        }
+        if frac_len == 0 {
+            return None;
+        }
+    }
+    let mut exponent = 0i32;
+    let has_exponent = matches!(text.get(i), Some(b'e' | b'E'));
+    if has_exponent {
+        i += 1;
+        let sign = match text.get(i) {
+            Some(b'-') => -1,
+            Some(b'+') => 1,
+            _ => 0,
+        };
+        if sign != 0 {
+            i += 1;
+        }
+        // At most three digits: beyond ±22 this leaves the number to `serde_json` anyway.
+        let digits_start = i;
+        while let Some(d) = digit(i) {
+            if i - digits_start == 3 {
                 return None;
             }
-            let e = after.iter().fold(0i32, |e, d| e * 10 + i32::from(d - b'0'));
-            (sign * e, true)
+            exponent = exponent * 10 + i32::from(d);
+            i += 1;
         }
-        _ => return None,
-    };
-    let mut significand: u64 = 0;
-    for d in int.iter().chain(frac) {
-        significand = significand
-            .checked_mul(10)?
-            .checked_add(u64::from(d - b'0'))?;
+        if i == digits_start {
+            return None;
+        }
+        if sign < 0 {
+            exponent = -exponent;
+        }
     }
-    if frac.is_empty() && !has_exponent {
+    if frac_len == 0 && !has_exponent {
         if !negative {
-            return Some(significand.into());
+            return Some((significand.into(), i));
         }
         // `serde_json`'s own rule, to the bit.
         #[allow(clippy::cast_possible_wrap)]
         let n = (significand as i64).wrapping_neg();
         if n < 0 {
-            return Some(n.into());
+            return Some((n.into(), i));
         }
         #[allow(clippy::cast_precision_loss)]
-        return serde_json::Number::from_f64(-(significand as f64));
+        return serde_json::Number::from_f64(-(significand as f64)).map(|n| (n, i));
     }
     if significand > 1 << 53 {
         return None;
     }
     #[allow(clippy::cast_possible_wrap, clippy::cast_possible_truncation)]
-    let exponent = exponent - frac.len() as i32;
+    let exponent = exponent - frac_len as i32;
     let power = *POW10.get(exponent.unsigned_abs() as usize)?;
     #[allow(clippy::cast_precision_loss)]
     let magnitude = significand as f64;
@@ -182,7 +204,7 @@ fn plain_number(run: &[u8]) -> Option<serde_json::Number> {
     } else {
         magnitude / power
     };
-    serde_json::Number::from_f64(if negative { -x } else { x })
+    serde_json::Number::from_f64(if negative { -x } else { x }).map(|n| (n, i))
 }
 
 impl<'de> Scanner<'de> {
@@ -511,18 +533,19 @@ impl<'de> Scanner<'de> {
     fn number_into(&mut self, slot: &mut Slot<'de>) -> Option<()> {
         let bytes = self.text.as_bytes();
         let start = self.pos;
-        // Every byte a JSON number can hold; none of them can follow one in valid JSON, so the
-        // run is the number (or the text is invalid, which `serde_json` then says).
-        let len = bytes
-            .get(start..)?
-            .iter()
-            .position(|b| !matches!(b, b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E'))
-            .unwrap_or(bytes.len() - start);
-        self.pos = start + len;
-        if let Some(number) = bytes.get(start..self.pos).and_then(plain_number) {
+        let rest = bytes.get(start..)?;
+        if let Some((number, len)) = plain_number(rest)
+            && !rest.get(len).is_some_and(|b| in_number(*b))
+        {
+            self.pos = start + len;
             fill(slot, Slot::Number(number));
             return Some(());
         }
+        let len = rest
+            .iter()
+            .position(|b| !in_number(*b))
+            .unwrap_or(rest.len());
+        self.pos = start + len;
         // Anything else, as its text, to `serde_json`.
         let mut de = serde_json::Deserializer::from_str(self.text.get(start..self.pos)?);
         let number = Slot::deserialize(&mut de).ok()?;
@@ -784,6 +807,13 @@ mod tests {
         }
     }
 
+    /// [`plain_number`] of all of `text`, as the scanner takes it: `None` when more follows.
+    fn whole_number(text: &str) -> Option<serde_json::Number> {
+        plain_number(text.as_bytes())
+            .filter(|(_, len)| *len == text.len())
+            .map(|(number, _)| number)
+    }
+
     /// Every number this reads itself has `serde_json`'s value, to the bit and the variant.
     #[test]
     fn reads_numbers_as_serde_json_does() {
@@ -809,7 +839,7 @@ mod tests {
             }
             tried += 1;
             let by_serde = serde_json::from_str::<serde_json::Value>(&text).ok();
-            if let Some(number) = plain_number(text.as_bytes()) {
+            if let Some(number) = whole_number(&text) {
                 read += 1;
                 let number = serde_json::Value::Number(number);
                 assert_eq!(by_serde.as_ref(), Some(&number), "{text}");
@@ -831,12 +861,12 @@ mod tests {
             "18446744073709551615",
             "-9223372036854775808",
         ] {
-            assert!(plain_number(text.as_bytes()).is_some(), "{text}");
+            assert!(whole_number(text).is_some(), "{text}");
         }
         for text in [
             "", "-", "01", "1.", ".5", "1e", "1e+", "+1", "1e1000", "0x1", "1.5.5",
         ] {
-            assert_eq!(plain_number(text.as_bytes()), None, "{text}");
+            assert_eq!(whole_number(text), None, "{text}");
         }
     }
 
