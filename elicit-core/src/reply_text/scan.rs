@@ -24,7 +24,8 @@ use serde::Deserialize;
 use super::{Content, clear, fill, property_index};
 use crate::field::Slot;
 use crate::reply::{Action, MalformedReply, ReplyError, action_named};
-use crate::schema::RequestedSchema;
+use crate::schema::{Property, RequestedSchema};
+use crate::text::same_bytes;
 
 /// How deep a value the reader skips (an unknown member's) may nest before it leaves the text
 /// to `serde_json`, whose own limit is 128.
@@ -395,19 +396,56 @@ impl<'de> Scanner<'de> {
     /// The members of the object whose `{` is the next token: `member` reads each value, given
     /// the member's name, with the value's first byte next.
     #[inline]
-    fn object(&mut self, mut member: impl FnMut(&mut Self, &'de str) -> Option<()>) -> Option<()> {
+    fn object(&mut self, member: impl FnMut(&mut Self, &'de str) -> Option<()>) -> Option<()> {
+        self.object_keyed(Self::string, member)
+    }
+
+    /// [`Self::object`], with each member's name read by `key` (its opening quote next).
+    #[inline]
+    fn object_keyed<K>(
+        &mut self,
+        mut key: impl FnMut(&mut Self) -> Option<K>,
+        mut member: impl FnMut(&mut Self, K) -> Option<()>,
+    ) -> Option<()> {
         let mut more = self.open(b'{', b'}')?;
         while more {
             if self.next_token()? != b'"' {
                 return None;
             }
-            let name = self.string()?;
+            let name = key(self)?;
             self.eat(b':')?;
             self.next_token()?;
             member(self, name)?;
             more = self.another(b'}')?;
         }
         Some(())
+    }
+
+    /// Whether the string whose opening quote is the next byte is `property`'s name, written as
+    /// its bytes (consumed if so). Only for a [plain](Property::plain_name) name: then those
+    /// bytes and a closing quote are that name and nothing else, with no scan for the quote.
+    #[inline]
+    fn is_name_of(&mut self, property: Option<&Property>) -> bool {
+        property
+            .filter(|p| p.plain_name)
+            .is_some_and(|p| self.is_plain_name(p.name().as_bytes()))
+    }
+
+    /// Whether the string whose opening quote is the next byte is `name`, a name written as its
+    /// bytes (no `"`, `\\` or control character): consumed if so.
+    #[inline]
+    fn is_plain_name(&mut self, name: &[u8]) -> bool {
+        let bytes = self.text.as_bytes();
+        let start = self.pos + 1;
+        let end = start + name.len();
+        let matched = bytes.get(end) == Some(&b'"')
+            && bytes
+                .get(start..end)
+                .is_some_and(|text| same_bytes(text, name));
+        if matched {
+            self.pos = end + 1;
+        }
+        matched
     }
 
     /// The items of the array whose `[` is the next token, as `item` reads each (its first byte
@@ -433,20 +471,32 @@ impl<'de> Scanner<'de> {
         // Not an object: `object` declines it.
         let mut action = ActionRead::Missing;
         let mut content = Content::Absent;
-        self.object(|s, name| {
-            match name {
-                "action" => action = s.action()?,
-                "content" => {
-                    // The last `content` counts, as in a `Map`: forget an earlier one's members.
-                    if !matches!(content, Content::Absent) {
-                        fields.iter_mut().for_each(clear);
+        self.object_keyed(
+            |s| {
+                Some(if s.is_plain_name(b"action") {
+                    "action"
+                } else if s.is_plain_name(b"content") {
+                    "content"
+                } else {
+                    s.string()?
+                })
+            },
+            |s, name| {
+                match name {
+                    "action" => action = s.action()?,
+                    "content" => {
+                        // The last `content` counts, as in a `Map`: forget an earlier one's
+                        // members.
+                        if !matches!(content, Content::Absent) {
+                            fields.iter_mut().for_each(clear);
+                        }
+                        content = s.content(schema, fields)?;
                     }
-                    content = s.content(schema, fields)?;
+                    _ => s.skip(0)?,
                 }
-                _ => s.skip(0)?,
-            }
-            Some(())
-        })?;
+                Some(())
+            },
+        )?;
         Some((action, content))
     }
 
@@ -470,19 +520,26 @@ impl<'de> Scanner<'de> {
             b'n' => return self.literal(b"null").map(|()| Content::Null),
             _ => return self.skip(0).map(|()| Content::NotAnObject),
         }
+        // Members usually come in the schema's order: the name of the property after the
+        // previous member's is tried first, on the text itself.
         let mut expected = 0;
-        self.object(|s, name| {
-            match property_index(schema, expected, name)
-                .and_then(|i| fields.get_mut(i).map(|slot| (i, slot)))
-            {
-                Some((i, slot)) => {
+        self.object_keyed(
+            |s| {
+                let index = if s.is_name_of(schema.properties().get(expected)) {
+                    Some(expected)
+                } else {
+                    property_index(schema, expected, s.string()?)
+                };
+                if let Some(i) = index {
                     expected = i + 1;
-                    s.value_into(slot)?;
                 }
-                None => s.skip(0)?,
-            }
-            Some(())
-        })?;
+                Some(index)
+            },
+            |s, index| match index.and_then(|i| fields.get_mut(i)) {
+                Some(slot) => s.value_into(slot),
+                None => s.skip(0),
+            },
+        )?;
         Some(Content::Object)
     }
 
@@ -725,6 +782,66 @@ mod tests {
         for text in OTHERS {
             assert!(!agrees(&schema, text), "read: {text}");
         }
+    }
+
+    /// Names matched on the text itself (plain ones) and names only an escape can write: a
+    /// member is matched to its property whatever its order, and never by a prefix, an
+    /// extension, or the raw bytes of a name that needs an escape.
+    #[test]
+    fn matches_member_names_plain_or_not() {
+        let schema = RequestedSchema::new(vec![
+            Property::new("a", BooleanSchema::new()).optional(),
+            Property::new("ab", BooleanSchema::new()).optional(),
+            Property::new("q\"t", BooleanSchema::new()).optional(),
+            Property::new("b\\s", BooleanSchema::new()).optional(),
+            Property::new("n\nl", BooleanSchema::new()).optional(),
+            Property::new("é", BooleanSchema::new()).optional(),
+        ])
+        .expect("a valid schema");
+        let plain = schema.properties().iter().map(|p| p.plain_name);
+        assert_eq!(
+            plain.collect::<Vec<_>>(),
+            [true, true, false, false, false, true]
+        );
+        let read = |content: &str| {
+            let text = format!(r#"{{"action":"accept","content":{content}}}"#);
+            let read = agrees(&schema, &text);
+            let mut fields = slots(schema.properties().len());
+            scan_reply(&schema, &text, &mut fields);
+            (read, fields.into_iter().map(Slot::into_value).collect())
+        };
+        // The properties at `picks` true, the others absent.
+        let set = |picks: &[usize]| -> Vec<serde_json::Value> {
+            (0..6)
+                .map(|i| serde_json::Value::from(picks.contains(&i).then_some(true)))
+                .collect()
+        };
+        // In order, out of order, with unknown members that extend or shorten a name.
+        assert_eq!(
+            read(r#"{"a":true,"ab":true,"é":true}"#),
+            (true, set(&[0, 1, 5]))
+        );
+        assert_eq!(
+            read(r#"{"é":true,"ab":true,"a":true}"#),
+            (true, set(&[0, 1, 5]))
+        );
+        assert_eq!(
+            read(r#"{"abc":true,"ab":true,"":true,"é!":true}"#),
+            (true, set(&[1]))
+        );
+        // A name that needs an escape: the raw bytes are not it (and are not JSON).
+        assert!(!read(r#"{"a":true,"ab":true,"q"t":true}"#).0);
+        assert!(!read(r#"{"a":true,"ab":true,"b\s":true}"#).0);
+        // Escaped, it is read by the `serde_json` reader, which the scanner leaves it to.
+        for content in [r#"{"q\"t":true}"#, r#"{"b\\s":true}"#, r#"{"n\nl":true}"#] {
+            assert!(!read(content).0, "{content}");
+        }
+        let mut fields = slots(6);
+        let text =
+            r#"{"action":"accept","content":{"q\"t":true,"b\\s":true,"n\nl":true,"a":true}}"#;
+        read_with_serde(&schema, text, &mut fields).expect("valid");
+        let fields: Vec<_> = fields.into_iter().map(Slot::into_value).collect();
+        assert_eq!(fields, set(&[0, 2, 3, 4]));
     }
 
     #[test]
