@@ -12,7 +12,7 @@ use crate::schema::{
     SelectSchema, SelectStyle, StringSchema,
 };
 use crate::validate::{
-    JsonType, Member, Rule, check_integer_value, check_number, check_option, check_selections,
+    JsonType, Member, Rule, check_integer_value, check_number, check_option, check_selections_each,
     check_string, integer_value, quote, wrong_type,
 };
 
@@ -537,13 +537,20 @@ impl<E: Select> ElicitField for Vec<E> {
     fn from_checked_slot(kind: &PropertyKind, slot: Slot<'_>) -> Result<Self, SlotError> {
         match (kind, slot) {
             (PropertyKind::MultiSelect(m), Slot::Strs(items)) => {
-                check_selections(m, items.iter().map(|item| Some(item.as_ref())))
-                    .map_err(SlotError::Broken)?;
-                items
-                    .iter()
-                    .map(|s| select_from_str::<E>(s))
-                    .collect::<Result<_, _>>()
-                    .map_err(SlotError::Unfit)
+                // Each item converted as it is checked, into a `Vec` of the right size.
+                let mut values = Vec::with_capacity(items.len());
+                let mut unfit = None;
+                check_selections_each(m, items.iter().map(|item| Some(item.as_ref())), |text| {
+                    match E::from_value(text) {
+                        Some(value) => values.push(value),
+                        None => unfit = unfit.or(Some(text)),
+                    }
+                })
+                .map_err(SlotError::Broken)?;
+                match unfit {
+                    None => Ok(values),
+                    Some(text) => Err(SlotError::Unfit(Rule::NotAnOption { value: quote(text) })),
+                }
             }
             (kind, slot) => check_then_read(kind, slot),
         }

@@ -475,6 +475,16 @@ pub(crate) fn check_selections<'t>(
     m: &MultiSelectSchema,
     items: impl Iterator<Item = Option<&'t str>> + Clone,
 ) -> Result<(), Rule> {
+    check_selections_each(m, items, |_| {})
+}
+
+/// [`check_selections`], handing each item that keeps the rules so far to `each`, in order:
+/// a reader that converts the items as they are checked goes over them once.
+pub(crate) fn check_selections_each<'t>(
+    m: &MultiSelectSchema,
+    items: impl Iterator<Item = Option<&'t str>> + Clone,
+    mut each: impl FnMut(&'t str),
+) -> Result<(), Rule> {
     // The options selected so far, by index (the first 64 options; past them, the items
     // before are compared).
     let mut selected: u64 = 0;
@@ -504,6 +514,7 @@ pub(crate) fn check_selections<'t>(
         if again {
             return Err(Rule::DuplicateSelection { value: quote(text) });
         }
+        each(text);
         count += 1;
     }
     if let Some(min_items) = m.min_items.filter(|min| count < *min as usize) {
