@@ -99,6 +99,7 @@ impl Taken {
 /// [`field`] from the slot of the property at `index` (see `FromContent::__from_fields`),
 /// taking its value, and checking it against the property of `schema` first: the check of
 /// [`RequestedSchema::validate`] and the reading, in one visit of the slot.
+#[inline]
 pub fn take_field<T: ElicitField>(
     schema: &RequestedSchema,
     fields: &mut [Slot<'_>],

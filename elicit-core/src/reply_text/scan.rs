@@ -570,7 +570,7 @@ impl<'de> Scanner<'de> {
             }
             b'-' | b'0'..=b'9' => self.number_into(slot)?,
             b'[' => {
-                let mut items = Vec::new();
+                let mut items = Vec::with_capacity(4);
                 self.array(|s| {
                     if s.next_token()? != b'"' {
                         return None;
