@@ -226,6 +226,7 @@ impl ElicitField for String {
             other => Self::from_json_owned(other.into_value()),
         }
     }
+    #[inline]
     fn from_checked_slot(kind: &PropertyKind, slot: Slot<'_>) -> Result<Self, SlotError> {
         match (kind, slot) {
             (PropertyKind::String(s), Slot::Str(text)) => {
@@ -261,6 +262,7 @@ impl ElicitField for bool {
             other => Self::from_json_owned(other.into_value()),
         }
     }
+    #[inline]
     fn from_checked_slot(kind: &PropertyKind, slot: Slot<'_>) -> Result<Self, SlotError> {
         match (kind, slot) {
             (PropertyKind::Boolean(_), Slot::Bool(b)) => Ok(b),
@@ -299,6 +301,7 @@ macro_rules! integer_fields {
                     other => Self::from_json_owned(other.into_value()),
                 }
             }
+            #[inline]
             fn from_checked_slot(kind: &PropertyKind, slot: Slot<'_>) -> Result<Self, SlotError> {
                 match (kind, slot) {
                     (PropertyKind::Integer(schema), Slot::Number(n)) => {
@@ -343,6 +346,7 @@ impl ElicitField for f64 {
             other => Self::from_json_owned(other.into_value()),
         }
     }
+    #[inline]
     fn from_checked_slot(kind: &PropertyKind, slot: Slot<'_>) -> Result<Self, SlotError> {
         match (kind, slot) {
             (PropertyKind::Number(schema), Slot::Number(n)) if n.as_f64().is_some() => {
@@ -399,6 +403,7 @@ impl<T: ElicitField> ElicitField for Option<T> {
     fn from_slot(slot: Slot<'_>) -> Result<Self, Rule> {
         T::from_slot(slot).map(Some)
     }
+    #[inline]
     fn from_checked_slot(kind: &PropertyKind, slot: Slot<'_>) -> Result<Self, SlotError> {
         T::from_checked_slot(kind, slot).map(Some)
     }
@@ -459,6 +464,7 @@ pub fn select_from_json<E: Select>(value: &Value) -> Result<E, Rule> {
 
 /// [`ElicitField::from_checked_slot`] of a single-select, for generated `ElicitField` impls.
 #[doc(hidden)]
+#[inline]
 pub fn select_from_checked_slot<E: Select>(
     kind: &PropertyKind,
     slot: Slot<'_>,
@@ -534,6 +540,7 @@ impl<E: Select> ElicitField for Vec<E> {
     fn from_slot(slot: Slot<'_>) -> Result<Self, Rule> {
         multi_from_slot::<E, _>(slot)
     }
+    #[inline]
     fn from_checked_slot(kind: &PropertyKind, slot: Slot<'_>) -> Result<Self, SlotError> {
         match (kind, slot) {
             (PropertyKind::MultiSelect(m), Slot::Strs(items)) => {
