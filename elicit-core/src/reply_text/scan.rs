@@ -378,7 +378,7 @@ impl<'de> Scanner<'de> {
 
     /// After an item of a container: `true` if another follows (its `,` consumed), `false` at
     /// the container's `close` (consumed).
-    #[inline]
+    #[inline(always)]
     fn another(&mut self, close: u8) -> Option<bool> {
         match self.next_token()? {
             b',' => {
