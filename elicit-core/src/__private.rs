@@ -14,7 +14,7 @@ pub use std::sync::OnceLock;
 pub use std::vec::Vec;
 
 use crate::field::ElicitField;
-use crate::validate::{Rule, Violation, Violations};
+use crate::validate::{Member, Rule, Violation, Violations};
 
 /// Whether a field must be present in the reply: the one place that decides it.
 /// A field is optional when its type says so (`Option<T>`) or when `#[serde(default)]` supplies
@@ -123,6 +123,13 @@ pub fn take_field<T: ElicitField>(
         } else {
             T::absent().ok_or(SlotError::Unfit(Rule::Required))
         }
+    } else if !taken.broken.is_empty() {
+        // A rule is broken already, so no value will be built: this one is only checked, and
+        // nothing is allocated for it.
+        return match slot.check(&property.kind) {
+            Ok(()) => None,
+            Err(rule) => recorded(Err(rule), name, &mut taken.broken),
+        };
     } else {
         T::from_checked_slot(&property.kind, slot)
     };
