@@ -349,11 +349,12 @@ impl ElicitField for f64 {
     #[inline]
     fn from_checked_slot(kind: &PropertyKind, slot: Slot<'_>) -> Result<Self, SlotError> {
         match (kind, slot) {
-            (PropertyKind::Number(schema), Slot::Number(n)) if n.as_f64().is_some() => {
-                let x = n.as_f64().unwrap_or_default();
-                check_number(schema, x).map_err(SlotError::Broken)?;
-                Ok(x)
-            }
+            (PropertyKind::Number(schema), Slot::Number(n)) => match n.as_f64() {
+                Some(x) => check_number(schema, x)
+                    .map(|()| x)
+                    .map_err(SlotError::Broken),
+                None => check_then_read(kind, Slot::Number(n)),
+            },
             (kind, slot) => check_then_read(kind, slot),
         }
     }

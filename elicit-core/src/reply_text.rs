@@ -4,12 +4,13 @@
 //! The same rules as the `Value` path ([`crate::elicit::parse_with_schema`]): the action's
 //! spelling is [`action_of`]; the form's own [`FromContent::__from_fields`] checks each slot
 //! against its property with the rule functions of [`RequestedSchema::validate`] and reads it
-//! with the field's `ElicitField` impl, both in one visit of the slot (a rule broken anywhere is
-//! reported before a value that does not fit its Rust type, as on the `Value` path). Only the container changes: instead of a map of every member, one [`Slot`]
-//! per property of the schema, filled while the text is read. A slot holds a string borrowed
-//! from the text (when it has no escape), a number, a boolean, or an array of strings as they
-//! are; anything else is parsed as the `Value` the ordinary path builds (unknown members too,
-//! then dropped). For duplicate members the last one counts, as in a `Map`.
+//! with the field's `ElicitField` impl, both in one visit of the slot (a rule broken anywhere
+//! is reported before a value that does not fit its Rust type, as on the `Value` path). Only
+//! the container changes: instead of a map of every member, one [`Slot`] per property of the
+//! schema, filled while the text is read. A slot holds a string borrowed from the text (when it
+//! has no escape), a number, a boolean, or an array of strings as they are; anything else is
+//! parsed as the `Value` the ordinary path builds (unknown members too, then dropped). For
+//! duplicate members the last one counts, as in a `Map`.
 //!
 //! Two readers fill the slots. [`scan`] reads the common shape by hand (flat `content` members,
 //! escapes in values decoded) and declines everything else, syntax errors included; the
