@@ -50,7 +50,7 @@ pub struct Binding<'a> {
 /// floating-point number written as an integer (`1.0` and `1` digest alike), so a client that
 /// re-serialises the same arguments with keys in another order still matches. The form is stable
 /// across versions of this crate that read the same state version; it is not RFC 8785 byte for
-/// byte. Values parsed by `serde_json` are at most 128 levels deep, which bounds the recursion.
+/// byte. It is written without recursion, so a value of any depth has a digest.
 ///
 /// ```
 /// use elicit_core::state::ParamsDigest;
@@ -142,41 +142,73 @@ impl io::Write for HashWriter {
 /// The largest magnitude up to which every integer is exactly representable as an `f64`.
 const MAX_EXACT_F64_INTEGER: f64 = 9_007_199_254_740_992.0;
 
+/// One step of writing a value in canonical form.
+enum Step<'v> {
+    /// A value, whole.
+    Value(&'v Value),
+    /// A member name, as a JSON string.
+    Key(&'v str),
+    /// Punctuation.
+    Text(&'static [u8]),
+}
+
+/// Write `value` in canonical form, leaving out the top-level members named in `skip`. Without
+/// recursion: the steps still to take are on a list, so a value of any depth is written (one
+/// built in code rather than parsed may nest deeper than the stack would allow).
 fn write_canonical(out: &mut HashWriter, value: &Value, skip: &[&str]) {
-    match value {
-        Value::Null => out.0.update(b"null"),
-        Value::Bool(true) => out.0.update(b"true"),
-        Value::Bool(false) => out.0.update(b"false"),
-        Value::Number(number) => write_number(out, number),
-        Value::String(text) => write_json(out, text),
-        Value::Array(items) => {
-            out.0.update(b"[");
-            for (position, item) in items.iter().enumerate() {
-                if position > 0 {
-                    out.0.update(b",");
-                }
-                write_canonical(out, item, &[]);
-            }
-            out.0.update(b"]");
-        }
-        Value::Object(members) => {
-            let mut members: Vec<(&String, &Value)> = members
-                .iter()
-                .filter(|(key, _)| !skip.contains(&key.as_str()))
-                .collect();
-            // Sorted here rather than relying on `serde_json::Map` being a `BTreeMap`: another
-            // crate in the build enabling `preserve_order` would silently make it insertion-ordered.
-            members.sort_unstable_by_key(|(key, _)| *key);
-            out.0.update(b"{");
-            for (position, (key, member)) in members.into_iter().enumerate() {
-                if position > 0 {
-                    out.0.update(b",");
-                }
+    let mut steps = vec![Step::Value(value)];
+    let mut skip = skip;
+    while let Some(step) = steps.pop() {
+        let value = match step {
+            Step::Value(value) => value,
+            Step::Key(key) => {
                 write_json(out, key);
-                out.0.update(b":");
-                write_canonical(out, member, &[]);
+                continue;
             }
-            out.0.update(b"}");
+            Step::Text(text) => {
+                out.0.update(text);
+                continue;
+            }
+        };
+        // Only the top-level value's members are skipped.
+        let skip_here = std::mem::take(&mut skip);
+        match value {
+            Value::Null => out.0.update(b"null"),
+            Value::Bool(true) => out.0.update(b"true"),
+            Value::Bool(false) => out.0.update(b"false"),
+            Value::Number(number) => write_number(out, number),
+            Value::String(text) => write_json(out, text),
+            Value::Array(items) => {
+                out.0.update(b"[");
+                // Pushed last first: the list is taken from its end.
+                steps.push(Step::Text(b"]"));
+                for (position, item) in items.iter().enumerate().rev() {
+                    steps.push(Step::Value(item));
+                    if position > 0 {
+                        steps.push(Step::Text(b","));
+                    }
+                }
+            }
+            Value::Object(members) => {
+                let mut members: Vec<(&String, &Value)> = members
+                    .iter()
+                    .filter(|(key, _)| !skip_here.contains(&key.as_str()))
+                    .collect();
+                // Sorted here rather than relying on `serde_json::Map` being a `BTreeMap`:
+                // another crate in the build enabling `preserve_order` would silently make it
+                // insertion-ordered.
+                members.sort_unstable_by_key(|(key, _)| *key);
+                out.0.update(b"{");
+                steps.push(Step::Text(b"}"));
+                for (position, (key, member)) in members.into_iter().enumerate().rev() {
+                    steps.push(Step::Value(member));
+                    steps.push(Step::Text(b":"));
+                    steps.push(Step::Key(key));
+                    if position > 0 {
+                        steps.push(Step::Text(b","));
+                    }
+                }
+            }
         }
     }
 }
@@ -196,4 +228,192 @@ fn write_number(out: &mut HashWriter, number: &serde_json::Number) {
 fn write_json<T: serde::Serialize + ?Sized>(out: &mut HashWriter, value: &T) {
     // Writing a string or number into a writer that never fails cannot fail.
     let _ = serde_json::to_writer(out, value);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ParamsDigest;
+    use serde_json::{Value, json};
+    use sha2::{Digest, Sha256};
+
+    fn hex(digest: ParamsDigest) -> String {
+        digest
+            .as_bytes()
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect()
+    }
+
+    fn samples() -> Vec<Value> {
+        vec![
+            json!(null),
+            json!(true),
+            json!(false),
+            json!(0),
+            json!(-0.0),
+            json!(1.0),
+            json!(-12.5),
+            json!(1e300),
+            json!(18446744073709551615u64),
+            json!(-9223372036854775808i64),
+            json!(9007199254740993.0),
+            json!("é \"q\" \\ \n \u{1}"),
+            json!([]),
+            json!({}),
+            json!([1, [2, [3, {}]], "x", null]),
+            json!({"b": 1, "a": {"d": [true, false], "c": "x"}, "": []}),
+            json!({"name": "pay", "arguments": {"amount": 10, "to": "bob"},
+                   "requestState": "s", "inputResponses": {"a": 1}, "_meta": {"p": 7}}),
+        ]
+    }
+
+    /// The digests of the canonical form as first released (written down from that code):
+    /// what a sealed state carries, so any change to the form shows here.
+    #[test]
+    fn digests_are_the_released_ones() {
+        const KNOWN: [(&str, &str); 17] = [
+            (
+                "52614a975c0d38e8843ab0f77e1376709dae8fa94fd8c143999a08584631a823",
+                "52614a975c0d38e8843ab0f77e1376709dae8fa94fd8c143999a08584631a823",
+            ),
+            (
+                "0de03064a99f86573a9f01aaf845bc138386a6008469e4d2942395575e2c62bd",
+                "0de03064a99f86573a9f01aaf845bc138386a6008469e4d2942395575e2c62bd",
+            ),
+            (
+                "3d805752a98fdbb0c4690445e6a7146868099c84da1f3008b87ec2bfd78e91d8",
+                "3d805752a98fdbb0c4690445e6a7146868099c84da1f3008b87ec2bfd78e91d8",
+            ),
+            (
+                "a2957da580059eff4cfb227a38b46be09a21ece2f948ee8e861c19d13484a427",
+                "a2957da580059eff4cfb227a38b46be09a21ece2f948ee8e861c19d13484a427",
+            ),
+            (
+                "a2957da580059eff4cfb227a38b46be09a21ece2f948ee8e861c19d13484a427",
+                "a2957da580059eff4cfb227a38b46be09a21ece2f948ee8e861c19d13484a427",
+            ),
+            (
+                "2a3157194e892571fae523c9287711f97c5622b789717ede893b67a3e79977c2",
+                "2a3157194e892571fae523c9287711f97c5622b789717ede893b67a3e79977c2",
+            ),
+            (
+                "d36578ca5f07bd8930ea777714ac1a09f3d77530277b8125a4bfb1bd0bf72099",
+                "d36578ca5f07bd8930ea777714ac1a09f3d77530277b8125a4bfb1bd0bf72099",
+            ),
+            (
+                "633b042507d2fb9baa440b7bf3ab19e6fa95d2777b53c17755dcc849c9a2aaa0",
+                "633b042507d2fb9baa440b7bf3ab19e6fa95d2777b53c17755dcc849c9a2aaa0",
+            ),
+            (
+                "367d63b2be2ee8ac5d83e9671aea82bcbe4795c05075b8c0e0d88ac87dd0c3bc",
+                "367d63b2be2ee8ac5d83e9671aea82bcbe4795c05075b8c0e0d88ac87dd0c3bc",
+            ),
+            (
+                "4075ddc27d2a7d764be86b573e6926eeb8131738509a1b526e7017c275b1977c",
+                "4075ddc27d2a7d764be86b573e6926eeb8131738509a1b526e7017c275b1977c",
+            ),
+            (
+                "b059ff13cfcd9cf793d66a70b4ec72d47ba7c653a4b67ed53089fec56dd49dbd",
+                "b059ff13cfcd9cf793d66a70b4ec72d47ba7c653a4b67ed53089fec56dd49dbd",
+            ),
+            (
+                "ef10f5a6c70aaca29cde564a1275dff737538875ed3eb14239ca73ce2fbeb7bf",
+                "ef10f5a6c70aaca29cde564a1275dff737538875ed3eb14239ca73ce2fbeb7bf",
+            ),
+            (
+                "280f807fdac299a184a34ad90ba156ebd00c5dfadca27e091437b343e12ed52a",
+                "280f807fdac299a184a34ad90ba156ebd00c5dfadca27e091437b343e12ed52a",
+            ),
+            (
+                "03e938c4f60c74248098013b21dcf38478df31d37d40d946d2c5770f9603928a",
+                "03e938c4f60c74248098013b21dcf38478df31d37d40d946d2c5770f9603928a",
+            ),
+            (
+                "639ac8f41bb27c548974e1d249348e5323f08fef4de4650d82e9df7a7bb8a1f4",
+                "639ac8f41bb27c548974e1d249348e5323f08fef4de4650d82e9df7a7bb8a1f4",
+            ),
+            (
+                "f2dbc6ef95b4487cdfa46474fb60740262409b23544b129e7b45dc7794705506",
+                "f2dbc6ef95b4487cdfa46474fb60740262409b23544b129e7b45dc7794705506",
+            ),
+            (
+                "e4ee4c31d7afdc6b28611de2ea1b0a0dec69426dbb86eea333dc617bc82d8ee6",
+                "d4a45690b90aba06911c2a2e5c9e9c525c0c0b002417d5ebfeade6479fc79b6b",
+            ),
+        ];
+        for (value, (of, of_params)) in samples().iter().zip(KNOWN) {
+            assert_eq!(hex(ParamsDigest::of(value)), of, "{value}");
+            assert_eq!(
+                hex(ParamsDigest::of_request_params(value)),
+                of_params,
+                "{value}"
+            );
+        }
+    }
+
+    /// The digest is SHA-256 of the label and the canonical text: keys sorted, no whitespace,
+    /// an integral float as an integer; `of_request_params` leaves out three top-level members.
+    #[test]
+    fn the_digest_is_of_the_canonical_text() {
+        let of_text = |text: &str| {
+            let mut hasher = Sha256::new();
+            hasher.update(super::DOMAIN);
+            hasher.update(text.as_bytes());
+            ParamsDigest::from_bytes(hasher.finalize().into())
+        };
+        let value = json!({"b": 1.0, "a": {"d": [true, null], "c": "x"}, "": [], "_meta": 1});
+        assert_eq!(
+            ParamsDigest::of(&value),
+            of_text(r#"{"":[],"_meta":1,"a":{"c":"x","d":[true,null]},"b":1}"#)
+        );
+        assert_eq!(
+            ParamsDigest::of_request_params(&value),
+            of_text(r#"{"":[],"a":{"c":"x","d":[true,null]},"b":1}"#)
+        );
+        // Only the top level is filtered.
+        let nested = json!({"x": {"_meta": 1, "requestState": [2]}, "inputResponses": 3});
+        assert_eq!(
+            ParamsDigest::of_request_params(&nested),
+            of_text(r#"{"x":{"_meta":1,"requestState":[2]}}"#)
+        );
+    }
+
+    /// A value nested far deeper than `serde_json` parses (a server can build one in code): its
+    /// digest is written without recursion, as its text would be.
+    #[test]
+    fn a_value_of_any_depth_has_a_digest() {
+        const DEPTH: usize = 100_000;
+        let mut value = json!(0);
+        for level in 0..DEPTH {
+            // Built by hand: `json!` would serialise the inner value again, recursively.
+            value = if level % 2 == 0 {
+                Value::Array(vec![value])
+            } else {
+                Value::Object(std::iter::once(("k".to_owned(), value)).collect())
+            };
+        }
+        let mut text = String::new();
+        for level in (0..DEPTH).rev() {
+            text.push_str(if level % 2 == 0 { "[" } else { "{\"k\":" });
+        }
+        text.push('0');
+        for level in 0..DEPTH {
+            text.push(if level % 2 == 0 { ']' } else { '}' });
+        }
+        let mut hasher = Sha256::new();
+        hasher.update(super::DOMAIN);
+        hasher.update(text.as_bytes());
+        assert_eq!(
+            ParamsDigest::of(&value),
+            ParamsDigest::from_bytes(hasher.finalize().into())
+        );
+        // `Value`'s own drop recurses: take it apart level by level.
+        loop {
+            value = match value {
+                Value::Array(mut items) => items.pop().unwrap_or_default(),
+                Value::Object(mut members) => members.remove("k").unwrap_or_default(),
+                _ => break,
+            };
+        }
+    }
 }
