@@ -468,23 +468,31 @@ impl<'de> Scanner<'de> {
         schema: &RequestedSchema,
         fields: &mut [Slot<'de>],
     ) -> Option<(ActionRead, Content)> {
+        /// A member of the reply, by its name.
+        enum Member {
+            Action,
+            Content,
+            Other,
+        }
         // Not an object: `object` declines it.
         let mut action = ActionRead::Missing;
         let mut content = Content::Absent;
         self.object_keyed(
             |s| {
                 Some(if s.is_plain_name(b"action") {
-                    "action"
+                    Member::Action
                 } else if s.is_plain_name(b"content") {
-                    "content"
+                    Member::Content
                 } else {
-                    s.string()?
+                    // A string without escapes (or `None`), so neither of those two names.
+                    s.string()?;
+                    Member::Other
                 })
             },
-            |s, name| {
-                match name {
-                    "action" => action = s.action()?,
-                    "content" => {
+            |s, member| {
+                match member {
+                    Member::Action => action = s.action()?,
+                    Member::Content => {
                         // The last `content` counts, as in a `Map`: forget an earlier one's
                         // members.
                         if !matches!(content, Content::Absent) {
@@ -492,7 +500,7 @@ impl<'de> Scanner<'de> {
                         }
                         content = s.content(schema, fields)?;
                     }
-                    _ => s.skip(0)?,
+                    Member::Other => s.skip(0)?,
                 }
                 Some(())
             },
