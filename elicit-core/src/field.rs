@@ -57,7 +57,8 @@ pub trait ElicitField: Sized {
     /// [`from_slot`](ElicitField::from_slot) of a value first checked against `kind`, the
     /// field's property: what [`RequestedSchema::validate`](crate::RequestedSchema::validate)
     /// and then `from_slot` give, in one visit of the slot. Types whose check and reading can
-    /// share their work (a select matched against its options once) do so.
+    /// share their work do so (an integer's value is computed once; a multi-select's items are
+    /// checked and converted in one loop).
     #[doc(hidden)]
     fn from_checked_slot(kind: &PropertyKind, slot: Slot<'_>) -> Result<Self, SlotError> {
         check_then_read(kind, slot)
@@ -466,7 +467,7 @@ pub fn select_from_json<E: Select>(value: &Value) -> Result<E, Rule> {
 /// [`ElicitField::from_checked_slot`] of a single-select, for generated `ElicitField` impls.
 #[doc(hidden)]
 #[inline]
-pub fn select_from_checked_slot<E: Select>(
+pub fn select_from_checked_slot<E: Select + ElicitField>(
     kind: &PropertyKind,
     slot: Slot<'_>,
 ) -> Result<E, SlotError> {
@@ -475,10 +476,7 @@ pub fn select_from_checked_slot<E: Select>(
             check_option(&s.options, &text).map_err(SlotError::Broken)?;
             select_from_str(&text).map_err(SlotError::Unfit)
         }
-        (kind, slot) => {
-            slot.check(kind).map_err(SlotError::Broken)?;
-            select_from_slot(slot).map_err(SlotError::Unfit)
-        }
+        (kind, slot) => check_then_read(kind, slot),
     }
 }
 
