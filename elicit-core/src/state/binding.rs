@@ -244,6 +244,15 @@ mod tests {
             .collect()
     }
 
+    /// SHA-256 of the digest's label and `text`: the digest of a value whose canonical form is
+    /// `text`.
+    fn of_text(text: &str) -> ParamsDigest {
+        let mut hasher = Sha256::new();
+        hasher.update(super::DOMAIN);
+        hasher.update(text.as_bytes());
+        ParamsDigest::from_bytes(hasher.finalize().into())
+    }
+
     fn samples() -> Vec<Value> {
         vec![
             json!(null),
@@ -355,12 +364,6 @@ mod tests {
     /// an integral float as an integer; `of_request_params` leaves out three top-level members.
     #[test]
     fn the_digest_is_of_the_canonical_text() {
-        let of_text = |text: &str| {
-            let mut hasher = Sha256::new();
-            hasher.update(super::DOMAIN);
-            hasher.update(text.as_bytes());
-            ParamsDigest::from_bytes(hasher.finalize().into())
-        };
         let value = json!({"b": 1.0, "a": {"d": [true, null], "c": "x"}, "": [], "_meta": 1});
         assert_eq!(
             ParamsDigest::of(&value),
@@ -400,13 +403,7 @@ mod tests {
         for level in 0..DEPTH {
             text.push(if level % 2 == 0 { ']' } else { '}' });
         }
-        let mut hasher = Sha256::new();
-        hasher.update(super::DOMAIN);
-        hasher.update(text.as_bytes());
-        assert_eq!(
-            ParamsDigest::of(&value),
-            ParamsDigest::from_bytes(hasher.finalize().into())
-        );
+        assert_eq!(ParamsDigest::of(&value), of_text(&text));
         // `Value`'s own drop recurses: take it apart level by level.
         loop {
             value = match value {
