@@ -15,7 +15,7 @@
 mod common;
 
 use common::forms::{ACCEPT, ActionSerde, ESCAPED, REJECT, ReplySerde, Signup, SignupSerde};
-use common::{Case, Counting, case, compare, keep};
+use common::{Counting, case, compare, keep};
 use elicit::{Elicit, Elicitation};
 use serde_json::Value;
 
@@ -96,63 +96,59 @@ fn main() {
 
     compare(
         "accept: valid reply -> typed value",
-        competitors(
-            &validator,
-            ACCEPT,
-            [
-                "elicit from_reply_str (all checks)",
-                "serde from_slice (no checks)",
-                "jsonschema validate + serde",
-            ],
-        ),
+        vec![
+            case("elicit from_reply_str (all checks)", || {
+                keep(elicit_parse(std::hint::black_box(ACCEPT.as_bytes())))
+            }),
+            case("serde from_slice (no checks)", || {
+                keep(serde_json::from_slice::<ReplySerde>(std::hint::black_box(
+                    ACCEPT.as_bytes(),
+                )))
+            }),
+            case("jsonschema validate + serde", || {
+                keep(jsonschema_parse(
+                    &validator,
+                    std::hint::black_box(ACCEPT.as_bytes()),
+                ))
+            }),
+        ],
     );
     compare(
         "accept, escapes in a string (a quote, a line break) -> typed value",
-        competitors(
-            &validator,
-            ESCAPED,
-            [
-                "elicit from_reply_str, escapes (all checks)",
-                "serde from_slice, escapes (no checks)",
-                "jsonschema validate + serde, escapes",
-            ],
-        ),
+        vec![
+            case("elicit from_reply_str, escapes (all checks)", || {
+                keep(elicit_parse(std::hint::black_box(ESCAPED.as_bytes())))
+            }),
+            case("serde from_slice, escapes (no checks)", || {
+                keep(serde_json::from_slice::<ReplySerde>(std::hint::black_box(
+                    ESCAPED.as_bytes(),
+                )))
+            }),
+            case("jsonschema validate + serde, escapes", || {
+                keep(jsonschema_parse(
+                    &validator,
+                    std::hint::black_box(ESCAPED.as_bytes()),
+                ))
+            }),
+        ],
     );
     compare(
         "reject: reply with three violations -> every violation",
-        competitors(
-            &validator,
-            REJECT,
-            [
-                "elicit from_reply_str (3 violations)",
-                "serde from_slice (stops at the first)",
-                "jsonschema iter_errors (3 violations)",
-            ],
-        ),
+        vec![
+            case("elicit from_reply_str (3 violations)", || {
+                keep(elicit_parse(std::hint::black_box(REJECT.as_bytes())))
+            }),
+            case("serde from_slice (stops at the first)", || {
+                keep(serde_json::from_slice::<ReplySerde>(std::hint::black_box(
+                    REJECT.as_bytes(),
+                )))
+            }),
+            case("jsonschema iter_errors (3 violations)", || {
+                keep(jsonschema_parse(
+                    &validator,
+                    std::hint::black_box(REJECT.as_bytes()),
+                ))
+            }),
+        ],
     );
-}
-
-/// The three competitors on one reply, under the case names given (each distinct across the
-/// bench, so that `BENCH_ONLY` picks one): elicit, plain serde, jsonschema + serde.
-fn competitors<'a>(
-    validator: &'a jsonschema::Validator,
-    reply: &'static str,
-    [elicit, serde, jsonschema]: [&'static str; 3],
-) -> Vec<Case<'a>> {
-    vec![
-        case(elicit, move || {
-            keep(elicit_parse(std::hint::black_box(reply.as_bytes())))
-        }),
-        case(serde, move || {
-            keep(serde_json::from_slice::<ReplySerde>(std::hint::black_box(
-                reply.as_bytes(),
-            )))
-        }),
-        case(jsonschema, move || {
-            keep(jsonschema_parse(
-                validator,
-                std::hint::black_box(reply.as_bytes()),
-            ))
-        }),
-    ]
 }
