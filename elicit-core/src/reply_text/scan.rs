@@ -468,31 +468,23 @@ impl<'de> Scanner<'de> {
         schema: &RequestedSchema,
         fields: &mut [Slot<'de>],
     ) -> Option<(ActionRead, Content)> {
-        /// A member of the reply, by its name.
-        enum Member {
-            Action,
-            Content,
-            Other,
-        }
         // Not an object: `object` declines it.
         let mut action = ActionRead::Missing;
         let mut content = Content::Absent;
         self.object_keyed(
             |s| {
                 Some(if s.is_plain_name(b"action") {
-                    Member::Action
+                    "action"
                 } else if s.is_plain_name(b"content") {
-                    Member::Content
+                    "content"
                 } else {
-                    // A string without escapes (or `None`), so neither of those two names.
-                    s.string()?;
-                    Member::Other
+                    s.string()?
                 })
             },
-            |s, member| {
-                match member {
-                    Member::Action => action = s.action()?,
-                    Member::Content => {
+            |s, name| {
+                match name {
+                    "action" => action = s.action()?,
+                    "content" => {
                         // The last `content` counts, as in a `Map`: forget an earlier one's
                         // members.
                         if !matches!(content, Content::Absent) {
@@ -500,7 +492,7 @@ impl<'de> Scanner<'de> {
                         }
                         content = s.content(schema, fields)?;
                     }
-                    Member::Other => s.skip(0)?,
+                    _ => s.skip(0)?,
                 }
                 Some(())
             },
