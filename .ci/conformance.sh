@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The official MCP conformance suite against `examples/conformance_server.rs`.
+# The official MCP conformance suite against `examples/rmcp/conformance_server.rs`.
 #
 # Installs Node 22 and @modelcontextprotocol/conformance (pinned) into .ci/node, builds and
 # starts the example on a free loopback port, runs every elicitation scenario, and fails unless
@@ -57,7 +57,7 @@ case "$node_version" in
 esac
 
 echo "=== build the server"
-cargo build --quiet --features rmcp --example conformance_server
+cargo build --quiet -p elicit-examples --features rmcp --example conformance_server
 target_dir=${CARGO_TARGET_DIR:-$root/target}
 server="$target_dir/debug/examples/conformance_server"
 

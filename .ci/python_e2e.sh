@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # End to end with a client nobody here wrote: the official Python MCP SDK (`mcp==2.3.0`) drives
-# `examples/ops_server.rs` over stdio, in legacy (2025-11-25) and 2026-07-28 modes.
+# `examples/rmcp/ops_server.rs` over stdio, in legacy (2025-11-25) and 2026-07-28 modes.
 #
 # Creates the venv .ci/.venv, builds the example, runs tests/e2e/test_ops_server.py and fails on
 # any failed case. Usage: .ci/python_e2e.sh [case-filter ...]
@@ -17,7 +17,7 @@ fi
 "$venv/bin/python" --version
 
 echo "=== build the server"
-cargo build --quiet --features rmcp --example ops_server
+cargo build --quiet -p elicit-examples --features rmcp --example ops_server
 target_dir=${CARGO_TARGET_DIR:-$root/target}
 export OPS_SERVER="$target_dir/debug/examples/ops_server"
 

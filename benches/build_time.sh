@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build time: 100 structs × 8 fields, derived two ways, built on this machine in this run.
 #
-#   elicit:      #[derive(Elicit)]                  (dependency: this repository's `elicit`)
+#   elicit:      #[derive(Elicit)]                  (dependency: this repository's `mcp-elicit`)
 #   elicit-mrtr: the same, with the `mrtr` feature  (what a 2026-07-28 server also builds)
 #   serde:       #[derive(Deserialize, JsonSchema)] (what an rmcp user writes: serde + schemars)
 #
@@ -34,9 +34,9 @@ gen_crate() { # name, kind
     echo '[dependencies]'
     echo 'serde_json = "1.0.120"'
     if [ "$kind" = elicit ]; then
-      echo "elicit = { path = \"$repo\" }"
+      echo "mcp-elicit = { path = \"$repo\" }"
     elif [ "$kind" = elicit-mrtr ]; then
-      echo "elicit = { path = \"$repo\", features = [\"mrtr\"] }"
+      echo "mcp-elicit = { path = \"$repo\", features = [\"mrtr\"] }"
     else
       echo 'serde = { version = "1.0.200", features = ["derive"] }'
       echo 'schemars = "1.0"'
@@ -45,7 +45,7 @@ gen_crate() { # name, kind
   {
     echo '#![allow(dead_code)]'
     if [ "$kind" != serde ]; then
-      echo 'use elicit::Elicit;'
+      echo 'use mcp_elicit::Elicit;'
       echo '#[derive(Elicit, Debug, Clone, Copy, PartialEq)]'
       echo '#[elicit(rename_all = "lowercase")]'
       echo 'pub enum Plan { #[elicit(title = "Free")] Free, #[elicit(title = "Pro")] Pro, #[elicit(title = "Team")] Team }'

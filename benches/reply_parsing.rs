@@ -16,13 +16,13 @@ mod common;
 
 use common::forms::{ACCEPT, ActionSerde, ESCAPED, REJECT, ReplySerde, Signup, SignupSerde};
 use common::{Counting, case, compare, keep};
-use elicit::{Elicit, Elicitation};
+use mcp_elicit::{Elicit, Elicitation};
 use serde_json::Value;
 
 #[global_allocator]
 static ALLOC: Counting = Counting;
 
-fn elicit_parse(bytes: &[u8]) -> Result<Elicitation<Signup>, elicit::ReplyError> {
+fn elicit_parse(bytes: &[u8]) -> Result<Elicitation<Signup>, mcp_elicit::ReplyError> {
     // A reply arrives as bytes; the UTF-8 check is part of the cost.
     Signup::from_reply_str(std::str::from_utf8(bytes).expect("utf-8"))
 }

@@ -13,7 +13,7 @@ mod common;
 use std::time::Duration;
 
 use common::{Counting, case, compare, keep};
-use elicit::state::{Binding, KeyId, ParamsDigest, StateKey, StateKeys, UnixTime};
+use mcp_elicit::state::{Binding, KeyId, ParamsDigest, StateKey, StateKeys, UnixTime};
 use rmcp::model::RequestStateCodec;
 use serde::{Deserialize, Serialize};
 

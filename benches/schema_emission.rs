@@ -14,7 +14,7 @@ mod common;
 
 use common::forms::{Signup, SignupSerde};
 use common::{Counting, case, compare, keep};
-use elicit::Elicit;
+use mcp_elicit::Elicit;
 use rmcp::model::{ElicitRequestParams, ElicitationSchema};
 
 #[global_allocator]

@@ -1,4 +1,6 @@
-#![doc = include_str!("../README.md")]
+// The README is this crate's documentation. Its code runs as doctests in `tests/integration`
+// (with `mrtr` and `rmcp` on, which the README uses and the default features leave off).
+#![cfg_attr(not(doctest), doc = include_str!("../README.md"))]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_code)]
 // The rmcp integration reads what a client sends, like the runtime: nothing outside the tests

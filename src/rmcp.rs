@@ -145,12 +145,12 @@ where
 /// The `elicitation/create` params of a form, as `revision` writes them, in rmcp's type.
 ///
 /// ```
-/// use elicit::{FormRequest, Property, RequestedSchema, Revision, StringSchema};
+/// use mcp_elicit::{FormRequest, Property, RequestedSchema, Revision, StringSchema};
 /// use rmcp::model::ElicitRequestParams;
 ///
 /// let schema = RequestedSchema::new(vec![Property::new("name", StringSchema::new())])?;
 /// let request = FormRequest::new("What is your name?", schema)?;
-/// let params = elicit::rmcp::form_params(&request, Revision::V2025_11_25)?;
+/// let params = mcp_elicit::rmcp::form_params(&request, Revision::V2025_11_25)?;
 /// let ElicitRequestParams::FormElicitationParams { message, requested_schema, .. } = params else {
 ///     unreachable!()
 /// };
@@ -292,11 +292,11 @@ pub fn url_outcome(name: &str, result: &ElicitResult) -> Result<UrlOutcome, Repl
 /// capability is missing, that nothing was changed, and what the user can do instead.
 ///
 /// ```
-/// use elicit::{ElicitationSupport, Mode, Revision};
+/// use mcp_elicit::{ElicitationSupport, Mode, Revision};
 /// let Err(headless) = ElicitationSupport::NONE.check(Mode::Form, Revision::V2025_11_25) else {
 ///     unreachable!()
 /// };
-/// let result = elicit::rmcp::headless_result(&headless.with_hint("Pass `env` as an argument."));
+/// let result = mcp_elicit::rmcp::headless_result(&headless.with_hint("Pass `env` as an argument."));
 /// assert_eq!(result.is_error, Some(true));
 /// let text = &result.content[0].as_text().unwrap().text;
 /// assert!(text.contains("capabilities.elicitation.form"));

@@ -5,7 +5,7 @@
 //! `serde_json::Value` sorts keys, so the property order (the struct's field order) is checked
 //! on the serialized text.
 
-use elicit::{Elicit, Elicitation, Rule};
+use mcp_elicit::{Elicit, Elicitation, Rule};
 use serde_json::{Value, json};
 
 fn schema<T: Elicit>() -> Value {
@@ -25,7 +25,7 @@ fn accepted<T: Elicit + std::fmt::Debug>(content: Value) -> T {
 
 fn broken<T: Elicit + std::fmt::Debug>(content: Value) -> Vec<(String, Rule)> {
     match T::from_reply(&accept(content.clone())) {
-        Err(elicit::ReplyError::Invalid(violations)) => violations
+        Err(mcp_elicit::ReplyError::Invalid(violations)) => violations
             .into_iter()
             .map(|v| (v.property, v.rule))
             .collect(),
@@ -180,11 +180,11 @@ fn serde_rename_all_and_rename_are_honoured() {
 }
 
 mod reexport {
-    pub use elicit as inner;
+    pub use mcp_elicit as inner;
 }
 
 /// Derived through a re-export of the crate.
-#[derive(elicit::Elicit, Debug)]
+#[derive(mcp_elicit::Elicit, Debug)]
 #[elicit(crate = "crate::reexport::inner")]
 struct ThroughReexport {
     name: String,
@@ -290,10 +290,10 @@ fn format_min_length_and_max_length_are_enforced() {
             "code": "abcdef",
         })),
         vec![
-            ("email".into(), Rule::Format(elicit::Format::Email)),
-            ("homepage".into(), Rule::Format(elicit::Format::Uri)),
-            ("birthday".into(), Rule::Format(elicit::Format::Date)),
-            ("meeting".into(), Rule::Format(elicit::Format::DateTime)),
+            ("email".into(), Rule::Format(mcp_elicit::Format::Email)),
+            ("homepage".into(), Rule::Format(mcp_elicit::Format::Uri)),
+            ("birthday".into(), Rule::Format(mcp_elicit::Format::Date)),
+            ("meeting".into(), Rule::Format(mcp_elicit::Format::DateTime)),
             (
                 "code".into(),
                 Rule::MaxLength {

@@ -5,7 +5,7 @@
 
 use std::collections::{BTreeSet, HashSet};
 
-use elicit::{Choice, Choices, Elicit, Elicitation, EnumOption, ReplyError, Rule};
+use mcp_elicit::{Choice, Choices, Elicit, Elicitation, EnumOption, ReplyError, Rule};
 use serde_json::{Value, json};
 
 /// The emitted property `name` of form `T`.
@@ -76,7 +76,7 @@ fn string_field_accepts_any_string_and_rejects_other_types() {
             one(
                 "name",
                 Rule::Type {
-                    expected: elicit::JsonType::String,
+                    expected: mcp_elicit::JsonType::String,
                     found
                 }
             )
@@ -108,7 +108,7 @@ fn bool_field_rejects_strings_and_numbers() {
             one(
                 "subscribe",
                 Rule::Type {
-                    expected: elicit::JsonType::Boolean,
+                    expected: mcp_elicit::JsonType::Boolean,
                     found: if value.is_string() {
                         "a string"
                     } else {
@@ -362,7 +362,7 @@ fn float_fields_reject_out_of_bounds_and_non_numbers() {
             (
                 "ratio".into(),
                 Rule::Type {
-                    expected: elicit::JsonType::Number,
+                    expected: mcp_elicit::JsonType::Number,
                     found: "a string"
                 }
             ),
@@ -482,7 +482,7 @@ fn single_select_accepts_offered_values_only() {
             (
                 "legacy".into(),
                 Rule::Type {
-                    expected: elicit::JsonType::String,
+                    expected: mcp_elicit::JsonType::String,
                     found: "a number"
                 }
             ),
@@ -591,14 +591,14 @@ fn multi_select_rejects_values_not_offered_and_non_arrays() {
             (
                 "sizes".into(),
                 Rule::Type {
-                    expected: elicit::JsonType::Array,
+                    expected: mcp_elicit::JsonType::Array,
                     found: "a string"
                 }
             ),
             (
                 "tags".into(),
                 Rule::Type {
-                    expected: elicit::JsonType::Array,
+                    expected: mcp_elicit::JsonType::Array,
                     found: "an array holding a non-string"
                 }
             ),
@@ -745,7 +745,7 @@ struct Charge {
     notify: Choices,
 }
 
-fn charge_request() -> elicit::FormRequest<Charge> {
+fn charge_request() -> mcp_elicit::FormRequest<Charge> {
     Charge::form_request()
         .with_message("Two accounts match “ACME”. Which one should be charged?")
         .expect("message")
@@ -918,7 +918,7 @@ fn with_options_refuses_a_select_whose_options_are_fixed() {
         .expect_err("fixed options");
     assert_eq!(
         err,
-        elicit::SchemaError::NotADynamicSelect {
+        mcp_elicit::SchemaError::NotADynamicSelect {
             property: "color".into()
         }
     );
@@ -938,7 +938,7 @@ fn with_options_refuses_fewer_options_than_min_items() {
         .expect_err("unsatisfiable");
     assert_eq!(
         err,
-        elicit::SchemaError::MinItemsExceedsOptions {
+        mcp_elicit::SchemaError::MinItemsExceedsOptions {
             property: "picks".into()
         }
     );
@@ -969,7 +969,7 @@ fn choice_default_must_be_one_of_the_options_supplied() {
         .expect_err("the default is not offered");
     assert_eq!(
         err,
-        elicit::SchemaError::InvalidDefault {
+        mcp_elicit::SchemaError::InvalidDefault {
             property: "account".into(),
             reason: "\"acct_2\" is not one of the options".into()
         }

@@ -3,7 +3,7 @@
 
 use std::borrow::Cow;
 
-use elicit::{
+use mcp_elicit::{
     BooleanSchema, Elicit, Elicitation, EnumOption, FormRequest, Format, IntegerSchema,
     MultiSelectSchema, NumberSchema, Property, ReplyError, RequestedSchema, SchemaError,
     SelectSchema, SelectStyle, StringSchema,

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeSet;
 
-use elicit::{
+use mcp_elicit::{
     Action, Elicit, Elicitation, JsonType, MAX_REPLY_BYTES, MalformedReply, ReplyError, Rule,
 };
 use serde_json::{Value, json};
@@ -531,7 +531,7 @@ fn every_violation_is_collected_in_schema_order_each_naming_property_and_rule() 
         found,
         [
             ("name", &Rule::Required),
-            ("email", &Rule::Format(elicit::Format::Email)),
+            ("email", &Rule::Format(mcp_elicit::Format::Email)),
             ("age", &Rule::NotAnInteger),
             (
                 "colors",
@@ -598,15 +598,15 @@ fn every_rule_has_a_readable_message() {
             "must be at most 3 characters long (maxLength) but has 4",
         ),
         (
-            Rule::Format(elicit::Format::Uri),
+            Rule::Format(mcp_elicit::Format::Uri),
             "must be an absolute URI like https://example.com/path (format \"uri\")",
         ),
         (
-            Rule::Format(elicit::Format::Date),
+            Rule::Format(mcp_elicit::Format::Date),
             "must be a date like 2026-07-28 (RFC 3339 full-date) (format \"date\")",
         ),
         (
-            Rule::Format(elicit::Format::DateTime),
+            Rule::Format(mcp_elicit::Format::DateTime),
             "must be a date-time like 2026-07-28T09:30:00Z (RFC 3339) (format \"date-time\")",
         ),
         (

@@ -5,7 +5,7 @@
 
 use std::collections::{BTreeSet, HashSet};
 
-use elicit::{Choice, Choices, Elicit, Elicitation, EnumOption, FormRequest, Select};
+use mcp_elicit::{Choice, Choices, Elicit, Elicitation, EnumOption, FormRequest, Select};
 
 #[derive(Elicit, Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[elicit(rename_all = "kebab-case")]

@@ -1,6 +1,6 @@
 //! `#[derive(Elicit)]` with `#[elicit(mode = "url")]` implements the runtime's `ElicitUrl`.
 
-use elicit::{Elicit, ElicitUrl, Revision, UrlError, UrlOutcome};
+use mcp_elicit::{Elicit, ElicitUrl, Revision, UrlError, UrlOutcome};
 
 /// Connect a third-party account.
 #[derive(Elicit)]

@@ -4,7 +4,7 @@
 //! a multi-select, and two optional fields.
 #![allow(dead_code)]
 
-use elicit::Elicit;
+use mcp_elicit::Elicit;
 use serde::{Deserialize, Serialize};
 
 // ---- elicit -------------------------------------------------------------------------------

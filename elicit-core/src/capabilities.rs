@@ -51,7 +51,8 @@ impl fmt::Display for Mode {
 /// `elicitation` capability at all.
 ///
 /// ```
-/// use elicit_core::{ElicitationSupport, Mode, Revision};
+/// # extern crate elicit_core as mcp_elicit;
+/// use mcp_elicit::{ElicitationSupport, Mode, Revision};
 /// use serde_json::json;
 ///
 /// // 2025-11-25: from the `initialize` request's params.
@@ -67,7 +68,7 @@ impl fmt::Display for Mode {
 /// let support = ElicitationSupport::from_request_meta(&call)?;
 /// assert!(support.check(Mode::Url, Revision::V2026_07_28).is_ok());
 /// assert!(support.check(Mode::Form, Revision::V2026_07_28).is_err());
-/// # Ok::<(), elicit_core::CapabilityError>(())
+/// # Ok::<(), mcp_elicit::CapabilityError>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct ElicitationSupport {
@@ -262,7 +263,8 @@ pub enum CannotAskReason {
 /// and tells the user which capability is missing and what they can do:
 ///
 /// ```
-/// use elicit_core::{ElicitationSupport, Mode, Revision};
+/// # extern crate elicit_core as mcp_elicit;
+/// use mcp_elicit::{ElicitationSupport, Mode, Revision};
 /// let support = ElicitationSupport::NONE; // a batch runner, a CI agent
 /// let Err(cannot) = support.check(Mode::Form, Revision::V2026_07_28) else { unreachable!() };
 /// let cannot = cannot.with_hint("Pass `environment` in the tool's arguments to deploy without asking.");

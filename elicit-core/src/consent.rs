@@ -6,7 +6,7 @@
 //! be constructed, deserialized, defaulted or cloned outside this crate. Destructive functions take
 //! it as a parameter, so code that mutates before asking does not compile.
 //!
-//! The whole pattern, with the derive, is in the `elicit` crate's README ("Consent the model
+//! The whole pattern, with the derive, is in the `mcp-elicit` crate's README ("Consent the model
 //! cannot forge").
 
 use std::fmt;

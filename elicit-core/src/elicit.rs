@@ -57,10 +57,36 @@ impl FromContent for Map<String, Value> {
 /// answer back into the type.
 ///
 /// Derive it (`#[derive(Elicit)]`) on a struct of named fields; the derive checks at compile time
-/// everything the spec forbids. Then:
+/// everything the spec forbids. Then [`form_request`](Elicit::form_request) gives the
+/// `elicitation/create` params, and [`from_reply`](Elicit::from_reply) (or
+/// [`from_reply_str`](Elicit::from_reply_str)) reads the client's answer into an
+/// [`Elicitation<Self>`], validated against every rule of the form:
 ///
-/// A complete example is on the `elicit` facade crate's documentation, which re-exports this
-/// trait together with the derive.
+/// ```
+/// # extern crate elicit_core as mcp_elicit;
+/// # use elicit_derive::Elicit;
+/// use mcp_elicit::{Elicit, Elicitation};
+///
+/// /// Which branch should be deleted?
+/// #[derive(Elicit, Debug)]
+/// struct Branch {
+///     #[elicit(min_length = 1, max_length = 64)]
+///     name: String,
+/// }
+///
+/// let params = serde_json::to_value(Branch::form_request())?;
+/// assert_eq!(params["requestedSchema"]["required"], serde_json::json!(["name"]));
+///
+/// let reply = serde_json::json!({"action": "accept", "content": {"name": "old-login"}});
+/// match Branch::from_reply(&reply)? {
+///     Elicitation::Accept(branch) => assert_eq!(branch.name, "old-login"),
+///     Elicitation::Decline | Elicitation::Cancel | Elicitation::NoReply => unreachable!(),
+/// }
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// The facade crate, `mcp-elicit`, re-exports this trait together with the derive; its README
+/// walks through every attribute.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not an elicitation form",
     label = "needs `#[derive(Elicit)]` on a struct with named fields",
@@ -138,7 +164,8 @@ impl RequestedSchema {
     /// derive gets, with the content left as JSON.
     ///
     /// ```
-    /// use elicit_core::{Elicitation, Property, RequestedSchema, StringSchema};
+    /// # extern crate elicit_core as mcp_elicit;
+    /// use mcp_elicit::{Elicitation, Property, RequestedSchema, StringSchema};
     /// let schema = RequestedSchema::new(vec![Property::new("name", StringSchema::new())])?;
     /// let reply = serde_json::json!({"action": "accept", "content": {"name": "octocat"}});
     /// let Elicitation::Accept(content) = schema.parse_reply(&reply)? else { panic!() };

@@ -48,7 +48,8 @@ impl Format {
     /// time with the very same code that checks replies at run time.
     ///
     /// ```
-    /// use elicit_core::Format;
+    /// # extern crate elicit_core as mcp_elicit;
+    /// use mcp_elicit::Format;
     /// assert!(Format::Date.matches("2024-02-29"));
     /// assert!(!Format::Date.matches("2023-02-29"));
     /// assert!(Format::Uri.matches("https://example.com/a?b#c"));

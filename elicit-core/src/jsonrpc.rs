@@ -46,7 +46,8 @@ impl Serialize for RequestId {
 /// A JSON-RPC `error` object: `code`, `message` and, where the error defines it, `data`.
 ///
 /// ```
-/// use elicit_core::JsonRpcError;
+/// # extern crate elicit_core as mcp_elicit;
+/// use mcp_elicit::JsonRpcError;
 /// let error = JsonRpcError::new(JsonRpcError::INVALID_PARAMS, "unknown tool", None);
 /// assert_eq!(
 ///     serde_json::to_value(error.response(7))?,

@@ -1,11 +1,11 @@
-//! Runtime of the [`elicit`](https://docs.rs/elicit) crate: MCP elicitation schemas, outcomes,
+//! Runtime of the [`mcp-elicit`](https://docs.rs/mcp-elicit) crate: MCP elicitation schemas, outcomes,
 //! reply validation, modes, capabilities and multi round-trip state.
 //!
 //! Everything here works without the derive: a server that builds a [`RequestedSchema`] by hand
 //! gets the same validation, and so does a client checking user input before sending it.
 //!
 //! The `mrtr` and `state` modules (multi round-trip requests and their sealed state) are
-//! behind the default feature `mrtr`, which brings the crypto crates; the `elicit` facade leaves
+//! behind the default feature `mrtr`, which brings the crypto crates; the `mcp-elicit` facade leaves
 //! it off unless asked for.
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_code)]

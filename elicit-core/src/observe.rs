@@ -68,8 +68,9 @@ impl fmt::Display for Outcome {
 /// run on the request path.
 ///
 /// ```
+/// # extern crate elicit_core as mcp_elicit;
 /// use std::sync::atomic::{AtomicU64, Ordering};
-/// use elicit_core::observe::{Observer, Outcome};
+/// use mcp_elicit::observe::{Observer, Outcome};
 ///
 /// struct Dismissals(AtomicU64);
 /// impl Observer for Dismissals {
@@ -79,7 +80,7 @@ impl fmt::Display for Outcome {
 ///         }
 ///     }
 /// }
-/// // Once, at startup: elicit_core::observe::set_observer(Dismissals(AtomicU64::new(0)));
+/// // Once, at startup: mcp_elicit::observe::set_observer(Dismissals(AtomicU64::new(0)));
 /// ```
 pub trait Observer: Send + Sync + 'static {
     /// An elicitation was sent to the user.

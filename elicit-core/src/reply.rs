@@ -89,7 +89,8 @@ const ACTION_NAMES: &[&str] = &["accept", "decline", "cancel"];
 /// decide what no answer means, and [`accepted`](Elicitation::accepted) returns `None` for it.
 ///
 /// ```
-/// use elicit_core::Elicitation;
+/// # extern crate elicit_core as mcp_elicit;
+/// use mcp_elicit::Elicitation;
 /// fn describe(outcome: Elicitation<String>) -> String {
 ///     match outcome {
 ///         Elicitation::Accept(env) => format!("deploying to {env}"),

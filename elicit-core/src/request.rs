@@ -71,7 +71,8 @@ impl FormRequest<Map<String, Value>> {
     /// A request for a hand-built schema.
     ///
     /// ```
-    /// use elicit_core::{FormRequest, Property, RequestedSchema, StringSchema};
+    /// # extern crate elicit_core as mcp_elicit;
+    /// use mcp_elicit::{FormRequest, Property, RequestedSchema, StringSchema};
     /// let schema = RequestedSchema::new(vec![Property::new("name", StringSchema::new())])?;
     /// let request = FormRequest::new("Please provide your GitHub username", schema)?;
     /// assert_eq!(serde_json::to_value(&request)?, serde_json::json!({
@@ -223,7 +224,8 @@ impl<T> FormRequest<T> {
     /// - later revisions write the full schema, exactly as `FormRequest`'s own `Serialize`.
     ///
     /// ```
-    /// use elicit_core::{EnumOption, FormRequest, Property, RequestedSchema, Revision, SelectSchema};
+    /// # extern crate elicit_core as mcp_elicit;
+    /// use mcp_elicit::{EnumOption, FormRequest, Property, RequestedSchema, Revision, SelectSchema};
     /// let schema = RequestedSchema::new(vec![Property::new(
     ///     "env",
     ///     SelectSchema::new(vec![EnumOption::titled("stg", "Staging"), EnumOption::titled("prd", "Production")])

@@ -13,7 +13,8 @@ use std::str::FromStr;
 /// A revision of the Model Context Protocol, ordered oldest to newest.
 ///
 /// ```
-/// use elicit_core::Revision;
+/// # extern crate elicit_core as mcp_elicit;
+/// use mcp_elicit::Revision;
 /// let revision: Revision = "2025-11-25".parse()?;
 /// assert_eq!(revision, Revision::V2025_11_25);
 /// assert_eq!(revision.to_string(), "2025-11-25");
@@ -24,7 +25,7 @@ use std::str::FromStr;
 ///     err.to_string(),
 ///     "unsupported protocol version \"2024-11-05\": elicitation is spoken in 2025-06-18, 2025-11-25 and 2026-07-28"
 /// );
-/// # Ok::<(), elicit_core::UnknownRevision>(())
+/// # Ok::<(), mcp_elicit::UnknownRevision>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[non_exhaustive]

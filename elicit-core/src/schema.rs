@@ -36,7 +36,8 @@ impl EnumOption {
     /// An option with a display title distinct from its value.
     ///
     /// ```
-    /// use elicit_core::EnumOption;
+    /// # extern crate elicit_core as mcp_elicit;
+    /// use mcp_elicit::EnumOption;
     /// let acct = EnumOption::titled("acct_1f3", "Work (alice@corp.example)");
     /// assert_eq!(acct.value(), "acct_1f3");
     /// assert_eq!(acct.title(), Some("Work (alice@corp.example)"));
@@ -376,7 +377,8 @@ impl Property {
     /// A required property.
     ///
     /// ```
-    /// use elicit_core::{Format, Property, StringSchema};
+    /// # extern crate elicit_core as mcp_elicit;
+    /// use mcp_elicit::{Format, Property, StringSchema};
     /// let email = Property::new("email", StringSchema::new().format(Format::Email))
     ///     .title("Email")
     ///     .description("Where we send the receipt");
@@ -554,7 +556,8 @@ impl RequestedSchema {
     /// unique names, consistent bounds, non-empty options, defaults that satisfy the constraints.
     ///
     /// ```
-    /// use elicit_core::{IntegerSchema, Property, RequestedSchema, StringSchema};
+    /// # extern crate elicit_core as mcp_elicit;
+    /// use mcp_elicit::{IntegerSchema, Property, RequestedSchema, StringSchema};
     /// let schema = RequestedSchema::new(vec![
     ///     Property::new("name", StringSchema::new().min_length(1)),
     ///     Property::new("age", IntegerSchema::new().minimum(18)).optional(),
@@ -565,7 +568,7 @@ impl RequestedSchema {
     ///     Property::new("n", StringSchema::new().min_length(5).max_length(2)),
     /// ]).unwrap_err();
     /// assert_eq!(err.to_string(), "property `n`: minLength > maxLength, so no value can satisfy it");
-    /// # Ok::<(), elicit_core::SchemaError>(())
+    /// # Ok::<(), mcp_elicit::SchemaError>(())
     /// ```
     pub fn new(properties: Vec<Property>) -> Result<Self, SchemaError> {
         check_properties(&properties)?;

@@ -51,7 +51,8 @@ pub enum UrlPolicy {
 ///
 ///
 /// ```
-/// use elicit_core::{ElicitationUrl, UrlError, UrlPolicy};
+/// # extern crate elicit_core as mcp_elicit;
+/// use mcp_elicit::{ElicitationUrl, UrlError, UrlPolicy};
 /// let url = ElicitationUrl::parse("https://mcp.example.com/connect?state=s3cr3t")?;
 /// assert_eq!(url.host(), "mcp.example.com");
 /// assert_eq!(url.to_string(), "https://mcp.example.com/connect?<redacted>");

@@ -23,11 +23,12 @@ use crate::url::{ElicitationUrl, UrlError, UrlPolicy};
 /// system, as 32 lowercase hex digits, so that no one can guess another user's id.
 ///
 /// ```
-/// use elicit_core::ElicitationId;
+/// # extern crate elicit_core as mcp_elicit;
+/// use mcp_elicit::ElicitationId;
 /// let id = ElicitationId::random()?;
 /// assert_eq!(id.as_str().len(), 32);
 /// assert_ne!(id, ElicitationId::random()?);
-/// # Ok::<(), elicit_core::UrlError>(())
+/// # Ok::<(), mcp_elicit::UrlError>(())
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct ElicitationId(String);
@@ -107,7 +108,8 @@ impl std::error::Error for InvalidElicitationId {}
 /// revision's, adding the `elicitationId` in 2025-11-25. `Debug` never shows the URL's query.
 ///
 /// ```
-/// use elicit_core::{Revision, UrlOutcome, UrlRequest};
+/// # extern crate elicit_core as mcp_elicit;
+/// use mcp_elicit::{Revision, UrlOutcome, UrlRequest};
 /// let request = UrlRequest::new(
 ///     "Connect your Example Co account so I can read your files.",
 ///     "https://mcp.example.com/connect?flow=7f3a",
@@ -278,7 +280,8 @@ impl Serialize for RevisionedUrlRequest<'_> {
 /// your own state for whether they finished.
 ///
 /// ```
-/// use elicit_core::UrlOutcome;
+/// # extern crate elicit_core as mcp_elicit;
+/// use mcp_elicit::UrlOutcome;
 /// fn next_step(outcome: UrlOutcome) -> &'static str {
 ///     match outcome {
 ///         UrlOutcome::Consented => "waiting for you to finish on the page; call again when done",
@@ -342,7 +345,8 @@ impl UrlOutcome {
 /// page of a URL elicitation was completed. Send it only to the client that was asked.
 ///
 /// ```
-/// use elicit_core::{ElicitationComplete, ElicitationId};
+/// # extern crate elicit_core as mcp_elicit;
+/// use mcp_elicit::{ElicitationComplete, ElicitationId};
 /// let done = ElicitationComplete::new(ElicitationId::parse("550e8400-e29b-41d4-a716-446655440000")?);
 /// assert_eq!(serde_json::to_value(&done)?, serde_json::json!({
 ///     "jsonrpc": "2.0",
@@ -395,7 +399,8 @@ impl Serialize for ElicitationComplete {
 /// In 2026-07-28 the same situation is an `InputRequiredResult` carrying the URL elicitation.
 ///
 /// ```
-/// use elicit_core::{UrlElicitationRequired, UrlRequest};
+/// # extern crate elicit_core as mcp_elicit;
+/// use mcp_elicit::{UrlElicitationRequired, UrlRequest};
 /// let connect = UrlRequest::new(
 ///     "Authorization is required to access your Example Co files.",
 ///     "https://mcp.example.com/connect",
@@ -466,7 +471,8 @@ impl UrlElicitationRequired {
 /// per user and per request, so it is given when the request is built.
 ///
 /// ```
-/// use elicit_core::{ElicitUrl, UrlOutcome};
+/// # extern crate elicit_core as mcp_elicit;
+/// use mcp_elicit::{ElicitUrl, UrlOutcome};
 /// struct ConnectGithub; // what `#[derive(Elicit)] #[elicit(mode = "url", message = "...")]` writes:
 /// impl ElicitUrl for ConnectGithub {
 ///     fn message() -> &'static str {
@@ -479,7 +485,7 @@ impl UrlElicitationRequired {
 /// let request = ConnectGithub::url_request("https://mcp.example.com/connect/github?flow=91c2")?;
 /// assert_eq!(request.message(), ConnectGithub::message());
 /// assert!(ConnectGithub::url_request("http://mcp.example.com/").is_err());
-/// # Ok::<(), elicit_core::UrlError>(())
+/// # Ok::<(), mcp_elicit::UrlError>(())
 /// ```
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a URL-mode elicitation",

@@ -283,7 +283,8 @@ impl RequestedSchema {
     /// [`MAX_STRING_BYTES`](crate::MAX_STRING_BYTES) is refused before it is read.
     ///
     /// ```
-    /// use elicit_core::{Format, Property, RequestedSchema, StringSchema, IntegerSchema};
+    /// # extern crate elicit_core as mcp_elicit;
+    /// use mcp_elicit::{Format, Property, RequestedSchema, StringSchema, IntegerSchema};
     /// let schema = RequestedSchema::new(vec![
     ///     Property::new("email", StringSchema::new().format(Format::Email)),
     ///     Property::new("age", IntegerSchema::new().minimum(18)),
@@ -292,7 +293,7 @@ impl RequestedSchema {
     /// let err = schema.validate(content.as_object().unwrap()).unwrap_err();
     /// assert_eq!(err.len(), 2);
     /// assert!(err.concerns("email") && err.concerns("age"));
-    /// # Ok::<(), elicit_core::SchemaError>(())
+    /// # Ok::<(), mcp_elicit::SchemaError>(())
     /// ```
     pub fn validate(&self, content: &Map<String, Value>) -> Result<(), Violations> {
         self.validate_each(|_, name| content.get(name))

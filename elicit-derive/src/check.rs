@@ -234,7 +234,7 @@ pub fn check(input: &syn::DeriveInput) -> Result<Model, syn::Error> {
 fn krate(opts: &InputOpts) -> syn::Path {
     opts.krate
         .clone()
-        .unwrap_or_else(|| syn::parse_quote!(::elicit))
+        .unwrap_or_else(|| syn::parse_quote!(::mcp_elicit))
 }
 
 /// Shapes the derive cannot take, each with the reason.

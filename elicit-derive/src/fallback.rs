@@ -74,7 +74,7 @@ pub fn expand(input: &syn::DeriveInput, errors: TokenStream) -> TokenStream {
 
 /// `#[elicit(crate = ..)]`, read without validation (the errors are reported elsewhere).
 fn krate_of(input: &syn::DeriveInput) -> syn::Path {
-    let mut krate: syn::Path = syn::parse_quote!(::elicit);
+    let mut krate: syn::Path = syn::parse_quote!(::mcp_elicit);
     for attr in input.attrs.iter().filter(|a| a.path().is_ident("elicit")) {
         let _ = attr.parse_nested_meta(|meta| {
             if meta.path.is_ident("crate") {

@@ -1,8 +1,8 @@
-//! The `#[derive(Elicit)]` macro of the [`elicit`](https://docs.rs/elicit) crate.
+//! The `#[derive(Elicit)]` macro of the [`mcp-elicit`](https://docs.rs/mcp-elicit) crate.
 //!
 //! Parse (`parse.rs`, darling receivers) → check (`check.rs`, every rule, errors accumulated on
 //! the tokens that caused them) → expand (`expand.rs`). On error, `fallback.rs` emits a stub impl
-//! beside the errors. Use it through the `elicit` crate, which documents the attributes.
+//! beside the errors. Use it through the `mcp-elicit` crate, which documents the attributes.
 #![forbid(unsafe_code)]
 
 mod case;
@@ -16,8 +16,8 @@ mod ty;
 use proc_macro::TokenStream;
 
 /// Derive an elicitation: on a struct with named fields, a form-mode request and typed,
-/// validated parsing of the reply (`elicit::Elicit`); on a unit-only enum, the options of a
-/// select (`elicit::Select`); with `#[elicit(mode = "url")]`, a URL-mode elicitation.
+/// validated parsing of the reply (`mcp_elicit::Elicit`); on a unit-only enum, the options of a
+/// select (`mcp_elicit::Select`); with `#[elicit(mode = "url")]`, a URL-mode elicitation.
 #[proc_macro_derive(Elicit, attributes(elicit))]
 pub fn derive_elicit(input: TokenStream) -> TokenStream {
     let input = syn::parse_macro_input!(input as syn::DeriveInput);

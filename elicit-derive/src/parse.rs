@@ -22,14 +22,14 @@ pub struct InputOpts {
     pub message: Option<SpannedValue<String>>,
     /// Rename every field (struct) or variant (enum), like serde's `rename_all`.
     pub rename_all: Option<SpannedValue<String>>,
-    /// Path of the `elicit` crate, for re-exports (default `::elicit`).
+    /// Path of the facade crate, for re-exports (default `::mcp_elicit`).
     #[darling(rename = "crate")]
     pub krate: Option<syn::Path>,
     /// `form` (default) or `url`.
     pub mode: Option<SpannedValue<String>>,
     /// The name this elicitation is counted under in metrics (default: the type's name).
     pub name: Option<SpannedValue<String>>,
-    /// Accepting this form is consent: an accepted reply yields an `elicit::Consent<Self>`.
+    /// Accepting this form is consent: an accepted reply yields an `mcp_elicit::Consent<Self>`.
     pub consent: Flag,
 }
 

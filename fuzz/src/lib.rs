@@ -8,9 +8,9 @@
 use std::collections::{BTreeSet, HashSet};
 use std::time::Duration;
 
-use elicit::mrtr::{Answer, Ask, MrtrError, Retry, Rounds};
-use elicit::state::{Binding, KeyId, ParamsDigest, StateError, StateKey, StateKeys, UnixTime};
-use elicit::{
+use mcp_elicit::mrtr::{Answer, Ask, MrtrError, Retry, Rounds};
+use mcp_elicit::state::{Binding, KeyId, ParamsDigest, StateError, StateKey, StateKeys, UnixTime};
+use mcp_elicit::{
     Choice, Choices, Elicit, Elicitation, ElicitationId, ElicitationSupport, ElicitationUrl,
     EnumOption, Format, Mode, ReplyError, Revision, UrlOutcome, UrlPolicy, UrlRequest,
 };
@@ -303,7 +303,7 @@ pub fn capabilities(data: &[u8]) {
     }
     if let Some(capabilities) = value
         .get("_meta")
-        .and_then(|m| m.get(elicit::CLIENT_CAPABILITIES_META_KEY))
+        .and_then(|m| m.get(mcp_elicit::CLIENT_CAPABILITIES_META_KEY))
     {
         assert_eq!(
             from_meta,
@@ -408,7 +408,7 @@ fn first_request() -> Value {
     json!({
         "name": "fuzz",
         "arguments": {"service": "api"},
-        "_meta": {elicit::CLIENT_CAPABILITIES_META_KEY: {"elicitation": {"form": {}, "url": {}}, "sampling": {}}},
+        "_meta": {mcp_elicit::CLIENT_CAPABILITIES_META_KEY: {"elicitation": {"form": {}, "url": {}}, "sampling": {}}},
     })
 }
 
@@ -546,15 +546,15 @@ pub fn rmcp(data: &[u8]) {
         return;
     };
     if let Ok(result) = serde_json::from_str::<rmcp::model::ElicitResult>(text) {
-        let json = elicit::rmcp::reply_json(&result);
-        let form = elicit::rmcp::form_outcome(&Everything::form_request(), &result);
+        let json = mcp_elicit::rmcp::reply_json(&result);
+        let form = mcp_elicit::rmcp::form_outcome(&Everything::form_request(), &result);
         assert_eq!(form, Everything::from_reply(&json));
         match &form {
             Ok(Elicitation::NoReply) => panic!("an rmcp reply produced NoReply"),
             Ok(_) => {}
             Err(error) => check_error_is_short(error),
         }
-        let url = elicit::rmcp::url_outcome("fuzz", &result);
+        let url = mcp_elicit::rmcp::url_outcome("fuzz", &result);
         assert_eq!(url, UrlOutcome::from_reply(&json));
         match url {
             Ok(outcome) => assert!(outcome.action().is_some()),
@@ -562,7 +562,7 @@ pub fn rmcp(data: &[u8]) {
         }
     }
     if let Ok(capabilities) = serde_json::from_str::<rmcp::model::ClientCapabilities>(text) {
-        let support = elicit::rmcp::elicitation_support(Some(&capabilities));
+        let support = mcp_elicit::rmcp::elicitation_support(Some(&capabilities));
         let direct = serde_json::to_value(&capabilities)
             .ok()
             .and_then(|json| ElicitationSupport::from_client_capabilities(&json).ok())
@@ -570,7 +570,7 @@ pub fn rmcp(data: &[u8]) {
         assert_eq!(support, direct);
     }
     if let Ok(version) = serde_json::from_str::<rmcp::model::ProtocolVersion>(text)
-        && let Some(revision) = elicit::rmcp::revision(&version)
+        && let Some(revision) = mcp_elicit::rmcp::revision(&version)
     {
         assert_eq!(revision.as_str(), version.as_str());
     }

@@ -20,8 +20,9 @@ type Reader<O> = Box<dyn Fn(&Value) -> Result<O, Unusable> + Send + Sync>;
 /// Pass it, or a tuple of up to six, to [`Round::answer`](super::Round::answer).
 ///
 /// ```
-/// use elicit_core::mrtr::Ask;
-/// use elicit_core::{Elicitation, FormRequest, Property, RequestedSchema, StringSchema};
+/// # extern crate elicit_core as mcp_elicit;
+/// use mcp_elicit::mrtr::Ask;
+/// use mcp_elicit::{Elicitation, FormRequest, Property, RequestedSchema, StringSchema};
 /// use serde_json::{Map, Value, json};
 ///
 /// let schema = RequestedSchema::new(vec![Property::new("name", StringSchema::new())])?;

@@ -32,8 +32,9 @@ impl Capability {
     /// method an `InputRequiredResult` may not carry.
     ///
     /// ```
-    /// use elicit_core::Mode;
-    /// use elicit_core::mrtr::Capability;
+    /// # extern crate elicit_core as mcp_elicit;
+    /// use mcp_elicit::Mode;
+    /// use mcp_elicit::mrtr::Capability;
     /// use serde_json::json;
     /// let url = json!({"method": "elicitation/create", "params": {"mode": "url"}});
     /// assert_eq!(Capability::of_input_request(&url), Some(Capability::Elicitation(Mode::Url)));
@@ -91,15 +92,16 @@ impl fmt::Display for Capability {
 /// [`MrtrError::MissingCapabilities`] (`-32021`).
 ///
 /// ```
-/// use elicit_core::Mode;
-/// use elicit_core::mrtr::{Capability, DeclaredCapabilities};
+/// # extern crate elicit_core as mcp_elicit;
+/// use mcp_elicit::Mode;
+/// use mcp_elicit::mrtr::{Capability, DeclaredCapabilities};
 /// use serde_json::json;
 ///
 /// let declared = DeclaredCapabilities::from_client_capabilities(&json!({"elicitation": {}}))?;
 /// assert!(declared.supports(Capability::Elicitation(Mode::Form)));
 /// assert!(!declared.supports(Capability::Elicitation(Mode::Url)));
 /// assert!(!declared.supports(Capability::Sampling));
-/// # Ok::<(), elicit_core::mrtr::MrtrError>(())
+/// # Ok::<(), mcp_elicit::mrtr::MrtrError>(())
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct DeclaredCapabilities {
@@ -144,14 +146,15 @@ impl DeclaredCapabilities {
     /// [`MrtrError::Capabilities`] (`-32602`) naming the member that is missing or malformed.
     ///
     /// ```
-    /// use elicit_core::mrtr::{Capability, DeclaredCapabilities};
+    /// # extern crate elicit_core as mcp_elicit;
+    /// use mcp_elicit::mrtr::{Capability, DeclaredCapabilities};
     /// use serde_json::json;
     ///
     /// let params = json!({"_meta": {"io.modelcontextprotocol/clientCapabilities": {"sampling": {}}}});
     /// assert!(DeclaredCapabilities::from_request_params(&params)?.supports(Capability::Sampling));
     /// let error = DeclaredCapabilities::from_request_params(&json!({"name": "t"})).unwrap_err();
     /// assert_eq!(error.to_string(), "client capabilities: `_meta` is required");
-    /// # Ok::<(), elicit_core::mrtr::MrtrError>(())
+    /// # Ok::<(), mcp_elicit::mrtr::MrtrError>(())
     /// ```
     pub fn from_request_params(params: &Value) -> Result<Self, MrtrError> {
         let meta = params

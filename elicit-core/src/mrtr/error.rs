@@ -26,7 +26,8 @@ const INTERNAL_ERROR: i64 = -32603;
 /// repeats the client's values or the state text, so every `Display` is safe to log and to send.
 ///
 /// ```
-/// use elicit_core::mrtr::{MrtrError, Retry};
+/// # extern crate elicit_core as mcp_elicit;
+/// use mcp_elicit::mrtr::{MrtrError, Retry};
 /// use serde_json::json;
 ///
 /// let params = json!({
@@ -97,7 +98,8 @@ impl MrtrError {
     /// The JSON-RPC error code to answer with.
     ///
     /// ```
-    /// use elicit_core::mrtr::MrtrError;
+    /// # extern crate elicit_core as mcp_elicit;
+    /// use mcp_elicit::mrtr::MrtrError;
     /// assert_eq!(MrtrError::EmptyResult.json_rpc_code(), -32603);
     /// ```
     #[must_use]

@@ -30,14 +30,15 @@
 //! ignored, so a model cannot supply a user's consent.
 //!
 //! ```
-//! use elicit_core::mrtr::{Answer, Ask, Retry, Rounds};
-//! use elicit_core::state::{Binding, KeyId, ParamsDigest, StateKey, StateKeys, UnixTime};
-//! use elicit_core::{Elicitation, FormRequest, Property, RequestedSchema, StringSchema};
+//! # extern crate elicit_core as mcp_elicit;
+//! use mcp_elicit::mrtr::{Answer, Ask, Retry, Rounds};
+//! use mcp_elicit::state::{Binding, KeyId, ParamsDigest, StateKey, StateKeys, UnixTime};
+//! use mcp_elicit::{Elicitation, FormRequest, Property, RequestedSchema, StringSchema};
 //! use serde_json::{Map, Value, json};
 //!
 //! /// The tool: asks who to greet, once, then greets them.
 //! fn greet(rounds: &Rounds, principal: &str, params: &Value) -> Result<Value, Value> {
-//!     let error = |e: elicit_core::mrtr::MrtrError| serde_json::to_value(e.to_json_rpc_error()).unwrap();
+//!     let error = |e: mcp_elicit::mrtr::MrtrError| serde_json::to_value(e.to_json_rpc_error()).unwrap();
 //!     let binding = Binding {
 //!         principal,
 //!         method: "tools/call",

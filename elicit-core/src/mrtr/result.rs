@@ -19,8 +19,9 @@ use crate::url_mode::UrlRequest;
 /// ask for everything you need at once rather than in sequential prompts.
 ///
 /// ```
-/// use elicit_core::mrtr::{InputRequests, MrtrError};
-/// use elicit_core::{FormRequest, Property, RequestedSchema, StringSchema};
+/// # extern crate elicit_core as mcp_elicit;
+/// use mcp_elicit::mrtr::{InputRequests, MrtrError};
+/// use mcp_elicit::{FormRequest, Property, RequestedSchema, StringSchema};
 /// use serde_json::json;
 ///
 /// let login = FormRequest::new(
@@ -162,12 +163,13 @@ impl InputRequests {
     /// [`MrtrError::MissingCapabilities`], listing every key whose capability is missing.
     ///
     /// ```
-    /// use elicit_core::mrtr::{DeclaredCapabilities, InputRequests};
+    /// # extern crate elicit_core as mcp_elicit;
+    /// use mcp_elicit::mrtr::{DeclaredCapabilities, InputRequests};
     /// let requests = InputRequests::new().roots("workspace")?;
     /// let error = requests.check_capabilities(&DeclaredCapabilities::NONE).unwrap_err();
     /// assert_eq!(error.json_rpc_code(), -32021);
     /// assert_eq!(error.to_json_rpc_error().data(), Some(&serde_json::json!({"requiredCapabilities": {"roots": {}}})));
-    /// # Ok::<(), elicit_core::mrtr::MrtrError>(())
+    /// # Ok::<(), mcp_elicit::mrtr::MrtrError>(())
     /// ```
     pub fn check_capabilities(&self, declared: &DeclaredCapabilities) -> Result<(), MrtrError> {
         let missing: Vec<(String, Capability)> = self
@@ -232,7 +234,8 @@ fn check_input_request(request: &Value) -> Result<(), &'static str> {
 /// Most handlers never build one by hand: [`Round::answer`](super::Round::answer) does.
 ///
 /// ```
-/// use elicit_core::mrtr::{InputRequests, InputRequiredResult};
+/// # extern crate elicit_core as mcp_elicit;
+/// use mcp_elicit::mrtr::{InputRequests, InputRequiredResult};
 /// use serde_json::json;
 ///
 /// let result = InputRequiredResult::new(InputRequests::new().roots("workspace")?, None)?;

@@ -25,9 +25,10 @@ use crate::validate::JsonType;
 /// key material resumes every other replica's rounds.
 ///
 /// ```
+/// # extern crate elicit_core as mcp_elicit;
 /// use std::time::Duration;
-/// use elicit_core::mrtr::Rounds;
-/// use elicit_core::state::{KeyId, StateKey, StateKeys};
+/// use mcp_elicit::mrtr::Rounds;
+/// use mcp_elicit::state::{KeyId, StateKey, StateKeys};
 ///
 /// let rounds = Rounds::new(StateKeys::single(KeyId::new(1), StateKey::from_bytes([0x42; 32])))
 ///     .with_ttl(Duration::from_secs(300));
@@ -124,8 +125,9 @@ impl Rounds {
 /// `with_*` methods instead.
 ///
 /// ```
-/// use elicit_core::Mode;
-/// use elicit_core::mrtr::{Capability, Retry};
+/// # extern crate elicit_core as mcp_elicit;
+/// use mcp_elicit::Mode;
+/// use mcp_elicit::mrtr::{Capability, Retry};
 /// use serde_json::json;
 ///
 /// let params = json!({
@@ -138,7 +140,7 @@ impl Rounds {
 /// let retry = Retry::from_params(&params)?;
 /// assert!(retry.capabilities().supports(Capability::Elicitation(Mode::Form)));
 /// assert_eq!(retry.request_state(), Some("…"));
-/// # Ok::<(), elicit_core::mrtr::MrtrError>(())
+/// # Ok::<(), mcp_elicit::mrtr::MrtrError>(())
 /// ```
 #[derive(Clone, Debug, Default)]
 pub struct Retry<'a> {
@@ -295,9 +297,10 @@ struct EnvelopeRef<'a, S> {
 /// the answer or returns the result that asks for it — one expression, before anything is done:
 ///
 /// ```
-/// use elicit_core::mrtr::{Answer, Ask, InputRequiredResult, Retry, Round, Rounds};
-/// use elicit_core::state::{Binding, KeyId, ParamsDigest, StateKey, StateKeys, UnixTime};
-/// use elicit_core::{Elicitation, FormRequest, Property, RequestedSchema, StringSchema};
+/// # extern crate elicit_core as mcp_elicit;
+/// use mcp_elicit::mrtr::{Answer, Ask, InputRequiredResult, Retry, Round, Rounds};
+/// use mcp_elicit::state::{Binding, KeyId, ParamsDigest, StateKey, StateKeys, UnixTime};
+/// use mcp_elicit::{Elicitation, FormRequest, Property, RequestedSchema, StringSchema};
 /// use serde_json::json;
 ///
 /// fn deploy(round: &mut Round<'_>) -> Result<String, InputRequiredResult> {
@@ -321,7 +324,7 @@ struct EnvelopeRef<'a, S> {
 /// let mut round = rounds.round::<()>(Retry::from_params(&params)?, binding, UnixTime::now())?;
 /// let asked = deploy(&mut round).unwrap_err();
 /// assert_eq!(asked.input_requests().keys().collect::<Vec<_>>(), ["target"]);
-/// # Ok::<(), elicit_core::mrtr::MrtrError>(())
+/// # Ok::<(), mcp_elicit::mrtr::MrtrError>(())
 /// ```
 #[derive(Debug)]
 #[must_use = "an `Answer::Ask` must be returned to the client, or the question is never asked"]

@@ -15,7 +15,8 @@ use sha2::{Digest, Sha256};
 /// [`StateKeys::open`]: super::StateKeys::open
 ///
 /// ```
-/// use elicit_core::state::{Binding, ParamsDigest};
+/// # extern crate elicit_core as mcp_elicit;
+/// use mcp_elicit::state::{Binding, ParamsDigest};
 /// use serde_json::json;
 ///
 /// let params = json!({ "name": "book_flight", "arguments": { "to": "LIS" } });
@@ -53,7 +54,8 @@ pub struct Binding<'a> {
 /// byte. It is written without recursion, so a value of any depth has a digest.
 ///
 /// ```
-/// use elicit_core::state::ParamsDigest;
+/// # extern crate elicit_core as mcp_elicit;
+/// use mcp_elicit::state::ParamsDigest;
 /// use serde_json::json;
 ///
 /// let first = json!({ "name": "pay", "arguments": { "amount": 10, "to": "bob" } });

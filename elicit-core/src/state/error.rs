@@ -89,7 +89,8 @@ impl StateError {
     ///   re-prompt answers with a fresh `InputRequiredResult` instead of an error.
     ///
     /// ```
-    /// use elicit_core::state::StateError;
+    /// # extern crate elicit_core as mcp_elicit;
+    /// use mcp_elicit::state::StateError;
     ///
     /// assert_eq!(StateError::Tampered.json_rpc_code(), -32602);
     /// ```
@@ -250,7 +251,8 @@ impl RedeemError {
     /// the server's.
     ///
     /// ```
-    /// use elicit_core::state::RedeemError;
+    /// # extern crate elicit_core as mcp_elicit;
+    /// use mcp_elicit::state::RedeemError;
     ///
     /// assert_eq!(RedeemError::AlreadyRedeemed.json_rpc_code(), -32602);
     /// ```

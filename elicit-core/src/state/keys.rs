@@ -15,7 +15,8 @@ use super::error::KeyError;
 /// read well in an operator's configuration. Key ids are not secret.
 ///
 /// ```
-/// use elicit_core::state::KeyId;
+/// # extern crate elicit_core as mcp_elicit;
+/// use mcp_elicit::state::KeyId;
 ///
 /// let id = KeyId::new(20260728);
 /// assert_eq!(id.get(), 20260728);
@@ -57,7 +58,8 @@ impl fmt::Display for KeyId {
 /// request state. Its `Debug` output is redacted and its bytes are wiped when it is dropped.
 ///
 /// ```
-/// use elicit_core::state::StateKey;
+/// # extern crate elicit_core as mcp_elicit;
+/// use mcp_elicit::state::StateKey;
 ///
 /// let key = StateKey::from_bytes([7; 32]);
 /// assert_eq!(format!("{key:?}"), "StateKey(<redacted>)");
@@ -82,11 +84,12 @@ impl StateKey {
     /// [`KeyError::RandomnessUnavailable`] if the operating system has no randomness to give.
     ///
     /// ```
-    /// use elicit_core::state::StateKey;
+    /// # extern crate elicit_core as mcp_elicit;
+    /// use mcp_elicit::state::StateKey;
     ///
     /// let key = StateKey::generate()?;
     /// # let _ = key;
-    /// # Ok::<(), elicit_core::state::KeyError>(())
+    /// # Ok::<(), mcp_elicit::state::KeyError>(())
     /// ```
     pub fn generate() -> Result<Self, KeyError> {
         let mut bytes = [0; Self::LEN];
@@ -123,7 +126,8 @@ impl Drop for StateKey {
 /// `Debug` shows the key ids, never the keys.
 ///
 /// ```
-/// use elicit_core::state::{KeyId, StateKey, StateKeys};
+/// # extern crate elicit_core as mcp_elicit;
+/// use mcp_elicit::state::{KeyId, StateKey, StateKeys};
 ///
 /// // Key 2 is the primary; states sealed under key 1 still open.
 /// let keys = StateKeys::new([
@@ -133,7 +137,7 @@ impl Drop for StateKey {
 /// assert_eq!(keys.primary_key_id(), KeyId::new(2));
 /// assert_eq!(keys.key_ids().collect::<Vec<_>>(), [KeyId::new(2), KeyId::new(1)]);
 /// assert_eq!(format!("{keys:?}"), "StateKeys { primary: KeyId(2), accepted: [KeyId(2), KeyId(1)], .. }");
-/// # Ok::<(), elicit_core::state::KeyError>(())
+/// # Ok::<(), mcp_elicit::state::KeyError>(())
 /// ```
 #[derive(Clone)]
 pub struct StateKeys {
@@ -152,7 +156,8 @@ impl StateKeys {
     /// key id (which key would open such states would be ambiguous).
     ///
     /// ```
-    /// use elicit_core::state::{KeyError, KeyId, StateKey, StateKeys};
+    /// # extern crate elicit_core as mcp_elicit;
+    /// use mcp_elicit::state::{KeyError, KeyId, StateKey, StateKeys};
     ///
     /// let none: [(KeyId, StateKey); 0] = [];
     /// assert_eq!(StateKeys::new(none).unwrap_err(), KeyError::NoKeys);
@@ -182,7 +187,8 @@ impl StateKeys {
     /// A key set of one key, which both seals and opens.
     ///
     /// ```
-    /// use elicit_core::state::{KeyId, StateKey, StateKeys};
+    /// # extern crate elicit_core as mcp_elicit;
+    /// use mcp_elicit::state::{KeyId, StateKey, StateKeys};
     ///
     /// let keys = StateKeys::single(KeyId::new(1), StateKey::from_bytes([1; 32]));
     /// assert_eq!(keys.primary_key_id(), KeyId::new(1));

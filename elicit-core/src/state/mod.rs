@@ -19,8 +19,9 @@
 //! opaque, and so should servers: it may change with the version byte.
 //!
 //! ```
+//! # extern crate elicit_core as mcp_elicit;
 //! use std::time::Duration;
-//! use elicit_core::state::{
+//! use mcp_elicit::state::{
 //!     Binding, KeyId, MemoryReplayGuard, ParamsDigest, StateKey, StateKeys, UnixTime,
 //! };
 //! use serde::{Deserialize, Serialize};

@@ -46,8 +46,9 @@ pub type RedeemFuture<'a> = Pin<Box<dyn Future<Output = Result<(), RedeemError>>
 ///   never `Ok(())`.
 ///
 /// ```
+/// # extern crate elicit_core as mcp_elicit;
 /// use std::time::Duration;
-/// use elicit_core::state::{
+/// use mcp_elicit::state::{
 ///     Binding, KeyId, MemoryReplayGuard, ParamsDigest, RedeemError, StateKey, StateKeys, UnixTime,
 /// };
 /// use serde_json::json;
@@ -104,7 +105,8 @@ impl<G: ReplayGuard + ?Sized> ReplayGuard for &G {
 /// such as `RedisReplayGuard` (cargo feature `redis`).
 ///
 /// ```
-/// use elicit_core::state::{MemoryReplayGuard, RedeemError, StateId, UnixTime};
+/// # extern crate elicit_core as mcp_elicit;
+/// use mcp_elicit::state::{MemoryReplayGuard, RedeemError, StateId, UnixTime};
 ///
 /// let guard = MemoryReplayGuard::new();
 /// let id = StateId::from_bytes([1; 16]);

@@ -55,7 +55,8 @@ const VALUE_CAPACITY_HINT: usize = 256;
 /// [`ReplayGuard`] records that it has been redeemed. Shown as 32 lowercase hex digits.
 ///
 /// ```
-/// use elicit_core::state::StateId;
+/// # extern crate elicit_core as mcp_elicit;
+/// use mcp_elicit::state::StateId;
 ///
 /// let id = StateId::from_bytes([0xab; 16]);
 /// assert_eq!(id.to_string(), "abababababababababababababababab");
@@ -163,8 +164,9 @@ impl StateKeys {
     /// zero, the principal or method is over 65,535 bytes, or the OS has no randomness.
     ///
     /// ```
+    /// # extern crate elicit_core as mcp_elicit;
     /// use std::time::Duration;
-    /// use elicit_core::state::{Binding, KeyId, ParamsDigest, StateKey, StateKeys, UnixTime};
+    /// use mcp_elicit::state::{Binding, KeyId, ParamsDigest, StateKey, StateKeys, UnixTime};
     /// use serde_json::json;
     ///
     /// let keys = StateKeys::single(KeyId::new(1), StateKey::from_bytes([1; 32]));
@@ -175,7 +177,7 @@ impl StateKeys {
     /// };
     /// let text = keys.seal(&("step", 2), &binding, Duration::from_secs(600), UnixTime::now())?;
     /// assert!(text.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_'));
-    /// # Ok::<(), elicit_core::state::SealError>(())
+    /// # Ok::<(), mcp_elicit::state::SealError>(())
     /// ```
     pub fn seal<S>(
         &self,
@@ -251,8 +253,9 @@ impl StateKeys {
     /// [`StateError`], whose [`json_rpc_code`](StateError::json_rpc_code) is the answer to send.
     ///
     /// ```
+    /// # extern crate elicit_core as mcp_elicit;
     /// use std::time::Duration;
-    /// use elicit_core::state::{Binding, KeyId, ParamsDigest, StateError, StateKey, StateKeys, UnixTime};
+    /// use mcp_elicit::state::{Binding, KeyId, ParamsDigest, StateError, StateKey, StateKeys, UnixTime};
     /// use serde_json::json;
     ///
     /// let keys = StateKeys::single(KeyId::new(1), StateKey::from_bytes([1; 32]));

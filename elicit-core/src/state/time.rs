@@ -10,7 +10,8 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 /// later `now`, never by sleeping. Production code passes [`UnixTime::now()`].
 ///
 /// ```
-/// use elicit_core::state::UnixTime;
+/// # extern crate elicit_core as mcp_elicit;
+/// use mcp_elicit::state::UnixTime;
 ///
 /// let issued = UnixTime::from_secs(1_700_000_000);
 /// assert_eq!(issued.as_secs(), 1_700_000_000);

@@ -1,4 +1,4 @@
-use elicit::Elicit;
+use mcp_elicit::Elicit;
 
 /// How do we reach you?
 #[derive(Elicit)]

@@ -1,4 +1,4 @@
-use elicit::Elicit;
+use mcp_elicit::Elicit;
 
 /// What should the bot be called?
 #[derive(Elicit)]

@@ -1,4 +1,4 @@
-use elicit::{Consent, Elicit};
+use mcp_elicit::{Consent, Elicit};
 
 /// Drop a table permanently. This cannot be undone.
 #[derive(Elicit)]

@@ -1,4 +1,4 @@
-use elicit::Elicit;
+use mcp_elicit::Elicit;
 
 /// Open the billing portal to approve the payment.
 #[derive(Elicit)]

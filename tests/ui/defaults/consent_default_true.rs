@@ -1,4 +1,4 @@
-use elicit::Elicit;
+use mcp_elicit::Elicit;
 
 /// May we share your email with the organizer?
 #[derive(Elicit)]

@@ -1,4 +1,4 @@
-use elicit::Elicit;
+use mcp_elicit::Elicit;
 
 use std::collections::{BTreeSet, HashSet};
 
@@ -23,8 +23,8 @@ struct Order {
     sizes: Vec<Size>,
     size_set: BTreeSet<Size>,
     size_hash: HashSet<Size>,
-    account: elicit::Choice,
-    accounts: elicit::Choices,
+    account: mcp_elicit::Choice,
+    accounts: mcp_elicit::Choices,
     note: Option<String>,
     #[elicit(format = "date", default = "2026-07-28")]
     due: String,

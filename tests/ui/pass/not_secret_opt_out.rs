@@ -1,4 +1,4 @@
-use elicit::Elicit;
+use mcp_elicit::Elicit;
 
 /// Choose how others see you.
 #[derive(Elicit)]

@@ -1,4 +1,4 @@
-use elicit::Elicit;
+use mcp_elicit::Elicit;
 
 /// Every field below names a credential, in one casing or another.
 #[derive(Elicit)]

@@ -1,4 +1,4 @@
-use elicit::Elicit;
+use mcp_elicit::Elicit;
 
 #[derive(Elicit)]
 enum Env {
@@ -7,7 +7,7 @@ enum Env {
 }
 
 // How a server asks for any form.
-fn ask<T: Elicit>() -> elicit::FormRequest<T> {
+fn ask<T: Elicit>() -> mcp_elicit::FormRequest<T> {
     T::form_request()
 }
 

@@ -1,4 +1,4 @@
-use elicit::Elicit;
+use mcp_elicit::Elicit;
 
 /// Describe the sensor.
 #[derive(Elicit)]

@@ -25,7 +25,8 @@ use crate::state::{StateId, UnixTime};
 /// Any Redis failure is [`RedeemError::Unavailable`]: the guard fails closed.
 ///
 /// ```no_run
-/// use elicit_core::state::{RedisReplayGuard, ReplayGuard};
+/// # extern crate elicit_core as mcp_elicit;
+/// use mcp_elicit::state::{RedisReplayGuard, ReplayGuard};
 ///
 /// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
 /// let client = redis::Client::open("redis://127.0.0.1:6379/")?;

@@ -1,7 +1,7 @@
 //! Consent as a type: only an accepted consent form yields `Consent<T>`, and it carries what was
 //! agreed to.
 
-use elicit::{ConsentForm, ConsentMismatch, Elicit, Elicitation};
+use mcp_elicit::{ConsentForm, ConsentMismatch, Elicit, Elicitation};
 use serde_json::json;
 
 /// Drop a table permanently. This cannot be undone.
@@ -24,7 +24,7 @@ struct PurgeBackups {
     reason: Option<String>,
 }
 
-fn drop_table(name: &str, consent: elicit::Consent<DropTable>) -> Result<String, ConsentMismatch> {
+fn drop_table(name: &str, consent: mcp_elicit::Consent<DropTable>) -> Result<String, ConsentMismatch> {
     consent.ensure(|terms| terms.table == name)?;
     Ok(format!("dropped {name}"))
 }
@@ -136,8 +136,8 @@ fn consent_checkbox_is_declared_as_a_boolean_without_a_default() {
 
 #[test]
 fn a_multi_round_trip_consent_ask_yields_consent_only_when_accepted() {
-    use elicit::mrtr::{Answer, Ask, Retry, Rounds};
-    use elicit::state::{Binding, KeyId, ParamsDigest, StateKey, StateKeys, UnixTime};
+    use mcp_elicit::mrtr::{Answer, Ask, Retry, Rounds};
+    use mcp_elicit::state::{Binding, KeyId, ParamsDigest, StateKey, StateKeys, UnixTime};
 
     let rounds = Rounds::new(StateKeys::single(
         KeyId::new(9),
@@ -187,8 +187,8 @@ fn a_multi_round_trip_consent_ask_yields_consent_only_when_accepted() {
 
 #[test]
 fn answers_given_before_the_question_are_read_only_by_opt_in_and_never_as_consent() {
-    use elicit::mrtr::{Answer, Ask, Retry, Rounds};
-    use elicit::state::{Binding, KeyId, ParamsDigest, StateKey, StateKeys, UnixTime};
+    use mcp_elicit::mrtr::{Answer, Ask, Retry, Rounds};
+    use mcp_elicit::state::{Binding, KeyId, ParamsDigest, StateKey, StateKeys, UnixTime};
 
     /// What should the report be called?
     #[derive(Elicit, Debug)]

@@ -5,11 +5,11 @@
 //! completion notification and the headless tool result. Capability parsing is run on the
 //! spec's own `ClientCapabilities` examples.
 //!
-//! Needs the spec: `MCP_SPEC_DIR=/path/to/mcp-spec cargo test -p elicit-core -- --ignored`.
+//! Needs the spec: `MCP_SPEC_DIR=/path/to/mcp-spec cargo test -p elicit-integration-tests --features spec -- --ignored`.
 
 use std::path::PathBuf;
 
-use elicit_core::{
+use mcp_elicit::{
     BooleanSchema, ElicitationSupport, EnumOption, FormRequest, Format, IntegerSchema, Mode,
     MultiSelectSchema, NumberSchema, Property, RequestedSchema, Revision, RevisionError,
     SelectSchema, SelectStyle, StringSchema, UrlElicitationRequired, UrlOutcome, UrlRequest,
@@ -530,7 +530,7 @@ fn form_replies_from_the_spec_examples_parse_for_every_revision() {
                 .unwrap_or_else(|e| panic!("{e}"))
                 .parse_reply(&reply);
             assert!(
-                matches!(outcome, Ok(elicit_core::Elicitation::Accept(_))),
+                matches!(outcome, Ok(mcp_elicit::Elicitation::Accept(_))),
                 "{revision} {file}: {outcome:?}"
             );
         }

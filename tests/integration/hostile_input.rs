@@ -9,7 +9,7 @@
 
 use std::collections::{BTreeSet, HashSet};
 
-use elicit::{
+use mcp_elicit::{
     Choice, Choices, Elicit, Elicitation, EnumOption, FormRequest, MAX_REPLY_BYTES, ReplyError,
 };
 use proptest::prelude::*;

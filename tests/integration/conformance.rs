@@ -1,14 +1,15 @@
 //! Conformance with the MCP spec's own schema and examples, read from `MCP_SPEC_DIR` (the
 //! `mcp-spec` folder, one sub-folder per revision).
 //!
-//! Ignored by default so that a fresh clone passes `cargo test` without the spec; run with
-//! `MCP_SPEC_DIR=../shared/mcp-spec cargo test --workspace -- --ignored`. When run without
+//! Built only with this package's `spec` feature (it brings `jsonschema`), and ignored by
+//! default so that a fresh clone passes even with the feature on; run with
+//! `MCP_SPEC_DIR=../shared/mcp-spec cargo test -p elicit-integration-tests --features spec -- --ignored`. When run without
 //! `MCP_SPEC_DIR` they fail: a conformance check that silently passes checks nothing.
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
-use elicit::{
+use mcp_elicit::{
     Choice, Choices, Elicit, Elicitation, EnumOption, FormRequest, Format, Property, RawReply,
     RequestedSchema, SelectSchema, SelectStyle, StringSchema,
 };

@@ -1,7 +1,7 @@
 //! The documented limits on what a client can send, enforced before any expensive work on every
 //! entry point, and errors that never carry the input back out (issue #8).
 
-use elicit::{
+use mcp_elicit::{
     Elicit, Elicitation, MAX_REPLY_BYTES, MAX_STRING_BYTES, MalformedReply, Property, ReplyError,
     RequestedSchema, Rule, StringSchema, UrlOutcome, UrlRequest,
 };
@@ -219,9 +219,9 @@ fn deeply_nested_values_are_refused_by_type_without_recursion() {
 }
 
 mod multi_round_trip {
-    use elicit::CLIENT_CAPABILITIES_META_KEY;
-    use elicit::mrtr::{Answer, Ask, MrtrError, Retry, Rounds};
-    use elicit::state::{
+    use mcp_elicit::CLIENT_CAPABILITIES_META_KEY;
+    use mcp_elicit::mrtr::{Answer, Ask, MrtrError, Retry, Rounds};
+    use mcp_elicit::state::{
         Binding, KeyId, MAX_STATE_LEN, MalformedReason, ParamsDigest, StateError, StateKey,
         StateKeys, UnixTime,
     };

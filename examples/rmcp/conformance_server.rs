@@ -3,7 +3,7 @@
 //! elicitation built with this crate's derive.
 //!
 //! ```sh
-//! PORT=3001 cargo run --example conformance_server --features rmcp   # http://127.0.0.1:3001/mcp
+//! PORT=3001 cargo run -p elicit-examples --features rmcp --example conformance_server   # http://127.0.0.1:3001/mcp
 //! .ci/conformance.sh                                                  # runs the suite against it
 //! ```
 //!
@@ -11,15 +11,15 @@
 //!   (protocol 2025-11-25): the server sends `elicitation/create` through the peer.
 //! - the `test_input_required_result_*` tools and prompt (protocol 2026-07-28, stateless): the
 //!   server answers with an input-required result, and reads the client's retry, through
-//!   `elicit::mrtr` rounds whose state is sealed (a tampered state is `-32602`).
+//!   `mcp_elicit::mrtr` rounds whose state is sealed (a tampered state is `-32602`).
 
 use std::ops::ControlFlow;
 use std::sync::Arc;
 
-use elicit::mrtr::{Answer, Ask, Capability, Rounds};
-use elicit::rmcp::{AskError, Asked, Asker, headless_result, input_required, mrtr_error};
-use elicit::state::{KeyId, StateKey, StateKeys};
-use elicit::{Elicit, Elicitation, FormRequest, Mode};
+use mcp_elicit::mrtr::{Answer, Ask, Capability, Rounds};
+use mcp_elicit::rmcp::{AskError, Asked, Asker, headless_result, input_required, mrtr_error};
+use mcp_elicit::state::{KeyId, StateKey, StateKeys};
+use mcp_elicit::{Elicit, Elicitation, FormRequest, Mode};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, GetPromptRequestParams,
     GetPromptResponse, GetPromptResult, Implementation, JsonObject, ListPromptsResult,

@@ -1,11 +1,10 @@
-//! `elicit::rmcp`: this crate's requests in rmcp's model types, and rmcp's replies read back.
-#![cfg(feature = "rmcp")]
+//! `mcp_elicit::rmcp`: this crate's requests in rmcp's model types, and rmcp's replies read back.
 
-use elicit::rmcp::{
+use mcp_elicit::rmcp::{
     ConvertError, elicitation_support, form_outcome, form_params, headless_result, url_outcome,
     url_params,
 };
-use elicit::{
+use mcp_elicit::{
     Elicit, Elicitation, ElicitationSupport, Mode, Revision, RevisionError, UrlOutcome, UrlRequest,
 };
 use rmcp::model::{

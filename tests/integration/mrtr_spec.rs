@@ -2,14 +2,14 @@
 //! `InputRequests` and `InputResponses` examples, and its `schema.json`.
 //!
 //! Ignored by default; run with the spec checked out:
-//! `MCP_SPEC_DIR=/path/to/mcp-spec cargo test -p elicit-core --test mrtr_spec -- --ignored`
+//! `MCP_SPEC_DIR=/path/to/mcp-spec cargo test -p elicit-integration-tests --features spec --test mrtr_spec -- --ignored`
 //! (`MCP_SPEC_DIR` holds `2026-07-28/`). A run without the variable fails loudly.
 
 use std::path::PathBuf;
 
-use elicit_core::mrtr::{Answer, Ask, InputRequests, InputRequiredResult, Retry, Rounds};
-use elicit_core::state::{Binding, KeyId, ParamsDigest, StateKey, StateKeys, UnixTime};
-use elicit_core::{
+use mcp_elicit::mrtr::{Answer, Ask, InputRequests, InputRequiredResult, Retry, Rounds};
+use mcp_elicit::state::{Binding, KeyId, ParamsDigest, StateKey, StateKeys, UnixTime};
+use mcp_elicit::{
     BooleanSchema, Elicitation, EnumOption, FormRequest, IntegerSchema, Property, RequestedSchema,
     SelectSchema, StringSchema,
 };

@@ -13,15 +13,15 @@
 //! Run it under any stdio MCP client:
 //!
 //! ```sh
-//! cargo run --example ops_server --features rmcp
+//! cargo run -p elicit-examples --features rmcp --example ops_server
 //! ```
 
 use std::sync::Arc;
 
-use elicit::mrtr::Rounds;
-use elicit::rmcp::{AskError, Asked, Asker, headless_result};
-use elicit::state::{KeyId, StateKey, StateKeys};
-use elicit::{Consent, Elicit, ElicitUrl, Elicitation, UrlOutcome};
+use mcp_elicit::mrtr::Rounds;
+use mcp_elicit::rmcp::{AskError, Asked, Asker, headless_result};
+use mcp_elicit::state::{KeyId, StateKey, StateKeys};
+use mcp_elicit::{Consent, Elicit, ElicitUrl, Elicitation, UrlOutcome};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
     JsonObject, ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
@@ -189,7 +189,7 @@ impl Ops {
         let mut asker = Asker::for_tool_call(&self.rounds, PRINCIPAL, request, context)?;
         // A real server makes a flow id, stores it against the user, and checks on its page
         // that whoever opens it is that user.
-        let flow = elicit::ElicitationId::random()
+        let flow = mcp_elicit::ElicitationId::random()
             .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
         let page = format!("https://ops.example.com/connect/github?flow={flow}");
         let page = ConnectGithub::url_request(&page)

@@ -1,8 +1,7 @@
 //! With the `metrics` feature, asks and outcomes are counters of the `metrics` facade.
-#![cfg(feature = "metrics")]
 
-use elicit_core::observe::{self, Outcome};
-use elicit_core::{FormRequest, Property, RequestedSchema, StringSchema};
+use mcp_elicit::observe::{self, Outcome};
+use mcp_elicit::{FormRequest, Property, RequestedSchema, StringSchema};
 use metrics_util::debugging::{DebugValue, DebuggingRecorder};
 use serde_json::json;
 
