@@ -97,5 +97,8 @@ fn the_check_tells_shown_lines_from_hidden_ones_and_prose() {
     assert_eq!(shown, vec![(4, "use elicit_core::Revision;".to_owned())]);
 
     let readme = "Text `elicit_core`\n```rust\n# use elicit_core::X;\nuse mcp_elicit::Y;\n```\n";
-    assert_eq!(shown_example_lines(readme, true), vec![(4, "use mcp_elicit::Y;".to_owned())]);
+    assert_eq!(
+        shown_example_lines(readme, true),
+        vec![(4, "use mcp_elicit::Y;".to_owned())]
+    );
 }

@@ -24,7 +24,10 @@ struct PurgeBackups {
     reason: Option<String>,
 }
 
-fn drop_table(name: &str, consent: mcp_elicit::Consent<DropTable>) -> Result<String, ConsentMismatch> {
+fn drop_table(
+    name: &str,
+    consent: mcp_elicit::Consent<DropTable>,
+) -> Result<String, ConsentMismatch> {
     consent.ensure(|terms| terms.table == name)?;
     Ok(format!("dropped {name}"))
 }
