@@ -23,7 +23,8 @@ unset CARGO_TARGET_DIR
 rm -rf "$out"
 mkdir -p "$out"
 
-# seconds, units, exit status of one cold build: name, directory, command...
+# One cold build: name, directory, command... Sets $secs and $units; a failed build stops the
+# script (called directly, not in a subshell, so that its `exit` is the script's).
 measure() {
   local name=$1 dir=$2
   shift 2
@@ -31,13 +32,12 @@ measure() {
   start=$(date +%s.%N)
   (cd "$dir" && CARGO_TARGET_DIR="$out/target-$name" CARGO_TERM_COLOR=never "$@") >"$log" 2>&1 || status=$?
   end=$(date +%s.%N)
-  local units
-  units=$(grep -cE '^ *(Compiling|Checking) ' "$log" || true)
   if [ "$status" -ne 0 ]; then
     echo "$name failed (exit $status); see $log" >&2
     exit 1
   fi
-  awk -v a="$start" -v b="$end" -v u="$units" 'BEGIN { printf "%.1f %s\n", b - a, u }'
+  units=$(grep -cE '^ *(Compiling|Checking) ' "$log" || true)
+  secs=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }')
 }
 
 floor="$out/floor"
@@ -72,9 +72,12 @@ git clone -q "$repo" "$clone"
 (cd "$floor" && cargo fetch -q)
 (cd "$clone" && cargo fetch -q)
 
-read -r floor_s floor_units < <(measure floor "$floor" cargo build)
-read -r quick_s quick_units < <(measure quickstart "$clone" cargo build --example quickstart)
-read -r tests_s tests_units < <(measure tests "$clone" cargo test --workspace)
+measure floor "$floor" cargo build
+floor_s=$secs floor_units=$units
+measure quickstart "$clone" cargo build --example quickstart
+quick_s=$secs quick_units=$units
+measure tests "$clone" cargo test --workspace
+tests_s=$secs tests_units=$units
 
 ratio() { awk -v a="$1" -v b="$floor_s" 'BEGIN { printf "%.2f", a / b }'; }
 commit=$(git -C "$repo" rev-parse --short HEAD)
