@@ -38,8 +38,8 @@ use std::time::Duration;
 
 use ::rmcp::model::{
     CallToolRequestParams, CallToolResult, ClientCapabilities, ContentBlock, ElicitRequestParams,
-    ElicitResult, ElicitationSchema, ErrorCode, GetPromptRequestParams, InputResponses,
-    ProtocolVersion,
+    ElicitResult, ElicitationAction, ElicitationSchema, ErrorCode, GetPromptRequestParams,
+    InputResponses, ProtocolVersion,
 };
 use ::rmcp::service::{RequestContext, ServiceError};
 use ::rmcp::{ErrorData, RoleServer};
@@ -49,9 +49,9 @@ use crate::mrtr::{Answer, Ask, DeclaredCapabilities, MrtrError, Retry, Round, Ro
 use crate::observe::{self, Outcome};
 use crate::state::{Binding, ParamsDigest, UnixTime};
 use crate::{
-    CannotAsk, Consent, ConsentForm, Elicitation, ElicitationSupport, FormRequest, FromContent,
-    JsonRpcError, Mode, ReplyError, RequestedSchema, Revision, RevisionError, UrlOutcome,
-    UrlRequest,
+    Action, CannotAsk, Consent, ConsentForm, Elicitation, ElicitationSupport, FormRequest,
+    FromContent, JsonRpcError, MalformedReply, Mode, ReplyError, RequestedSchema, Revision,
+    RevisionError, UrlOutcome, UrlRequest,
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -256,10 +256,14 @@ pub fn jsonrpc_error(error: &JsonRpcError) -> ErrorData {
     )
 }
 
-/// rmcp's `ElicitResult` as the JSON this crate's parsers read
-/// ([`FormRequest::parse_reply`], [`UrlRequest::parse_reply`], `Elicit::from_reply`).
-pub fn reply_json(result: &ElicitResult) -> Value {
-    serde_json::to_value(result).unwrap_or(Value::Null)
+/// The action of rmcp's `ElicitResult` (an action a later rmcp adds is malformed here).
+pub fn action_of(result: &ElicitResult) -> Result<Action, ReplyError> {
+    match result.action {
+        ElicitationAction::Accept => Ok(Action::Accept),
+        ElicitationAction::Decline => Ok(Action::Decline),
+        ElicitationAction::Cancel => Ok(Action::Cancel),
+        _ => Err(ReplyError::Malformed(MalformedReply::UnknownAction)),
+    }
 }
 
 /// Read rmcp's `ElicitResult` for a form: validated against every rule of the form, and
@@ -268,13 +272,13 @@ pub fn form_outcome<T: FromContent>(
     request: &FormRequest<T>,
     result: &ElicitResult,
 ) -> Result<Elicitation<T>, ReplyError> {
-    request.parse_reply(&reply_json(result))
+    request.parse_parts(action_of(result)?, result.content.as_ref())
 }
 
 /// Read rmcp's `ElicitResult` for a URL request: only the action matters. Recorded in
 /// [`observe`] under `name`.
 pub fn url_outcome(name: &str, result: &ElicitResult) -> Result<UrlOutcome, ReplyError> {
-    let outcome = UrlOutcome::from_reply(&reply_json(result));
+    let outcome = action_of(result).map(UrlOutcome::from_action);
     observe::answered(
         name,
         match outcome {
@@ -633,7 +637,9 @@ impl<'r> Asker<'r> {
             let Some(result) = self.send(request.name(), params.clone()).await else {
                 return Ok(Asked::Answered(Elicitation::NoReply));
             };
-            match request.parse_consent(&reply_json(&result)) {
+            match action_of(&result)
+                .and_then(|action| request.parse_consent_parts(action, result.content.as_ref()))
+            {
                 Ok(outcome) => return Ok(Asked::Answered(outcome)),
                 Err(_) if attempt < self.attempts => attempt += 1,
                 Err(rejected) => return Err(AskError::Rejected(rejected)),

@@ -975,3 +975,57 @@ fn choice_default_must_be_one_of_the_options_supplied() {
         }
     );
 }
+
+/// An integer beyond 64 bits reaches a reader only as the nearest `f64`, which may round onto a
+/// bound: `-9223372036854775809` and `-9223372036854776000` both read as `-2^63`, `i64::MIN`.
+/// Such a number is refused, on the text path and the `Value` path alike, whether the bound is
+/// the field type's or a hand-built schema's.
+#[test]
+fn an_integer_rounded_onto_a_bound_is_refused_not_read_as_the_bound() {
+    #[derive(Elicit, Debug)]
+    /// Which offset?
+    struct Offset {
+        offset: i64,
+    }
+    for text in ["-9223372036854775809", "-9223372036854776000", "9223372036854775808.0"] {
+        let reply = format!(r#"{{"action":"accept","content":{{"offset":{text}}}}}"#);
+        for outcome in [
+            Offset::from_reply_str(&reply),
+            Offset::from_reply(&serde_json::from_str(&reply).expect("JSON")),
+        ] {
+            let Err(ReplyError::Invalid(violations)) = outcome else {
+                panic!("{text} was read: {outcome:?}");
+            };
+            assert_eq!(violations.as_slice()[0].property, "offset", "{text}");
+            assert!(
+                matches!(violations.as_slice()[0].rule, Rule::Inexact | Rule::Maximum { .. }),
+                "{text}: {violations}"
+            );
+        }
+    }
+    // The exact bounds, written exactly, are read.
+    for (text, value) in [("-9223372036854775808", i64::MIN), ("9223372036854775807", i64::MAX)] {
+        let reply = format!(r#"{{"action":"accept","content":{{"offset":{text}}}}}"#);
+        assert_eq!(
+            Offset::from_reply_str(&reply).map(|o| o.map(|o| o.offset)),
+            Ok(Elicitation::Accept(value))
+        );
+    }
+    // A hand-built schema bounded at `i64::MIN` hands back no rounded number either.
+    let schema = mcp_elicit::RequestedSchema::new(vec![mcp_elicit::Property::new(
+        "offset",
+        mcp_elicit::IntegerSchema::new().minimum(i128::from(i64::MIN)),
+    )])
+    .expect("schema");
+    let reply = json!({"action": "accept", "content": {"offset": -9.223372036854776e18}});
+    let Err(ReplyError::Invalid(violations)) = schema.parse_reply(&reply) else {
+        panic!("a rounded integer was handed back");
+    };
+    assert_eq!(violations.as_slice()[0].rule, Rule::Inexact);
+    // Below 2^53 a float that is a whole number is that integer.
+    let reply = json!({"action": "accept", "content": {"offset": 3.0}});
+    assert_eq!(
+        Offset::from_reply(&reply).map(|o| o.map(|o| o.offset)),
+        Ok(Elicitation::Accept(3))
+    );
+}

@@ -810,12 +810,22 @@ fn parsing_never_panics_on_any_input() {
     ] {
         let _ = Contact::from_reply_str(text);
     }
-    // Deeper than the JSON parser's recursion limit.
+    // Deeper than the JSON parser's recursion limit: what is not read is skipped by serde_json
+    // without recursing, so the reply is judged by its shape, as any other.
     let deep = format!("{}{}", "[".repeat(10_000), "]".repeat(10_000));
-    assert!(matches!(
+    assert_eq!(
         Contact::from_reply_str(&deep),
-        Err(ReplyError::Malformed(MalformedReply::NotJson { .. }))
-    ));
+        Err(ReplyError::Malformed(MalformedReply::NotAnObject))
+    );
+    let deep_member = format!(
+        r#"{{"action":"accept","content":{{"name":{}{}}}}}"#,
+        "[".repeat(10_000),
+        "]".repeat(10_000)
+    );
+    let Err(ReplyError::Invalid(violations)) = Contact::from_reply_str(&deep_member) else {
+        panic!("a deeply nested member is read as an array, and refused");
+    };
+    assert!(violations.concerns("name"));
     assert_eq!(outcomes, keys.len() * values.len() + 4 * values.len());
 }
 

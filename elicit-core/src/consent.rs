@@ -117,4 +117,15 @@ impl<T: ConsentForm> FormRequest<T> {
         self.parse_reply(reply)
             .map(|outcome| consent_of(outcome, self.message()))
     }
+
+    /// [`parse_consent`](FormRequest::parse_consent) of a reply an SDK has already split into
+    /// its action and `content` (see [`FormRequest::parse_parts`]).
+    pub fn parse_consent_parts(
+        &self,
+        action: crate::Action,
+        content: Option<&Value>,
+    ) -> Result<Elicitation<Consent<T>>, ReplyError> {
+        self.parse_parts(action, content)
+            .map(|outcome| consent_of(outcome, self.message()))
+    }
 }

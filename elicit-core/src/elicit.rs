@@ -2,54 +2,27 @@
 
 use serde_json::{Map, Value};
 
-use crate::field::Slot;
-use crate::reply::{Elicitation, RawReply, ReplyError, reply_json};
-use crate::reply_text::parse_reply_text;
+use crate::read::{Content, ContentRead, Reply, read_content, read_text, read_value};
+use crate::reply::{Action, Elicitation, ReplyError};
 use crate::request::FormRequest;
 use crate::schema::RequestedSchema;
 use crate::validate::Violations;
 
-/// A type that validated form `content` can be turned into.
+/// A type an accepted reply's content can be turned into, once every rule of the schema holds.
 ///
-/// Derived forms implement it; so does `serde_json::Map<String, Value>`, the untyped content of a
-/// hand-built [`RequestedSchema`].
+/// Derived forms implement it; so does `serde_json::Map<String, Value>`, the untyped content of
+/// a hand-built [`RequestedSchema`] (every property the reply gave a value, members the schema
+/// does not name dropped). A type of your own may implement it too, reading
+/// [`Content::into_map`].
 pub trait FromContent: Sized {
-    /// Build the value from `content` that already satisfied the schema. Must not panic on any
-    /// input; a value that does not fit the Rust type is reported as a violation.
-    fn from_content(content: &Map<String, Value>) -> Result<Self, Violations>;
-
-    /// Whether [`__from_fields`](FromContent::__from_fields) reads exactly what `from_content`
-    /// reads, so that a reply's text may be read into one slot per property instead of a whole
-    /// `Map` (derived forms). Generated code sets it; not public API.
-    #[doc(hidden)]
-    const __READS_FIELDS: bool = false;
-
-    /// [`from_content`](FromContent::from_content) from one value per property of `schema`, in
-    /// its order, checked against `schema` here (every violation, as
-    /// [`RequestedSchema::validate`] reports them); values may be taken. Generated code
-    /// implements it, checking each value as it takes it.
-    #[doc(hidden)]
-    fn __from_fields(
-        schema: &RequestedSchema,
-        fields: &mut [Slot<'_>],
-    ) -> Result<Self, Violations> {
-        schema.validate_each(|i, _| fields.get(i))?;
-        let content = schema
-            .properties()
-            .iter()
-            .zip(fields.iter_mut())
-            .filter_map(|(p, v)| match v.take() {
-                Slot::Absent => None,
-                slot => Some((p.name().to_owned(), slot.into_value())),
-            })
-            .collect();
-        Self::from_content(&content)
-    }
+    /// Build the value from `content`, which kept every rule of its schema. Must not panic on
+    /// any input; a value that does not fit the Rust type is reported as a violation.
+    fn from_content(content: Content<'_>) -> Result<Self, Violations>;
 }
 
 impl FromContent for Map<String, Value> {
-    fn from_content(content: &Map<String, Value>) -> Result<Self, Violations> {
-        Ok(content.clone())
+    fn from_content(content: Content<'_>) -> Result<Self, Violations> {
+        Ok(content.into_map())
     }
 }
 
@@ -126,37 +99,64 @@ pub trait Elicit: FromContent {
     /// [`from_reply`](Elicit::from_reply) from JSON text (at most
     /// [`MAX_REPLY_BYTES`](crate::MAX_REPLY_BYTES)).
     fn from_reply_str(reply: &str) -> Result<Elicitation<Self>, ReplyError> {
-        if Self::__READS_FIELDS {
-            let result = parse_reply_text::<Self>(Self::requested_schema(), reply);
-            crate::observe::record_reply(Self::name(), &result);
-            return result;
-        }
-        match reply_json(reply) {
-            Ok(value) => Self::from_reply(&value),
-            Err(error) => {
-                let result = Err(error);
-                crate::observe::record_reply::<Self, _>(Self::name(), &result);
-                result
-            }
-        }
+        let result = parse_text_with_schema(Self::requested_schema(), reply);
+        crate::observe::record_reply(Self::name(), &result);
+        result
     }
 }
 
-/// Parse a reply against a schema into any [`FromContent`] type: the one path every reply takes.
+/// The outcome of a reply read against `schema`: every rule of the schema checked (every
+/// violation reported), and only then the content converted to `T`.
+fn judge<'r, T: FromContent>(
+    schema: &'r RequestedSchema,
+    reply: Result<Reply<'r>, ReplyError>,
+) -> Result<Elicitation<T>, ReplyError> {
+    let (action, content) = reply?.into_parts(schema)?;
+    Ok(match action {
+        Action::Decline => Elicitation::Decline,
+        Action::Cancel => Elicitation::Cancel,
+        Action::Accept => {
+            schema.check(&content)?;
+            Elicitation::Accept(T::from_content(content)?)
+        }
+    })
+}
+
+/// Parse a reply (a `Value`) against a schema into any [`FromContent`] type.
 pub(crate) fn parse_with_schema<T: FromContent>(
     schema: &RequestedSchema,
     reply: &Value,
 ) -> Result<Elicitation<T>, ReplyError> {
-    static EMPTY: std::sync::OnceLock<Map<String, Value>> = std::sync::OnceLock::new();
-    match RawReply::parse(reply)? {
-        RawReply::Decline => Ok(Elicitation::Decline),
-        RawReply::Cancel => Ok(Elicitation::Cancel),
-        RawReply::Accept(content) => {
-            let content = content.unwrap_or_else(|| EMPTY.get_or_init(Map::new));
-            schema.validate(content)?;
-            Ok(Elicitation::Accept(T::from_content(content)?))
-        }
-    }
+    judge(schema, read_value(Some(schema), reply))
+}
+
+/// Parse a reply's text against a schema into any [`FromContent`] type.
+pub(crate) fn parse_text_with_schema<T: FromContent>(
+    schema: &RequestedSchema,
+    reply: &str,
+) -> Result<Elicitation<T>, ReplyError> {
+    judge(schema, read_text(Some(schema), reply))
+}
+
+/// Parse a reply an SDK already split into its action and `content` (rmcp's `ElicitResult`),
+/// reading the content where it lies.
+pub(crate) fn parse_parts_with_schema<T: FromContent>(
+    schema: &RequestedSchema,
+    action: Action,
+    content: Option<&Value>,
+) -> Result<Elicitation<T>, ReplyError> {
+    let content = match action {
+        // As on every path, the content of a decline or cancel is not read.
+        Action::Decline | Action::Cancel => ContentRead::Absent,
+        Action::Accept => read_content(schema, content),
+    };
+    judge(
+        schema,
+        Ok(Reply {
+            action: Ok(action),
+            content,
+        }),
+    )
 }
 
 impl RequestedSchema {

@@ -7,14 +7,12 @@ use std::hash::Hash;
 use serde_json::Value;
 
 use crate::format::Format;
+use crate::read::FieldValue;
 use crate::schema::{
     BooleanSchema, EnumOption, IntegerSchema, MultiSelectSchema, NumberSchema, PropertyKind,
     SelectSchema, SelectStyle, StringSchema,
 };
-use crate::validate::{
-    JsonType, Member, Rule, check_integer_value, check_number, check_option, check_selections_each,
-    check_string, integer_value, quote, wrong_type,
-};
+use crate::validate::{JsonType, Rule, integer_value, number_value, quote, wrong_type};
 
 /// A Rust type that can be one field of an elicitation form.
 ///
@@ -22,130 +20,60 @@ use crate::validate::{
 /// `Elicit` (single-select), `Vec`/`BTreeSet`/`HashSet` of such an enum (multi-select),
 /// [`Choice`] and [`Choices`] (options supplied when the request is built), and `Option` of any of
 /// these (an optional field). Nothing else: the spec's forms are flat objects of primitives.
+///
+/// The trait is sealed: each implementation is tied to one schema kind and to the rules the
+/// derive checks for it at compile time, so it is implemented here and by `#[derive(Elicit)]` on
+/// unit-only enums, not by hand. A field of your own type (an `Email` newtype, say) is a `String`
+/// field (with `format = "email"`) converted after the reply is accepted, e.g. with `TryFrom`.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a field of an elicitation form",
     label = "not a flat primitive that form mode allows",
-    note = "form fields are `String`, `bool`, integers, `f32`/`f64`, a unit-only enum deriving `Elicit` (single-select), `Vec`/`BTreeSet`/`HashSet` of such an enum (multi-select), `elicit::Choice`/`elicit::Choices`, or an `Option` of one of these",
+    note = "form fields are `String`, `bool`, integers, `f32`/`f64`, a unit-only enum deriving `Elicit` (single-select), `Vec`/`BTreeSet`/`HashSet` of such an enum (multi-select), `mcp_elicit::Choice`/`mcp_elicit::Choices`, or an `Option` of one of these",
     note = "the spec's requestedSchema is a flat object: nested objects, free-form arrays, maps and references cannot be asked for; split the question or use URL mode"
 )]
-pub trait ElicitField: Sized {
+pub trait ElicitField: Sized + sealed::Field {
     /// Whether the field may be absent from the reply (`Option<T>`).
+    #[doc(hidden)]
     const OPTIONAL: bool = false;
 
     /// The schema of this field, with the constraints its attributes declared.
+    #[doc(hidden)]
     fn property_kind(spec: &FieldSpec) -> PropertyKind;
 
-    /// The value of a present JSON value (already checked against the schema). Never panics.
-    fn from_json(value: &Value) -> Result<Self, Rule>;
-
-    /// [`from_json`](ElicitField::from_json) from a value the caller no longer needs: a
-    /// `String` field takes the text instead of copying it. Same result, same rules.
+    /// The field's value from a present member that kept every rule of its property: only the
+    /// conversion to the Rust type, which may still fail (an `f32` beyond its range). Never
+    /// panics, whatever the value.
     #[doc(hidden)]
-    fn from_json_owned(value: Value) -> Result<Self, Rule> {
-        Self::from_json(&value)
-    }
-
-    /// [`from_json_owned`](ElicitField::from_json_owned) from a member value as read from a
-    /// reply's text (present and not `null`): the same result, without building a `Value` where
-    /// the type can read the slot directly (strings borrowed from the text, select values
-    /// matched without allocating).
-    #[doc(hidden)]
-    fn from_slot(slot: Slot<'_>) -> Result<Self, Rule> {
-        Self::from_json_owned(slot.into_value())
-    }
-
-    /// [`from_slot`](ElicitField::from_slot) of a value first checked against `kind`, the
-    /// field's property: what [`RequestedSchema::validate`](crate::RequestedSchema::validate)
-    /// and then `from_slot` give, in one visit of the slot. Types whose check and reading can
-    /// share their work do so (an integer's value is computed once; a multi-select's items are
-    /// checked and converted in one loop).
-    #[doc(hidden)]
-    fn from_checked_slot(kind: &PropertyKind, slot: Slot<'_>) -> Result<Self, SlotError> {
-        check_then_read(kind, slot)
-    }
+    fn from_value(value: FieldValue<'_>) -> Result<Self, Rule>;
 
     /// The value for an absent (or `null`) member; only `Option` has one.
+    #[doc(hidden)]
     fn absent() -> Option<Self> {
         None
     }
 
     /// The JSON a client sends for this value; `None` to omit the member.
+    #[doc(hidden)]
     fn to_json(&self) -> Option<Value>;
 }
 
-/// [`ElicitField::from_checked_slot`] in two steps: the slot's check, then its reading. Every
-/// case a type's own version does not share the work of.
-fn check_then_read<T: ElicitField>(kind: &PropertyKind, slot: Slot<'_>) -> Result<T, SlotError> {
-    slot.check(kind).map_err(SlotError::Broken)?;
-    T::from_slot(slot).map_err(SlotError::Unfit)
-}
-
-/// Why a present slot gave no value (see [`ElicitField::from_checked_slot`]).
+/// The seal of [`ElicitField`]: implemented here, and by the derive for options enums.
 #[doc(hidden)]
-#[derive(Debug, Clone, PartialEq)]
-pub enum SlotError {
-    /// A rule of the schema is broken.
-    Broken(Rule),
-    /// The value keeps every rule but does not fit the Rust type.
-    Unfit(Rule),
+pub mod sealed {
+    /// Implemented only where `ElicitField` is.
+    pub trait Field {}
 }
 
-/// One member value of a reply's `content`, as read from the reply's text: the common shapes
-/// without a `Value` (strings borrowed from the text where they hold no escape), anything else
-/// as the very `Value` the ordinary path builds. [`Slot::into_value`] is that `Value`, so every
-/// reading and every check of a slot can be (and, outside the common shapes, is) the reading or
-/// check of its `Value`. Generated code passes it around; it is not public API.
-///
-/// `repr(u8)`: the variant is one byte read, not decoded from a niche inside `Value` or `Cow`;
-/// every check and conversion of a slot starts by reading it.
-#[doc(hidden)]
-#[derive(Debug, Clone, PartialEq)]
-#[repr(u8)]
-pub enum Slot<'a> {
-    /// No such member.
-    Absent,
-    /// `null`.
-    Null,
-    /// `true` or `false`.
-    Bool(bool),
-    /// A number.
-    Number(serde_json::Number),
-    /// A string.
-    Str(Cow<'a, str>),
-    /// An array of strings only (possibly empty).
-    Strs(Vec<Cow<'a, str>>),
-    /// Anything else (an object, an array holding a non-string).
-    Value(Value),
+macro_rules! sealed {
+    ($($ty:ty),*) => {$( impl sealed::Field for $ty {} )*};
 }
-
-impl Slot<'_> {
-    /// The `Value` the ordinary path reads for this member (`null` for an absent one).
-    pub fn into_value(self) -> Value {
-        match self {
-            Slot::Absent | Slot::Null => Value::Null,
-            Slot::Bool(b) => Value::Bool(b),
-            Slot::Number(n) => Value::Number(n),
-            Slot::Str(s) => Value::String(s.into_owned()),
-            Slot::Strs(items) => Value::Array(
-                items
-                    .into_iter()
-                    .map(|s| Value::String(s.into_owned()))
-                    .collect(),
-            ),
-            Slot::Value(value) => value,
-        }
-    }
-
-    /// Whether the member is absent or `null` (both count as absent).
-    pub fn is_null(&self) -> bool {
-        matches!(self, Slot::Absent | Slot::Null | Slot::Value(Value::Null))
-    }
-
-    /// Take the value, leaving the slot absent.
-    pub fn take(&mut self) -> Self {
-        std::mem::replace(self, Slot::Absent)
-    }
-}
+sealed!(
+    String, bool, i8, i16, i32, i64, isize, u8, u16, u32, u64, usize, f32, f64, Choice, Choices
+);
+impl<T: ElicitField> sealed::Field for Option<T> {}
+impl<E: Select> sealed::Field for Vec<E> {}
+impl<E: Select + Ord> sealed::Field for BTreeSet<E> {}
+impl<E: Select + Hash + Eq, S: std::hash::BuildHasher + Default> sealed::Field for HashSet<E, S> {}
 
 /// A number given in an attribute: an integer literal stays exact.
 #[doc(hidden)]
@@ -209,32 +137,10 @@ impl ElicitField for String {
             },
         })
     }
-    fn from_json(value: &Value) -> Result<Self, Rule> {
+    fn from_value(value: FieldValue<'_>) -> Result<Self, Rule> {
         match value {
-            Value::String(s) => Ok(s.clone()),
-            other => Err(wrong_type(JsonType::String, other)),
-        }
-    }
-    fn from_json_owned(value: Value) -> Result<Self, Rule> {
-        match value {
-            Value::String(s) => Ok(s),
+            FieldValue::Str(s) => Ok(s.into_owned()),
             other => Err(wrong_type(JsonType::String, &other)),
-        }
-    }
-    fn from_slot(slot: Slot<'_>) -> Result<Self, Rule> {
-        match slot {
-            Slot::Str(s) => Ok(s.into_owned()),
-            other => Self::from_json_owned(other.into_value()),
-        }
-    }
-    #[inline]
-    fn from_checked_slot(kind: &PropertyKind, slot: Slot<'_>) -> Result<Self, SlotError> {
-        match (kind, slot) {
-            (PropertyKind::String(s), Slot::Str(text)) => {
-                check_string(s, &text).map_err(SlotError::Broken)?;
-                Ok(text.into_owned())
-            }
-            (kind, slot) => check_then_read(kind, slot),
         }
     }
     fn to_json(&self) -> Option<Value> {
@@ -251,23 +157,10 @@ impl ElicitField for bool {
             },
         })
     }
-    fn from_json(value: &Value) -> Result<Self, Rule> {
+    fn from_value(value: FieldValue<'_>) -> Result<Self, Rule> {
         match value {
-            Value::Bool(b) => Ok(*b),
-            other => Err(wrong_type(JsonType::Boolean, other)),
-        }
-    }
-    fn from_slot(slot: Slot<'_>) -> Result<Self, Rule> {
-        match slot {
-            Slot::Bool(b) => Ok(b),
-            other => Self::from_json_owned(other.into_value()),
-        }
-    }
-    #[inline]
-    fn from_checked_slot(kind: &PropertyKind, slot: Slot<'_>) -> Result<Self, SlotError> {
-        match (kind, slot) {
-            (PropertyKind::Boolean(_), Slot::Bool(b)) => Ok(b),
-            (kind, slot) => check_then_read(kind, slot),
+            FieldValue::Bool(b) => Ok(b),
+            other => Err(wrong_type(JsonType::Boolean, &other)),
         }
     }
     fn to_json(&self) -> Option<Value> {
@@ -288,31 +181,8 @@ macro_rules! integer_fields {
                     },
                 })
             }
-            fn from_json(value: &Value) -> Result<Self, Rule> {
-                let Value::Number(n) = value else { return Err(wrong_type(JsonType::Integer, value)) };
-                let int = integer_value(n)?;
-                <$ty>::try_from(int).map_err(|_| Rule::OutOfRange)
-            }
-            fn from_slot(slot: Slot<'_>) -> Result<Self, Rule> {
-                // `from_json` of the slot's `Value`, without building it.
-                match slot {
-                    Slot::Number(n) => {
-                        <$ty>::try_from(integer_value(&n)?).map_err(|_| Rule::OutOfRange)
-                    }
-                    other => Self::from_json_owned(other.into_value()),
-                }
-            }
-            #[inline]
-            fn from_checked_slot(kind: &PropertyKind, slot: Slot<'_>) -> Result<Self, SlotError> {
-                match (kind, slot) {
-                    (PropertyKind::Integer(schema), Slot::Number(n)) => {
-                        let int = integer_value(&n)
-                            .and_then(|int| check_integer_value(schema, int).map(|()| int))
-                            .map_err(SlotError::Broken)?;
-                        <$ty>::try_from(int).map_err(|_| SlotError::Unfit(Rule::OutOfRange))
-                    }
-                    (kind, slot) => check_then_read(kind, slot),
-                }
+            fn from_value(value: FieldValue<'_>) -> Result<Self, Rule> {
+                <$ty>::try_from(integer_value(&value)?).map_err(|_| Rule::OutOfRange)
             }
             fn to_json(&self) -> Option<Value> {
                 Some(Value::from(*self))
@@ -333,31 +203,8 @@ impl ElicitField for f64 {
             },
         })
     }
-    fn from_json(value: &Value) -> Result<Self, Rule> {
-        value
-            .as_f64()
-            .ok_or_else(|| wrong_type(JsonType::Number, value))
-    }
-    fn from_slot(slot: Slot<'_>) -> Result<Self, Rule> {
-        match slot {
-            Slot::Number(n) => match n.as_f64() {
-                Some(x) => Ok(x),
-                None => Self::from_json_owned(Value::Number(n)),
-            },
-            other => Self::from_json_owned(other.into_value()),
-        }
-    }
-    #[inline]
-    fn from_checked_slot(kind: &PropertyKind, slot: Slot<'_>) -> Result<Self, SlotError> {
-        match (kind, slot) {
-            (PropertyKind::Number(schema), Slot::Number(n)) => match n.as_f64() {
-                Some(x) => check_number(schema, x)
-                    .map(|()| x)
-                    .map_err(SlotError::Broken),
-                None => check_then_read(kind, Slot::Number(n)),
-            },
-            (kind, slot) => check_then_read(kind, slot),
-        }
+    fn from_value(value: FieldValue<'_>) -> Result<Self, Rule> {
+        number_value(&value)
     }
     fn to_json(&self) -> Option<Value> {
         // A NaN or infinity has no JSON form; a client could never send one.
@@ -369,11 +216,8 @@ impl ElicitField for f32 {
     fn property_kind(spec: &FieldSpec) -> PropertyKind {
         f64::property_kind(spec)
     }
-    fn from_json(value: &Value) -> Result<Self, Rule> {
-        narrow(f64::from_json(value)?)
-    }
-    fn from_slot(slot: Slot<'_>) -> Result<Self, Rule> {
-        narrow(f64::from_slot(slot)?)
+    fn from_value(value: FieldValue<'_>) -> Result<Self, Rule> {
+        narrow(f64::from_value(value)?)
     }
     fn to_json(&self) -> Option<Value> {
         f64::from(*self).to_json()
@@ -396,18 +240,8 @@ impl<T: ElicitField> ElicitField for Option<T> {
     fn property_kind(spec: &FieldSpec) -> PropertyKind {
         T::property_kind(spec)
     }
-    fn from_json(value: &Value) -> Result<Self, Rule> {
-        T::from_json(value).map(Some)
-    }
-    fn from_json_owned(value: Value) -> Result<Self, Rule> {
-        T::from_json_owned(value).map(Some)
-    }
-    fn from_slot(slot: Slot<'_>) -> Result<Self, Rule> {
-        T::from_slot(slot).map(Some)
-    }
-    #[inline]
-    fn from_checked_slot(kind: &PropertyKind, slot: Slot<'_>) -> Result<Self, SlotError> {
-        T::from_checked_slot(kind, slot).map(Some)
+    fn from_value(value: FieldValue<'_>) -> Result<Self, Rule> {
+        T::from_value(value).map(Some)
     }
     fn absent() -> Option<Self> {
         Some(None)
@@ -422,7 +256,7 @@ impl<T: ElicitField> ElicitField for Option<T> {
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a set of options for a select",
     label = "a multi-select holds a unit-only enum deriving `Elicit`",
-    note = "free-form arrays (like `Vec<String>`) and arrays of objects are not part of the spec's form mode; derive `Elicit` on a unit-only enum of the allowed values, or use `elicit::Choices` for options known only at run time"
+    note = "free-form arrays (like `Vec<String>`) and arrays of objects are not part of the spec's form mode; derive `Elicit` on a unit-only enum of the allowed values, or use `mcp_elicit::Choices` for options known only at run time"
 )]
 pub trait Select: Sized + 'static {
     /// The options, one per variant, in declaration order.
@@ -455,38 +289,12 @@ pub fn select_kind<E: Select>(spec: &FieldSpec) -> PropertyKind {
     })
 }
 
-/// Read a single-select value into a [`Select`] enum, for generated `ElicitField` impls.
+/// [`ElicitField::from_value`] of a [`Select`] enum, for generated `ElicitField` impls.
 #[doc(hidden)]
-pub fn select_from_json<E: Select>(value: &Value) -> Result<E, Rule> {
+pub fn select_from_value<E: Select>(value: FieldValue<'_>) -> Result<E, Rule> {
     match value {
-        Value::String(s) => select_from_str(s),
-        other => Err(wrong_type(JsonType::String, other)),
-    }
-}
-
-/// [`ElicitField::from_checked_slot`] of a single-select, for generated `ElicitField` impls.
-#[doc(hidden)]
-#[inline]
-pub fn select_from_checked_slot<E: Select + ElicitField>(
-    kind: &PropertyKind,
-    slot: Slot<'_>,
-) -> Result<E, SlotError> {
-    match (kind, slot) {
-        (PropertyKind::Select(s), Slot::Str(text)) => {
-            check_option(&s.options, &text).map_err(SlotError::Broken)?;
-            select_from_str(&text).map_err(SlotError::Unfit)
-        }
-        (kind, slot) => check_then_read(kind, slot),
-    }
-}
-
-/// [`select_from_json`] from a [`Slot`], for generated `ElicitField` impls: a string is matched
-/// where it lies in the reply's text.
-#[doc(hidden)]
-pub fn select_from_slot<E: Select>(slot: Slot<'_>) -> Result<E, Rule> {
-    match slot {
-        Slot::Str(s) => select_from_str(&s),
-        other => select_from_json(&other.into_value()),
+        FieldValue::Str(s) => select_from_str(&s),
+        other => Err(wrong_type(JsonType::String, &other)),
     }
 }
 
@@ -509,17 +317,19 @@ fn multi_kind<E: Select>(spec: &FieldSpec) -> PropertyKind {
     })
 }
 
-fn multi_from_json<E: Select, C: FromIterator<E>>(value: &Value) -> Result<C, Rule> {
-    let Value::Array(items) = value else {
-        return Err(wrong_type(JsonType::Array, value));
-    };
-    items.iter().map(select_from_json::<E>).collect()
-}
-
-fn multi_from_slot<E: Select, C: FromIterator<E>>(slot: Slot<'_>) -> Result<C, Rule> {
-    match slot {
-        Slot::Strs(items) => items.iter().map(|s| select_from_str::<E>(s)).collect(),
-        other => multi_from_json::<E, C>(&other.into_value()),
+fn multi_from_value<E: Select, C: FromIterator<E>>(value: FieldValue<'_>) -> Result<C, Rule> {
+    match value {
+        FieldValue::Items(items) => items
+            .iter()
+            .map(|item| match item {
+                Some(text) => select_from_str::<E>(text),
+                None => Err(wrong_type(
+                    JsonType::Array,
+                    &FieldValue::Other("an array holding a non-string"),
+                )),
+            })
+            .collect(),
+        other => Err(wrong_type(JsonType::Array, &other)),
     }
 }
 
@@ -533,33 +343,8 @@ impl<E: Select> ElicitField for Vec<E> {
     fn property_kind(spec: &FieldSpec) -> PropertyKind {
         multi_kind::<E>(spec)
     }
-    fn from_json(value: &Value) -> Result<Self, Rule> {
-        multi_from_json::<E, _>(value)
-    }
-    fn from_slot(slot: Slot<'_>) -> Result<Self, Rule> {
-        multi_from_slot::<E, _>(slot)
-    }
-    #[inline]
-    fn from_checked_slot(kind: &PropertyKind, slot: Slot<'_>) -> Result<Self, SlotError> {
-        match (kind, slot) {
-            (PropertyKind::MultiSelect(m), Slot::Strs(items)) => {
-                // Each item converted as it is checked, into a `Vec` of the right size.
-                let mut values = Vec::with_capacity(items.len());
-                let mut unfit = None;
-                check_selections_each(m, items.iter().map(|item| Some(item.as_ref())), |text| {
-                    match E::from_value(text) {
-                        Some(value) => values.push(value),
-                        None => unfit = unfit.or(Some(text)),
-                    }
-                })
-                .map_err(SlotError::Broken)?;
-                match unfit {
-                    None => Ok(values),
-                    Some(text) => Err(SlotError::Unfit(Rule::NotAnOption { value: quote(text) })),
-                }
-            }
-            (kind, slot) => check_then_read(kind, slot),
-        }
+    fn from_value(value: FieldValue<'_>) -> Result<Self, Rule> {
+        multi_from_value::<E, _>(value)
     }
     fn to_json(&self) -> Option<Value> {
         multi_to_json(self.iter())
@@ -570,11 +355,8 @@ impl<E: Select + Ord> ElicitField for BTreeSet<E> {
     fn property_kind(spec: &FieldSpec) -> PropertyKind {
         multi_kind::<E>(spec)
     }
-    fn from_json(value: &Value) -> Result<Self, Rule> {
-        multi_from_json::<E, _>(value)
-    }
-    fn from_slot(slot: Slot<'_>) -> Result<Self, Rule> {
-        multi_from_slot::<E, _>(slot)
+    fn from_value(value: FieldValue<'_>) -> Result<Self, Rule> {
+        multi_from_value::<E, _>(value)
     }
     fn to_json(&self) -> Option<Value> {
         multi_to_json(self.iter())
@@ -585,11 +367,8 @@ impl<E: Select + Hash + Eq, S: std::hash::BuildHasher + Default> ElicitField for
     fn property_kind(spec: &FieldSpec) -> PropertyKind {
         multi_kind::<E>(spec)
     }
-    fn from_json(value: &Value) -> Result<Self, Rule> {
-        multi_from_json::<E, _>(value)
-    }
-    fn from_slot(slot: Slot<'_>) -> Result<Self, Rule> {
-        multi_from_slot::<E, _>(slot)
+    fn from_value(value: FieldValue<'_>) -> Result<Self, Rule> {
+        multi_from_value::<E, _>(value)
     }
     fn to_json(&self) -> Option<Value> {
         multi_to_json(self.iter())
@@ -633,14 +412,8 @@ impl ElicitField for Choice {
             ..SelectSchema::dynamic()
         })
     }
-    fn from_json(value: &Value) -> Result<Self, Rule> {
-        String::from_json(value).map(Choice)
-    }
-    fn from_json_owned(value: Value) -> Result<Self, Rule> {
-        String::from_json_owned(value).map(Choice)
-    }
-    fn from_slot(slot: Slot<'_>) -> Result<Self, Rule> {
-        String::from_slot(slot).map(Choice)
+    fn from_value(value: FieldValue<'_>) -> Result<Self, Rule> {
+        String::from_value(value).map(Choice)
     }
     fn to_json(&self) -> Option<Value> {
         Some(Value::String(self.0.clone()))
@@ -675,20 +448,21 @@ impl ElicitField for Choices {
             ..MultiSelectSchema::dynamic()
         })
     }
-    fn from_json(value: &Value) -> Result<Self, Rule> {
-        let Value::Array(items) = value else {
-            return Err(wrong_type(JsonType::Array, value));
-        };
-        items
-            .iter()
-            .map(String::from_json)
-            .collect::<Result<_, _>>()
-            .map(Choices)
-    }
-    fn from_slot(slot: Slot<'_>) -> Result<Self, Rule> {
-        match slot {
-            Slot::Strs(items) => Ok(Choices(items.into_iter().map(Cow::into_owned).collect())),
-            other => Self::from_json(&other.into_value()),
+    fn from_value(value: FieldValue<'_>) -> Result<Self, Rule> {
+        match value {
+            FieldValue::Items(items) => items
+                .into_iter()
+                .map(|item| {
+                    item.map(Cow::into_owned).ok_or_else(|| {
+                        wrong_type(
+                            JsonType::Array,
+                            &FieldValue::Other("an array holding a non-string"),
+                        )
+                    })
+                })
+                .collect::<Result<_, _>>()
+                .map(Choices),
+            other => Err(wrong_type(JsonType::Array, &other)),
         }
     }
     fn to_json(&self) -> Option<Value> {

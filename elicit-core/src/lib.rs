@@ -31,12 +31,11 @@ mod elicit;
 mod field;
 mod format;
 mod jsonrpc;
+mod read;
 mod reply;
-mod reply_text;
 mod request;
 mod revision;
 mod schema;
-mod text;
 mod url;
 mod url_mode;
 mod validate;
@@ -59,8 +58,9 @@ pub use crate::elicit::{Elicit, FromContent};
 pub use crate::field::{Choice, Choices, ElicitField, Select};
 pub use crate::format::Format;
 pub use crate::jsonrpc::{ErrorResponse, JsonRpcError, RequestId};
+pub use crate::read::Content;
 pub use crate::reply::{
-    Action, Elicitation, MAX_REPLY_BYTES, MAX_STRING_BYTES, MalformedReply, RawReply, ReplyError,
+    Action, Elicitation, MAX_REPLY_BYTES, MAX_STRING_BYTES, MalformedReply, ReplyError,
 };
 pub use crate::request::{FormRequest, RevisionedRequest};
 pub use crate::revision::{Revision, RevisionError, UnknownRevision};

@@ -4,7 +4,6 @@ use std::fmt;
 
 use serde::de::{self, Deserializer, Visitor};
 use serde::{Deserialize, Serialize, Serializer};
-use serde_json::{Map, Value};
 
 use crate::validate::Violations;
 
@@ -18,12 +17,14 @@ pub const MAX_REPLY_BYTES: usize = 256 * 1024;
 /// `&Value` entry points ([`Elicit::from_reply`](crate::Elicit::from_reply),
 /// [`RequestedSchema::parse_reply`](crate::RequestedSchema::parse_reply), …) refuse one
 /// ([`Rule::TooLarge`](crate::Rule::TooLarge)) before counting its characters, checking its
-/// format or copying it, so a reply that arrived as an already-parsed value is held to the same
-/// bound as one that arrived as text.
+/// format or copying it (a `Value`'s strings are borrowed until every rule holds), so a reply
+/// that arrived as an already-parsed value is held to the same bound as one that arrived as text.
 ///
-/// The other dimension of a hostile `content` map, its number of keys, needs no limit: validation
-/// looks up the schema's properties by name and never visits, counts or copies the keys it does
-/// not know (which the spec says to ignore), so its work is set by the schema, not by the reply.
+/// The other dimensions of a hostile `content` need no limit of their own: a member the schema
+/// does not name is compared with the property names and skipped unread, a nested value is
+/// skipped without recursing, and a multi-select's array is read no further than one item past
+/// its options; so the work is linear in the reply's size and the memory kept is set by the
+/// schema.
 pub const MAX_STRING_BYTES: usize = MAX_REPLY_BYTES;
 
 /// What the user did, as the client reports it in `ElicitResult.action`.
@@ -253,52 +254,6 @@ impl From<Violations> for ReplyError {
     }
 }
 
-/// An `ElicitResult` split into its action and (for an accepted form) its content.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum RawReply<'a> {
-    /// Accepted; the content, or `None` when the client sent none (URL mode, or an empty form).
-    Accept(Option<&'a Map<String, Value>>),
-    /// Declined.
-    Decline,
-    /// Cancelled.
-    Cancel,
-}
-
-impl<'a> RawReply<'a> {
-    /// Read the action and content of an `ElicitResult`. `content` may be missing or `null`;
-    /// on decline and cancel it is ignored whatever it holds.
-    pub fn parse(reply: &'a Value) -> Result<Self, ReplyError> {
-        let malformed = |m| Err(ReplyError::Malformed(m));
-        let Value::Object(object) = reply else {
-            return malformed(MalformedReply::NotAnObject);
-        };
-        Ok(match parse_action(object)? {
-            Action::Decline => RawReply::Decline,
-            Action::Cancel => RawReply::Cancel,
-            Action::Accept => match object.get("content") {
-                None | Some(Value::Null) => RawReply::Accept(None),
-                Some(Value::Object(content)) => RawReply::Accept(Some(content)),
-                Some(_) => return malformed(MalformedReply::ContentNotAnObject),
-            },
-        })
-    }
-}
-
-/// The `action` of an `ElicitResult` object: the one place its spelling is decided.
-pub(crate) fn parse_action(object: &Map<String, Value>) -> Result<Action, ReplyError> {
-    action_of(object.get("action"))
-}
-
-/// The action named by the value of `action` (`None`: the member is absent).
-pub(crate) fn action_of(action: Option<&Value>) -> Result<Action, ReplyError> {
-    let malformed = |m| Err(ReplyError::Malformed(m));
-    match action {
-        None | Some(Value::Null) => malformed(MalformedReply::MissingAction),
-        Some(Value::String(a)) => action_named(a),
-        Some(_) => malformed(MalformedReply::UnknownAction),
-    }
-}
-
 /// The action a string `action` names: the one place that spells them.
 pub(crate) fn action_named(action: &str) -> Result<Action, ReplyError> {
     match action {
@@ -307,28 +262,4 @@ pub(crate) fn action_named(action: &str) -> Result<Action, ReplyError> {
         "cancel" => Ok(Action::Cancel),
         _ => Err(ReplyError::Malformed(MalformedReply::UnknownAction)),
     }
-}
-
-/// Parse reply text into JSON, enforcing [`MAX_REPLY_BYTES`] before any parsing work.
-pub(crate) fn reply_json(text: &str) -> Result<Value, ReplyError> {
-    check_reply_size(text)?;
-    serde_json::from_str(text).map_err(not_json)
-}
-
-/// [`MAX_REPLY_BYTES`], checked before any parsing work.
-pub(crate) fn check_reply_size(text: &str) -> Result<(), ReplyError> {
-    if text.len() > MAX_REPLY_BYTES {
-        return Err(ReplyError::Malformed(MalformedReply::TooLarge {
-            bytes: text.len(),
-        }));
-    }
-    Ok(())
-}
-
-/// A JSON syntax error, by position only.
-pub(crate) fn not_json(e: serde_json::Error) -> ReplyError {
-    ReplyError::Malformed(MalformedReply::NotJson {
-        line: e.line(),
-        column: e.column(),
-    })
 }

@@ -9,8 +9,10 @@ use serde::{Serialize, Serializer};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
-use crate::elicit::{FromContent, parse_with_schema};
-use crate::reply::{Elicitation, ReplyError, reply_json};
+use crate::elicit::{
+    FromContent, parse_parts_with_schema, parse_text_with_schema, parse_with_schema,
+};
+use crate::reply::{Action, Elicitation, ReplyError};
 use crate::revision::{Revision, RevisionError};
 use crate::schema::{EnumOption, PropertyKind, RequestedSchema, SchemaError, SchemaOnWire, Text};
 
@@ -193,24 +195,31 @@ impl<T> FormRequest<T> {
         result
     }
 
-    /// [`parse_reply`](FormRequest::parse_reply) from JSON text.
+    /// [`parse_reply`](FormRequest::parse_reply) from JSON text (at most
+    /// [`MAX_REPLY_BYTES`](crate::MAX_REPLY_BYTES)).
     pub fn parse_reply_str(&self, reply: &str) -> Result<Elicitation<T>, ReplyError>
     where
         T: FromContent,
     {
-        if T::__READS_FIELDS {
-            let result = crate::reply_text::parse_reply_text::<T>(&self.schema, reply);
-            crate::observe::record_reply(&self.name, &result);
-            return result;
-        }
-        match reply_json(reply) {
-            Ok(value) => self.parse_reply(&value),
-            Err(error) => {
-                let result = Err(error);
-                crate::observe::record_reply::<T, _>(&self.name, &result);
-                result
-            }
-        }
+        let result = parse_text_with_schema(&self.schema, reply);
+        crate::observe::record_reply(&self.name, &result);
+        result
+    }
+
+    /// [`parse_reply`](FormRequest::parse_reply) of a reply an SDK has already split into its
+    /// action and `content` (rmcp's `ElicitResult`): the content is read where it lies, not
+    /// copied into a new `Value` first.
+    pub fn parse_parts(
+        &self,
+        action: Action,
+        content: Option<&Value>,
+    ) -> Result<Elicitation<T>, ReplyError>
+    where
+        T: FromContent,
+    {
+        let result = parse_parts_with_schema(&self.schema, action, content);
+        crate::observe::record_reply(&self.name, &result);
+        result
     }
 }
 

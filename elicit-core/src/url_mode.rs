@@ -14,7 +14,7 @@ use serde::{Serialize, Serializer};
 use serde_json::Value;
 
 use crate::jsonrpc::JsonRpcError;
-use crate::reply::{Action, MalformedReply, ReplyError, reply_json};
+use crate::reply::{Action, ReplyError};
 use crate::revision::{Revision, RevisionError};
 use crate::schema::Text;
 use crate::url::{ElicitationUrl, UrlError, UrlPolicy};
@@ -309,20 +309,26 @@ impl UrlOutcome {
     /// Read an `ElicitResult` answering a URL elicitation. Only `action` matters: any
     /// `content`, `_meta` or `elicitationId` a client adds is ignored.
     pub fn from_reply(reply: &Value) -> Result<Self, ReplyError> {
-        let Value::Object(object) = reply else {
-            return Err(ReplyError::Malformed(MalformedReply::NotAnObject));
-        };
-        Ok(match crate::reply::parse_action(object)? {
+        Ok(Self::from_action(
+            crate::read::read_value(None, reply)?.action?,
+        ))
+    }
+
+    /// The outcome of a URL elicitation the user answered with `action`.
+    pub fn from_action(action: Action) -> Self {
+        match action {
             Action::Accept => UrlOutcome::Consented,
             Action::Decline => UrlOutcome::Declined,
             Action::Cancel => UrlOutcome::Cancelled,
-        })
+        }
     }
 
     /// [`from_reply`](UrlOutcome::from_reply) from JSON text (at most
     /// [`MAX_REPLY_BYTES`](crate::MAX_REPLY_BYTES)).
     pub fn from_reply_str(reply: &str) -> Result<Self, ReplyError> {
-        Self::from_reply(&reply_json(reply)?)
+        Ok(Self::from_action(
+            crate::read::read_text(None, reply)?.action?,
+        ))
     }
 
     /// The action the client reported, or `None` for [`UrlOutcome::NoReply`].
@@ -687,7 +693,9 @@ mod tests {
         );
         assert!(matches!(
             UrlOutcome::from_reply_str(&huge),
-            Err(ReplyError::Malformed(MalformedReply::TooLarge { .. }))
+            Err(ReplyError::Malformed(
+                crate::MalformedReply::TooLarge { .. }
+            ))
         ));
     }
 

@@ -6,13 +6,12 @@ use std::fmt;
 
 use serde_json::{Map, Value};
 
-use crate::field::Slot;
 use crate::format::Format;
+use crate::read::{Content, FieldValue};
 use crate::schema::{
     EnumOption, IntegerSchema, MultiSelectSchema, NumberSchema, PropertyKind, RequestedSchema,
     StringSchema,
 };
-use crate::text::same;
 
 /// The longest piece of a client's value quoted back in an error message. Values are otherwise
 /// never echoed, so an error message cannot carry a whole reply into a log.
@@ -45,18 +44,6 @@ impl JsonType {
             JsonType::Boolean => "a boolean",
             JsonType::Array => "an array of strings",
             JsonType::Object => "an object",
-        }
-    }
-
-    /// The JSON type of `value`, with its article, for messages (`"a string"`, `"null"`).
-    pub(crate) fn of(value: &Value) -> &'static str {
-        match value {
-            Value::Null => "null",
-            Value::Bool(_) => "a boolean",
-            Value::Number(_) => "a number",
-            Value::String(_) => "a string",
-            Value::Array(_) => "an array",
-            Value::Object(_) => "an object",
         }
     }
 }
@@ -135,6 +122,9 @@ pub enum Rule {
     /// The value is valid JSON of the right type but does not fit the Rust field (e.g. an `f32`
     /// field given a number beyond `f32::MAX`).
     OutOfRange,
+    /// An integer too large to be read exactly: beyond 64 bits, or beyond 2^53 written with a
+    /// fraction or an exponent (JSON numbers are read as `i64`, `u64` or `f64`).
+    Inexact,
 }
 
 impl fmt::Display for Rule {
@@ -178,6 +168,9 @@ impl fmt::Display for Rule {
                 crate::reply::MAX_STRING_BYTES
             ),
             Rule::OutOfRange => f.write_str("is out of range for this field"),
+            Rule::Inexact => f.write_str(
+                "is too large to read exactly (a whole number within 64 bits, written without a fraction or exponent, is needed)",
+            ),
         }
     }
 }
@@ -296,129 +289,60 @@ impl RequestedSchema {
     /// # Ok::<(), mcp_elicit::SchemaError>(())
     /// ```
     pub fn validate(&self, content: &Map<String, Value>) -> Result<(), Violations> {
-        self.validate_each(|_, name| content.get(name))
+        self.check(&Content::of_map(self, content))
     }
 
-    /// The one loop behind [`validate`](RequestedSchema::validate): `value_of(index, name)` is
-    /// the reply's value for the property at `index` (a map lookup, or a slot filled while
-    /// reading the reply's text).
-    pub(crate) fn validate_each<'v, M: Member + ?Sized + 'v>(
-        &self,
-        value_of: impl Fn(usize, &str) -> Option<&'v M>,
-    ) -> Result<(), Violations> {
-        let mut violations = Vec::new();
-        for (i, p) in self.properties.iter().enumerate() {
-            match value_of(i, p.name.as_ref()) {
-                Some(value) if !value.counts_as_absent() => {
-                    if let Err(rule) = value.check(&p.kind) {
-                        violations.push(Violation {
-                            property: p.name.to_string(),
-                            rule,
-                        });
-                    }
-                }
-                _ => {
-                    if p.required {
-                        violations.push(Violation {
-                            property: p.name.to_string(),
-                            rule: Rule::Required,
-                        });
-                    }
-                }
-            }
-        }
+    /// Every rule of every property, on content read against this schema: the one loop behind
+    /// [`validate`](RequestedSchema::validate) and every reply.
+    pub(crate) fn check(&self, content: &Content<'_>) -> Result<(), Violations> {
+        let violations = self
+            .properties
+            .iter()
+            .enumerate()
+            .filter_map(|(i, p)| {
+                let rule = match content.value(i) {
+                    Some(value) => check_value(&p.kind, value).err()?,
+                    None if p.required => Rule::Required,
+                    None => return None,
+                };
+                Some(Violation {
+                    property: p.name.to_string(),
+                    rule,
+                })
+            })
+            .collect();
         Violations::from_vec(violations).map_or(Ok(()), Err)
     }
 }
 
-/// A member value of a reply's content, as [`RequestedSchema::validate_each`] reads it: a
-/// `Value`, or a [`Slot`] read from the reply's text.
-pub(crate) trait Member {
-    /// `null` (or an absent slot): the property counts as absent.
-    fn counts_as_absent(&self) -> bool;
-    /// The first rule of `kind` this present value breaks.
-    fn check(&self, kind: &PropertyKind) -> Result<(), Rule>;
-}
-
-impl Member for Value {
-    fn counts_as_absent(&self) -> bool {
-        Value::is_null(self)
-    }
-    fn check(&self, kind: &PropertyKind) -> Result<(), Rule> {
-        check_value(kind, self)
-    }
-}
-
-impl Member for Slot<'_> {
-    fn counts_as_absent(&self) -> bool {
-        Slot::is_null(self)
-    }
-    /// The same rules as [`check_value`] on the slot's `Value`, by the same functions: the common
-    /// shapes are checked where they lie, anything else (a wrong type) through its `Value`.
-    fn check(&self, kind: &PropertyKind) -> Result<(), Rule> {
-        match (kind, self) {
-            (PropertyKind::String(s), Slot::Str(text)) => check_string(s, text),
-            (PropertyKind::Integer(n), Slot::Number(number)) => check_integer(n, number),
-            (PropertyKind::Number(n), Slot::Number(number)) => match number.as_f64() {
-                Some(x) => check_number(n, x),
-                None => check_value(kind, &self.clone().into_value()),
-            },
-            (PropertyKind::Boolean(_), Slot::Bool(_)) => Ok(()),
-            (PropertyKind::Select(s), Slot::Str(text)) => check_option(&s.options, text),
-            (PropertyKind::MultiSelect(m), Slot::Strs(items)) => {
-                check_selections(m, items.iter().map(|item| Some(item.as_ref())))
-            }
-            _ => check_value(kind, &self.clone().into_value()),
-        }
-    }
-}
-
 /// The rule broken by a value of the wrong JSON type.
-pub(crate) fn wrong_type(expected: JsonType, value: &Value) -> Rule {
+pub(crate) fn wrong_type(expected: JsonType, value: &FieldValue<'_>) -> Rule {
     Rule::Type {
         expected,
-        found: JsonType::of(value),
+        found: value.json_type(),
     }
 }
 
 /// Check one present value against its property kind; the first broken rule of that value.
-pub(crate) fn check_value(kind: &PropertyKind, value: &Value) -> Result<(), Rule> {
-    let wrong = |expected| wrong_type(expected, value);
-    match kind {
-        PropertyKind::String(s) => {
-            let Value::String(text) = value else {
-                return Err(wrong(JsonType::String));
-            };
-            check_string(s, text)
+pub(crate) fn check_value(kind: &PropertyKind, value: &FieldValue<'_>) -> Result<(), Rule> {
+    match (kind, value) {
+        (PropertyKind::String(s), FieldValue::Str(text)) => check_string(s, text),
+        (PropertyKind::Integer(n), FieldValue::Int(_) | FieldValue::Float(_)) => {
+            match integer_value(value) {
+                Ok(int) => check_integer_value(n, int),
+                Err(Rule::Inexact) => Err(inexact_integer(n, value)),
+                Err(rule) => Err(rule),
+            }
         }
-        PropertyKind::Integer(n) => {
-            let Value::Number(number) = value else {
-                return Err(wrong(JsonType::Integer));
-            };
-            check_integer(n, number)
+        (PropertyKind::Number(n), FieldValue::Int(_) | FieldValue::Float(_)) => {
+            check_number(n, number_value(value)?)
         }
-        PropertyKind::Number(n) => {
-            let Some(x) = value.as_f64() else {
-                return Err(wrong(JsonType::Number));
-            };
-            check_number(n, x)
+        (PropertyKind::Boolean(_), FieldValue::Bool(_)) => Ok(()),
+        (PropertyKind::Select(s), FieldValue::Str(text)) => check_option(&s.options, text),
+        (PropertyKind::MultiSelect(m), FieldValue::Items(items)) => {
+            check_selections(m, items.iter().map(Option::as_deref))
         }
-        PropertyKind::Boolean(_) => match value {
-            Value::Bool(_) => Ok(()),
-            _ => Err(wrong(JsonType::Boolean)),
-        },
-        PropertyKind::Select(s) => {
-            let Value::String(text) = value else {
-                return Err(wrong(JsonType::String));
-            };
-            check_option(&s.options, text)
-        }
-        PropertyKind::MultiSelect(m) => {
-            let Value::Array(items) = value else {
-                return Err(wrong(JsonType::Array));
-            };
-            check_selections(m, items.iter().map(Value::as_str))
-        }
+        (kind, value) => Err(wrong_type(kind.json_type(), value)),
     }
 }
 
@@ -433,11 +357,6 @@ pub(crate) fn check_string(s: &StringSchema, text: &str) -> Result<(), Rule> {
         Some(format) if !format.matches(text) => Err(Rule::Format(format)),
         _ => Ok(()),
     }
-}
-
-/// An integer's rules: a whole number, then its bounds.
-fn check_integer(n: &IntegerSchema, number: &serde_json::Number) -> Result<(), Rule> {
-    check_integer_value(n, integer_value(number)?)
 }
 
 /// An integer's bounds, on its value.
@@ -472,19 +391,9 @@ pub(crate) fn check_number(n: &NumberSchema, x: f64) -> Result<(), Rule> {
 
 /// A multi-select's rules: each item a string, an option, and not selected before (in order);
 /// then the count. `items` gives each item's text, `None` for a non-string.
-pub(crate) fn check_selections<'t>(
+fn check_selections<'t>(
     m: &MultiSelectSchema,
     items: impl Iterator<Item = Option<&'t str>> + Clone,
-) -> Result<(), Rule> {
-    check_selections_each(m, items, |_| {})
-}
-
-/// [`check_selections`], handing each item that keeps the rules so far to `each`, in order:
-/// a reader that converts the items as they are checked goes over them once.
-pub(crate) fn check_selections_each<'t>(
-    m: &MultiSelectSchema,
-    items: impl Iterator<Item = Option<&'t str>> + Clone,
-    mut each: impl FnMut(&'t str),
 ) -> Result<(), Rule> {
     // The options selected so far, by index (the first 64 options; past them, the items
     // before are compared).
@@ -497,7 +406,7 @@ pub(crate) fn check_selections_each<'t>(
                 found: "an array holding a non-string",
             });
         };
-        let Some(index) = m.options.iter().position(|o| same(o.value(), text)) else {
+        let Some(index) = m.options.iter().position(|o| o.value() == text) else {
             return Err(Rule::NotAnOption { value: quote(text) });
         };
         let bit = u32::try_from(index)
@@ -515,7 +424,6 @@ pub(crate) fn check_selections_each<'t>(
         if again {
             return Err(Rule::DuplicateSelection { value: quote(text) });
         }
-        each(text);
         count += 1;
     }
     if let Some(min_items) = m.min_items.filter(|min| count < *min as usize) {
@@ -527,25 +435,56 @@ pub(crate) fn check_selections_each<'t>(
     Ok(())
 }
 
-/// The integer a JSON number denotes, accepting `3.0` but not `3.5`.
-pub(crate) fn integer_value(number: &serde_json::Number) -> Result<i128, Rule> {
-    if let Some(i) = number.as_i64() {
-        return Ok(i128::from(i));
-    }
-    if let Some(u) = number.as_u64() {
-        return Ok(i128::from(u));
-    }
-    match number.as_f64() {
-        Some(x) if x.is_finite() && x.fract() == 0.0 => {
-            // Beyond ±2^127 an f64 has no exact i128; such a value is out of every field's range.
-            if x.abs() < 1.0e38 {
+/// The largest magnitude below which every integer is an exact `f64`: a number given with a
+/// fraction or exponent (or beyond 64 bits, which `serde_json` reads as an `f64`) denotes an
+/// integer only below it, since past it the `f64` may be a rounding of what was sent.
+const EXACT_F64_INTEGERS: f64 = 9_007_199_254_740_992.0; // 2^53
+
+/// The integer a number denotes, accepting `3.0` but not `3.5`, and refusing one that may have
+/// been rounded on its way to an `f64` (`-9223372036854775809` is not `i64::MIN`).
+pub(crate) fn integer_value(value: &FieldValue<'_>) -> Result<i128, Rule> {
+    match *value {
+        FieldValue::Int(i) => Ok(i),
+        FieldValue::Float(x) if x.is_finite() && x.fract() == 0.0 => {
+            if x.abs() < EXACT_F64_INTEGERS {
                 #[allow(clippy::cast_possible_truncation)]
                 Ok(x as i128)
             } else {
-                Err(Rule::OutOfRange)
+                Err(Rule::Inexact)
             }
         }
-        _ => Err(Rule::NotAnInteger),
+        FieldValue::Float(_) => Err(Rule::NotAnInteger),
+        _ => Err(wrong_type(JsonType::Integer, value)),
+    }
+}
+
+/// The rule an integer too large to read exactly breaks: a bound it lies beyond whatever it was
+/// rounded from, or else [`Rule::Inexact`].
+#[allow(clippy::cast_precision_loss)]
+fn inexact_integer(n: &IntegerSchema, value: &FieldValue<'_>) -> Rule {
+    let FieldValue::Float(x) = *value else {
+        return Rule::Inexact;
+    };
+    if let Some(min) = n.minimum.filter(|min| x < *min as f64) {
+        return Rule::Minimum {
+            minimum: min.to_string(),
+        };
+    }
+    if let Some(max) = n.maximum.filter(|max| x > *max as f64) {
+        return Rule::Maximum {
+            maximum: max.to_string(),
+        };
+    }
+    Rule::Inexact
+}
+
+/// The `f64` a number denotes.
+pub(crate) fn number_value(value: &FieldValue<'_>) -> Result<f64, Rule> {
+    match *value {
+        #[allow(clippy::cast_precision_loss)]
+        FieldValue::Int(i) => Ok(i as f64),
+        FieldValue::Float(x) => Ok(x),
+        _ => Err(wrong_type(JsonType::Number, value)),
     }
 }
 
@@ -574,7 +513,7 @@ fn check_length(text: &str, min: Option<u32>, max: Option<u32>) -> Result<(), Ru
 }
 
 pub(crate) fn check_option(options: &[EnumOption], text: &str) -> Result<(), Rule> {
-    if options.iter().any(|o| same(o.value(), text)) {
+    if options.iter().any(|o| o.value() == text) {
         Ok(())
     } else {
         Err(Rule::NotAnOption { value: quote(text) })

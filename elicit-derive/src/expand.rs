@@ -261,7 +261,6 @@ fn expand_form(form: &Form) -> TokenStream {
     let metric_name = &form.metric_name;
     let mut properties = Vec::new();
     let mut checks = TokenStream::new();
-    let mut reads = Vec::new();
     let mut takes = Vec::new();
     let mut bindings = Vec::new();
     let mut puts = Vec::new();
@@ -282,30 +281,21 @@ fn expand_form(form: &Form) -> TokenStream {
             (#ops.property)(#name, #title, #description, #serde_default, &#spec)
         });
         let var = syn::Ident::new(&format!("__field{i}"), Span::call_site());
-        let read = quote! { (#ops.read)(content, #name, &mut violations) };
-        let take = quote! { (#ops.take)(schema, fields, #i, #name, &mut taken) };
+        let take = quote! { (#ops.take)(&mut content, #i, #name, &mut violations) };
         if f.serde_default {
             // `#[serde(default)]` or `#[serde(default = "path")]`: absent means the default.
             let default = match &f.serde_default_fn {
                 Some(path) => quote_spanned!(ty_span=> #path()),
                 None => quote_spanned!(ty_span=> <#ty as ::core::default::Default>::default()),
             };
-            reads.push(quote! {
-                let #var = if _elicit::__private::is_absent(content, #name) {
-                    _elicit::__private::Some(#default)
-                } else {
-                    #read
-                };
-            });
             takes.push(quote! {
-                let #var = if _elicit::__private::is_absent_at(fields, #i) {
+                let #var = if _elicit::__private::is_absent(&content, #i) {
                     _elicit::__private::Some(#default)
                 } else {
                     #take
                 };
             });
         } else {
-            reads.push(quote! { let #var = #read; });
             takes.push(quote! { let #var = #take; });
         }
         let field_ident = &f.ident;
@@ -337,26 +327,12 @@ fn expand_form(form: &Form) -> TokenStream {
         #[automatically_derived]
         impl _elicit::FromContent for #ident {
             fn from_content(
-                content: &_elicit::__private::Map<::std::string::String, _elicit::__private::Value>,
+                mut content: _elicit::Content<'_>,
             ) -> _elicit::__private::Result<Self, _elicit::Violations> {
                 let mut violations = _elicit::__private::Vec::new();
-                #(#reads)*
-                let (#(_elicit::__private::Some(#vars),)*) = (#(#vars,)*) else {
-                    return _elicit::__private::Err(_elicit::__private::violations(violations));
-                };
-                _elicit::__private::Ok(Self { #(#assigns,)* #(#skipped,)* })
-            }
-
-            const __READS_FIELDS: bool = true;
-
-            fn __from_fields(
-                schema: &_elicit::RequestedSchema,
-                fields: &mut [_elicit::__private::Slot<'_>],
-            ) -> _elicit::__private::Result<Self, _elicit::Violations> {
-                let mut taken = _elicit::__private::Taken::new();
                 #(#takes)*
                 let (#(_elicit::__private::Some(#vars),)*) = (#(#vars,)*) else {
-                    return _elicit::__private::Err(taken.into_violations());
+                    return _elicit::__private::Err(_elicit::__private::violations(violations));
                 };
                 _elicit::__private::Ok(Self { #(#assigns,)* #(#skipped,)* })
             }
@@ -456,21 +432,17 @@ fn expand_options(options: &OptionsEnum) -> TokenStream {
         }
 
         #[automatically_derived]
+        impl _elicit::__private::SealedField for #ident {}
+
+        #[automatically_derived]
         impl _elicit::ElicitField for #ident {
             fn property_kind(spec: &_elicit::__private::FieldSpec) -> _elicit::PropertyKind {
                 _elicit::__private::select_kind::<Self>(spec)
             }
-            fn from_json(value: &_elicit::__private::Value) -> _elicit::__private::Result<Self, _elicit::Rule> {
-                _elicit::__private::select_from_json::<Self>(value)
-            }
-            fn from_slot(slot: _elicit::__private::Slot<'_>) -> _elicit::__private::Result<Self, _elicit::Rule> {
-                _elicit::__private::select_from_slot::<Self>(slot)
-            }
-            fn from_checked_slot(
-                kind: &_elicit::PropertyKind,
-                slot: _elicit::__private::Slot<'_>,
-            ) -> _elicit::__private::Result<Self, _elicit::__private::SlotError> {
-                _elicit::__private::select_from_checked_slot::<Self>(kind, slot)
+            fn from_value(
+                value: _elicit::__private::FieldValue<'_>,
+            ) -> _elicit::__private::Result<Self, _elicit::Rule> {
+                _elicit::__private::select_from_value::<Self>(value)
             }
             fn to_json(&self) -> _elicit::__private::Option<_elicit::__private::Value> {
                 _elicit::__private::Some(_elicit::__private::Value::from(_elicit::Select::value(self)))

@@ -32,9 +32,10 @@ pub fn expand(input: &syn::DeriveInput, errors: TokenStream) -> TokenStream {
                 fn value(&self) -> &'static str { ::core::unreachable!() }
                 fn is_dangerous(&self) -> bool { ::core::unreachable!() }
             }
+            impl _elicit::__private::SealedField for #ident {}
             impl _elicit::ElicitField for #ident {
                 fn property_kind(_: &_elicit::__private::FieldSpec) -> _elicit::PropertyKind { ::core::unreachable!() }
-                fn from_json(_: &_elicit::__private::Value) -> ::core::result::Result<Self, _elicit::Rule> { ::core::unreachable!() }
+                fn from_value(_: _elicit::__private::FieldValue<'_>) -> ::core::result::Result<Self, _elicit::Rule> { ::core::unreachable!() }
                 fn to_json(&self) -> ::core::option::Option<_elicit::__private::Value> { ::core::unreachable!() }
             }
             impl #ident {
@@ -50,7 +51,7 @@ pub fn expand(input: &syn::DeriveInput, errors: TokenStream) -> TokenStream {
         },
         _ => quote! {
             impl _elicit::FromContent for #ident {
-                fn from_content(_: &_elicit::__private::Map<::std::string::String, _elicit::__private::Value>)
+                fn from_content(_: _elicit::Content<'_>)
                     -> ::core::result::Result<Self, _elicit::Violations> { ::core::unreachable!() }
             }
             impl _elicit::Elicit for #ident {

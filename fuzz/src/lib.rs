@@ -546,7 +546,7 @@ pub fn rmcp(data: &[u8]) {
         return;
     };
     if let Ok(result) = serde_json::from_str::<rmcp::model::ElicitResult>(text) {
-        let json = mcp_elicit::rmcp::reply_json(&result);
+        let json = serde_json::to_value(&result).expect("an ElicitResult serializes");
         let form = mcp_elicit::rmcp::form_outcome(&Everything::form_request(), &result);
         assert_eq!(form, Everything::from_reply(&json));
         match &form {

@@ -10,8 +10,8 @@ use std::collections::BTreeSet;
 use std::path::PathBuf;
 
 use mcp_elicit::{
-    Choice, Choices, Elicit, Elicitation, EnumOption, FormRequest, Format, Property, RawReply,
-    RequestedSchema, SelectSchema, SelectStyle, StringSchema,
+    Choice, Choices, Elicit, Elicitation, EnumOption, FormRequest, Format, Property,
+    RequestedSchema, SelectSchema, SelectStyle, StringSchema, UrlOutcome,
 };
 use serde_json::{Value, json};
 
@@ -525,11 +525,11 @@ fn every_official_elicit_result_example_parses() {
             );
         }
         // Whatever the form, the reply reads as an action.
-        let raw = RawReply::parse(result).unwrap_or_else(|e| panic!("{origin}: {e}"));
+        let action = UrlOutcome::from_reply(result).unwrap_or_else(|e| panic!("{origin}: {e}"));
         match result.get("content") {
             // URL mode: accepted with no content.
             None => {
-                assert_eq!(raw, RawReply::Accept(None), "{origin}");
+                assert_eq!(action, UrlOutcome::Consented, "{origin}");
                 assert_eq!(
                     Anything::from_reply(result),
                     Ok(Elicitation::Accept(Anything {

@@ -18,7 +18,6 @@ use crate::state::{
     Binding, MemoryReplayGuard, RedeemError, RedeemFuture, ReplayGuard, StateId, StateKeys,
     UnixTime,
 };
-use crate::validate::JsonType;
 
 /// A server's multi round-trip setup: the keys its round state is sealed with, and how long a
 /// round stays open. Build it once at start-up and share it; every replica built from the same
@@ -187,7 +186,7 @@ impl<'a> Retry<'a> {
     pub fn from_params(params: &'a Value) -> Result<Self, MrtrError> {
         let Value::Object(members) = params else {
             return Err(MrtrError::ParamsNotAnObject {
-                found: JsonType::of(params),
+                found: json_type_of(params),
             });
         };
         let member = |name: &str| members.get(name).filter(|value| !value.is_null());
@@ -201,7 +200,7 @@ impl<'a> Retry<'a> {
             Some(Value::String(state)) => retry.request_state = Some(state),
             Some(other) => {
                 return Err(MrtrError::RequestStateNotAString {
-                    found: JsonType::of(other),
+                    found: json_type_of(other),
                 });
             }
         }
@@ -219,7 +218,7 @@ impl<'a> Retry<'a> {
                 Ok(self)
             }
             other => Err(MrtrError::InputResponsesNotAnObject {
-                found: JsonType::of(other),
+                found: json_type_of(other),
             }),
         }
     }
@@ -275,6 +274,18 @@ struct Envelope<S> {
     answers: BTreeMap<String, Value>,
     #[serde(rename = "s", default = "none")]
     state: Option<S>,
+}
+
+/// The JSON type of `value`, with its article, for messages (`"a string"`, `"null"`).
+fn json_type_of(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
 }
 
 fn none<S>() -> Option<S> {

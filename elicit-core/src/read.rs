@@ -1,0 +1,557 @@
+//! The one reader of a client's `ElicitResult`: from its JSON text, from a `serde_json::Value`,
+//! or from the `content` of an SDK's already-parsed result, all through serde's `Deserializer`.
+//!
+//! JSON is parsed by `serde_json`; this module only decides what a reply *means*. It reads the
+//! `action` and, against a schema, one [`FieldValue`] per property of `content` (members the
+//! schema does not name are skipped unread, as the spec says to ignore them; for a member sent
+//! twice the last counts, as in a `Map`). Strings are borrowed from the input where the
+//! deserializer lends them, so a `&Value` is read without copying its text; the one copy is into
+//! the form's own field, after every rule is checked ([`crate::validate`]).
+
+use std::borrow::Cow;
+use std::fmt;
+
+use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde_json::{Map, Value};
+
+use crate::reply::{Action, MAX_REPLY_BYTES, MalformedReply, ReplyError, action_named};
+use crate::schema::{PropertyKind, RequestedSchema};
+
+/// One present, non-`null` member of an accepted reply's `content`, as read for its property.
+/// Generated code and [`ElicitField`](crate::ElicitField) impls read it; not public API.
+#[doc(hidden)]
+#[derive(Debug, Clone, PartialEq)]
+pub enum FieldValue<'de> {
+    /// `true` or `false`.
+    Bool(bool),
+    /// A number written as an integer that fits `i64` or `u64`.
+    Int(i128),
+    /// Any other number: with a fraction or an exponent, or an integer beyond 64 bits (which
+    /// `serde_json` can only give as the nearest `f64`).
+    Float(f64),
+    /// A string.
+    Str(Cow<'de, str>),
+    /// The array of a multi-select property: its items in order, `None` for a non-string.
+    /// Reading stops at the first non-string, and after one item more than the options offered
+    /// (the rules stop at the first broken item, and a list longer than the options has a
+    /// duplicate or a non-option within that many), so a hostile array costs no more than the
+    /// schema allows.
+    Items(Vec<Option<Cow<'de, str>>>),
+    /// Any other shape (an object; an array where no multi-select is asked): its JSON type,
+    /// with its article, for messages.
+    Other(&'static str),
+}
+
+impl FieldValue<'_> {
+    /// The JSON type of the value, with its article (`"a string"`), for messages.
+    pub fn json_type(&self) -> &'static str {
+        match self {
+            FieldValue::Bool(_) => "a boolean",
+            FieldValue::Int(_) | FieldValue::Float(_) => "a number",
+            FieldValue::Str(_) => "a string",
+            FieldValue::Items(_) => "an array",
+            FieldValue::Other(found) => found,
+        }
+    }
+
+    /// The JSON value this member was.
+    pub fn into_value(self) -> Value {
+        match self {
+            FieldValue::Bool(b) => Value::Bool(b),
+            FieldValue::Int(i) => i64::try_from(i)
+                .map(Value::from)
+                .or_else(|_| u64::try_from(i).map(Value::from))
+                .unwrap_or(Value::Null),
+            FieldValue::Float(x) => {
+                serde_json::Number::from_f64(x).map_or(Value::Null, Value::Number)
+            }
+            FieldValue::Str(s) => Value::String(s.into_owned()),
+            FieldValue::Items(items) => Value::Array(
+                items
+                    .into_iter()
+                    .map(|item| item.map_or(Value::Null, |s| Value::String(s.into_owned())))
+                    .collect(),
+            ),
+            FieldValue::Other(_) => Value::Null,
+        }
+    }
+}
+
+/// The `content` of an accepted reply, read against its schema: one value per property, in the
+/// schema's order (`None`: absent or `null`).
+///
+/// A [`FromContent`](crate::FromContent) type is built from it once every rule of the schema
+/// holds, so a form's own reading only converts values to their Rust types.
+#[derive(Debug)]
+pub struct Content<'r> {
+    schema: &'r RequestedSchema,
+    values: Vec<Option<FieldValue<'r>>>,
+}
+
+impl<'r> Content<'r> {
+    fn empty(schema: &'r RequestedSchema) -> Self {
+        Self {
+            schema,
+            values: std::iter::repeat_with(|| None)
+                .take(schema.properties().len())
+                .collect(),
+        }
+    }
+
+    /// The schema the content was read against.
+    pub fn schema(&self) -> &'r RequestedSchema {
+        self.schema
+    }
+
+    /// The content as JSON: every property the reply gave a value, under its name (members the
+    /// schema does not name are not kept).
+    pub fn into_map(self) -> Map<String, Value> {
+        self.schema
+            .properties()
+            .iter()
+            .zip(self.values)
+            .filter_map(|(p, v)| Some((p.name().to_owned(), v?.into_value())))
+            .collect()
+    }
+
+    /// The value of the property at `index`.
+    pub(crate) fn value(&self, index: usize) -> Option<&FieldValue<'r>> {
+        self.values.get(index).and_then(Option::as_ref)
+    }
+
+    /// Take the value of the property at `index`, leaving it absent.
+    pub(crate) fn take(&mut self, index: usize) -> Option<FieldValue<'r>> {
+        self.values.get_mut(index).and_then(Option::take)
+    }
+
+    /// Read `content` (a JSON object) against `schema`, by looking each property up by name:
+    /// the members the schema does not name are never visited.
+    pub(crate) fn of_map(schema: &'r RequestedSchema, content: &'r Map<String, Value>) -> Self {
+        let values = schema
+            .properties()
+            .iter()
+            .map(|p| {
+                content.get(p.name()).and_then(|value| {
+                    ValueSeed { kind: p.kind() }
+                        .deserialize(value)
+                        .ok()
+                        .flatten()
+                })
+            })
+            .collect();
+        Self { schema, values }
+    }
+}
+
+/// A reply as read: its action (or why it has none) and its content.
+pub(crate) struct Reply<'r> {
+    pub(crate) action: Result<Action, ReplyError>,
+    pub(crate) content: ContentRead<'r>,
+}
+
+/// What a reply's `content` was.
+pub(crate) enum ContentRead<'r> {
+    /// Absent or `null`.
+    Absent,
+    /// Present but not an object.
+    NotAnObject,
+    /// An object, read against the schema.
+    Object(Content<'r>),
+}
+
+impl<'r> Reply<'r> {
+    /// The outcome of this reply, before the content is checked: the action, and for an accepted
+    /// form its content (absent content is an empty object).
+    pub(crate) fn into_parts(
+        self,
+        schema: &'r RequestedSchema,
+    ) -> Result<(Action, Content<'r>), ReplyError> {
+        let action = self.action?;
+        match self.content {
+            ContentRead::NotAnObject if action == Action::Accept => {
+                Err(ReplyError::Malformed(MalformedReply::ContentNotAnObject))
+            }
+            ContentRead::Object(content) => Ok((action, content)),
+            ContentRead::Absent | ContentRead::NotAnObject => Ok((action, Content::empty(schema))),
+        }
+    }
+}
+
+/// Read a reply's text against `schema` (`None`: only the action matters), refusing text over
+/// [`MAX_REPLY_BYTES`] before parsing it.
+pub(crate) fn read_text<'r>(
+    schema: Option<&'r RequestedSchema>,
+    text: &'r str,
+) -> Result<Reply<'r>, ReplyError> {
+    if text.len() > MAX_REPLY_BYTES {
+        return Err(ReplyError::Malformed(MalformedReply::TooLarge {
+            bytes: text.len(),
+        }));
+    }
+    let mut de = serde_json::Deserializer::from_str(text);
+    let reply = ReplySeed { schema }
+        .deserialize(&mut de)
+        .map_err(not_json)?;
+    de.end().map_err(not_json)?;
+    reply
+}
+
+/// Read a reply already parsed into a `Value` against `schema` (`None`: only the action).
+pub(crate) fn read_value<'r>(
+    schema: Option<&'r RequestedSchema>,
+    reply: &'r Value,
+) -> Result<Reply<'r>, ReplyError> {
+    ReplySeed { schema }.deserialize(reply).map_err(not_json)?
+}
+
+/// Read the `content` of an SDK's already-parsed reply against `schema`.
+pub(crate) fn read_content<'r>(
+    schema: &'r RequestedSchema,
+    content: Option<&'r Value>,
+) -> ContentRead<'r> {
+    match content {
+        None => ContentRead::Absent,
+        Some(content) => ContentSeed { schema }
+            .deserialize(content)
+            .unwrap_or(ContentRead::NotAnObject),
+    }
+}
+
+/// A JSON syntax error, by position only (never the text).
+fn not_json(e: serde_json::Error) -> ReplyError {
+    ReplyError::Malformed(MalformedReply::NotJson {
+        line: e.line(),
+        column: e.column(),
+    })
+}
+
+/// Drain the rest of a sequence, reading nothing.
+fn drain_seq<'de, A: SeqAccess<'de>>(mut seq: A) -> Result<(), A::Error> {
+    while seq.next_element::<IgnoredAny>()?.is_some() {}
+    Ok(())
+}
+
+/// Drain the rest of a map, reading nothing.
+fn drain_map<'de, A: MapAccess<'de>>(mut map: A) -> Result<(), A::Error> {
+    while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+    Ok(())
+}
+
+/// A visitor of any JSON value that keeps only which of a few shapes it was: `$scalar` for a
+/// number, a boolean or an array (drained); strings, `null` and objects are the visitor's own.
+macro_rules! numbers_booleans_arrays {
+    ($de:lifetime, $scalar:expr) => {
+        fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
+            Ok($scalar)
+        }
+        fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
+            Ok($scalar)
+        }
+        fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
+            Ok($scalar)
+        }
+        fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
+            Ok($scalar)
+        }
+        fn visit_seq<A: SeqAccess<$de>>(self, seq: A) -> Result<Self::Value, A::Error> {
+            drain_seq(seq).map(|()| $scalar)
+        }
+    };
+}
+
+/// The whole `ElicitResult` object.
+struct ReplySeed<'r> {
+    schema: Option<&'r RequestedSchema>,
+}
+
+/// What the reader found, before it is judged: a `Reply`, or a reply that is not an object.
+type Read<'r> = Result<Reply<'r>, ReplyError>;
+
+impl<'r> DeserializeSeed<'r> for ReplySeed<'r> {
+    type Value = Read<'r>;
+    fn deserialize<D: Deserializer<'r>>(self, deserializer: D) -> Result<Read<'r>, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'r> Visitor<'r> for ReplySeed<'r> {
+    type Value = Read<'r>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an ElicitResult object")
+    }
+
+    numbers_booleans_arrays!('r, Err(ReplyError::Malformed(MalformedReply::NotAnObject)));
+
+    fn visit_str<E: de::Error>(self, _: &str) -> Result<Read<'r>, E> {
+        Ok(Err(ReplyError::Malformed(MalformedReply::NotAnObject)))
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<Read<'r>, E> {
+        Ok(Err(ReplyError::Malformed(MalformedReply::NotAnObject)))
+    }
+
+    fn visit_map<A: MapAccess<'r>>(self, mut map: A) -> Result<Read<'r>, A::Error> {
+        let mut action = Err(ReplyError::Malformed(MalformedReply::MissingAction));
+        let mut content = ContentRead::Absent;
+        while let Some(key) = map.next_key::<ReplyKey>()? {
+            match key {
+                ReplyKey::Action => action = map.next_value::<ActionRead>()?.0,
+                ReplyKey::Content => match self.schema {
+                    Some(schema) => content = map.next_value_seed(ContentSeed { schema })?,
+                    None => {
+                        map.next_value::<IgnoredAny>()?;
+                    }
+                },
+                ReplyKey::Other => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        Ok(Ok(Reply { action, content }))
+    }
+}
+
+/// A member name of an `ElicitResult`, matched without allocating.
+enum ReplyKey {
+    Action,
+    Content,
+    Other,
+}
+
+impl<'de> de::Deserialize<'de> for ReplyKey {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Names;
+        impl Visitor<'_> for Names {
+            type Value = ReplyKey;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a member name")
+            }
+            fn visit_str<E: de::Error>(self, name: &str) -> Result<ReplyKey, E> {
+                Ok(match name {
+                    "action" => ReplyKey::Action,
+                    "content" => ReplyKey::Content,
+                    _ => ReplyKey::Other,
+                })
+            }
+        }
+        deserializer.deserialize_str(Names)
+    }
+}
+
+/// The value of `action`: an action, or why it names none.
+struct ActionRead(Result<Action, ReplyError>);
+
+impl<'de> de::Deserialize<'de> for ActionRead {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Name;
+        impl<'de> Visitor<'de> for Name {
+            type Value = ActionRead;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("`accept`, `decline` or `cancel`")
+            }
+            numbers_booleans_arrays!('de, ActionRead(Err(ReplyError::Malformed(
+                MalformedReply::UnknownAction
+            ))));
+            fn visit_str<E: de::Error>(self, name: &str) -> Result<ActionRead, E> {
+                Ok(ActionRead(action_named(name)))
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<ActionRead, E> {
+                Ok(ActionRead(Err(ReplyError::Malformed(
+                    MalformedReply::MissingAction,
+                ))))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<ActionRead, A::Error> {
+                drain_map(map)?;
+                Ok(ActionRead(Err(ReplyError::Malformed(
+                    MalformedReply::UnknownAction,
+                ))))
+            }
+        }
+        deserializer.deserialize_any(Name)
+    }
+}
+
+/// A reply's `content`, read against a schema.
+struct ContentSeed<'r> {
+    schema: &'r RequestedSchema,
+}
+
+impl<'r> DeserializeSeed<'r> for ContentSeed<'r> {
+    type Value = ContentRead<'r>;
+    fn deserialize<D: Deserializer<'r>>(
+        self,
+        deserializer: D,
+    ) -> Result<ContentRead<'r>, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'r> Visitor<'r> for ContentSeed<'r> {
+    type Value = ContentRead<'r>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("the content object")
+    }
+
+    numbers_booleans_arrays!('r, ContentRead::NotAnObject);
+
+    fn visit_str<E: de::Error>(self, _: &str) -> Result<ContentRead<'r>, E> {
+        Ok(ContentRead::NotAnObject)
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<ContentRead<'r>, E> {
+        Ok(ContentRead::Absent)
+    }
+
+    fn visit_map<A: MapAccess<'r>>(self, mut map: A) -> Result<ContentRead<'r>, A::Error> {
+        let mut content = Content::empty(self.schema);
+        let properties = self.schema.properties();
+        while let Some(index) = map.next_key_seed(PropertyIndex {
+            schema: self.schema,
+        })? {
+            let Some((property, slot)) =
+                index.and_then(|i| properties.get(i).zip(content.values.get_mut(i)))
+            else {
+                map.next_value::<IgnoredAny>()?;
+                continue;
+            };
+            *slot = map.next_value_seed(ValueSeed {
+                kind: property.kind(),
+            })?;
+        }
+        Ok(ContentRead::Object(content))
+    }
+}
+
+/// A member name of `content`: the index of the property it names, if any.
+struct PropertyIndex<'r> {
+    schema: &'r RequestedSchema,
+}
+
+impl<'de> DeserializeSeed<'de> for PropertyIndex<'_> {
+    type Value = Option<usize>;
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Option<usize>, D::Error> {
+        deserializer.deserialize_str(self)
+    }
+}
+
+impl<'de> Visitor<'de> for PropertyIndex<'_> {
+    type Value = Option<usize>;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a member name")
+    }
+    fn visit_str<E: de::Error>(self, name: &str) -> Result<Option<usize>, E> {
+        Ok(self
+            .schema
+            .properties()
+            .iter()
+            .position(|p| p.name() == name))
+    }
+}
+
+/// One member value of `content`, read as its property needs it (`None`: `null`).
+pub(crate) struct ValueSeed<'k> {
+    pub(crate) kind: &'k PropertyKind,
+}
+
+impl<'de> DeserializeSeed<'de> for ValueSeed<'_> {
+    type Value = Option<FieldValue<'de>>;
+    fn deserialize<D: Deserializer<'de>>(
+        self,
+        deserializer: D,
+    ) -> Result<Option<FieldValue<'de>>, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for ValueSeed<'_> {
+    type Value = Option<FieldValue<'de>>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a member value")
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_bool<E: de::Error>(self, b: bool) -> Result<Self::Value, E> {
+        Ok(Some(FieldValue::Bool(b)))
+    }
+    fn visit_i64<E: de::Error>(self, i: i64) -> Result<Self::Value, E> {
+        Ok(Some(FieldValue::Int(i128::from(i))))
+    }
+    fn visit_u64<E: de::Error>(self, u: u64) -> Result<Self::Value, E> {
+        Ok(Some(FieldValue::Int(i128::from(u))))
+    }
+    fn visit_f64<E: de::Error>(self, x: f64) -> Result<Self::Value, E> {
+        Ok(Some(FieldValue::Float(x)))
+    }
+    fn visit_borrowed_str<E: de::Error>(self, s: &'de str) -> Result<Self::Value, E> {
+        Ok(Some(FieldValue::Str(Cow::Borrowed(s))))
+    }
+    fn visit_str<E: de::Error>(self, s: &str) -> Result<Self::Value, E> {
+        Ok(Some(FieldValue::Str(Cow::Owned(s.to_owned()))))
+    }
+    fn visit_string<E: de::Error>(self, s: String) -> Result<Self::Value, E> {
+        Ok(Some(FieldValue::Str(Cow::Owned(s))))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+        drain_map(map)?;
+        Ok(Some(FieldValue::Other("an object")))
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        let PropertyKind::MultiSelect(m) = self.kind else {
+            drain_seq(seq)?;
+            return Ok(Some(FieldValue::Other("an array")));
+        };
+        let limit = m.options().len().saturating_add(1);
+        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(limit));
+        while items.len() < limit {
+            match seq.next_element_seed(ItemSeed)? {
+                None => return Ok(Some(FieldValue::Items(items))),
+                Some(item) => {
+                    let stop = item.is_none();
+                    items.push(item);
+                    if stop {
+                        break;
+                    }
+                }
+            }
+        }
+        drain_seq(seq)?;
+        Ok(Some(FieldValue::Items(items)))
+    }
+}
+
+/// One item of a multi-select's array: its text, or `None` for a non-string.
+struct ItemSeed;
+
+impl<'de> DeserializeSeed<'de> for ItemSeed {
+    type Value = Option<Cow<'de, str>>;
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for ItemSeed {
+    type Value = Option<Cow<'de, str>>;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an option's value")
+    }
+    numbers_booleans_arrays!('de, None);
+    fn visit_str<E: de::Error>(self, s: &str) -> Result<Self::Value, E> {
+        Ok(Some(Cow::Owned(s.to_owned())))
+    }
+    fn visit_borrowed_str<E: de::Error>(self, s: &'de str) -> Result<Self::Value, E> {
+        Ok(Some(Cow::Borrowed(s)))
+    }
+    fn visit_string<E: de::Error>(self, s: String) -> Result<Self::Value, E> {
+        Ok(Some(Cow::Owned(s)))
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+        drain_map(map).map(|()| None)
+    }
+}
