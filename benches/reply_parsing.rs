@@ -10,6 +10,14 @@
 //! Three replies: a valid one, the same with escapes in a string (which a reader must decode),
 //! and one breaking three rules.
 //!
+//! Two more groups read what the integrations hand over, a reply already parsed by an SDK:
+//! - `&Value`: `Signup::from_reply(&value)` against serde's own borrowed, unchecked
+//!   `ReplySerde::deserialize(&value)` (the floor for reading a `Value` into a typed struct);
+//! - rmcp: `mcp_elicit::rmcp::form_outcome` on rmcp's `ElicitResult` against what an rmcp user
+//!   writes without this crate, `serde_json::from_value::<SignupSerde>(Value::Object(content))`.
+//!   `from_value` consumes the content, so each call is given a fresh clone; the cost of the clone
+//!   alone is its own row, to be subtracted from theirs.
+//!
 //! Run: `cargo bench --bench reply_parsing`.
 
 mod common;
@@ -17,6 +25,7 @@ mod common;
 use common::forms::{ACCEPT, ActionSerde, ESCAPED, REJECT, ReplySerde, Signup, SignupSerde};
 use common::{Counting, case, compare, keep};
 use mcp_elicit::{Elicit, Elicitation};
+use serde::Deserialize;
 use serde_json::Value;
 
 #[global_allocator]
@@ -132,6 +141,59 @@ fn main() {
             }),
         ],
     );
+    let accept_value: Value = serde_json::from_str(ACCEPT).expect("JSON");
+    assert!(
+        Signup::from_reply(&accept_value)
+            .expect("valid")
+            .is_accepted()
+    );
+    assert_eq!(
+        ReplySerde::deserialize(&accept_value)
+            .expect("serde")
+            .action,
+        ActionSerde::Accept
+    );
+    compare(
+        "accept, already parsed: &Value -> typed value",
+        vec![
+            case("elicit from_reply(&Value) (all checks)", || {
+                keep(Signup::from_reply(std::hint::black_box(&accept_value)))
+            }),
+            case("serde ReplySerde::deserialize(&Value) (no checks)", || {
+                keep(ReplySerde::deserialize(std::hint::black_box(&accept_value)))
+            }),
+        ],
+    );
+
+    let result: rmcp::model::ElicitResult = serde_json::from_str(ACCEPT).expect("ElicitResult");
+    let request = Signup::form_request();
+    assert!(
+        mcp_elicit::rmcp::form_outcome(&request, &result)
+            .expect("valid")
+            .is_accepted()
+    );
+    let content = result.content.clone().expect("content");
+    assert!(serde_json::from_value::<SignupSerde>(content.clone()).is_ok());
+    compare(
+        "accept, from rmcp: ElicitResult -> typed value",
+        vec![
+            case("elicit rmcp::form_outcome (all checks)", || {
+                keep(mcp_elicit::rmcp::form_outcome(
+                    &request,
+                    std::hint::black_box(&result),
+                ))
+            }),
+            case("rmcp user: from_value(content.clone()) (no checks)", || {
+                keep(serde_json::from_value::<SignupSerde>(
+                    std::hint::black_box(&content).clone(),
+                ))
+            }),
+            case("content.clone() alone (part of the row above)", || {
+                keep(std::hint::black_box(&content).clone())
+            }),
+        ],
+    );
+
     compare(
         "reject: reply with three violations -> every violation",
         vec![

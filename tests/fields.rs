@@ -987,7 +987,11 @@ fn an_integer_rounded_onto_a_bound_is_refused_not_read_as_the_bound() {
     struct Offset {
         offset: i64,
     }
-    for text in ["-9223372036854775809", "-9223372036854776000", "9223372036854775808.0"] {
+    for text in [
+        "-9223372036854775809",
+        "-9223372036854776000",
+        "9223372036854775808.0",
+    ] {
         let reply = format!(r#"{{"action":"accept","content":{{"offset":{text}}}}}"#);
         for outcome in [
             Offset::from_reply_str(&reply),
@@ -998,13 +1002,19 @@ fn an_integer_rounded_onto_a_bound_is_refused_not_read_as_the_bound() {
             };
             assert_eq!(violations.as_slice()[0].property, "offset", "{text}");
             assert!(
-                matches!(violations.as_slice()[0].rule, Rule::Inexact | Rule::Maximum { .. }),
+                matches!(
+                    violations.as_slice()[0].rule,
+                    Rule::Inexact | Rule::Maximum { .. }
+                ),
                 "{text}: {violations}"
             );
         }
     }
     // The exact bounds, written exactly, are read.
-    for (text, value) in [("-9223372036854775808", i64::MIN), ("9223372036854775807", i64::MAX)] {
+    for (text, value) in [
+        ("-9223372036854775808", i64::MIN),
+        ("9223372036854775807", i64::MAX),
+    ] {
         let reply = format!(r#"{{"action":"accept","content":{{"offset":{text}}}}}"#);
         assert_eq!(
             Offset::from_reply_str(&reply).map(|o| o.map(|o| o.offset)),

@@ -7,7 +7,7 @@ use std::fmt;
 use serde_json::{Map, Value};
 
 use crate::format::Format;
-use crate::read::{Content, FieldValue};
+use crate::read::{Content, FieldValue, same};
 use crate::schema::{
     EnumOption, IntegerSchema, MultiSelectSchema, NumberSchema, PropertyKind, RequestedSchema,
     StringSchema,
@@ -295,22 +295,19 @@ impl RequestedSchema {
     /// Every rule of every property, on content read against this schema: the one loop behind
     /// [`validate`](RequestedSchema::validate) and every reply.
     pub(crate) fn check(&self, content: &Content<'_>) -> Result<(), Violations> {
-        let violations = self
-            .properties
-            .iter()
-            .enumerate()
-            .filter_map(|(i, p)| {
-                let rule = match content.value(i) {
-                    Some(value) => check_value(&p.kind, value).err()?,
-                    None if p.required => Rule::Required,
-                    None => return None,
-                };
-                Some(Violation {
+        let mut violations = Vec::new();
+        for (i, p) in self.properties.iter().enumerate() {
+            let broken = match content.value(i) {
+                Some(value) => check_value(&p.kind, value).err(),
+                None => p.required.then_some(Rule::Required),
+            };
+            if let Some(rule) = broken {
+                violations.push(Violation {
                     property: p.name.to_string(),
                     rule,
-                })
-            })
-            .collect();
+                });
+            }
+        }
         Violations::from_vec(violations).map_or(Ok(()), Err)
     }
 }
@@ -406,7 +403,7 @@ fn check_selections<'t>(
                 found: "an array holding a non-string",
             });
         };
-        let Some(index) = m.options.iter().position(|o| o.value() == text) else {
+        let Some(index) = m.options.iter().position(|o| same(o.value(), text)) else {
             return Err(Rule::NotAnOption { value: quote(text) });
         };
         let bit = u32::try_from(index)
@@ -513,7 +510,7 @@ fn check_length(text: &str, min: Option<u32>, max: Option<u32>) -> Result<(), Ru
 }
 
 pub(crate) fn check_option(options: &[EnumOption], text: &str) -> Result<(), Rule> {
-    if options.iter().any(|o| o.value() == text) {
+    if options.iter().any(|o| same(o.value(), text)) {
         Ok(())
     } else {
         Err(Rule::NotAnOption { value: quote(text) })
