@@ -7,7 +7,7 @@ use std::fmt;
 use serde_json::{Map, Value};
 
 use crate::format::Format;
-use crate::read::{Content, FieldValue, same};
+use crate::read::{Content, FieldValue};
 use crate::schema::{
     EnumOption, IntegerSchema, MultiSelectSchema, NumberSchema, PropertyKind, RequestedSchema,
     StringSchema,
@@ -403,7 +403,7 @@ fn check_selections<'t>(
                 found: "an array holding a non-string",
             });
         };
-        let Some(index) = m.options.iter().position(|o| same(o.value(), text)) else {
+        let Some(index) = m.options.iter().position(|o| o.value() == text) else {
             return Err(Rule::NotAnOption { value: quote(text) });
         };
         let bit = u32::try_from(index)
@@ -510,7 +510,7 @@ fn check_length(text: &str, min: Option<u32>, max: Option<u32>) -> Result<(), Ru
 }
 
 pub(crate) fn check_option(options: &[EnumOption], text: &str) -> Result<(), Rule> {
-    if options.iter().any(|o| same(o.value(), text)) {
+    if options.iter().any(|o| o.value() == text) {
         Ok(())
     } else {
         Err(Rule::NotAnOption { value: quote(text) })
