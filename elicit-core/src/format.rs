@@ -433,8 +433,14 @@ const fn full_date_prefix(b: &[u8]) -> bool {
     day >= 1 && day <= days
 }
 
+/// The last minute of a day, `23:59`, in minutes since midnight.
+const LAST_MINUTE_OF_DAY: u32 = 23 * 60 + 59;
+
 /// RFC 3339 `date-time`: `full-date "T" partial-time time-offset`; `T`/`Z` in either case,
-/// an optional fraction of a second, seconds up to 60 (leap second).
+/// an optional fraction of a second. Second 60 (a leap second) only in the last minute of the
+/// UTC day: `23:59:60Z`, or a local time that the offset takes there (`15:59:60-08:00`), as
+/// RFC 3339 section 5.7 allows and the JSON-Schema-Test-Suite expects. Whether a leap second
+/// was really inserted on that date is not checked (no validator keeps the IERS table).
 const fn is_date_time(b: &[u8]) -> bool {
     if b.len() < 20 || !full_date_prefix(b) || !matches!(at(b, 10), b'T' | b't') {
         return false;
@@ -454,15 +460,30 @@ const fn is_date_time(b: &[u8]) -> bool {
             return false;
         }
     }
+    // The offset from UTC in minutes, and whether it is east of UTC (`+`).
     let rest = b.len() - i;
-    if rest == 1 {
-        return matches!(at(b, i), b'Z' | b'z');
-    }
-    if rest == 6 && matches!(at(b, i), b'+' | b'-') && at(b, i + 3) == b':' {
+    let (offset, east) = if rest == 1 && matches!(at(b, i), b'Z' | b'z') {
+        (0, true)
+    } else if rest == 6 && matches!(at(b, i), b'+' | b'-') && at(b, i + 3) == b':' {
         let (h, m) = (digits(b, i + 1, 2), digits(b, i + 4, 2));
-        return h <= 23 && m <= 59;
+        if h > 23 || m > 59 {
+            return false;
+        }
+        (h * 60 + m, at(b, i) == b'+')
+    } else {
+        return false;
+    };
+    if second == 60 {
+        // Local time is UTC plus the offset; both terms are below 1440, so nothing wraps.
+        let local = hour * 60 + minute;
+        let utc = if east {
+            (local + 24 * 60 - offset) % (24 * 60)
+        } else {
+            (local + offset) % (24 * 60)
+        };
+        return utc == LAST_MINUTE_OF_DAY;
     }
-    false
+    true
 }
 
 #[cfg(test)]
@@ -674,7 +695,7 @@ mod tests {
             "2026-07-28T09:30:00Z",
             "2026-07-28t09:30:00z",
             "2026-07-28T09:30:00.123+02:00",
-            "2016-12-31T23:59:60-05:30",
+            "2016-12-31T18:29:60-05:30",
         ] {
             assert!(DateTime.matches(ok), "{ok}");
         }
@@ -688,6 +709,40 @@ mod tests {
             "2026-07-28T09:30:00+2:00",
             "2026-07-28T09:30:00+24:00",
             "2026-02-30T09:30:00Z",
+        ] {
+            assert!(!DateTime.matches(bad), "{bad}");
+        }
+    }
+
+    /// Second 60 only in the last minute of the UTC day, whatever the offset.
+    #[test]
+    fn date_time_leap_second_only_at_the_end_of_the_utc_day() {
+        for ok in [
+            "1998-12-31T23:59:60Z",
+            "1998-12-31t23:59:60.5z",
+            "1998-12-31T15:59:60-08:00",
+            "1998-12-31T15:59:60.123-08:00",
+            "1999-01-01T00:59:60+01:00",
+            "1998-12-31T23:59:60+00:00",
+            "1998-12-31T23:59:60-00:00",
+            "2016-12-31T18:29:60-05:30",
+            // The offset carries the minute across midnight either way.
+            "1998-12-31T00:00:60+00:01",
+            "1998-12-31T23:58:60-00:01",
+            "1999-01-01T23:58:60+23:59",
+        ] {
+            assert!(DateTime.matches(ok), "{ok}");
+        }
+        for bad in [
+            "1998-12-31T23:58:60Z",
+            "1998-12-31T22:59:60Z",
+            "1998-12-31T23:59:61Z",
+            "1998-12-31T23:59:60+01:00",
+            "1998-12-31T23:59:60-08:00",
+            "2016-12-31T23:59:60-05:30",
+            "1998-12-31T15:59:60-07:59",
+            "1998-12-31T00:00:60Z",
+            "1998-12-31T00:00:60-00:01",
         ] {
             assert!(!DateTime.matches(bad), "{bad}");
         }
