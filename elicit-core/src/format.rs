@@ -10,7 +10,8 @@ use std::fmt;
 /// A string `format` allowed in a form-mode schema.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Format {
-    /// `email`: an address of the form `local@domain`.
+    /// `email`: an RFC 5321 mailbox `local@domain`, ASCII only (an address with non-ASCII
+    /// characters is JSON Schema's `idn-email`, which the spec does not offer).
     Email,
     /// `uri`: an absolute URI (RFC 3986: scheme, `:`, and a hierarchical part).
     Uri,
@@ -104,10 +105,10 @@ const fn is_digit(c: u8) -> bool {
 
 /// ASCII letter or digit.
 const ALNUM: u8 = 1;
-/// `atext` of RFC 5322 (letters, digits, the symbols of [`is_atext_symbol`]), or any non-ASCII
-/// byte: allowed in a dot-atom local part.
+/// `atext` of RFC 5321/5322 (ASCII letters, digits, the symbols of [`is_atext_symbol`]):
+/// allowed in a dot-string local part.
 const ATEXT: u8 = 1 << 1;
-/// A letter, digit or non-ASCII byte: allowed anywhere in a domain label.
+/// An ASCII letter or digit: allowed anywhere in a domain label.
 const LABEL: u8 = 1 << 2;
 /// Allowed after a URI's scheme, `%` aside: unreserved, gen-delims and sub-delims of RFC 3986.
 const URI: u8 = 1 << 3;
@@ -131,10 +132,10 @@ const fn classes() -> [u8; 256] {
         if c.is_ascii_alphanumeric() {
             class |= ALNUM | URI | SCHEME;
         }
-        if c.is_ascii_alphanumeric() || c >= 0x80 || is_atext_symbol(c) {
+        if c.is_ascii_alphanumeric() || is_atext_symbol(c) {
             class |= ATEXT;
         }
-        if c.is_ascii_alphanumeric() || c >= 0x80 {
+        if c.is_ascii_alphanumeric() {
             class |= LABEL;
         }
         if matches!(
@@ -190,9 +191,12 @@ const fn is(c: u8, class: u8) -> bool {
     CLASSES[c as usize] & class != 0
 }
 
-/// `local@domain`: a dot-atom local part (ASCII atext or any non-ASCII UTF-8) or a quoted
-/// string, then a domain of dot-separated labels (letters, digits, inner hyphens, non-ASCII
-/// for internationalized names) or a bracketed address literal.
+/// RFC 5321 `Mailbox`, `local@domain`: a dot-string local part (atext) or a quoted string of
+/// printable ASCII, then a domain of dot-separated labels (letters, digits, inner hyphens) or a
+/// bracketed address literal. ASCII only: JSON Schema's `email` is RFC 5321's, and a non-ASCII
+/// address (`jöe@example.com`, or a look-alike of `example.com` with a Cyrillic `а`, U+0430) is its
+/// `idn-email`, which the spec does not offer. An internationalized domain is written in its
+/// `xn--` form.
 const fn is_email(b: &[u8]) -> bool {
     let len = b.len();
     // The last `@` splits local part and domain.
@@ -215,7 +219,7 @@ const fn is_email(b: &[u8]) -> bool {
         let mut j = 1;
         while j < at_pos - 1 {
             let c = at(b, j);
-            if c == b'"' || c == b'\\' || c < 0x20 || c == 0x7f {
+            if c == b'"' || c == b'\\' || c < 0x20 || c >= 0x7f {
                 return false;
             }
             j += 1;
@@ -270,7 +274,7 @@ const fn is_atext_symbol(c: u8) -> bool {
     )
 }
 
-/// Dot-separated labels of 1..=63 bytes, letters/digits/non-ASCII and inner hyphens.
+/// Dot-separated labels of 1..=63 bytes, ASCII letters/digits and inner hyphens.
 const fn is_domain(b: &[u8], start: usize, end: usize) -> bool {
     let mut i = start;
     let mut label_start = start;
@@ -615,9 +619,27 @@ mod tests {
             "a.b+tag@sub.example.co",
             "\"quoted local\"@example.com",
             "x@[127.0.0.1]",
-            "ü@bücher.example",
+            "x@xn--bcher-kva.example",
         ] {
             assert!(Email.matches(ok), "{ok}");
+        }
+    }
+
+    /// JSON Schema's `email` is RFC 5321's, ASCII only; non-ASCII is `idn-email`.
+    #[test]
+    fn email_refuses_non_ascii() {
+        for bad in [
+            "jöe@example.com",
+            // A Cyrillic `а` (U+0430) in a name that reads as `example.com`.
+            "admin@ex\u{430}mple.com",
+            "ü@bücher.example",
+            "x@bücher.example",
+            "\"jöe\"@example.com",
+            "\"\u{7f}\"@example.com",
+            "x@example.com\u{a0}",
+            "\u{feff}x@example.com",
+        ] {
+            assert!(!Email.matches(bad), "{bad}");
         }
     }
 

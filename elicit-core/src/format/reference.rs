@@ -6,9 +6,9 @@
 // `format.rs` (the table of `format.rs` is built from the same symbols).
 use super::{at, is_address_literal, is_atext_symbol};
 
-/// `local@domain`: a dot-atom local part (ASCII atext or any non-ASCII UTF-8) or a quoted
-/// string, then a domain of dot-separated labels (letters, digits, inner hyphens, non-ASCII
-/// for internationalized names) or a bracketed address literal.
+/// `local@domain`: a dot-string local part (ASCII atext) or a quoted string of printable ASCII,
+/// then a domain of dot-separated labels (ASCII letters, digits, inner hyphens) or a bracketed
+/// address literal. No byte outside ASCII anywhere.
 pub(super) const fn is_email(b: &[u8]) -> bool {
     // The last `@` splits local part and domain.
     let mut at_pos = b.len();
@@ -33,7 +33,7 @@ pub(super) const fn is_email(b: &[u8]) -> bool {
         let mut ok = true;
         while j < at_pos - 1 {
             let c = at(b, j);
-            if c == b'"' || c == b'\\' || c < 0x20 || c == 0x7f {
+            if c == b'"' || c == b'\\' || c < 0x20 || c >= 0x7f {
                 ok = false;
             }
             j += 1;
@@ -50,7 +50,7 @@ pub(super) const fn is_email(b: &[u8]) -> bool {
                     ok = false;
                 }
                 atom_len = 0;
-            } else if c.is_ascii_alphanumeric() || c >= 0x80 || is_atext_symbol(c) {
+            } else if c.is_ascii_alphanumeric() || is_atext_symbol(c) {
                 atom_len += 1;
             } else {
                 ok = false;
@@ -69,7 +69,7 @@ pub(super) const fn is_email(b: &[u8]) -> bool {
     is_domain(b, start, b.len())
 }
 
-/// Dot-separated labels of 1..=63 bytes, letters/digits/non-ASCII and inner hyphens.
+/// Dot-separated labels of 1..=63 bytes, ASCII letters/digits and inner hyphens.
 const fn is_domain(b: &[u8], start: usize, end: usize) -> bool {
     let mut i = start;
     let mut label_len = 0;
@@ -81,7 +81,7 @@ const fn is_domain(b: &[u8], start: usize, end: usize) -> bool {
                 return false;
             }
             label_len = 0;
-        } else if c.is_ascii_alphanumeric() || c >= 0x80 || (c == b'-' && label_len > 0) {
+        } else if c.is_ascii_alphanumeric() || (c == b'-' && label_len > 0) {
             label_len += 1;
             if label_len > 63 {
                 return false;
