@@ -1,5 +1,6 @@
-//! The email and URI checks as they were first written: the specification the table-driven
-//! scanners of `format.rs` are tested against (`tests` there compare both on many inputs).
+//! The email check as it was first written: the specification the table-driven scanner of
+//! `format.rs` is tested against (`tests` there compare both on many inputs). The URI mirror of
+//! `format.rs` has its own reference: the `fluent-uri` parser that the run-time check uses.
 #![allow(clippy::indexing_slicing)]
 
 // The address literal check and the atext symbols were not rewritten: both use the ones in
@@ -93,86 +94,4 @@ const fn is_domain(b: &[u8], start: usize, end: usize) -> bool {
         i += 1;
     }
     label_len > 0 && prev != b'-'
-}
-
-/// RFC 3986 `absolute-URI` (fragment allowed, as in `URI`): `scheme ":" hier-part`. Bytes
-/// outside the URI grammar (spaces, controls, `<>"{}|\^` and backtick, non-ASCII) are rejected;
-/// `%` must start a `%XX` escape; `//` must be followed by an authority with a host (except
-/// `file:`).
-pub(super) const fn is_absolute_uri(b: &[u8]) -> bool {
-    if b.is_empty() || !at(b, 0).is_ascii_alphabetic() {
-        return false;
-    }
-    let mut i = 1;
-    while i < b.len() && at(b, i) != b':' {
-        let c = at(b, i);
-        if !(c.is_ascii_alphanumeric() || c == b'+' || c == b'-' || c == b'.') {
-            return false;
-        }
-        i += 1;
-    }
-    let colon = i;
-    if colon >= b.len() - 1 {
-        return false;
-    }
-    let mut j = colon + 1;
-    while j < b.len() {
-        let c = at(b, j);
-        if c == b'%' {
-            if !(at(b, j + 1).is_ascii_hexdigit() && at(b, j + 2).is_ascii_hexdigit()) {
-                return false;
-            }
-            j += 3;
-            continue;
-        }
-        let allowed = c.is_ascii_alphanumeric()
-            || matches!(
-                c,
-                b'-' | b'.'
-                    | b'_'
-                    | b'~'
-                    | b':'
-                    | b'/'
-                    | b'?'
-                    | b'#'
-                    | b'['
-                    | b']'
-                    | b'@'
-                    | b'!'
-                    | b'$'
-                    | b'&'
-                    | b'\''
-                    | b'('
-                    | b')'
-                    | b'*'
-                    | b'+'
-                    | b','
-                    | b';'
-                    | b'='
-            );
-        if !allowed {
-            return false;
-        }
-        j += 1;
-    }
-    if at(b, colon + 1) == b'/' && at(b, colon + 2) == b'/' {
-        // The host is what follows the last `@` of the authority, up to the first `/?#`.
-        let mut k = colon + 3;
-        let mut host_start = k;
-        while k < b.len() && !matches!(at(b, k), b'/' | b'?' | b'#') {
-            if at(b, k) == b'@' {
-                host_start = k + 1;
-            }
-            k += 1;
-        }
-        let is_file = colon == 4
-            && at(b, 0).eq_ignore_ascii_case(&b'f')
-            && at(b, 1).eq_ignore_ascii_case(&b'i')
-            && at(b, 2).eq_ignore_ascii_case(&b'l')
-            && at(b, 3).eq_ignore_ascii_case(&b'e');
-        if k == host_start && !is_file {
-            return false;
-        }
-    }
-    true
 }
