@@ -1,6 +1,8 @@
 //! The four string formats the spec allows, and their checks.
 //!
-//! Each is JSON Schema's format of that name, as the JSON-Schema-Test-Suite reads it:
+//! Each is JSON Schema's format of that name, as the JSON-Schema-Test-Suite reads it
+//! (`tests/format_suite.rs` runs the suite's cases through both checks below; `.ci/run` fetches
+//! the suite):
 //!
 //! - `email`: RFC 5321 `Mailbox`, ASCII only (non-ASCII is `idn-email`, not offered).
 //! - `uri`: RFC 3986 `URI`: absolute, a fragment allowed. Two rules of ours on top: something
