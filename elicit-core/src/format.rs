@@ -1025,6 +1025,26 @@ mod tests {
         }
     }
 
+    /// What the derive generates for a field's `default`: `matches` evaluated by the compiler.
+    /// This compiles only if every check, the URI mirror's IP literals included, runs in a
+    /// `const` context.
+    #[test]
+    fn matches_runs_at_compile_time() {
+        const CHECKS: [bool; 8] = [
+            Uri.matches("https://u:p@[2001:db8::1]:8443/a/b?c=d#e"),
+            Uri.matches("http://[::ffff:1.2.3.4]/"),
+            Uri.matches("http://[v1.x]/"),
+            !Uri.matches("http://[::ffff:01.2.3.4]"),
+            Email.matches("joe.bloggs@[IPv6:::1]"),
+            !Email.matches("jöe@example.com"),
+            Date.matches("2024-02-29"),
+            DateTime.matches("1998-12-31T15:59:60-08:00"),
+        ];
+        const _: () = assert!(CHECKS[0] && CHECKS[1] && CHECKS[2] && CHECKS[3]);
+        const _: () = assert!(CHECKS[4] && CHECKS[5] && CHECKS[6] && CHECKS[7]);
+        assert!(CHECKS.iter().all(|&ok| ok));
+    }
+
     /// The `uri` answer of both checks, which must agree.
     fn uri(text: &str) -> bool {
         let (at_run_time, at_compile_time) = (Uri.accepts(text), Uri.matches(text));
