@@ -171,13 +171,21 @@ fn generate(rng: &mut Rng) -> Everything {
             .coin()
             .then(|| format!("https://example.com/{}?q={}#f", rng.next(), rng.below(9))),
         starts_at: rng.coin().then(|| {
-            format!(
-                "{day}T{:02}:{:02}:{:02}{}",
-                rng.int::<u32>(0, 23),
-                rng.int::<u32>(0, 59),
-                rng.int::<u32>(0, 60),
-                rng.pick(&["Z", "+02:00", "-11:30", ".5Z"])
-            )
+            // Each offset with the local time of 23:59 UTC there: second 60, a leap second, is
+            // valid only in that minute (RFC 3339 section 5.7).
+            let &(offset, last_minute) = rng.pick(&[
+                ("Z", (23, 59)),
+                ("+02:00", (1, 59)),
+                ("-11:30", (12, 29)),
+                (".5Z", (23, 59)),
+            ]);
+            let second = rng.int::<u32>(0, 60);
+            let (hour, minute) = if second == 60 {
+                last_minute
+            } else {
+                (rng.int::<u32>(0, 23), rng.int::<u32>(0, 59))
+            };
+            format!("{day}T{hour:02}:{minute:02}:{second:02}{offset}")
         }),
         day,
         flag: rng.coin(),

@@ -351,7 +351,7 @@ pub(crate) fn check_string(s: &StringSchema, text: &str) -> Result<(), Rule> {
     }
     check_length(text, s.min_length, s.max_length)?;
     match s.format {
-        Some(format) if !format.matches(text) => Err(Rule::Format(format)),
+        Some(format) if !format.accepts(text) => Err(Rule::Format(format)),
         _ => Ok(()),
     }
 }

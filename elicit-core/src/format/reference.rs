@@ -1,14 +1,15 @@
-//! The email and URI checks as they were first written: the specification the table-driven
-//! scanners of `format.rs` are tested against (`tests` there compare both on many inputs).
+//! The email check as it was first written: the specification the table-driven scanner of
+//! `format.rs` is tested against (`tests` there compare both on many inputs). The URI mirror of
+//! `format.rs` has its own reference: the `fluent-uri` parser that the run-time check uses.
 #![allow(clippy::indexing_slicing)]
 
 // The address literal check and the atext symbols were not rewritten: both use the ones in
 // `format.rs` (the table of `format.rs` is built from the same symbols).
 use super::{at, is_address_literal, is_atext_symbol};
 
-/// `local@domain`: a dot-atom local part (ASCII atext or any non-ASCII UTF-8) or a quoted
-/// string, then a domain of dot-separated labels (letters, digits, inner hyphens, non-ASCII
-/// for internationalized names) or a bracketed address literal.
+/// `local@domain`: a dot-string local part (ASCII atext) or a quoted string of printable ASCII,
+/// then a domain of dot-separated labels (ASCII letters, digits, inner hyphens) or a bracketed
+/// address literal. No byte outside ASCII anywhere.
 pub(super) const fn is_email(b: &[u8]) -> bool {
     // The last `@` splits local part and domain.
     let mut at_pos = b.len();
@@ -33,7 +34,7 @@ pub(super) const fn is_email(b: &[u8]) -> bool {
         let mut ok = true;
         while j < at_pos - 1 {
             let c = at(b, j);
-            if c == b'"' || c == b'\\' || c < 0x20 || c == 0x7f {
+            if c == b'"' || c == b'\\' || c < 0x20 || c >= 0x7f {
                 ok = false;
             }
             j += 1;
@@ -50,7 +51,7 @@ pub(super) const fn is_email(b: &[u8]) -> bool {
                     ok = false;
                 }
                 atom_len = 0;
-            } else if c.is_ascii_alphanumeric() || c >= 0x80 || is_atext_symbol(c) {
+            } else if c.is_ascii_alphanumeric() || is_atext_symbol(c) {
                 atom_len += 1;
             } else {
                 ok = false;
@@ -69,7 +70,7 @@ pub(super) const fn is_email(b: &[u8]) -> bool {
     is_domain(b, start, b.len())
 }
 
-/// Dot-separated labels of 1..=63 bytes, letters/digits/non-ASCII and inner hyphens.
+/// Dot-separated labels of 1..=63 bytes, ASCII letters/digits and inner hyphens.
 const fn is_domain(b: &[u8], start: usize, end: usize) -> bool {
     let mut i = start;
     let mut label_len = 0;
@@ -81,7 +82,7 @@ const fn is_domain(b: &[u8], start: usize, end: usize) -> bool {
                 return false;
             }
             label_len = 0;
-        } else if c.is_ascii_alphanumeric() || c >= 0x80 || (c == b'-' && label_len > 0) {
+        } else if c.is_ascii_alphanumeric() || (c == b'-' && label_len > 0) {
             label_len += 1;
             if label_len > 63 {
                 return false;
@@ -93,86 +94,4 @@ const fn is_domain(b: &[u8], start: usize, end: usize) -> bool {
         i += 1;
     }
     label_len > 0 && prev != b'-'
-}
-
-/// RFC 3986 `absolute-URI` (fragment allowed, as in `URI`): `scheme ":" hier-part`. Bytes
-/// outside the URI grammar (spaces, controls, `<>"{}|\^` and backtick, non-ASCII) are rejected;
-/// `%` must start a `%XX` escape; `//` must be followed by an authority with a host (except
-/// `file:`).
-pub(super) const fn is_absolute_uri(b: &[u8]) -> bool {
-    if b.is_empty() || !at(b, 0).is_ascii_alphabetic() {
-        return false;
-    }
-    let mut i = 1;
-    while i < b.len() && at(b, i) != b':' {
-        let c = at(b, i);
-        if !(c.is_ascii_alphanumeric() || c == b'+' || c == b'-' || c == b'.') {
-            return false;
-        }
-        i += 1;
-    }
-    let colon = i;
-    if colon >= b.len() - 1 {
-        return false;
-    }
-    let mut j = colon + 1;
-    while j < b.len() {
-        let c = at(b, j);
-        if c == b'%' {
-            if !(at(b, j + 1).is_ascii_hexdigit() && at(b, j + 2).is_ascii_hexdigit()) {
-                return false;
-            }
-            j += 3;
-            continue;
-        }
-        let allowed = c.is_ascii_alphanumeric()
-            || matches!(
-                c,
-                b'-' | b'.'
-                    | b'_'
-                    | b'~'
-                    | b':'
-                    | b'/'
-                    | b'?'
-                    | b'#'
-                    | b'['
-                    | b']'
-                    | b'@'
-                    | b'!'
-                    | b'$'
-                    | b'&'
-                    | b'\''
-                    | b'('
-                    | b')'
-                    | b'*'
-                    | b'+'
-                    | b','
-                    | b';'
-                    | b'='
-            );
-        if !allowed {
-            return false;
-        }
-        j += 1;
-    }
-    if at(b, colon + 1) == b'/' && at(b, colon + 2) == b'/' {
-        // The host is what follows the last `@` of the authority, up to the first `/?#`.
-        let mut k = colon + 3;
-        let mut host_start = k;
-        while k < b.len() && !matches!(at(b, k), b'/' | b'?' | b'#') {
-            if at(b, k) == b'@' {
-                host_start = k + 1;
-            }
-            k += 1;
-        }
-        let is_file = colon == 4
-            && at(b, 0).eq_ignore_ascii_case(&b'f')
-            && at(b, 1).eq_ignore_ascii_case(&b'i')
-            && at(b, 2).eq_ignore_ascii_case(&b'l')
-            && at(b, 3).eq_ignore_ascii_case(&b'e');
-        if k == host_start && !is_file {
-            return false;
-        }
-    }
-    true
 }
