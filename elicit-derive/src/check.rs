@@ -4,7 +4,6 @@
 use darling::util::SpannedValue;
 use darling::{Error, FromDeriveInput, FromField, FromVariant};
 use proc_macro2::Span;
-use syn::spanned::Spanned;
 
 use crate::case::{RULE_NAMES, RenameRule};
 use crate::parse::{DefaultExpr, FieldOpts, InputOpts, Number, VariantOpts, doc_text, serde_attrs};
@@ -178,22 +177,16 @@ const FORMATS: &[(&str, &str)] = &[
     ("date-time", "DateTime"),
 ];
 
-/// Parse and validate. On error, also returns the type's name and kind so a stub impl can be
-/// emitted beside the errors (no follow-on "trait not implemented" noise).
+/// Parse and validate: the model to expand, or every error found.
 pub fn check(input: &syn::DeriveInput) -> Result<Model, syn::Error> {
     let mut errors = Errors::default();
     check_shape(input, &mut errors);
-    // A union is already reported by `check_shape`; darling would add its own "Unions are not
-    // supported" on the derive.
-    let opts = match &input.data {
-        syn::Data::Union(_) => None,
-        _ => match InputOpts::from_derive_input(input) {
-            Ok(opts) => Some(opts),
-            Err(e) => {
-                errors.push(e);
-                None
-            }
-        },
+    let opts = match InputOpts::from_derive_input(input) {
+        Ok(opts) => Some(opts),
+        Err(e) => {
+            errors.push(e);
+            None
+        }
     };
     let model = match &input.data {
         syn::Data::Struct(s) => {
@@ -419,7 +412,7 @@ fn message_of(opts: &InputOpts, errors: &mut Errors) -> Option<String> {
         }
         Some(m) => Some(m.as_str().to_owned()),
         None => match doc_text(&opts.attrs) {
-            Some((text, _)) => Some(text),
+            Some(text) => Some(text),
             None => {
                 errors.push(
                     Error::custom(
@@ -691,7 +684,7 @@ fn check_field(
         .description
         .as_ref()
         .map(|d| d.as_str().to_owned())
-        .or_else(|| doc_text(&f.attrs).map(|(text, _)| text));
+        .or_else(|| doc_text(&f.attrs));
     if errors.len() > before {
         return None;
     }
@@ -837,7 +830,6 @@ fn check_default(
         ),
         (Class::Optional(_) | Class::Forbidden(_), _) => {}
     }
-    let _ = span.span();
 }
 
 fn check_enum(opts: &InputOpts, variants: &[VariantOpts], errors: &mut Errors) -> Option<Model> {
@@ -897,7 +889,6 @@ fn check_enum(opts: &InputOpts, variants: &[VariantOpts], errors: &mut Errors) -
                 .with_span(&v.ident),
             );
         }
-        let _ = &v.fields;
         out.push(Variant {
             ident: v.ident.clone(),
             value,

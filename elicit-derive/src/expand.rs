@@ -134,7 +134,6 @@ fn field_spec(f: &Field) -> (TokenStream, TokenStream) {
             quote_spanned!(span=> _elicit::__private::Some(#value_tokens))
         }
     };
-    let _ = ty;
     let spec = quote! {
         _elicit::__private::FieldSpec {
             format: #format,

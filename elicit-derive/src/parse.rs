@@ -3,7 +3,7 @@
 //! `skip` and `default` matter; everything else is ignored, as serde itself reports it).
 
 use darling::util::{Flag, SpannedValue};
-use darling::{FromDeriveInput, FromField, FromMeta, FromVariant, ast};
+use darling::{FromDeriveInput, FromField, FromMeta, FromVariant};
 use proc_macro2::Span;
 use syn::spanned::Spanned;
 use syn::{Attribute, Expr, ExprLit, ExprUnary, Lit, UnOp};
@@ -13,10 +13,6 @@ use syn::{Attribute, Expr, ExprLit, ExprUnary, Lit, UnOp};
 #[darling(attributes(elicit), forward_attrs(doc, serde))]
 pub struct InputOpts {
     pub ident: syn::Ident,
-    /// Fields and variants are parsed one by one (`FieldOpts::from_field`), so that a mistake in
-    /// one does not hide the mistakes in the others.
-    #[allow(dead_code)]
-    pub data: ast::Data<darling::util::Ignored, darling::util::Ignored>,
     pub attrs: Vec<Attribute>,
     /// One sentence: what is asked and why. Falls back to the doc comment.
     pub message: Option<SpannedValue<String>>,
@@ -67,7 +63,6 @@ pub struct FieldOpts {
 #[darling(attributes(elicit), forward_attrs(doc, serde))]
 pub struct VariantOpts {
     pub ident: syn::Ident,
-    pub fields: ast::Fields<syn::Type>,
     pub attrs: Vec<Attribute>,
     pub title: Option<SpannedValue<String>>,
     pub rename: Option<SpannedValue<String>>,
@@ -189,16 +184,14 @@ impl FromMeta for DefaultExpr {
 }
 
 /// The doc comment as one paragraph of text (lines trimmed and joined by spaces).
-pub fn doc_text(attrs: &[Attribute]) -> Option<(String, Span)> {
+pub fn doc_text(attrs: &[Attribute]) -> Option<String> {
     let mut lines = Vec::new();
-    let mut span = None;
     for attr in attrs.iter().filter(|a| a.path().is_ident("doc")) {
         if let syn::Meta::NameValue(nv) = &attr.meta
             && let Expr::Lit(ExprLit {
                 lit: Lit::Str(s), ..
             }) = &nv.value
         {
-            span.get_or_insert(attr.span());
             lines.push(s.value().trim().to_owned());
         }
     }
@@ -207,7 +200,7 @@ pub fn doc_text(attrs: &[Attribute]) -> Option<(String, Span)> {
         .filter(|l| !l.is_empty())
         .collect::<Vec<_>>()
         .join(" ");
-    (!text.is_empty()).then(|| (text, span.unwrap_or_else(Span::call_site)))
+    (!text.is_empty()).then_some(text)
 }
 
 /// What `#[serde(..)]` says that matters to the schema.
