@@ -5,8 +5,10 @@ use darling::util::SpannedValue;
 use darling::{Error, FromDeriveInput, FromField, FromVariant};
 use proc_macro2::Span;
 
+use crate::attributes::{
+    DefaultExpr, FieldOpts, InputOpts, Number, VariantOpts, doc_text, serde_attrs,
+};
 use crate::case::{RULE_NAMES, RenameRule};
-use crate::parse::{DefaultExpr, FieldOpts, InputOpts, Number, VariantOpts, doc_text, serde_attrs};
 use crate::secret::credential_kind;
 use crate::ty::{Class, classify};
 
@@ -458,7 +460,7 @@ fn property_name(
     f: &FieldOpts,
     ident: &syn::Ident,
     rename_all: Option<RenameRule>,
-    serde: &crate::parse::SerdeAttrs,
+    serde: &crate::attributes::SerdeAttrs,
 ) -> String {
     let raw = ident.to_string();
     let raw = raw.strip_prefix("r#").unwrap_or(&raw);
@@ -473,7 +475,7 @@ fn check_field(
     f: &FieldOpts,
     ident: &syn::Ident,
     rename_all: Option<RenameRule>,
-    serde: &crate::parse::SerdeAttrs,
+    serde: &crate::attributes::SerdeAttrs,
     errors: &mut Errors,
 ) -> Option<Field> {
     let before = errors.len();

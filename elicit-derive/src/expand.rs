@@ -4,8 +4,8 @@
 use proc_macro2::{Literal, Span, TokenStream};
 use quote::{quote, quote_spanned};
 
+use crate::attributes::{DefaultExpr, Number};
 use crate::check::{Field, Form, KindAssert, Model, OptionsEnum, UrlForm};
-use crate::parse::{DefaultExpr, Number};
 use crate::ty::Class;
 
 pub fn expand(model: &Model) -> TokenStream {

@@ -1,15 +1,15 @@
 //! The `#[derive(Elicit)]` macro of the [`mcp-elicit`](https://docs.rs/mcp-elicit) crate.
 //!
-//! Parse (`parse.rs`, darling receivers) → check (`check.rs`, every rule, errors accumulated on
-//! the tokens that caused them) → expand (`expand.rs`). On error, `fallback.rs` emits a stub impl
-//! beside the errors. Use it through the `mcp-elicit` crate, which documents the attributes.
+//! Attributes (`attributes.rs`, darling receivers) → check (`check.rs`, every rule, errors
+//! accumulated on the tokens that caused them) → expand (`expand.rs`). On error, `fallback.rs`
+//! emits a stub impl beside the errors. Use it through the `mcp-elicit` crate, which documents the attributes.
 #![forbid(unsafe_code)]
 
+mod attributes;
 mod case;
 mod check;
 mod expand;
 mod fallback;
-mod parse;
 mod secret;
 mod ty;
 
