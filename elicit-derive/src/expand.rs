@@ -5,7 +5,7 @@ use proc_macro2::{Literal, Span, TokenStream};
 use quote::{quote, quote_spanned};
 
 use crate::attributes::{DefaultExpr, Number};
-use crate::check::{Field, Form, KindAssert, Model, OptionsEnum, UrlForm};
+use crate::model::{Field, Form, KindAssert, Model, OptionsEnum, UrlForm};
 use crate::ty::Class;
 
 pub fn expand(model: &Model) -> TokenStream {

@@ -8,8 +8,10 @@
 mod attributes;
 mod case;
 mod check;
+mod errors;
 mod expand;
 mod fallback;
+mod model;
 mod secret;
 mod ty;
 
