@@ -2,6 +2,7 @@
 //! messages for `#[elicit(..)]` mistakes are restated in this crate's terms on the way in.
 
 use darling::Error;
+use proc_macro2::Span;
 
 /// Every error found so far (like serde's `Ctxt`): checks push and carry on, so the user sees
 /// all mistakes of an input at once.
@@ -26,9 +27,13 @@ impl Errors {
     pub fn spanned(&mut self, tokens: impl quote::ToTokens, message: impl std::fmt::Display) {
         self.0.push(syn::Error::new_spanned(tokens, message));
     }
-    /// How many errors were pushed (an error from darling may hold several).
-    pub fn len(&self) -> usize {
-        self.0.len()
+    /// An error on one span.
+    pub fn at(&mut self, span: Span, message: impl std::fmt::Display) {
+        self.0.push(syn::Error::new(span, message));
+    }
+    /// Whether nothing was pushed yet.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
     }
     pub fn finish(self) -> Result<(), syn::Error> {
         let mut all = self.0.into_iter();

@@ -1,5 +1,5 @@
-//! Step 3 of 3: generate the impls. Everything lives in a `const _: () = { .. }` block, names the
-//! runtime through one alias (`_elicit`), and uses only absolute paths.
+//! The last step: generate the impls. Everything lives in a `const _: () = { .. }` block, names
+//! the runtime through one alias (`_elicit`), and uses only absolute paths.
 
 use proc_macro2::{Literal, Span, TokenStream};
 use quote::{quote, quote_spanned};
