@@ -1,22 +1,37 @@
 //! When the input has errors, emit them together with a stub impl of the trait the input was
 //! meant to implement, so the user sees only the real diagnostics — not a pile of "trait not
 //! implemented" errors wherever the type is used.
+//!
+//! What to implement, and where the runtime is, come from the attributes step's `Target`, the
+//! very value the expansion would have used: the stub cannot name another runtime than the
+//! user's `crate = ..`, in whichever form it is written.
 
 use proc_macro2::TokenStream;
 use quote::quote;
 
-pub fn expand(input: &syn::DeriveInput, errors: TokenStream) -> TokenStream {
+use crate::attributes::{Attributes, Target};
+
+pub fn expand(
+    input: &syn::DeriveInput,
+    attributes: &Attributes,
+    errors: syn::Error,
+) -> TokenStream {
+    let errors = errors.into_compile_error();
     // Generics are already an error of their own; a stub for a generic type would add noise.
     if input.generics.params.iter().next().is_some() {
         return errors;
     }
     let ident = &input.ident;
-    let krate = krate_of(input);
-    let ContainerFlags { is_url, is_consent } = container_flags(input);
+    let Target {
+        krate,
+        is_url,
+        consent,
+    } = &attributes.target;
+    let is_url = *is_url;
     // Only a form can be a consent form; on an enum or a URL elicitation `consent` is itself the
     // error, and a stub would add a follow-on one.
     let is_form = matches!(input.data, syn::Data::Struct(_)) && !is_url;
-    let consent_stub = (is_consent && is_form).then(|| {
+    let consent_stub = (*consent && is_form).then(|| {
         quote! {
             impl _elicit::ConsentForm for #ident {
                 fn granted(&self) -> bool { ::core::unreachable!() }
@@ -72,54 +87,66 @@ pub fn expand(input: &syn::DeriveInput, errors: TokenStream) -> TokenStream {
     }
 }
 
-/// `#[elicit(crate = ..)]`, read without validation (the errors are reported elsewhere).
-fn krate_of(input: &syn::DeriveInput) -> syn::Path {
-    let mut krate: syn::Path = syn::parse_quote!(::mcp_elicit);
-    for attr in input.attrs.iter().filter(|a| a.path().is_ident("elicit")) {
-        let _ = attr.parse_nested_meta(|meta| {
-            if meta.path.is_ident("crate") {
-                if let Ok(s) = meta.value().and_then(|v| v.parse::<syn::LitStr>())
-                    && let Ok(p) = s.parse::<syn::Path>()
-                {
-                    krate = p;
-                }
-            } else if meta.input.peek(syn::Token![=]) {
-                let _ = meta.value()?.parse::<syn::Expr>()?;
-            }
-            Ok(())
-        });
-    }
-    krate
-}
+#[cfg(test)]
+mod tests {
+    use crate::{attributes, validation};
+    use syn::parse_quote;
 
-/// The container flags that decide which stub to emit, read without validation.
-struct ContainerFlags {
-    is_url: bool,
-    is_consent: bool,
-}
-
-fn container_flags(input: &syn::DeriveInput) -> ContainerFlags {
-    let mut flags = ContainerFlags {
-        is_url: false,
-        is_consent: false,
-    };
-    for attr in input.attrs.iter().filter(|a| a.path().is_ident("elicit")) {
-        let _ = attr.parse_nested_meta(|meta| {
-            if meta.input.peek(syn::Token![=]) {
-                let value = meta.value()?.parse::<syn::Expr>()?;
-                if meta.path.is_ident("mode")
-                    && let syn::Expr::Lit(syn::ExprLit {
-                        lit: syn::Lit::Str(s),
-                        ..
-                    }) = value
-                {
-                    flags.is_url = s.value() == "url";
-                }
-            } else if meta.path.is_ident("consent") {
-                flags.is_consent = true;
-            }
-            Ok(())
-        });
+    /// The derive's output for an input with a mistake: the errors and the stub.
+    fn output(input: &syn::DeriveInput) -> String {
+        let attributes = attributes::parse(input);
+        let Err(errors) = validation::validate(input, &attributes) else {
+            panic!("the input has a mistake")
+        };
+        super::expand(input, &attributes, errors).to_string()
     }
-    flags
+
+    #[test]
+    fn the_stub_names_the_runtime_by_the_crate_path_in_either_form() {
+        let inputs: [syn::DeriveInput; 3] = [
+            parse_quote! { /// Why.
+                #[elicit(crate = elicit_core)]
+                struct A { #[elicit(titel = "Name")] name: String }
+            },
+            parse_quote! { /// Why.
+                #[elicit(crate = "elicit_core")]
+                struct A { #[elicit(titel = "Name")] name: String }
+            },
+            // Darling gives no options when the container's own attribute has a mistake.
+            parse_quote! { /// Why.
+                #[elicit(crate = elicit_core, mesage = "Why.")]
+                struct A { name: String }
+            },
+        ];
+        for input in &inputs {
+            let out = output(input);
+            assert!(out.contains("use elicit_core as _elicit"), "{out}");
+            assert!(!out.contains("mcp_elicit"), "{out}");
+        }
+    }
+
+    #[test]
+    fn without_a_crate_path_the_stub_names_the_facade() {
+        let out = output(&parse_quote! { /// Why.
+            struct A { #[elicit(titel = "Name")] name: String }
+        });
+        assert!(out.contains("use :: mcp_elicit as _elicit"), "{out}");
+    }
+
+    #[test]
+    fn the_stub_implements_what_the_container_asks_beside_its_mistake() {
+        let url = output(&parse_quote! { /// Why.
+            #[elicit(mode = "url", mesage = "Why.")]
+            struct A;
+        });
+        assert!(url.contains("impl _elicit :: ElicitUrl for A"), "{url}");
+        let consent = output(&parse_quote! { /// Why.
+            #[elicit(consent, mesage = "Why.")]
+            struct A { #[elicit(consent)] agree: bool }
+        });
+        assert!(
+            consent.contains("impl _elicit :: ConsentForm for A"),
+            "{consent}"
+        );
+    }
 }

@@ -37,6 +37,6 @@ pub fn derive_elicit(input: TokenStream) -> TokenStream {
     let attributes = attributes::parse(&input);
     match validation::validate(&input, &attributes) {
         Ok(model) => expand::expand(&model).into(),
-        Err(errors) => fallback::expand(&input, errors.into_compile_error()).into(),
+        Err(errors) => fallback::expand(&input, &attributes, errors).into(),
     }
 }
