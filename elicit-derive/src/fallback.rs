@@ -5,11 +5,17 @@
 //! What to implement, and where the runtime is, come from the attributes step's `Target`, the
 //! very value the expansion would have used: the stub cannot name another runtime than the
 //! user's `crate = ..`, in whichever form it is written.
+//!
+//! Beside the stub go the checks the compiler makes through the core's tables (an unknown
+//! `format`), read from the model as far as it can be built: no error of the derive's own
+//! replaces them, so they are reported with the rest.
 
 use proc_macro2::TokenStream;
 use quote::quote;
 
 use crate::attributes::{Attributes, Target};
+use crate::expand;
+use crate::model::Model;
 
 pub fn expand(
     input: &syn::DeriveInput,
@@ -18,20 +24,34 @@ pub fn expand(
 ) -> TokenStream {
     let errors = errors.into_compile_error();
     // Generics are already an error of their own; a stub for a generic type would add noise.
-    if input.generics.params.iter().next().is_some() {
+    let stub = input
+        .generics
+        .params
+        .is_empty()
+        .then(|| stub(input, &attributes.target));
+    let checks = compile_time_checks(attributes);
+    if stub.is_none() && checks.is_empty() {
         return errors;
     }
+    let krate = &attributes.target.krate;
+    quote! {
+        #errors
+        #[allow(unreachable_code, clippy::all)]
+        const _: () = {
+            use #krate as _elicit;
+            #stub
+            #checks
+        };
+    }
+}
+
+/// Impls of every trait the input was meant to implement, each method `unreachable!()`.
+fn stub(input: &syn::DeriveInput, target: &Target) -> TokenStream {
     let ident = &input.ident;
-    let Target {
-        krate,
-        is_url,
-        consent,
-    } = &attributes.target;
-    let is_url = *is_url;
     // Only a form can be a consent form; on an enum or a URL elicitation `consent` is itself the
     // error, and a stub would add a follow-on one.
-    let is_form = matches!(input.data, syn::Data::Struct(_)) && !is_url;
-    let consent_stub = (*consent && is_form).then(|| {
+    let is_form = matches!(input.data, syn::Data::Struct(_)) && !target.is_url;
+    let consent_stub = (target.consent && is_form).then(|| {
         quote! {
             impl _elicit::ConsentForm for #ident {
                 fn granted(&self) -> bool { ::core::unreachable!() }
@@ -57,7 +77,7 @@ pub fn expand(
                 pub const fn __elicit_is_dangerous(&self) -> bool { false }
             }
         },
-        _ if is_url => quote! {
+        _ if target.is_url => quote! {
             impl _elicit::ElicitUrl for #ident {
                 fn message() -> &'static str { ::core::unreachable!() }
                 fn name() -> &'static str { ::core::unreachable!() }
@@ -77,13 +97,22 @@ pub fn expand(
         },
     };
     quote! {
-        #errors
-        #[allow(unreachable_code, clippy::all)]
-        const _: () = {
-            use #krate as _elicit;
-            #stub
-            #consent_stub
-        };
+        #stub
+        #consent_stub
+    }
+}
+
+/// The format checks of every field the derive checked: those of the model, built from what
+/// darling read (nothing, if the container's own attribute has a mistake).
+fn compile_time_checks(attributes: &Attributes) -> TokenStream {
+    let model = attributes
+        .container
+        .as_ref()
+        .ok()
+        .and_then(|opts| Model::build(opts, &attributes.target, &attributes.body));
+    match model {
+        Some(Model::Form(form)) => form.fields.iter().map(expand::format_check).collect(),
+        _ => TokenStream::new(),
     }
 }
 
@@ -131,6 +160,20 @@ mod tests {
             struct A { #[elicit(titel = "Name")] name: String }
         });
         assert!(out.contains("use :: mcp_elicit as _elicit"), "{out}");
+    }
+
+    #[test]
+    fn an_unknown_format_is_checked_beside_the_derive_s_own_errors() {
+        // A generic type gets no stub, but still the check.
+        for input in [
+            parse_quote! { struct A { #[elicit(format = "phone")] email: String } },
+            parse_quote! { /// Why.
+                struct A<T> { #[elicit(format = "phone")] email: String, other: T }
+            },
+        ] {
+            let out = output(&input);
+            assert!(out.contains(r#"Format :: from_name ("phone")"#), "{out}");
+        }
     }
 
     #[test]

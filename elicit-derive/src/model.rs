@@ -47,7 +47,8 @@ pub struct Field {
     pub title: Option<String>,
     pub description: Option<String>,
     pub class: Class,
-    pub format: Option<&'static str>,
+    /// `format = ".."` as written, and where: the core's `Format::from_name` reads it.
+    pub format: Option<(String, Span)>,
     pub min_length: Option<u32>,
     pub max_length: Option<u32>,
     pub minimum: Option<Number>,
@@ -132,19 +133,6 @@ pub fn kind_specific_attributes(f: &FieldOpts) -> Vec<(&'static str, KindAssert,
 /// trait will refuse): then the compiler, not the derive, decides what fits it.
 pub fn is_unclassified(class: &Class) -> bool {
     matches!(class.inner(), Class::Select(_))
-}
-
-/// Format names the spec allows, with the `Format` variant each maps to.
-const FORMATS: &[(&str, &str)] = &[
-    ("email", "Email"),
-    ("uri", "Uri"),
-    ("date", "Date"),
-    ("date-time", "DateTime"),
-];
-
-/// The `Format` variant of a format name the spec allows.
-pub fn format_variant(name: &str) -> Option<&'static str> {
-    FORMATS.iter().find(|(n, _)| *n == name).map(|(_, v)| *v)
 }
 
 /// The container's renaming rule: `#[elicit(rename_all)]`, else `#[serde(rename_all)]`. An
@@ -292,7 +280,7 @@ impl Field {
                 .as_ref()
                 .map(|d| d.as_str().to_owned())
                 .or_else(|| doc_text(&f.attrs)),
-            format: f.format.as_ref().and_then(|fmt| format_variant(fmt)),
+            format: f.format.as_ref().map(|v| (v.as_str().to_owned(), v.span())),
             min_length: f.min_length.as_ref().map(|v| **v),
             max_length: f.max_length.as_ref().map(|v| **v),
             minimum: f.minimum.as_ref().map(|v| **v),
