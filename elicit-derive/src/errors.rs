@@ -14,8 +14,8 @@ use proc_macro2::Span;
 pub struct Errors(Vec<syn::Error>);
 
 impl Errors {
-    /// An error from darling (attribute parsing) or a custom error with a single span. Darling's
-    /// own wording ("Duplicate field `title`") is restated in this crate's terms.
+    /// An error from darling (attribute parsing), its wording ("Duplicate field `title`")
+    /// restated in this crate's terms.
     pub fn push(&mut self, error: Error) {
         for e in error.flatten() {
             let span = e.span();

@@ -466,7 +466,8 @@ fn legacy_enum_names_is_on_a_single_select(field: &FieldView<'_>, errors: &mut E
 }
 
 /// `minimum`/`maximum` inside the range of the field's type, and whole for an integer type. On a
-/// type the syntax cannot classify, the compiler checks the range (`model::Field::unchecked_bounds`).
+/// type the syntax cannot classify, the compiler checks the range
+/// (`model::Field::unchecked_bounds`).
 fn bounds_fit_the_type(field: &FieldView<'_>, errors: &mut Errors) {
     let name = &field.name;
     for (key, bound) in field.bounds() {
