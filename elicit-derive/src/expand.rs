@@ -1,11 +1,11 @@
-//! Step 3 of 3: generate the impls. Everything lives in a `const _: () = { .. }` block, names the
-//! runtime through one alias (`_elicit`), and uses only absolute paths.
+//! The last step: generate the impls. Everything lives in a `const _: () = { .. }` block, names
+//! the runtime through one alias (`_elicit`), and uses only absolute paths.
 
 use proc_macro2::{Literal, Span, TokenStream};
 use quote::{quote, quote_spanned};
 
-use crate::check::{Field, Form, KindAssert, Model, OptionsEnum, UrlForm};
-use crate::parse::{DefaultExpr, Number};
+use crate::attributes::{DefaultExpr, Number};
+use crate::model::{Field, Form, KindAssert, Model, OptionsEnum, UrlForm};
 use crate::ty::Class;
 
 pub fn expand(model: &Model) -> TokenStream {
@@ -66,10 +66,10 @@ fn options_type(class: &Class) -> Option<&syn::Type> {
 /// The `FieldSpec` literal and the compile-time checks of one field.
 fn field_spec(f: &Field) -> (TokenStream, TokenStream) {
     let name = &f.name;
-    let format = opt(f.format.map(|v| {
-        let v = syn::Ident::new(v, Span::call_site());
-        quote!(_elicit::__private::Format::#v)
-    }));
+    let format = match &f.format {
+        Some((format, _)) => quote!(_elicit::__private::Format::from_name(#format)),
+        None => quote!(_elicit::__private::None),
+    };
     let min_length = opt(f.min_length);
     let max_length = opt(f.max_length);
     let minimum = opt(f.minimum.map(number));
@@ -78,7 +78,7 @@ fn field_spec(f: &Field) -> (TokenStream, TokenStream) {
     let max_items = opt(f.max_items);
     let legacy = f.legacy_enum_names;
     let ty = &f.ty;
-    let mut checks = TokenStream::new();
+    let mut checks = format_check(f);
 
     if let (Some(min_items), Class::Multi(e)) = (f.min_items, f.class.inner()) {
         let msg = format!(
@@ -134,7 +134,6 @@ fn field_spec(f: &Field) -> (TokenStream, TokenStream) {
             quote_spanned!(span=> _elicit::__private::Some(#value_tokens))
         }
     };
-    let _ = ty;
     let spec = quote! {
         _elicit::__private::FieldSpec {
             format: #format,
@@ -149,6 +148,24 @@ fn field_spec(f: &Field) -> (TokenStream, TokenStream) {
         }
     };
     (spec, checks)
+}
+
+/// `format = ".."` is read by the core's `Format::from_name`, in a constant: the one table of
+/// format names is the core's, and an unknown name is a compile error on the user's string. The
+/// fallback emits this check too, so the error shows beside the derive's own.
+pub fn format_check(f: &Field) -> TokenStream {
+    let Some((format, span)) = &f.format else {
+        return TokenStream::new();
+    };
+    let msg = format!(
+        "unknown format {format:?} on `{}`; the spec allows only \"email\", \"uri\", \"date\" and \"date-time\"",
+        f.name
+    );
+    quote_spanned! {*span=>
+        const _: () = if _elicit::__private::Format::from_name(#format).is_none() {
+            ::core::panic!(#msg)
+        };
+    }
 }
 
 fn e_span(ty: &syn::Type) -> Span {
@@ -171,14 +188,17 @@ fn default_tokens(
             quote_spanned!(span=> _elicit::__private::DefaultValue::Number(#n))
         }
         DefaultExpr::Str(s) => {
-            if let Some(format) = f.format {
-                let v = syn::Ident::new(format, Span::call_site());
+            if let Some((format, _)) = &f.format {
                 let msg = format!(
                     "the default of `{name}` is not in its format; a default must satisfy the field's own constraints"
                 );
+                // An unknown format is `format_check`'s error alone.
                 checks.extend(quote_spanned! {span=>
-                    const _: () = if !_elicit::__private::Format::#v.matches(#s) {
-                        ::core::panic!(#msg)
+                    const _: () = match _elicit::__private::Format::from_name(#format) {
+                        ::core::option::Option::Some(format) if !format.matches(#s) => {
+                            ::core::panic!(#msg)
+                        }
+                        _ => {}
                     };
                 });
             }

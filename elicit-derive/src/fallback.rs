@@ -1,22 +1,57 @@
 //! When the input has errors, emit them together with a stub impl of the trait the input was
 //! meant to implement, so the user sees only the real diagnostics — not a pile of "trait not
 //! implemented" errors wherever the type is used.
+//!
+//! What to implement, and where the runtime is, come from the attributes step's `Target`, the
+//! very value the expansion would have used: the stub cannot name another runtime than the
+//! user's `crate = ..`, in whichever form it is written.
+//!
+//! Beside the stub go the checks the compiler makes through the core's tables (an unknown
+//! `format`), read from the model as far as it can be built: no error of the derive's own
+//! replaces them, so they are reported with the rest.
 
 use proc_macro2::TokenStream;
 use quote::quote;
 
-pub fn expand(input: &syn::DeriveInput, errors: TokenStream) -> TokenStream {
+use crate::attributes::{Attributes, Target};
+use crate::expand;
+use crate::model::Model;
+
+pub fn expand(
+    input: &syn::DeriveInput,
+    attributes: &Attributes,
+    errors: syn::Error,
+) -> TokenStream {
+    let errors = errors.into_compile_error();
     // Generics are already an error of their own; a stub for a generic type would add noise.
-    if input.generics.params.iter().next().is_some() {
+    let stub = input
+        .generics
+        .params
+        .is_empty()
+        .then(|| stub(input, &attributes.target));
+    let checks = compile_time_checks(attributes);
+    if stub.is_none() && checks.is_empty() {
         return errors;
     }
+    let krate = &attributes.target.krate;
+    quote! {
+        #errors
+        #[allow(unreachable_code, clippy::all)]
+        const _: () = {
+            use #krate as _elicit;
+            #stub
+            #checks
+        };
+    }
+}
+
+/// Impls of every trait the input was meant to implement, each method `unreachable!()`.
+fn stub(input: &syn::DeriveInput, target: &Target) -> TokenStream {
     let ident = &input.ident;
-    let krate = krate_of(input);
-    let ContainerFlags { is_url, is_consent } = container_flags(input);
     // Only a form can be a consent form; on an enum or a URL elicitation `consent` is itself the
     // error, and a stub would add a follow-on one.
-    let is_form = matches!(input.data, syn::Data::Struct(_)) && !is_url;
-    let consent_stub = (is_consent && is_form).then(|| {
+    let is_form = matches!(input.data, syn::Data::Struct(_)) && !target.is_url;
+    let consent_stub = (target.consent && is_form).then(|| {
         quote! {
             impl _elicit::ConsentForm for #ident {
                 fn granted(&self) -> bool { ::core::unreachable!() }
@@ -43,7 +78,7 @@ pub fn expand(input: &syn::DeriveInput, errors: TokenStream) -> TokenStream {
                 pub const fn __elicit_is_dangerous(&self) -> bool { false }
             }
         },
-        _ if is_url => quote! {
+        _ if target.is_url => quote! {
             impl _elicit::ElicitUrl for #ident {
                 fn message() -> &'static str { ::core::unreachable!() }
                 fn name() -> &'static str { ::core::unreachable!() }
@@ -63,64 +98,99 @@ pub fn expand(input: &syn::DeriveInput, errors: TokenStream) -> TokenStream {
         },
     };
     quote! {
-        #errors
-        #[allow(unreachable_code, clippy::all)]
-        const _: () = {
-            use #krate as _elicit;
-            #stub
-            #consent_stub
+        #stub
+        #consent_stub
+    }
+}
+
+/// The format checks of every field the derive checked: those of the model, built from what
+/// darling read (nothing, if the container's own attribute has a mistake).
+fn compile_time_checks(attributes: &Attributes) -> TokenStream {
+    let model = attributes
+        .container
+        .as_ref()
+        .ok()
+        .and_then(|opts| Model::build(opts, &attributes.target, &attributes.body));
+    match model {
+        Some(Model::Form(form)) => form.fields.iter().map(expand::format_check).collect(),
+        _ => TokenStream::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{attributes, validation};
+    use syn::parse_quote;
+
+    /// The derive's output for an input with a mistake: the errors and the stub.
+    fn output(input: &syn::DeriveInput) -> String {
+        let attributes = attributes::parse(input);
+        let Err(errors) = validation::validate(input, &attributes) else {
+            panic!("the input has a mistake")
         };
+        super::expand(input, &attributes, errors).to_string()
     }
-}
 
-/// `#[elicit(crate = ..)]`, read without validation (the errors are reported elsewhere).
-fn krate_of(input: &syn::DeriveInput) -> syn::Path {
-    let mut krate: syn::Path = syn::parse_quote!(::mcp_elicit);
-    for attr in input.attrs.iter().filter(|a| a.path().is_ident("elicit")) {
-        let _ = attr.parse_nested_meta(|meta| {
-            if meta.path.is_ident("crate") {
-                if let Ok(s) = meta.value().and_then(|v| v.parse::<syn::LitStr>())
-                    && let Ok(p) = s.parse::<syn::Path>()
-                {
-                    krate = p;
-                }
-            } else if meta.input.peek(syn::Token![=]) {
-                let _ = meta.value()?.parse::<syn::Expr>()?;
-            }
-            Ok(())
+    #[test]
+    fn the_stub_names_the_runtime_by_the_crate_path_in_either_form() {
+        let inputs: [syn::DeriveInput; 3] = [
+            parse_quote! { /// Why.
+                #[elicit(crate = elicit_core)]
+                struct A { #[elicit(titel = "Name")] name: String }
+            },
+            parse_quote! { /// Why.
+                #[elicit(crate = "elicit_core")]
+                struct A { #[elicit(titel = "Name")] name: String }
+            },
+            // Darling gives no options when the container's own attribute has a mistake.
+            parse_quote! { /// Why.
+                #[elicit(crate = elicit_core, mesage = "Why.")]
+                struct A { name: String }
+            },
+        ];
+        for input in &inputs {
+            let out = output(input);
+            assert!(out.contains("use elicit_core as _elicit"), "{out}");
+            assert!(!out.contains("mcp_elicit"), "{out}");
+        }
+    }
+
+    #[test]
+    fn without_a_crate_path_the_stub_names_the_facade() {
+        let out = output(&parse_quote! { /// Why.
+            struct A { #[elicit(titel = "Name")] name: String }
         });
+        assert!(out.contains("use :: mcp_elicit as _elicit"), "{out}");
     }
-    krate
-}
 
-/// The container flags that decide which stub to emit, read without validation.
-struct ContainerFlags {
-    is_url: bool,
-    is_consent: bool,
-}
+    #[test]
+    fn an_unknown_format_is_checked_beside_the_derive_s_own_errors() {
+        // A generic type gets no stub, but still the check.
+        for input in [
+            parse_quote! { struct A { #[elicit(format = "phone")] email: String } },
+            parse_quote! { /// Why.
+                struct A<T> { #[elicit(format = "phone")] email: String, other: T }
+            },
+        ] {
+            let out = output(&input);
+            assert!(out.contains(r#"Format :: from_name ("phone")"#), "{out}");
+        }
+    }
 
-fn container_flags(input: &syn::DeriveInput) -> ContainerFlags {
-    let mut flags = ContainerFlags {
-        is_url: false,
-        is_consent: false,
-    };
-    for attr in input.attrs.iter().filter(|a| a.path().is_ident("elicit")) {
-        let _ = attr.parse_nested_meta(|meta| {
-            if meta.input.peek(syn::Token![=]) {
-                let value = meta.value()?.parse::<syn::Expr>()?;
-                if meta.path.is_ident("mode")
-                    && let syn::Expr::Lit(syn::ExprLit {
-                        lit: syn::Lit::Str(s),
-                        ..
-                    }) = value
-                {
-                    flags.is_url = s.value() == "url";
-                }
-            } else if meta.path.is_ident("consent") {
-                flags.is_consent = true;
-            }
-            Ok(())
+    #[test]
+    fn the_stub_implements_what_the_container_asks_beside_its_mistake() {
+        let url = output(&parse_quote! { /// Why.
+            #[elicit(mode = "url", mesage = "Why.")]
+            struct A;
         });
+        assert!(url.contains("impl _elicit :: ElicitUrl for A"), "{url}");
+        let consent = output(&parse_quote! { /// Why.
+            #[elicit(consent, mesage = "Why.")]
+            struct A { #[elicit(consent)] agree: bool }
+        });
+        assert!(
+            consent.contains("impl _elicit :: ConsentForm for A"),
+            "{consent}"
+        );
     }
-    flags
 }

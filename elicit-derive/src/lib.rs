@@ -1,17 +1,30 @@
 //! The `#[derive(Elicit)]` macro of the [`mcp-elicit`](https://docs.rs/mcp-elicit) crate.
 //!
-//! Parse (`parse.rs`, darling receivers) → check (`check.rs`, every rule, errors accumulated on
-//! the tokens that caused them) → expand (`expand.rs`). On error, `fallback.rs` emits a stub impl
-//! beside the errors. Use it through the `mcp-elicit` crate, which documents the attributes.
+//! Use it through the `mcp-elicit` crate, which documents the attributes.
+//!
+//! A file per step, in the order they run:
+//! - `attributes.rs`: read `#[elicit(..)]` (darling) and `#[serde(..)]`, each part of the input
+//!   with its own result;
+//! - `validation.rs`: every rule, one function each, all called from `validate`; every error is
+//!   collected (`errors.rs`) on the tokens that caused it and reported at once;
+//! - `model.rs`: the checked model, built once every rule holds;
+//! - `expand.rs`: the impls, from the model;
+//! - `fallback.rs`: on error, a stub impl beside the errors, from what the attributes step read,
+//!   so that the user sees only the real diagnostics.
+//!
+//! Beside them: `ty.rs` (what a field's type is, as far as the syntax shows), `case.rs`
+//! (`rename_all`) and `secret.rs` (field names that denote credentials).
 #![forbid(unsafe_code)]
 
+mod attributes;
 mod case;
-mod check;
+mod errors;
 mod expand;
 mod fallback;
-mod parse;
+mod model;
 mod secret;
 mod ty;
+mod validation;
 
 use proc_macro::TokenStream;
 
@@ -21,8 +34,9 @@ use proc_macro::TokenStream;
 #[proc_macro_derive(Elicit, attributes(elicit))]
 pub fn derive_elicit(input: TokenStream) -> TokenStream {
     let input = syn::parse_macro_input!(input as syn::DeriveInput);
-    match check::check(&input) {
+    let attributes = attributes::parse(&input);
+    match validation::validate(&input, &attributes) {
         Ok(model) => expand::expand(&model).into(),
-        Err(errors) => fallback::expand(&input, errors.into_compile_error()).into(),
+        Err(errors) => fallback::expand(&input, &attributes, errors).into(),
     }
 }

@@ -1,22 +1,148 @@
-//! Step 1 of 3: read `#[elicit(..)]` strictly (darling: unknown keys with did-you-mean,
-//! duplicates, wrong value types) and `#[serde(..)]` leniently (only `rename`, `rename_all`,
-//! `skip` and `default` matter; everything else is ignored, as serde itself reports it).
+//! Step 1: read `#[elicit(..)]` strictly (darling: unknown keys with did-you-mean, duplicates,
+//! wrong value types) and `#[serde(..)]` leniently (only `rename`, `rename_all`, `skip` and
+//! `default` matter; everything else is ignored, as serde itself reports it).
+//!
+//! Each part of the input (the container, every field, every variant) is read on its own and
+//! keeps its own result, so that a mistake in one hides none in the others.
 
 use darling::util::{Flag, SpannedValue};
-use darling::{FromDeriveInput, FromField, FromMeta, FromVariant, ast};
+use darling::{FromDeriveInput, FromField, FromMeta, FromVariant};
 use proc_macro2::Span;
 use syn::spanned::Spanned;
 use syn::{Attribute, Expr, ExprLit, ExprUnary, Lit, UnOp};
+
+/// What darling read of the input, part by part.
+pub struct Attributes {
+    /// `#[elicit(..)]` on the type itself.
+    pub container: darling::Result<InputOpts>,
+    /// Where the runtime is and what the input implements: read even when `container` has a
+    /// mistake, for the fallback's stub.
+    pub target: Target,
+    pub body: Body,
+}
+
+/// The fields or variants, each with its own result.
+pub enum Body {
+    Struct {
+        fields: Vec<darling::Result<FieldOpts>>,
+        is_unit: bool,
+    },
+    Enum {
+        variants: Vec<darling::Result<VariantOpts>>,
+    },
+    /// A union is refused by its shape; its fields are not read.
+    Union,
+}
+
+impl Body {
+    /// The fields darling read without a mistake.
+    pub fn fields(&self) -> impl Iterator<Item = &FieldOpts> {
+        let fields = match self {
+            Body::Struct { fields, .. } => fields.as_slice(),
+            _ => &[],
+        };
+        fields.iter().filter_map(|f| f.as_ref().ok())
+    }
+
+    /// The variants darling read without a mistake.
+    pub fn variants(&self) -> impl Iterator<Item = &VariantOpts> {
+        let variants = match self {
+            Body::Enum { variants } => variants.as_slice(),
+            _ => &[],
+        };
+        variants.iter().filter_map(|v| v.as_ref().ok())
+    }
+
+    /// The mistakes darling found in the fields' or variants' `#[elicit(..)]`, in their order.
+    pub fn errors(&self) -> Vec<&darling::Error> {
+        match self {
+            Body::Struct { fields, .. } => fields.iter().filter_map(|f| f.as_ref().err()).collect(),
+            Body::Enum { variants } => variants.iter().filter_map(|v| v.as_ref().err()).collect(),
+            Body::Union => Vec::new(),
+        }
+    }
+}
+
+/// Read every `#[elicit(..)]` and `#[serde(..)]` of the input.
+pub fn parse(input: &syn::DeriveInput) -> Attributes {
+    let container = InputOpts::from_derive_input(input);
+    let target = Target::of(input, &container);
+    let body = match &input.data {
+        syn::Data::Struct(s) => Body::Struct {
+            fields: s.fields.iter().map(FieldOpts::from_field).collect(),
+            is_unit: matches!(s.fields, syn::Fields::Unit),
+        },
+        syn::Data::Enum(e) => Body::Enum {
+            variants: e.variants.iter().map(VariantOpts::from_variant).collect(),
+        },
+        syn::Data::Union(_) => Body::Union,
+    };
+    Attributes {
+        container,
+        target,
+        body,
+    }
+}
+
+/// Where the runtime is and which traits the input implements: what the expansion and the
+/// fallback's stub must agree on, decided here once.
+pub struct Target {
+    /// `crate = ..` (a path, or a path in a string), else `::mcp_elicit`.
+    pub krate: syn::Path,
+    /// `mode = "url"`: a URL-mode elicitation.
+    pub is_url: bool,
+    /// `consent` on the container: a consent form.
+    pub consent: bool,
+}
+
+impl Target {
+    fn new(krate: Option<&syn::Path>, mode: Option<&str>, consent: bool) -> Self {
+        Target {
+            krate: krate
+                .cloned()
+                .unwrap_or_else(|| syn::parse_quote!(::mcp_elicit)),
+            is_url: mode == Some("url"),
+            consent,
+        }
+    }
+
+    /// From the container's options; when they have a mistake (reported on its own), darling
+    /// gives none, and these three keys are read again alone, every other key ignored, so that
+    /// a misspelt key beside `crate = ..` does not make the stub name the wrong runtime.
+    fn of(input: &syn::DeriveInput, container: &darling::Result<InputOpts>) -> Self {
+        match container {
+            Ok(opts) => Self::new(
+                opts.krate.as_ref(),
+                opts.mode.as_ref().map(|m| m.as_str()),
+                opts.consent.is_present(),
+            ),
+            Err(_) => match TargetKeys::from_derive_input(input) {
+                Ok(keys) => Self::new(
+                    keys.krate.as_ref(),
+                    keys.mode.as_deref(),
+                    keys.consent.is_present(),
+                ),
+                Err(_) => Self::new(None, None, false),
+            },
+        }
+    }
+}
+
+/// The keys of [`Target`], read with the same types as [`InputOpts`] reads them.
+#[derive(FromDeriveInput)]
+#[darling(attributes(elicit), allow_unknown_fields)]
+struct TargetKeys {
+    #[darling(rename = "crate")]
+    krate: Option<syn::Path>,
+    mode: Option<String>,
+    consent: Flag,
+}
 
 /// The container: a form (struct) or a set of options (unit-only enum).
 #[derive(FromDeriveInput)]
 #[darling(attributes(elicit), forward_attrs(doc, serde))]
 pub struct InputOpts {
     pub ident: syn::Ident,
-    /// Fields and variants are parsed one by one (`FieldOpts::from_field`), so that a mistake in
-    /// one does not hide the mistakes in the others.
-    #[allow(dead_code)]
-    pub data: ast::Data<darling::util::Ignored, darling::util::Ignored>,
     pub attrs: Vec<Attribute>,
     /// One sentence: what is asked and why. Falls back to the doc comment.
     pub message: Option<SpannedValue<String>>,
@@ -67,7 +193,6 @@ pub struct FieldOpts {
 #[darling(attributes(elicit), forward_attrs(doc, serde))]
 pub struct VariantOpts {
     pub ident: syn::Ident,
-    pub fields: ast::Fields<syn::Type>,
     pub attrs: Vec<Attribute>,
     pub title: Option<SpannedValue<String>>,
     pub rename: Option<SpannedValue<String>>,
@@ -189,16 +314,14 @@ impl FromMeta for DefaultExpr {
 }
 
 /// The doc comment as one paragraph of text (lines trimmed and joined by spaces).
-pub fn doc_text(attrs: &[Attribute]) -> Option<(String, Span)> {
+pub fn doc_text(attrs: &[Attribute]) -> Option<String> {
     let mut lines = Vec::new();
-    let mut span = None;
     for attr in attrs.iter().filter(|a| a.path().is_ident("doc")) {
         if let syn::Meta::NameValue(nv) = &attr.meta
             && let Expr::Lit(ExprLit {
                 lit: Lit::Str(s), ..
             }) = &nv.value
         {
-            span.get_or_insert(attr.span());
             lines.push(s.value().trim().to_owned());
         }
     }
@@ -207,7 +330,7 @@ pub fn doc_text(attrs: &[Attribute]) -> Option<(String, Span)> {
         .filter(|l| !l.is_empty())
         .collect::<Vec<_>>()
         .join(" ");
-    (!text.is_empty()).then(|| (text, span.unwrap_or_else(Span::call_site)))
+    (!text.is_empty()).then_some(text)
 }
 
 /// What `#[serde(..)]` says that matters to the schema.

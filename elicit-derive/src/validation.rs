@@ -1,0 +1,1007 @@
+//! Step 2: every rule of the spec and of this crate, one function each, all called from
+//! [`validate`] in the order their errors are reported. Errors are accumulated (never `?`), each
+//! on the tokens that caused it, saying what to do instead.
+//!
+//! The rules on values alone (bounds against bounds, a default against its constraints, names
+//! against names) are grouped at the end of this file, each marked `// value rule: moves to the
+//! core`: they are to become `const fn`s of the runtime that generated code calls, so that one
+//! implementation checks a derived schema at compile time and a hand-built one at run time.
+
+use darling::util::SpannedValue;
+use proc_macro2::Span;
+
+use crate::attributes::{Attributes, Body, DefaultExpr, FieldOpts, InputOpts, Number, VariantOpts};
+use crate::attributes::{doc_text, serde_attrs};
+use crate::case::{RULE_NAMES, RenameRule};
+use crate::errors::Errors;
+use crate::model::{self, Model};
+use crate::secret::credential_kind;
+use crate::ty::{Class, classify};
+
+/// Check every rule; the model to expand when all hold, else every error found.
+pub fn validate(input: &syn::DeriveInput, attributes: &Attributes) -> Result<Model, syn::Error> {
+    let mut found = Errors::default();
+    let errors = &mut found;
+
+    // The input's shape.
+    type_does_not_borrow(input, errors);
+    type_is_not_generic(input, errors);
+    type_is_not_generic_over_a_const(input, errors);
+    input_is_not_a_union(input, errors);
+    form_fields_have_names(input, errors);
+    options_enum_has_an_option(input, errors);
+    options_are_unit_variants(input, errors);
+
+    // What darling refused: unknown keys, keys given twice, values of the wrong type.
+    attributes_are_well_formed(attributes, errors);
+
+    if let Ok(opts) = &attributes.container {
+        match &attributes.body {
+            Body::Struct { is_unit, .. } => {
+                // A form: the container.
+                form_says_why(opts, errors);
+                message_is_not_empty(opts, errors);
+                name_is_not_empty(opts, errors);
+                mode_is_known(opts, errors);
+                if attributes.target.is_url {
+                    consent_is_not_on_a_url_elicitation(opts, errors);
+                    url_elicitation_has_no_fields(opts, &attributes.body, errors);
+                } else if *is_unit {
+                    unit_struct_is_not_a_form(opts, errors);
+                } else {
+                    rename_all_is_known(opts, errors);
+                    // Every field, even one with other mistakes, so that all show at once.
+                    let fields = fields_asked(opts, &attributes.body);
+                    for (i, field) in fields.iter().enumerate() {
+                        property_name_is_unique(field, &fields[..i], errors);
+                        rename_is_not_empty(field, errors);
+                        type_is_a_form_field(field, errors);
+                        secret_is_not_asked_in_a_form(field, errors);
+                        not_secret_gives_a_reason(field, errors);
+                        credential_is_not_asked_in_a_form(field, errors);
+                        attributes_fit_the_field_kind(field, errors);
+                        legacy_enum_names_is_on_a_single_select(field, errors);
+                        bounds_are_ordered(field, errors);
+                        bounds_fit_the_type(field, errors);
+                        bounds_are_finite(field, errors);
+                        default_has_the_field_type(field, errors);
+                        run_time_options_have_no_default_here(field, errors);
+                        consent_is_not_pre_ticked(field, errors);
+                        default_fits_the_type(field, errors);
+                        default_is_within_bounds(field, errors);
+                        default_length_is_within_bounds(field, errors);
+                        default_selects_each_option_once(field, errors);
+                        default_item_count_is_within_bounds(field, errors);
+                    }
+                    form_asks_something(opts, &fields, errors);
+                }
+            }
+            Body::Enum { .. } => {
+                // A set of options.
+                form_keys_are_not_on_options(opts, errors);
+                rename_all_is_known(opts, errors);
+                let options = options_offered(opts, &attributes.body);
+                for (i, option) in options.iter().enumerate() {
+                    option_value_is_not_empty(option, errors);
+                    option_value_is_unique(option, &options[..i], errors);
+                    option_is_not_skipped(option, errors);
+                }
+            }
+            Body::Union => {}
+        }
+    }
+
+    found.finish()?;
+    attributes
+        .container
+        .as_ref()
+        .ok()
+        .and_then(|opts| Model::build(opts, &attributes.target, &attributes.body))
+        .ok_or_else(|| syn::Error::new_spanned(&input.ident, "internal error: no model"))
+}
+
+/// A form field as the rules see it.
+struct FieldView<'a> {
+    opts: &'a FieldOpts,
+    /// The property name, after renaming.
+    name: String,
+    /// Where the name is written: at `rename = ".."`, else at the field's name.
+    name_span: Span,
+    class: Class,
+}
+
+impl FieldView<'_> {
+    /// `default = ..`, with where it is written.
+    fn default(&self) -> Option<(&DefaultExpr, Span)> {
+        self.opts.default.as_ref().map(|d| (&**d, d.span()))
+    }
+
+    /// `minimum` and `maximum`, where given.
+    fn bounds(&self) -> impl Iterator<Item = (&'static str, &SpannedValue<Number>)> {
+        [
+            ("minimum", &self.opts.minimum),
+            ("maximum", &self.opts.maximum),
+        ]
+        .into_iter()
+        .filter_map(|(key, v)| v.as_ref().map(|v| (key, v)))
+    }
+
+    /// A default that breaks one of the field's own constraints: `what` says how.
+    fn never_submitted(&self, what: String) -> String {
+        format!(
+            "the default of `{}` {what}, so it could never be submitted; change the default or the constraint",
+            self.name
+        )
+    }
+}
+
+/// The fields that become properties: named, read by darling, not skipped.
+fn fields_asked<'a>(opts: &InputOpts, body: &'a Body) -> Vec<FieldView<'a>> {
+    let rename_all = model::rename_all(opts);
+    body.fields()
+        .filter_map(|f| {
+            let ident = f.ident.as_ref()?;
+            let serde = serde_attrs(&f.attrs);
+            (!model::is_skipped(f, &serde)).then(|| FieldView {
+                opts: f,
+                name: model::property_name(f, ident, rename_all, &serde),
+                name_span: f.rename.as_ref().map_or_else(|| ident.span(), |r| r.span()),
+                class: classify(&f.ty),
+            })
+        })
+        .collect()
+}
+
+/// An option as the rules see it.
+struct OptionView<'a> {
+    opts: &'a VariantOpts,
+    /// The value sent on the wire, after renaming.
+    value: String,
+    skipped: bool,
+}
+
+/// Every variant darling read, with its value.
+fn options_offered<'a>(opts: &InputOpts, body: &'a Body) -> Vec<OptionView<'a>> {
+    let rename_all = model::rename_all(opts);
+    body.variants()
+        .map(|v| {
+            let serde = serde_attrs(&v.attrs);
+            OptionView {
+                opts: v,
+                value: model::option_value(v, rename_all, &serde),
+                skipped: serde.skip,
+            }
+        })
+        .collect()
+}
+
+// ---------------------------------------------------------------------------------------------
+// The input's shape
+
+fn type_does_not_borrow(input: &syn::DeriveInput, errors: &mut Errors) {
+    if let Some(lt) = input.generics.lifetimes().next() {
+        errors.spanned(
+            lt,
+            "an elicitation type cannot borrow: a reply is owned data; remove the lifetime and use owned fields such as `String`",
+        );
+    }
+}
+
+fn type_is_not_generic(input: &syn::DeriveInput, errors: &mut Errors) {
+    if let Some(tp) = input.generics.type_params().next() {
+        errors.spanned(
+            tp,
+            "an elicitation type cannot be generic: its schema is fixed at compile time; use concrete field types",
+        );
+    }
+}
+
+fn type_is_not_generic_over_a_const(input: &syn::DeriveInput, errors: &mut Errors) {
+    if let Some(cp) = input.generics.const_params().next() {
+        errors.spanned(
+            cp,
+            "an elicitation type cannot be generic over a const: its schema is fixed at compile time; use concrete field types",
+        );
+    }
+}
+
+fn input_is_not_a_union(input: &syn::DeriveInput, errors: &mut Errors) {
+    if let syn::Data::Union(u) = &input.data {
+        errors.spanned(
+            u.union_token,
+            "`#[derive(Elicit)]` does not support unions: a form is a struct with named fields, a set of options is a unit-only enum",
+        );
+    }
+}
+
+fn form_fields_have_names(input: &syn::DeriveInput, errors: &mut Errors) {
+    if let syn::Data::Struct(syn::DataStruct {
+        fields: syn::Fields::Unnamed(f),
+        ..
+    }) = &input.data
+    {
+        errors.spanned(
+            f,
+            "a tuple struct cannot be a form: its fields have no names to become properties; use named fields",
+        );
+    }
+}
+
+fn options_enum_has_an_option(input: &syn::DeriveInput, errors: &mut Errors) {
+    if let syn::Data::Enum(e) = &input.data
+        && e.variants.is_empty()
+    {
+        errors.spanned(
+            &input.ident,
+            "an options enum needs at least one variant: a select with nothing to choose cannot be answered; add the options as unit variants",
+        );
+    }
+}
+
+fn options_are_unit_variants(input: &syn::DeriveInput, errors: &mut Errors) {
+    let syn::Data::Enum(e) = &input.data else {
+        return;
+    };
+    for v in e
+        .variants
+        .iter()
+        .filter(|v| !matches!(v.fields, syn::Fields::Unit))
+    {
+        errors.spanned(
+            &v.fields,
+            format!(
+                "option `{}` carries data, but a select's options are plain values; make it a unit variant (a form asking for more is a struct)",
+                v.ident
+            ),
+        );
+    }
+}
+
+/// Darling's own errors, restated in this crate's terms (see `errors::reword`): the container's
+/// first, then each field's or variant's.
+fn attributes_are_well_formed(attributes: &Attributes, errors: &mut Errors) {
+    if let Err(e) = &attributes.container {
+        errors.push(e.clone());
+    }
+    for e in attributes.body.errors() {
+        errors.push(e.clone());
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The container
+
+fn form_says_why(opts: &InputOpts, errors: &mut Errors) {
+    if opts.message.is_none() && doc_text(&opts.attrs).is_none() {
+        errors.at(
+            opts.ident.span(),
+            "a form must say why it asks: add `#[elicit(message = \"...\")]` or a doc comment with one sentence saying what is asked and why",
+        );
+    }
+}
+
+fn name_is_not_empty(opts: &InputOpts, errors: &mut Errors) {
+    if let Some(n) = &opts.name
+        && n.trim().is_empty()
+    {
+        errors.at(n.span(), "`name` must not be empty");
+    }
+}
+
+fn mode_is_known(opts: &InputOpts, errors: &mut Errors) {
+    if let Some(m) = &opts.mode
+        && !matches!(m.as_str(), "form" | "url")
+    {
+        errors.at(
+            m.span(),
+            format!(
+                "unknown mode {:?}; the modes are \"form\" (the default) and \"url\"",
+                m.as_str()
+            ),
+        );
+    }
+}
+
+fn consent_is_not_on_a_url_elicitation(opts: &InputOpts, errors: &mut Errors) {
+    if opts.consent.is_present() {
+        errors.at(
+            opts.consent.span(),
+            "`consent` needs a form: accepting a URL-mode elicitation only means the user agreed to open the page, which is not consent to the operation",
+        );
+    }
+}
+
+fn url_elicitation_has_no_fields(opts: &InputOpts, body: &Body, errors: &mut Errors) {
+    if body.fields().next().is_some() {
+        errors.at(
+            opts.ident.span(),
+            "a URL-mode elicitation has no form fields: the user enters the value on the page the URL opens, never in the client; remove the fields (use a unit struct)",
+        );
+    }
+}
+
+fn unit_struct_is_not_a_form(opts: &InputOpts, errors: &mut Errors) {
+    errors.at(
+        opts.ident.span(),
+        "a unit struct asks nothing: give the form named fields, or declare a URL-mode elicitation with `#[elicit(mode = \"url\")]`",
+    );
+}
+
+fn rename_all_is_known(opts: &InputOpts, errors: &mut Errors) {
+    if let Some(r) = &opts.rename_all
+        && RenameRule::from_name(r).is_none()
+    {
+        errors.at(
+            r.span(),
+            format!(
+                "unknown rename_all rule {:?}; use one of {}",
+                r.as_str(),
+                RULE_NAMES.join(", ")
+            ),
+        );
+    }
+}
+
+/// Only when nothing else is wrong: a form whose fields all have mistakes is not also empty.
+fn form_asks_something(opts: &InputOpts, fields: &[FieldView<'_>], errors: &mut Errors) {
+    if fields.is_empty() && errors.is_empty() {
+        errors.at(
+            opts.ident.span(),
+            "a form needs at least one field that is not skipped",
+        );
+    }
+}
+
+fn form_keys_are_not_on_options(opts: &InputOpts, errors: &mut Errors) {
+    let written = |v: &Option<SpannedValue<String>>| v.as_ref().map(|v| v.span());
+    for (key, present) in [
+        ("message", written(&opts.message)),
+        ("mode", written(&opts.mode)),
+        ("name", written(&opts.name)),
+        (
+            "consent",
+            opts.consent.is_present().then(|| opts.consent.span()),
+        ),
+    ] {
+        if let Some(span) = present {
+            errors.at(
+                span,
+                format!(
+                    "`{key}` applies to a form (a struct); this enum is a set of options, a field type inside a form"
+                ),
+            );
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// A field
+
+fn rename_is_not_empty(field: &FieldView<'_>, errors: &mut Errors) {
+    if let Some(r) = &field.opts.rename
+        && r.is_empty()
+    {
+        errors.at(r.span(), "`rename` must not be empty");
+    }
+}
+
+fn type_is_a_form_field(field: &FieldView<'_>, errors: &mut Errors) {
+    if let Class::Forbidden(reason) = &field.class {
+        errors.spanned(
+            &field.opts.ty,
+            format!("field `{}` cannot be in a form: {reason}", field.name),
+        );
+    }
+}
+
+fn secret_is_not_asked_in_a_form(field: &FieldView<'_>, errors: &mut Errors) {
+    if field.opts.secret.is_present() {
+        errors.at(
+            field.opts.secret.span(),
+            format!(
+                "field `{}` is marked secret, and form mode MUST NOT ask for secrets (the value would pass through the client and the model); ask for it with a URL-mode elicitation (`#[elicit(mode = \"url\")]`) that opens your own page",
+                field.name
+            ),
+        );
+    }
+}
+
+fn not_secret_gives_a_reason(field: &FieldView<'_>, errors: &mut Errors) {
+    if let Some(reason) = &field.opts.not_secret
+        && reason.trim().is_empty()
+    {
+        errors.at(
+            reason.span(),
+            "`not_secret` needs a reason, e.g. `not_secret = \"public username\"`",
+        );
+    }
+}
+
+fn credential_is_not_asked_in_a_form(field: &FieldView<'_>, errors: &mut Errors) {
+    if field.opts.not_secret.is_none()
+        && let Some(kind) = credential_kind(&field.name)
+    {
+        errors.at(
+            field.name_span,
+            format!(
+                "field `{}` looks like {kind}, and form mode MUST NOT ask for credentials; ask through URL mode (`#[elicit(mode = \"url\")]`), or if it is not a secret say why with `#[elicit(not_secret = \"reason\")]`",
+                field.name
+            ),
+        );
+    }
+}
+
+/// When the syntax cannot classify the type (an alias like `type Email = String`, or an options
+/// enum), the compiler decides instead, through a marker trait asserted on the attribute's
+/// tokens (`model::Field::kind_asserts`).
+fn attributes_fit_the_field_kind(field: &FieldView<'_>, errors: &mut Errors) {
+    if model::is_unclassified(&field.class) {
+        return;
+    }
+    for (key, kind, span) in model::kind_specific_attributes(field.opts) {
+        if !kind.holds_for(&field.class) {
+            errors.at(
+                span,
+                format!(
+                    "`{key}` applies only to {} fields, and `{}` is not one; remove it or change the field's type",
+                    kind.fields(),
+                    field.name
+                ),
+            );
+        }
+    }
+}
+
+fn legacy_enum_names_is_on_a_single_select(field: &FieldView<'_>, errors: &mut Errors) {
+    let flag = &field.opts.legacy_enum_names;
+    if flag.is_present() && !field.class.is_single_select() {
+        errors.at(
+            flag.span(),
+            format!(
+                "`legacy_enum_names` applies only to single-select fields, and `{}` is not one; remove it",
+                field.name
+            ),
+        );
+    }
+}
+
+/// `minimum`/`maximum` inside the range of the field's type, and whole for an integer type. On a
+/// type the syntax cannot classify, the compiler checks the range
+/// (`model::Field::unchecked_bounds`).
+fn bounds_fit_the_type(field: &FieldView<'_>, errors: &mut Errors) {
+    let name = &field.name;
+    for (key, bound) in field.bounds() {
+        let message = match (field.class.inner(), **bound) {
+            (Class::Int { name: ty, min, max }, Number::Int(n)) if n < *min || n > *max => format!(
+                "`{key} = {n}` on `{name}` is outside the range of `{ty}` ({min}..={max}); use a bound inside it, or a wider type"
+            ),
+            (Class::Int { name: ty, .. }, Number::Float(x)) => format!(
+                "`{key} = {x}` is not a whole number, but `{name}` is an integer (`{ty}`); use an integer bound, or make the field `f64`"
+            ),
+            (Class::Float { name: "f32" }, n) if !fits_f32(n) => {
+                format!("`{key} = {n}` on `{name}` is outside the range of `f32`; use `f64`")
+            }
+            _ => continue,
+        };
+        errors.at(bound.span(), message);
+    }
+}
+
+fn fits_f32(n: Number) -> bool {
+    (f64::from(f32::MIN)..=f64::from(f32::MAX)).contains(&n.as_f64())
+}
+
+fn default_has_the_field_type(field: &FieldView<'_>, errors: &mut Errors) {
+    let Some((value, span)) = field.default() else {
+        return;
+    };
+    let name = &field.name;
+    let expected = match (field.class.inner(), value) {
+        (Class::Bool, DefaultExpr::Bool(_))
+        | (Class::Int { .. }, DefaultExpr::Number(Number::Int(_)))
+        | (Class::Float { .. }, DefaultExpr::Number(_))
+        | (Class::String | Class::Choice, DefaultExpr::Str(_))
+        | (Class::Select(_), DefaultExpr::Str(_) | DefaultExpr::Path(_))
+        | (Class::Choices | Class::Optional(_) | Class::Forbidden(_), _) => return,
+        (Class::Multi(_), DefaultExpr::Array(items)) => {
+            for (item, item_span) in items {
+                if !matches!(item, DefaultExpr::Str(_) | DefaultExpr::Path(_)) {
+                    errors.at(
+                        *item_span,
+                        format!(
+                            "each default of `{name}` must be one of the enum's variants, but this is {}",
+                            item.describe()
+                        ),
+                    );
+                }
+            }
+            return;
+        }
+        (Class::Select(_), _) => {
+            errors.at(
+                span,
+                format!(
+                    "the default of `{name}` must be one of its enum's variants (`Enum::Variant`) or an option's value (`\"value\"`), but it is {}; if the field's type is an alias of a primitive, spell the primitive so the default can be checked",
+                    value.describe()
+                ),
+            );
+            return;
+        }
+        (Class::Bool, _) => "`true` or `false`",
+        (Class::Int { .. }, _) => "an integer",
+        (Class::Float { .. }, _) => "a number",
+        (Class::String, _) => "a string",
+        (Class::Choice, _) => "a string, the value of one of the options",
+        (Class::Multi(_), _) => "an array of the enum's variants, like `[Color::Red]`",
+    };
+    errors.at(
+        span,
+        format!(
+            "the default of `{name}` must be {expected}, but it is {}",
+            value.describe()
+        ),
+    );
+}
+
+fn run_time_options_have_no_default_here(field: &FieldView<'_>, errors: &mut Errors) {
+    if let (Class::Choices, Some((_, span))) = (field.class.inner(), field.default()) {
+        errors.at(
+            span,
+            format!(
+                "`{}` takes its options at run time; give its default when supplying them, not here",
+                field.name
+            ),
+        );
+    }
+}
+
+fn consent_is_not_pre_ticked(field: &FieldView<'_>, errors: &mut Errors) {
+    if let (Class::Bool, Some((DefaultExpr::Bool(true), span))) =
+        (field.class.inner(), field.default())
+        && field.opts.consent.is_present()
+    {
+        errors.at(
+            span,
+            format!(
+                "`{}` is a consent checkbox and cannot default to `true`: consent must be given by the person, not pre-filled; remove the default or use `false`",
+                field.name
+            ),
+        );
+    }
+}
+
+fn default_fits_the_type(field: &FieldView<'_>, errors: &mut Errors) {
+    if let (Class::Int { name: ty, min, max }, Some((DefaultExpr::Number(Number::Int(n)), span))) =
+        (field.class.inner(), field.default())
+        && (n < min || n > max)
+    {
+        errors.at(
+            span,
+            field.never_submitted(format!("({n}) is outside the range of `{ty}`")),
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// An option
+
+fn option_value_is_not_empty(option: &OptionView<'_>, errors: &mut Errors) {
+    if option.value.is_empty() {
+        errors.at(
+            option.opts.ident.span(),
+            "an option's value must not be empty",
+        );
+    }
+}
+
+fn option_is_not_skipped(option: &OptionView<'_>, errors: &mut Errors) {
+    if option.skipped {
+        errors.at(
+            option.opts.ident.span(),
+            "a skipped variant could never be chosen; remove it from the options enum",
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Value rules: on the values written in the attributes, not on the field's type. Each is to move
+// to the core as a `const fn` that generated code calls (as `Format::matches` already does), so
+// that a hand-built schema is held to the very same rule.
+
+// value rule: moves to the core
+fn message_is_not_empty(opts: &InputOpts, errors: &mut Errors) {
+    if let Some(m) = &opts.message
+        && m.trim().is_empty()
+    {
+        errors.at(
+            m.span(),
+            "the message is empty; say in one sentence what is asked and why",
+        );
+    }
+}
+
+// value rule: moves to the core
+fn property_name_is_unique(field: &FieldView<'_>, earlier: &[FieldView<'_>], errors: &mut Errors) {
+    if earlier.iter().any(|f| f.name == field.name) {
+        errors.at(
+            field.name_span,
+            format!(
+                "two fields are named `{}` in the form: property names must be unique after renaming; give one of them another name with `#[elicit(rename = \"...\")]`",
+                field.name
+            ),
+        );
+    }
+}
+
+// value rule: moves to the core
+fn bounds_are_ordered(field: &FieldView<'_>, errors: &mut Errors) {
+    let f = field.opts;
+    let pairs = [
+        (
+            "min_length",
+            "max_length",
+            ordered(&f.min_length, &f.max_length, f64::from),
+        ),
+        (
+            "min_items",
+            "max_items",
+            ordered(&f.min_items, &f.max_items, f64::from),
+        ),
+        (
+            "minimum",
+            "maximum",
+            ordered(&f.minimum, &f.maximum, Number::as_f64),
+        ),
+    ];
+    for (lo, hi, inverted_at) in pairs {
+        if let Some(span) = inverted_at {
+            errors.at(
+                span,
+                format!(
+                    "`{lo}` is greater than `{hi}` on `{}`, so no value can satisfy both; lower `{lo}` or raise `{hi}`",
+                    field.name
+                ),
+            );
+        }
+    }
+}
+
+/// Where the lower bound is written, when both are given and it is the greater.
+fn ordered<T: Copy>(
+    lo: &Option<SpannedValue<T>>,
+    hi: &Option<SpannedValue<T>>,
+    value: impl Fn(T) -> f64,
+) -> Option<Span> {
+    match (lo, hi) {
+        (Some(lo), Some(hi)) if value(**lo) > value(**hi) => Some(lo.span()),
+        _ => None,
+    }
+}
+
+// value rule: moves to the core
+/// A bound is finite. On an integer or `f32` field, `bounds_fit_the_type` already refuses a
+/// bound that is not (as not whole, or outside `f32`).
+fn bounds_are_finite(field: &FieldView<'_>, errors: &mut Errors) {
+    if matches!(
+        field.class.inner(),
+        Class::Int { .. } | Class::Float { name: "f32" }
+    ) {
+        return;
+    }
+    for (key, bound) in field.bounds() {
+        if let Number::Float(x) = **bound
+            && !x.is_finite()
+        {
+            errors.at(
+                bound.span(),
+                format!("`{key}` on `{}` must be a finite number", field.name),
+            );
+        }
+    }
+}
+
+// value rule: moves to the core
+/// An integer default outside its type's range is `default_fits_the_type`'s error alone.
+fn default_is_within_bounds(field: &FieldView<'_>, errors: &mut Errors) {
+    let f = field.opts;
+    let (x, shown) = match (field.class.inner(), field.default()) {
+        (Class::Int { min, max, .. }, Some((DefaultExpr::Number(Number::Int(n)), _)))
+            if min <= n && n <= max =>
+        {
+            (*n as f64, n.to_string())
+        }
+        (Class::Float { .. }, Some((DefaultExpr::Number(n), _))) => {
+            (n.as_f64(), n.as_f64().to_string())
+        }
+        _ => return,
+    };
+    if f.minimum.as_ref().is_some_and(|m| x < m.as_f64())
+        || f.maximum.as_ref().is_some_and(|m| x > m.as_f64())
+    {
+        let span = field
+            .default()
+            .map_or_else(Span::call_site, |(_, span)| span);
+        errors.at(
+            span,
+            field.never_submitted(format!("({shown}) is outside [minimum, maximum]")),
+        );
+    }
+}
+
+// value rule: moves to the core
+fn default_length_is_within_bounds(field: &FieldView<'_>, errors: &mut Errors) {
+    let (Class::String, Some((DefaultExpr::Str(s), span))) = (field.class.inner(), field.default())
+    else {
+        return;
+    };
+    let length = s.chars().count() as u64;
+    let f = field.opts;
+    if f.min_length
+        .as_ref()
+        .is_some_and(|m| length < u64::from(**m))
+    {
+        errors.at(
+            span,
+            field.never_submitted(format!("has {length} characters, fewer than min_length")),
+        );
+    }
+    if f.max_length
+        .as_ref()
+        .is_some_and(|m| length > u64::from(**m))
+    {
+        errors.at(
+            span,
+            field.never_submitted(format!("has {length} characters, more than max_length")),
+        );
+    }
+}
+
+// value rule: moves to the core
+fn default_selects_each_option_once(field: &FieldView<'_>, errors: &mut Errors) {
+    let (Class::Multi(_), Some((DefaultExpr::Array(items), _))) =
+        (field.class.inner(), field.default())
+    else {
+        return;
+    };
+    let mut seen: Vec<String> = Vec::new();
+    for (item, item_span) in items {
+        let key = match item {
+            DefaultExpr::Str(s) => s.clone(),
+            DefaultExpr::Path(p) => quote::quote!(#p).to_string(),
+            // Not an option: `default_has_the_field_type`'s error.
+            _ => continue,
+        };
+        if seen.contains(&key) {
+            errors.at(
+                *item_span,
+                format!(
+                    "the default of `{}` selects {key} twice; list each option once",
+                    field.name
+                ),
+            );
+        }
+        seen.push(key);
+    }
+}
+
+// value rule: moves to the core
+fn default_item_count_is_within_bounds(field: &FieldView<'_>, errors: &mut Errors) {
+    let (Class::Multi(_), Some((DefaultExpr::Array(items), span))) =
+        (field.class.inner(), field.default())
+    else {
+        return;
+    };
+    let n = items.len() as u64;
+    let f = field.opts;
+    if f.min_items.as_ref().is_some_and(|m| n < u64::from(**m)) {
+        errors.at(
+            span,
+            field.never_submitted(format!("selects {n}, fewer than min_items")),
+        );
+    }
+    if f.max_items.as_ref().is_some_and(|m| n > u64::from(**m)) {
+        errors.at(
+            span,
+            field.never_submitted(format!("selects {n}, more than max_items")),
+        );
+    }
+}
+
+// value rule: moves to the core
+fn option_value_is_unique(
+    option: &OptionView<'_>,
+    earlier: &[OptionView<'_>],
+    errors: &mut Errors,
+) {
+    if earlier.iter().any(|o| o.value == option.value) {
+        let v = option.opts;
+        errors.at(
+            v.rename
+                .as_ref()
+                .map_or_else(|| v.ident.span(), |r| r.span()),
+            format!(
+                "two options have the value {:?}; option values must be unique after renaming",
+                option.value
+            ),
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::validate;
+    use crate::attributes;
+    use crate::model::{KindAssert, Model};
+    use syn::parse_quote;
+
+    fn check(input: &syn::DeriveInput) -> Result<Model, syn::Error> {
+        validate(input, &attributes::parse(input))
+    }
+
+    /// How many errors the derive reports for `input` (0 when it expands).
+    fn errors(input: syn::DeriveInput) -> usize {
+        match check(&input) {
+            Ok(_) => 0,
+            Err(e) => e.into_iter().count(),
+        }
+    }
+
+    #[test]
+    fn every_mistake_of_a_form_is_reported_at_once() {
+        let input = parse_quote! {
+            struct Everything {
+                password: String,
+                tags: Vec<String>,
+                #[elicit(format = "phone")]
+                email: String,
+                #[elicit(minimum = 10, maximum = 1)]
+                replicas: u8,
+                #[elicit(titel = "Env")]
+                env: Env,
+                #[elicit(consent, default = true)]
+                agree: bool,
+                #[elicit(rename = "email")]
+                contact: String,
+            }
+        };
+        // No message, then one mistake per field; the unknown format is the compiler's, through
+        // the core's table (the fallback emits its check: see `fallback::tests`).
+        assert_eq!(errors(input), 7);
+    }
+
+    #[test]
+    fn a_type_the_syntax_cannot_classify_is_left_to_the_compiler() {
+        assert_eq!(
+            errors(parse_quote! { /// Why.
+                struct Address { nested: Inner }
+            }),
+            0
+        );
+    }
+
+    #[test]
+    fn string_attributes_on_an_alias_become_one_assertion_each() {
+        let input = parse_quote! { /// Why.
+            struct OnCall {
+                #[elicit(format = "email", max_length = 254)]
+                notify: Email,
+            }
+        };
+        let Ok(Model::Form(form)) = check(&input) else {
+            panic!("an alias with `format` must expand")
+        };
+        let kinds: Vec<_> = form.fields[0]
+            .kind_asserts
+            .iter()
+            .map(|(k, _)| *k)
+            .collect();
+        assert_eq!(kinds, [KindAssert::String, KindAssert::String]);
+    }
+
+    #[test]
+    fn string_attributes_on_a_spelled_non_string_fail_in_the_macro() {
+        assert_eq!(
+            errors(parse_quote! { /// Why.
+                struct Booking {
+                    #[elicit(format = "email", min_length = 1)]
+                    seats: u32,
+                }
+            }),
+            2
+        );
+    }
+
+    #[test]
+    fn a_credential_name_fails_unless_not_secret_gives_a_reason() {
+        assert_eq!(
+            errors(parse_quote! { /// Why.
+                struct A { api_key: String }
+            }),
+            1
+        );
+        assert_eq!(
+            errors(parse_quote! { /// Why.
+                struct A { #[elicit(not_secret = "the key's public id")] api_key: String }
+            }),
+            0
+        );
+        assert_eq!(
+            errors(parse_quote! { /// Why.
+                struct A { #[elicit(not_secret = " ")] api_key: String }
+            }),
+            1
+        );
+    }
+
+    #[test]
+    fn a_secret_field_fails_in_form_mode() {
+        assert_eq!(
+            errors(parse_quote! { /// Why.
+                struct A { #[elicit(secret)] recovery: String }
+            }),
+            1
+        );
+    }
+
+    #[test]
+    fn consent_cannot_default_to_true() {
+        assert_eq!(
+            errors(parse_quote! { /// Why.
+                struct A { #[elicit(consent, default = true)] agree: bool }
+            }),
+            1
+        );
+        assert_eq!(
+            errors(parse_quote! { /// Why.
+                struct A { #[elicit(consent, default = false)] agree: bool }
+            }),
+            0
+        );
+    }
+
+    #[test]
+    fn a_form_must_say_why() {
+        assert_eq!(errors(parse_quote! { struct A { name: String } }), 1);
+        assert_eq!(
+            errors(parse_quote! {
+                #[elicit(message = "")]
+                struct A { name: String }
+            }),
+            1
+        );
+    }
+
+    #[test]
+    fn property_names_are_unique_even_beside_other_mistakes() {
+        assert_eq!(
+            errors(parse_quote! { /// Why.
+                struct A {
+                    #[elicit(min_length = 3, max_length = 1)]
+                    email: String,
+                    #[elicit(rename = "email")]
+                    contact: String,
+                }
+            }),
+            2
+        );
+    }
+
+    #[test]
+    fn a_union_is_reported_once() {
+        assert_eq!(
+            errors(parse_quote! { /// Why.
+                union A { a: u32 }
+            }),
+            1
+        );
+    }
+
+    #[test]
+    fn an_options_enum_has_unit_variants_and_at_least_one() {
+        assert_eq!(errors(parse_quote! { enum E {} }), 1);
+        assert_eq!(
+            errors(parse_quote! { enum E { A, B(String), C { x: u8 } } }),
+            2
+        );
+    }
+}
