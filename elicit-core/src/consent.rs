@@ -129,3 +129,26 @@ impl<T: ConsentForm> FormRequest<T> {
             .map(|outcome| consent_of(outcome, self.message()))
     }
 }
+
+/// Whether a consent checkbox (`bool` or `Option<bool>`) is ticked: only `true` counts.
+pub fn ticked<T: crate::field::kinds::BoolField + Ticked>(value: &T) -> bool {
+    value.is_ticked()
+}
+
+/// A confirmation checkbox's value.
+pub trait Ticked {
+    /// `true` only when the box was ticked.
+    fn is_ticked(&self) -> bool;
+}
+
+impl Ticked for bool {
+    fn is_ticked(&self) -> bool {
+        *self
+    }
+}
+
+impl<T: Ticked> Ticked for Option<T> {
+    fn is_ticked(&self) -> bool {
+        self.as_ref().is_some_and(Ticked::is_ticked)
+    }
+}

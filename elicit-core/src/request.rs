@@ -109,8 +109,7 @@ fn non_empty(message: Text) -> Result<Text, SchemaError> {
 
 impl<T> FormRequest<T> {
     /// Used by `Elicit::form_request`: borrows the type's shared schema.
-    #[doc(hidden)]
-    pub fn from_static(
+    pub(crate) fn from_static(
         name: &'static str,
         message: &'static str,
         schema: &'static RequestedSchema,
@@ -126,8 +125,7 @@ impl<T> FormRequest<T> {
 
     /// Used by `#[derive(Elicit)]`'s `form_request`: as [`from_static`](Self::from_static), with
     /// a per-type cache of the serialized params.
-    #[doc(hidden)]
-    pub fn from_static_cached(
+    pub(crate) fn from_static_cached(
         name: &'static str,
         message: &'static str,
         schema: &'static RequestedSchema,

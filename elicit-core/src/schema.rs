@@ -50,9 +50,8 @@ impl EnumOption {
         }
     }
 
-    /// `const` constructor used by generated code.
-    #[doc(hidden)]
-    pub const fn from_static(value: &'static str, title: Option<&'static str>) -> Self {
+    /// `const` constructor used by generated code (through `__private::enum_option`).
+    pub(crate) const fn from_static(value: &'static str, title: Option<&'static str>) -> Self {
         Self {
             value: Cow::Borrowed(value),
             title: match title {
@@ -63,8 +62,7 @@ impl EnumOption {
     }
 
     /// Whether the value is `value` (a `const fn` for compile-time checks of defaults).
-    #[doc(hidden)]
-    pub const fn value_is(&self, value: &str) -> bool {
+    pub(crate) const fn value_is(&self, value: &str) -> bool {
         let (mut a, mut b) = match &self.value {
             Cow::Borrowed(s) => (s.as_bytes(), value.as_bytes()),
             Cow::Owned(_) => return false,

@@ -380,7 +380,7 @@ fn expand_form(form: &Form) -> TokenStream {
 
             fn form_request() -> _elicit::FormRequest<Self> {
                 static WIRE: _elicit::__private::WireCache = _elicit::__private::WireCache::new();
-                _elicit::FormRequest::from_static_cached(
+                _elicit::__private::form_request(
                     <Self as _elicit::Elicit>::name(),
                     <Self as _elicit::Elicit>::message(),
                     <Self as _elicit::Elicit>::requested_schema(),
@@ -429,7 +429,7 @@ fn expand_options(options: &OptionsEnum) -> TokenStream {
         #[automatically_derived]
         impl _elicit::Select for #ident {
             const OPTIONS: &'static [_elicit::EnumOption] = &[
-                #(_elicit::EnumOption::from_static(#values, #titles)),*
+                #(_elicit::__private::enum_option(#values, #titles)),*
             ];
             const DANGEROUS: &'static [bool] = &[#(#dangerous),*];
 

@@ -6,13 +6,17 @@ use std::hash::Hash;
 
 use serde_json::Value;
 
-use crate::format::Format;
 use crate::read::FieldValue;
 use crate::schema::{
     BooleanSchema, EnumOption, IntegerSchema, MultiSelectSchema, NumberSchema, PropertyKind,
     SelectSchema, SelectStyle, StringSchema,
 };
 use crate::validate::{JsonType, Rule, integer_value, number_value, quote, wrong_type};
+
+pub(crate) mod kinds;
+pub(crate) mod spec;
+
+pub use spec::{Bound, DefaultValue, FieldSpec};
 
 /// A Rust type that can be one field of an elicitation form.
 ///
@@ -74,56 +78,6 @@ impl<T: ElicitField> sealed::Field for Option<T> {}
 impl<E: Select> sealed::Field for Vec<E> {}
 impl<E: Select + Ord> sealed::Field for BTreeSet<E> {}
 impl<E: Select + Hash + Eq, S: std::hash::BuildHasher + Default> sealed::Field for HashSet<E, S> {}
-
-/// A number given in an attribute: an integer literal stays exact.
-#[doc(hidden)]
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Bound {
-    Int(i128),
-    Float(f64),
-}
-
-impl Bound {
-    fn as_f64(self) -> f64 {
-        match self {
-            #[allow(clippy::cast_precision_loss)]
-            Bound::Int(i) => i as f64,
-            Bound::Float(x) => x,
-        }
-    }
-    fn as_i128(self) -> Option<i128> {
-        match self {
-            Bound::Int(i) => Some(i),
-            Bound::Float(_) => None,
-        }
-    }
-}
-
-/// A `default` given in an attribute.
-#[doc(hidden)]
-#[derive(Debug, Clone, PartialEq)]
-pub enum DefaultValue {
-    Bool(bool),
-    Number(Bound),
-    Str(&'static str),
-    Strs(Vec<&'static str>),
-}
-
-/// The constraint attributes of one field, as the derive collected them (checked at compile
-/// time). Generated code builds it; it is not public API.
-#[doc(hidden)]
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct FieldSpec {
-    pub format: Option<Format>,
-    pub min_length: Option<u32>,
-    pub max_length: Option<u32>,
-    pub minimum: Option<Bound>,
-    pub maximum: Option<Bound>,
-    pub min_items: Option<u32>,
-    pub max_items: Option<u32>,
-    pub default: Option<DefaultValue>,
-    pub legacy_enum_names: bool,
-}
 
 impl ElicitField for String {
     fn property_kind(spec: &FieldSpec) -> PropertyKind {
