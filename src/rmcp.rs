@@ -281,13 +281,7 @@ pub fn url_outcome(name: &str, result: &ElicitResult) -> Result<UrlOutcome, Repl
     let outcome = action_of(result).map(UrlOutcome::from_action);
     observe::answered(
         name,
-        match outcome {
-            Ok(UrlOutcome::Consented) => Outcome::Accepted,
-            Ok(UrlOutcome::Declined) => Outcome::Declined,
-            Ok(UrlOutcome::Cancelled) => Outcome::Cancelled,
-            Ok(UrlOutcome::NoReply) => Outcome::NoReply,
-            Err(_) => Outcome::Rejected,
-        },
+        outcome.as_ref().map_or(Outcome::Rejected, |o| o.outcome()),
     );
     outcome
 }

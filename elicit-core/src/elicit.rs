@@ -2,29 +2,10 @@
 
 use serde_json::{Map, Value};
 
-use crate::read::{Content, ContentRead, Reply, read_content, read_text, read_value};
-use crate::reply::{Action, Elicitation, ReplyError};
+use crate::read::{FromContent, parse_text_with_schema, parse_with_schema};
+use crate::reply::{Elicitation, ReplyError};
 use crate::request::FormRequest;
 use crate::schema::RequestedSchema;
-use crate::validate::Violations;
-
-/// A type an accepted reply's content can be turned into, once every rule of the schema holds.
-///
-/// Derived forms implement it; so does `serde_json::Map<String, Value>`, the untyped content of
-/// a hand-built [`RequestedSchema`] (every property the reply gave a value, members the schema
-/// does not name dropped). A type of your own may implement it too, reading
-/// [`Content::into_map`].
-pub trait FromContent: Sized {
-    /// Build the value from `content`, which kept every rule of its schema. Must not panic on
-    /// any input; a value that does not fit the Rust type is reported as a violation.
-    fn from_content(content: Content<'_>) -> Result<Self, Violations>;
-}
-
-impl FromContent for Map<String, Value> {
-    fn from_content(content: Content<'_>) -> Result<Self, Violations> {
-        Ok(content.into_map())
-    }
-}
 
 /// A form-mode elicitation declared as a type: its message, its schema, and how to read the
 /// answer back into the type.
@@ -92,7 +73,7 @@ pub trait Elicit: FromContent {
     /// [`name`](Elicit::name).
     fn from_reply(reply: &Value) -> Result<Elicitation<Self>, ReplyError> {
         let result = parse_with_schema(Self::requested_schema(), reply);
-        crate::observe::record_reply(Self::name(), &result);
+        crate::reply::record_reply(Self::name(), &result);
         result
     }
 
@@ -100,63 +81,9 @@ pub trait Elicit: FromContent {
     /// [`MAX_REPLY_BYTES`](crate::MAX_REPLY_BYTES)).
     fn from_reply_str(reply: &str) -> Result<Elicitation<Self>, ReplyError> {
         let result = parse_text_with_schema(Self::requested_schema(), reply);
-        crate::observe::record_reply(Self::name(), &result);
+        crate::reply::record_reply(Self::name(), &result);
         result
     }
-}
-
-/// The outcome of a reply read against `schema`: every rule of the schema checked (every
-/// violation reported), and only then the content converted to `T`.
-fn judge<'r, T: FromContent>(
-    schema: &'r RequestedSchema,
-    reply: Result<Reply<'r>, ReplyError>,
-) -> Result<Elicitation<T>, ReplyError> {
-    let (action, content) = reply?.into_parts(schema)?;
-    Ok(match action {
-        Action::Decline => Elicitation::Decline,
-        Action::Cancel => Elicitation::Cancel,
-        Action::Accept => {
-            schema.check(&content)?;
-            Elicitation::Accept(T::from_content(content)?)
-        }
-    })
-}
-
-/// Parse a reply (a `Value`) against a schema into any [`FromContent`] type.
-pub(crate) fn parse_with_schema<T: FromContent>(
-    schema: &RequestedSchema,
-    reply: &Value,
-) -> Result<Elicitation<T>, ReplyError> {
-    judge(schema, read_value(Some(schema), reply))
-}
-
-/// Parse a reply's text against a schema into any [`FromContent`] type.
-pub(crate) fn parse_text_with_schema<T: FromContent>(
-    schema: &RequestedSchema,
-    reply: &str,
-) -> Result<Elicitation<T>, ReplyError> {
-    judge(schema, read_text(Some(schema), reply))
-}
-
-/// Parse a reply an SDK already split into its action and `content` (rmcp's `ElicitResult`),
-/// reading the content where it lies.
-pub(crate) fn parse_parts_with_schema<T: FromContent>(
-    schema: &RequestedSchema,
-    action: Action,
-    content: Option<&Value>,
-) -> Result<Elicitation<T>, ReplyError> {
-    let content = match action {
-        // As on every path, the content of a decline or cancel is not read.
-        Action::Decline | Action::Cancel => ContentRead::Absent,
-        Action::Accept => read_content(schema, content),
-    };
-    judge(
-        schema,
-        Ok(Reply {
-            action: Ok(action),
-            content,
-        }),
-    )
 }
 
 impl RequestedSchema {

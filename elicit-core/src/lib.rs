@@ -54,11 +54,11 @@ pub use crate::capabilities::{
     Mode,
 };
 pub use crate::consent::{Consent, ConsentForm, ConsentMismatch};
-pub use crate::elicit::{Elicit, FromContent};
+pub use crate::elicit::Elicit;
 pub use crate::field::{Choice, Choices, ElicitField, Select};
 pub use crate::format::Format;
 pub use crate::jsonrpc::{ErrorResponse, JsonRpcError, RequestId};
-pub use crate::read::Content;
+pub use crate::read::{Content, FromContent};
 pub use crate::reply::{
     Action, Elicitation, MAX_REPLY_BYTES, MAX_STRING_BYTES, MalformedReply, ReplyError,
 };

@@ -136,28 +136,3 @@ pub fn answered(elicitation: &str, outcome: Outcome) {
     )
     .increment(1);
 }
-
-/// Record the outcome of a parsed reply.
-pub(crate) fn record_reply<T, E>(elicitation: &str, result: &Result<crate::Elicitation<T>, E>) {
-    let outcome = match result {
-        Ok(crate::Elicitation::Accept(_)) => Outcome::Accepted,
-        Ok(crate::Elicitation::Decline) => Outcome::Declined,
-        Ok(crate::Elicitation::Cancel) => Outcome::Cancelled,
-        Ok(crate::Elicitation::NoReply) => Outcome::NoReply,
-        Err(_) => Outcome::Rejected,
-    };
-    answered(elicitation, outcome);
-}
-
-/// Record the outcome of a parsed URL-mode reply (consent to open the page counts as accepted).
-pub(crate) fn record_url_reply<E>(elicitation: &str, result: &Result<crate::UrlOutcome, E>) {
-    use crate::UrlOutcome;
-    let outcome = match result {
-        Ok(UrlOutcome::Consented) => Outcome::Accepted,
-        Ok(UrlOutcome::Declined) => Outcome::Declined,
-        Ok(UrlOutcome::Cancelled) => Outcome::Cancelled,
-        Ok(UrlOutcome::NoReply) => Outcome::NoReply,
-        Err(_) => Outcome::Rejected,
-    };
-    answered(elicitation, outcome);
-}

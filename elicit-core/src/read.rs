@@ -14,8 +14,29 @@ use std::fmt;
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
 
-use crate::reply::{Action, MAX_REPLY_BYTES, MalformedReply, ReplyError, action_named};
+use crate::reply::{
+    Action, Elicitation, MAX_REPLY_BYTES, MalformedReply, ReplyError, action_named,
+};
 use crate::schema::{PropertyKind, RequestedSchema};
+use crate::validate::Violations;
+
+/// A type an accepted reply's content can be turned into, once every rule of the schema holds.
+///
+/// Derived forms implement it; so does `serde_json::Map<String, Value>`, the untyped content of
+/// a hand-built [`RequestedSchema`] (every property the reply gave a value, members the schema
+/// does not name dropped). A type of your own may implement it too, reading
+/// [`Content::into_map`].
+pub trait FromContent: Sized {
+    /// Build the value from `content`, which kept every rule of its schema. Must not panic on
+    /// any input; a value that does not fit the Rust type is reported as a violation.
+    fn from_content(content: Content<'_>) -> Result<Self, Violations>;
+}
+
+impl FromContent for Map<String, Value> {
+    fn from_content(content: Content<'_>) -> Result<Self, Violations> {
+        Ok(content.into_map())
+    }
+}
 
 /// One present, non-`null` member of an accepted reply's `content`, as read for its property.
 /// Generated code and [`ElicitField`](crate::ElicitField) impls read it; not public API.
@@ -562,4 +583,58 @@ impl<'de> Visitor<'de> for ItemSeed {
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
         drain_map(map).map(|()| None)
     }
+}
+
+/// The outcome of a reply read against `schema`: every rule of the schema checked (every
+/// violation reported), and only then the content converted to `T`.
+fn judge<'r, T: FromContent>(
+    schema: &'r RequestedSchema,
+    reply: Result<Reply<'r>, ReplyError>,
+) -> Result<Elicitation<T>, ReplyError> {
+    let (action, content) = reply?.into_parts(schema)?;
+    Ok(match action {
+        Action::Decline => Elicitation::Decline,
+        Action::Cancel => Elicitation::Cancel,
+        Action::Accept => {
+            schema.check(&content)?;
+            Elicitation::Accept(T::from_content(content)?)
+        }
+    })
+}
+
+/// Parse a reply (a `Value`) against a schema into any [`FromContent`] type.
+pub(crate) fn parse_with_schema<T: FromContent>(
+    schema: &RequestedSchema,
+    reply: &Value,
+) -> Result<Elicitation<T>, ReplyError> {
+    judge(schema, read_value(Some(schema), reply))
+}
+
+/// Parse a reply's text against a schema into any [`FromContent`] type.
+pub(crate) fn parse_text_with_schema<T: FromContent>(
+    schema: &RequestedSchema,
+    reply: &str,
+) -> Result<Elicitation<T>, ReplyError> {
+    judge(schema, read_text(Some(schema), reply))
+}
+
+/// Parse a reply an SDK already split into its action and `content` (rmcp's `ElicitResult`),
+/// reading the content where it lies.
+pub(crate) fn parse_parts_with_schema<T: FromContent>(
+    schema: &RequestedSchema,
+    action: Action,
+    content: Option<&Value>,
+) -> Result<Elicitation<T>, ReplyError> {
+    let content = match action {
+        // As on every path, the content of a decline or cancel is not read.
+        Action::Decline | Action::Cancel => ContentRead::Absent,
+        Action::Accept => read_content(schema, content),
+    };
+    judge(
+        schema,
+        Ok(Reply {
+            action: Ok(action),
+            content,
+        }),
+    )
 }

@@ -5,6 +5,7 @@ use std::fmt;
 use serde::de::{self, Deserializer, Visitor};
 use serde::{Deserialize, Serialize, Serializer};
 
+use crate::observe::{self, Outcome};
 use crate::validate::Violations;
 
 /// The largest reply, in bytes of JSON text, that [`parse_reply_str`](crate::Elicit::from_reply_str)
@@ -117,6 +118,16 @@ pub enum Elicitation<T> {
 }
 
 impl<T> Elicitation<T> {
+    /// How this outcome counts in the interrupt budget ([`crate::observe`]).
+    pub fn outcome(&self) -> Outcome {
+        match self {
+            Elicitation::Accept(_) => Outcome::Accepted,
+            Elicitation::Decline => Outcome::Declined,
+            Elicitation::Cancel => Outcome::Cancelled,
+            Elicitation::NoReply => Outcome::NoReply,
+        }
+    }
+
     /// The action the client reported, or `None` for [`Elicitation::NoReply`].
     pub fn action(&self) -> Option<Action> {
         match self {
@@ -262,4 +273,15 @@ pub(crate) fn action_named(action: &str) -> Result<Action, ReplyError> {
         "cancel" => Ok(Action::Cancel),
         _ => Err(ReplyError::Malformed(MalformedReply::UnknownAction)),
     }
+}
+
+/// Record the outcome of a parsed reply under `elicitation` ([`crate::observe`]): a reply that
+/// could not be used counts as rejected.
+pub(crate) fn record_reply<T, E>(elicitation: &str, result: &Result<Elicitation<T>, E>) {
+    observe::answered(
+        elicitation,
+        result
+            .as_ref()
+            .map_or(Outcome::Rejected, Elicitation::outcome),
+    );
 }

@@ -9,7 +9,7 @@ use serde::{Serialize, Serializer};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
-use crate::elicit::{
+use crate::read::{
     FromContent, parse_parts_with_schema, parse_text_with_schema, parse_with_schema,
 };
 use crate::reply::{Action, Elicitation, ReplyError};
@@ -189,7 +189,7 @@ impl<T> FormRequest<T> {
         T: FromContent,
     {
         let result = parse_with_schema(&self.schema, reply);
-        crate::observe::record_reply(&self.name, &result);
+        crate::reply::record_reply(&self.name, &result);
         result
     }
 
@@ -200,7 +200,7 @@ impl<T> FormRequest<T> {
         T: FromContent,
     {
         let result = parse_text_with_schema(&self.schema, reply);
-        crate::observe::record_reply(&self.name, &result);
+        crate::reply::record_reply(&self.name, &result);
         result
     }
 
@@ -216,7 +216,7 @@ impl<T> FormRequest<T> {
         T: FromContent,
     {
         let result = parse_parts_with_schema(&self.schema, action, content);
-        crate::observe::record_reply(&self.name, &result);
+        crate::reply::record_reply(&self.name, &result);
         result
     }
 }

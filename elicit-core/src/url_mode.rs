@@ -217,7 +217,7 @@ impl UrlRequest {
     }
 
     fn recorded(&self, result: Result<UrlOutcome, ReplyError>) -> Result<UrlOutcome, ReplyError> {
-        crate::observe::record_url_reply(&self.name, &result);
+        record_url_reply(&self.name, &result);
         result
     }
 
@@ -305,6 +305,17 @@ pub enum UrlOutcome {
     NoReply,
 }
 
+/// Record the outcome of a parsed URL-mode reply ([`crate::observe`]): a reply that could not be
+/// used counts as rejected.
+fn record_url_reply<E>(elicitation: &str, result: &Result<UrlOutcome, E>) {
+    crate::observe::answered(
+        elicitation,
+        result
+            .as_ref()
+            .map_or(crate::observe::Outcome::Rejected, |o| o.outcome()),
+    );
+}
+
 impl UrlOutcome {
     /// Read an `ElicitResult` answering a URL elicitation. Only `action` matters: any
     /// `content`, `_meta` or `elicitationId` a client adds is ignored.
@@ -329,6 +340,18 @@ impl UrlOutcome {
         Ok(Self::from_action(
             crate::read::read_text(None, reply)?.action?,
         ))
+    }
+
+    /// How this outcome counts in the interrupt budget ([`crate::observe`]): consent to open
+    /// the page counts as accepted.
+    pub fn outcome(self) -> crate::observe::Outcome {
+        use crate::observe::Outcome;
+        match self {
+            UrlOutcome::Consented => Outcome::Accepted,
+            UrlOutcome::Declined => Outcome::Declined,
+            UrlOutcome::Cancelled => Outcome::Cancelled,
+            UrlOutcome::NoReply => Outcome::NoReply,
+        }
     }
 
     /// The action the client reported, or `None` for [`UrlOutcome::NoReply`].
@@ -520,7 +543,7 @@ pub trait ElicitUrl {
     /// recorded for the interrupt budget under [`name`](ElicitUrl::name).
     fn from_reply(reply: &Value) -> Result<UrlOutcome, ReplyError> {
         let result = UrlOutcome::from_reply(reply);
-        crate::observe::record_url_reply(Self::name(), &result);
+        record_url_reply(Self::name(), &result);
         result
     }
 }

@@ -6,8 +6,9 @@ use serde_json::{Map, Value};
 
 use super::result::elicit_request;
 use crate::consent::{Consent, ConsentForm, consent_of};
-use crate::elicit::{Elicit, FromContent, parse_with_schema};
-use crate::reply::{Elicitation, ReplyError};
+use crate::elicit::Elicit;
+use crate::read::{FromContent, parse_with_schema};
+use crate::reply::{Action, Elicitation, ReplyError};
 use crate::request::FormRequest;
 use crate::schema::Text;
 use crate::url_mode::{UrlOutcome, UrlRequest};
@@ -306,10 +307,11 @@ impl<O> Asks for Ask<O> {
 /// The interrupt-budget outcome of a fresh answer that was (`usable`) or was not read.
 fn outcome_of(response: &Value, usable: bool) -> crate::observe::Outcome {
     use crate::observe::Outcome;
-    match (usable, response.get("action").and_then(Value::as_str)) {
+    let action = crate::read::read_value(None, response).map(|reply| reply.action);
+    match (usable, action) {
         (false, _) => Outcome::Rejected,
-        (true, Some("decline")) => Outcome::Declined,
-        (true, Some("cancel")) => Outcome::Cancelled,
+        (true, Ok(Ok(Action::Decline))) => Outcome::Declined,
+        (true, Ok(Ok(Action::Cancel))) => Outcome::Cancelled,
         (true, _) => Outcome::Accepted,
     }
 }
