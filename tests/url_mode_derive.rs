@@ -1,6 +1,6 @@
 //! `#[derive(Elicit)]` with `#[elicit(mode = "url")]` implements the runtime's `ElicitUrl`.
 
-use mcp_elicit::{Elicit, ElicitUrl, Revision, UrlError, UrlOutcome};
+use mcp_elicit::{Elicit, ElicitUrl, Revision, UrlError, UrlOutcome, UrlRequestError};
 
 /// Connect a third-party account.
 #[derive(Elicit)]
@@ -35,7 +35,7 @@ fn url_mode_derive_builds_checked_requests_with_the_url_given_at_run_time() {
     assert!(params["elicitationId"].is_string());
     assert!(matches!(
         Checkout::url_request("http://pay.example/"),
-        Err(UrlError::InsecureHttp { .. })
+        Err(UrlRequestError::Url(UrlError::InsecureHttp { .. }))
     ));
     assert_eq!(
         ConnectExample::from_reply(&serde_json::json!({"action": "accept"})),

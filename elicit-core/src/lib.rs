@@ -71,6 +71,6 @@ pub use crate::schema::{
 pub use crate::url::{ElicitationUrl, MAX_URL_BYTES, UrlError, UrlPolicy};
 pub use crate::url_mode::{
     ElicitUrl, ElicitationComplete, ElicitationId, InvalidElicitationId, RevisionedUrlRequest,
-    UrlElicitationRequired, UrlOutcome, UrlRequest,
+    UrlElicitationRequired, UrlOutcome, UrlRequest, UrlRequestError,
 };
 pub use crate::validate::{JsonType, Rule, Violation, Violations};

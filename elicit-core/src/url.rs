@@ -267,11 +267,6 @@ pub enum UrlError {
         /// Byte offset of the `%`.
         position: usize,
     },
-    /// The elicitation's message is empty.
-    EmptyMessage,
-    /// The operating system's random source failed, so no unguessable `elicitationId` could be
-    /// made.
-    NoRandomness,
 }
 
 impl fmt::Display for UrlError {
@@ -314,12 +309,6 @@ impl fmt::Display for UrlError {
             UrlError::InvalidPercentEncoding { position } => write!(
                 f,
                 "the URL has a `%` at byte {position} not followed by two hexadecimal digits; write a literal `%` as `%25`"
-            ),
-            UrlError::EmptyMessage => f.write_str(
-                "the message is empty; say in one sentence why the user should open the page",
-            ),
-            UrlError::NoRandomness => f.write_str(
-                "the operating system's random source failed, so no unguessable elicitationId could be made; try again",
             ),
         }
     }
