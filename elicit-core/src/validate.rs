@@ -358,27 +358,26 @@ pub(crate) fn check_string(s: &StringSchema, text: &str) -> Result<(), Rule> {
 
 /// An integer's bounds, on its value.
 pub(crate) fn check_integer_value(n: &IntegerSchema, int: i128) -> Result<(), Rule> {
-    if let Some(min) = n.minimum.filter(|min| int < *min) {
-        return Err(Rule::Minimum {
-            minimum: min.to_string(),
-        });
-    }
-    if let Some(max) = n.maximum.filter(|max| int > *max) {
-        return Err(Rule::Maximum {
-            maximum: max.to_string(),
-        });
-    }
-    Ok(())
+    check_bounds(int, n.minimum, n.maximum)
 }
 
 /// A number's rules: its bounds.
 pub(crate) fn check_number(n: &NumberSchema, x: f64) -> Result<(), Rule> {
-    if let Some(min) = n.minimum.filter(|min| x < *min) {
+    check_bounds(x, n.minimum, n.maximum)
+}
+
+/// `minimum` and `maximum`, inclusive, on an integer or a number.
+fn check_bounds<T: PartialOrd + fmt::Display>(
+    x: T,
+    minimum: Option<T>,
+    maximum: Option<T>,
+) -> Result<(), Rule> {
+    if let Some(min) = minimum.filter(|min| x < *min) {
         return Err(Rule::Minimum {
             minimum: min.to_string(),
         });
     }
-    if let Some(max) = n.maximum.filter(|max| x > *max) {
+    if let Some(max) = maximum.filter(|max| x > *max) {
         return Err(Rule::Maximum {
             maximum: max.to_string(),
         });
