@@ -21,7 +21,7 @@ pub use std::vec::Vec;
 use crate::FormRequest;
 use crate::field::ElicitField;
 use crate::read::Content;
-use crate::validate::{Rule, Violation, Violations};
+use crate::violation::{Rule, Violation, Violations};
 
 /// A property of a generated schema.
 pub fn property<T: ElicitField>(

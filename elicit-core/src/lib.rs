@@ -39,6 +39,7 @@ mod schema;
 mod url;
 mod url_mode;
 mod validate;
+mod violation;
 
 #[cfg(feature = "mrtr")]
 pub mod mrtr;
@@ -73,4 +74,4 @@ pub use crate::url_mode::{
     ElicitUrl, ElicitationComplete, ElicitationId, InvalidElicitationId, RevisionedUrlRequest,
     UrlElicitationRequired, UrlOutcome, UrlRequest, UrlRequestError,
 };
-pub use crate::validate::{JsonType, Rule, Violation, Violations};
+pub use crate::violation::{JsonType, Rule, Violation, Violations};

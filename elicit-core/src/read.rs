@@ -18,7 +18,7 @@ use crate::reply::{
     Action, Elicitation, MAX_REPLY_BYTES, MalformedReply, ReplyError, action_named,
 };
 use crate::schema::{PropertyKind, RequestedSchema};
-use crate::validate::Violations;
+use crate::violation::Violations;
 
 /// A type an accepted reply's content can be turned into, once every rule of the schema holds.
 ///

@@ -6,7 +6,7 @@ use serde::de::{self, Deserializer, Visitor};
 use serde::{Deserialize, Serialize, Serializer};
 
 use crate::observe::{self, Outcome};
-use crate::validate::Violations;
+use crate::violation::Violations;
 
 /// The largest reply, in bytes of JSON text, that [`parse_reply_str`](crate::Elicit::from_reply_str)
 /// reads. A form of a few flat fields is a few hundred bytes; anything near this is hostile.

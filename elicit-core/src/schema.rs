@@ -637,8 +637,8 @@ impl RequestedSchema {
 
 impl PropertyKind {
     /// The JSON type a value of this kind has.
-    pub(crate) fn json_type(&self) -> crate::validate::JsonType {
-        use crate::validate::JsonType;
+    pub(crate) fn json_type(&self) -> crate::violation::JsonType {
+        use crate::violation::JsonType;
         match self {
             PropertyKind::String(_) | PropertyKind::Select(_) => JsonType::String,
             PropertyKind::Integer(_) => JsonType::Integer,

@@ -11,7 +11,8 @@ use crate::schema::{
     BooleanSchema, EnumOption, IntegerSchema, MultiSelectSchema, NumberSchema, PropertyKind,
     SelectSchema, SelectStyle, StringSchema,
 };
-use crate::validate::{JsonType, Rule, integer_value, number_value, quote, wrong_type};
+use crate::validate::{integer_value, number_value, wrong_type};
+use crate::violation::{JsonType, Rule, quote};
 
 pub(crate) mod kinds;
 pub(crate) mod spec;
