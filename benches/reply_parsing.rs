@@ -15,8 +15,8 @@
 //!   `ReplySerde::deserialize(&value)` (the floor for reading a `Value` into a typed struct);
 //! - rmcp: `mcp_elicit::rmcp::form_outcome` on rmcp's `ElicitResult` against what an rmcp user
 //!   writes without this crate, `serde_json::from_value::<SignupSerde>(Value::Object(content))`.
-//!   `from_value` consumes the content, so each call is given a fresh clone; the cost of the clone
-//!   alone is its own row, to be subtracted from theirs.
+//!   Both consume what they read (an owned result hands its strings over), so each call is given
+//!   a fresh clone; the cost of each clone alone is its own row, to be subtracted.
 //!
 //! Run: `cargo bench --bench reply_parsing`.
 
@@ -168,7 +168,7 @@ fn main() {
     let result: rmcp::model::ElicitResult = serde_json::from_str(ACCEPT).expect("ElicitResult");
     let request = Signup::form_request();
     assert!(
-        mcp_elicit::rmcp::form_outcome(&request, &result)
+        mcp_elicit::rmcp::form_outcome(&request, result.clone())
             .expect("valid")
             .is_accepted()
     );
@@ -177,18 +177,24 @@ fn main() {
     compare(
         "accept, from rmcp: ElicitResult -> typed value",
         vec![
-            case("elicit rmcp::form_outcome (all checks)", || {
-                keep(mcp_elicit::rmcp::form_outcome(
-                    &request,
-                    std::hint::black_box(&result),
-                ))
-            }),
+            case(
+                "elicit rmcp::form_outcome(result.clone()) (all checks)",
+                || {
+                    keep(mcp_elicit::rmcp::form_outcome(
+                        &request,
+                        std::hint::black_box(&result).clone(),
+                    ))
+                },
+            ),
             case("rmcp user: from_value(content.clone()) (no checks)", || {
                 keep(serde_json::from_value::<SignupSerde>(
                     std::hint::black_box(&content).clone(),
                 ))
             }),
-            case("content.clone() alone (part of the row above)", || {
+            case("result.clone() alone (part of the first row)", || {
+                keep(std::hint::black_box(&result).clone())
+            }),
+            case("content.clone() alone (part of the second row)", || {
                 keep(std::hint::black_box(&content).clone())
             }),
         ],

@@ -270,9 +270,9 @@ pub fn action_of(result: &ElicitResult) -> Result<Action, ReplyError> {
 /// recorded in [`observe`].
 pub fn form_outcome<T: FromContent>(
     request: &FormRequest<T>,
-    result: &ElicitResult,
+    result: ElicitResult,
 ) -> Result<Elicitation<T>, ReplyError> {
-    request.parse_parts(action_of(result)?, result.content.as_ref())
+    request.parse_parts(action_of(&result)?, result.content)
 }
 
 /// Read rmcp's `ElicitResult` for a URL request: only the action matters. Recorded in
@@ -604,7 +604,7 @@ impl<'r> Asker<'r> {
             let Some(result) = self.send(request.name(), params.clone()).await else {
                 return Ok(Asked::Answered(Elicitation::NoReply));
             };
-            match form_outcome(&request, &result) {
+            match form_outcome(&request, result) {
                 Ok(outcome) => return Ok(Asked::Answered(outcome)),
                 Err(_) if attempt < self.attempts => attempt += 1,
                 Err(rejected) => return Err(AskError::Rejected(rejected)),
@@ -632,7 +632,7 @@ impl<'r> Asker<'r> {
                 return Ok(Asked::Answered(Elicitation::NoReply));
             };
             match action_of(&result)
-                .and_then(|action| request.parse_consent_parts(action, result.content.as_ref()))
+                .and_then(|action| request.parse_consent_parts(action, result.content))
             {
                 Ok(outcome) => return Ok(Asked::Answered(outcome)),
                 Err(_) if attempt < self.attempts => attempt += 1,

@@ -123,7 +123,7 @@ impl<T: ConsentForm> FormRequest<T> {
     pub fn parse_consent_parts(
         &self,
         action: crate::Action,
-        content: Option<&Value>,
+        content: Option<Value>,
     ) -> Result<Elicitation<Consent<T>>, ReplyError> {
         self.parse_parts(action, content)
             .map(|outcome| consent_of(outcome, self.message()))

@@ -225,10 +225,11 @@ pub(crate) fn read_value<'r>(
     ReplySeed { schema }.deserialize(reply).map_err(not_json)?
 }
 
-/// Read the `content` of an SDK's already-parsed reply against `schema`.
-pub(crate) fn read_content<'r>(
+/// Read the `content` of an SDK's already-parsed reply against `schema`: an owned `Value` hands
+/// its strings over, a borrowed one lends them.
+pub(crate) fn read_content<'r, D: Deserializer<'r>>(
     schema: &'r RequestedSchema,
-    content: Option<&'r Value>,
+    content: Option<D>,
 ) -> ContentRead<'r> {
     match content {
         None => ContentRead::Absent,
@@ -623,7 +624,7 @@ pub(crate) fn parse_text_with_schema<T: FromContent>(
 pub(crate) fn parse_parts_with_schema<T: FromContent>(
     schema: &RequestedSchema,
     action: Action,
-    content: Option<&Value>,
+    content: Option<Value>,
 ) -> Result<Elicitation<T>, ReplyError> {
     let content = match action {
         // As on every path, the content of a decline or cancel is not read.

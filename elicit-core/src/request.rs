@@ -204,13 +204,13 @@ impl<T> FormRequest<T> {
         result
     }
 
-    /// [`parse_reply`](FormRequest::parse_reply) of a reply an SDK has already split into its
-    /// action and `content` (rmcp's `ElicitResult`): the content is read where it lies, not
-    /// copied into a new `Value` first.
+    /// [`parse_reply`](FormRequest::parse_reply) of a reply an SDK has already parsed and split
+    /// into its action and `content` (rmcp's `ElicitResult`): the content is read as it is,
+    /// its strings moved into the form's fields rather than copied, and nothing is rebuilt.
     pub fn parse_parts(
         &self,
         action: Action,
-        content: Option<&Value>,
+        content: Option<Value>,
     ) -> Result<Elicitation<T>, ReplyError>
     where
         T: FromContent,

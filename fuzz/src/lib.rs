@@ -547,7 +547,7 @@ pub fn rmcp(data: &[u8]) {
     };
     if let Ok(result) = serde_json::from_str::<rmcp::model::ElicitResult>(text) {
         let json = serde_json::to_value(&result).expect("an ElicitResult serializes");
-        let form = mcp_elicit::rmcp::form_outcome(&Everything::form_request(), &result);
+        let form = mcp_elicit::rmcp::form_outcome(&Everything::form_request(), result.clone());
         assert_eq!(form, Everything::from_reply(&json));
         match &form {
             Ok(Elicitation::NoReply) => panic!("an rmcp reply produced NoReply"),

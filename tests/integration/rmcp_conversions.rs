@@ -130,18 +130,18 @@ fn rmcp_replies_read_as_typed_outcomes() {
     let accepted = ElicitResult::new(ElicitationAction::Accept).with_content(json!({
         "env": "production", "notify": "ops@example.com", "replicas": 4
     }));
-    match form_outcome(&request, &accepted) {
+    match form_outcome(&request, accepted.clone()) {
         Ok(Elicitation::Accept(deploy)) => assert_eq!(deploy.env, Env::Production),
         other => panic!("{other:?}"),
     }
     let declined = ElicitResult::new(ElicitationAction::Decline);
     assert!(matches!(
-        form_outcome(&request, &declined),
+        form_outcome(&request, declined.clone()),
         Ok(Elicitation::Decline)
     ));
     let invalid = ElicitResult::new(ElicitationAction::Accept)
         .with_content(json!({"env": "prod", "notify": "x", "replicas": 40}));
-    let err = form_outcome(&request, &invalid).unwrap_err();
+    let err = form_outcome(&request, invalid.clone()).unwrap_err();
     assert_eq!(err.violations().map(|v| v.len()), Some(3), "{err}");
 
     let consent = ElicitResult::new(ElicitationAction::Accept);
