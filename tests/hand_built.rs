@@ -151,21 +151,21 @@ fn defaults_must_satisfy_their_own_property() {
             "p",
             IntegerSchema::new().minimum(1).default_value(0)
         )]),
-        "0 is outside [minimum, maximum]"
+        "must be at least 1 (minimum)"
     );
     assert_eq!(
         reason(vec![Property::new(
             "p",
             NumberSchema::new().maximum(1.0).default_value(1.5)
         )]),
-        "1.5 is outside [minimum, maximum]"
+        "must be at most 1 (maximum)"
     );
     assert_eq!(
         reason(vec![Property::new(
             "p",
             SelectSchema::new(colors()).default_value("pink")
         )]),
-        "\"pink\" is not one of the options"
+        "\"pink\" is not one of the offered options"
     );
     assert_eq!(
         reason(vec![Property::new(
@@ -271,7 +271,7 @@ fn a_dynamic_select_takes_its_options_and_checks_its_default_when_asked() {
             .expect_err("default not offered"),
         SchemaError::InvalidDefault {
             property: "account".into(),
-            reason: "\"b\" is not one of the options".into()
+            reason: "\"b\" is not one of the offered options".into()
         }
     );
     assert_eq!(

@@ -5,6 +5,8 @@ pub use crate::field::{Bound, DefaultValue, FieldSpec, select_from_value, select
 pub use crate::format::Format;
 pub use crate::read::FieldValue;
 pub use crate::request::WireCache;
+pub use crate::schema::rules;
+pub use crate::schema::rules::option_index;
 pub use crate::schema::{EnumOption, Property, RequestedSchema};
 pub use serde_json::{Map, Value};
 pub use std::option::Option::{self, None, Some};
@@ -179,19 +181,6 @@ impl<E: Select, S, const N: usize> DefaultOf<[E; N]> for std::collections::HashS
     fn default_of(value: &[E; N]) -> DefaultValue {
         DefaultValue::Strs(value.iter().map(Select::value).collect())
     }
-}
-
-/// The index of the option whose value is `value` (a `const fn`: the derive checks string
-/// defaults against an enum's options at compile time).
-pub const fn option_index(options: &[EnumOption], value: &str) -> Option<usize> {
-    let (mut rest, mut i) = (options, 0);
-    while let [option, tail @ ..] = rest {
-        if option.value_is(value) {
-            return Some(i);
-        }
-        (rest, i) = (tail, i + 1);
-    }
-    None
 }
 
 // Kind assertions. The derive checks which attributes fit which field kind from the type's

@@ -147,7 +147,7 @@ impl UrlRequest {
     /// [`UrlPolicy::Development`]), with a fresh [`ElicitationId`].
     pub fn with_url(message: impl Into<Text>, url: ElicitationUrl) -> Result<Self, UrlError> {
         let message = message.into();
-        if message.trim().is_empty() {
+        if !crate::schema::rules::message_is_not_empty(&message) {
             return Err(UrlError::EmptyMessage);
         }
         Ok(Self {
