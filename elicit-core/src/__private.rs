@@ -43,6 +43,22 @@ pub fn property<T: ElicitField>(
     p
 }
 
+/// A derived form's schema, built by the one checking constructor. The derive held its values to
+/// the same [`rules`] at compile time, so an error here is a bug in mcp-elicit (the compile-time
+/// check and the run-time one disagree), never the user's: it panics, naming the rule.
+#[allow(
+    clippy::panic,
+    reason = "an error here is a bug in mcp-elicit, not the user's input"
+)]
+pub fn schema(properties: Vec<Property>) -> RequestedSchema {
+    match RequestedSchema::new(properties) {
+        Ok(schema) => schema,
+        Err(error) => panic!(
+            "bug in mcp-elicit: a derived schema passed its rules at compile time but breaks one at run time ({error}); please report it"
+        ),
+    }
+}
+
 /// Take the field at `index` (named `name`) from content that kept every rule of its schema,
 /// recording a violation instead of failing: a value its Rust type cannot hold (an `f32` beyond
 /// its range), or, where generated code and schema disagree, an absent required one.

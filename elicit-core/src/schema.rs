@@ -543,6 +543,8 @@ pub struct RequestedSchema {
 impl RequestedSchema {
     /// Build a schema from properties, checking that it can be satisfied and is well formed:
     /// unique names, consistent bounds, non-empty options, defaults that satisfy the constraints.
+    /// The only way to build one: a derived schema is built here too, after the derive held it
+    /// to the same rules (`rules`) at compile time.
     ///
     /// ```
     /// # extern crate elicit_core as mcp_elicit;
@@ -564,14 +566,6 @@ impl RequestedSchema {
         Ok(Self {
             properties: Cow::Owned(properties),
         })
-    }
-
-    /// Used by generated code, whose schema the derive already checked at compile time.
-    #[doc(hidden)]
-    pub fn from_checked(properties: Vec<Property>) -> Self {
-        Self {
-            properties: Cow::Owned(properties),
-        }
     }
 
     /// The properties, in order.

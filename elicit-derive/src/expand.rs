@@ -338,7 +338,7 @@ fn expand_form(form: &Form) -> TokenStream {
                 static SCHEMA: _elicit::__private::OnceLock<_elicit::RequestedSchema> =
                     _elicit::__private::OnceLock::new();
                 SCHEMA.get_or_init(|| {
-                    _elicit::RequestedSchema::from_checked(_elicit::__private::Vec::from([
+                    _elicit::__private::schema(_elicit::__private::Vec::from([
                         #(#properties),*
                     ]))
                 })
