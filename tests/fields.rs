@@ -971,7 +971,7 @@ fn choice_default_must_be_one_of_the_options_supplied() {
         err,
         mcp_elicit::SchemaError::InvalidDefault {
             property: "account".into(),
-            reason: "\"acct_2\" is not one of the options".into()
+            reason: "\"acct_2\" is not one of the offered options".into()
         }
     );
 }

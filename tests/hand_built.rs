@@ -151,21 +151,21 @@ fn defaults_must_satisfy_their_own_property() {
             "p",
             IntegerSchema::new().minimum(1).default_value(0)
         )]),
-        "0 is outside [minimum, maximum]"
+        "must be at least 1 (minimum)"
     );
     assert_eq!(
         reason(vec![Property::new(
             "p",
             NumberSchema::new().maximum(1.0).default_value(1.5)
         )]),
-        "1.5 is outside [minimum, maximum]"
+        "must be at most 1 (maximum)"
     );
     assert_eq!(
         reason(vec![Property::new(
             "p",
             SelectSchema::new(colors()).default_value("pink")
         )]),
-        "\"pink\" is not one of the options"
+        "\"pink\" is not one of the offered options"
     );
     assert_eq!(
         reason(vec![Property::new(
@@ -191,22 +191,6 @@ fn defaults_must_satisfy_their_own_property() {
         )]),
         "must select at most 1 (maxItems) but selects 2"
     );
-}
-
-#[test]
-fn number_bounds_and_defaults_must_be_finite() {
-    for kind in [
-        NumberSchema::new().minimum(f64::NAN),
-        NumberSchema::new().maximum(f64::INFINITY),
-        NumberSchema::new().default_value(f64::NEG_INFINITY),
-    ] {
-        assert_eq!(
-            refused(vec![Property::new("p", kind)]),
-            SchemaError::NotFinite {
-                property: "p".into()
-            }
-        );
-    }
 }
 
 #[test]
@@ -243,18 +227,6 @@ fn schema_errors_say_what_is_wrong() {
 }
 
 #[test]
-fn form_request_needs_a_message() {
-    let schema =
-        RequestedSchema::new(vec![Property::new("name", StringSchema::new())]).expect("schema");
-    for message in ["", "   ", "\n\t"] {
-        assert_eq!(
-            FormRequest::new(message, schema.clone()).expect_err("empty message"),
-            SchemaError::EmptyMessage
-        );
-    }
-}
-
-#[test]
 fn a_dynamic_select_takes_its_options_and_checks_its_default_when_asked() {
     let schema = RequestedSchema::new(vec![
         Property::new("account", SelectSchema::dynamic().default_value("b")),
@@ -271,7 +243,7 @@ fn a_dynamic_select_takes_its_options_and_checks_its_default_when_asked() {
             .expect_err("default not offered"),
         SchemaError::InvalidDefault {
             property: "account".into(),
-            reason: "\"b\" is not one of the options".into()
+            reason: "\"b\" is not one of the offered options".into()
         }
     );
     assert_eq!(

@@ -11,8 +11,10 @@ pub use crate::field::{Bound, DefaultValue, FieldSpec, Select, select_from_value
 pub use crate::format::Format;
 pub use crate::read::FieldValue;
 pub use crate::request::WireCache;
+pub use crate::schema::rules;
 pub use crate::schema::{EnumOption, Property, RequestedSchema};
 pub use serde_json::{Map, Value};
+pub use std::borrow::Cow;
 pub use std::option::Option::{self, None, Some};
 pub use std::result::Result::{self, Err, Ok};
 pub use std::sync::OnceLock;
@@ -39,6 +41,22 @@ pub fn property<T: ElicitField>(
         p = p.description(description);
     }
     p
+}
+
+/// A derived form's schema, built by the one checking constructor. The derive held its values to
+/// the same [`rules`] at compile time, so an error here is a bug in mcp-elicit (the compile-time
+/// check and the run-time one disagree), never the user's: it panics, naming the rule.
+#[allow(
+    clippy::panic,
+    reason = "an error here is a bug in mcp-elicit, not the user's input"
+)]
+pub fn schema(properties: Vec<Property>) -> RequestedSchema {
+    match RequestedSchema::new(properties) {
+        Ok(schema) => schema,
+        Err(error) => panic!(
+            "bug in mcp-elicit: a derived schema passed its rules at compile time but breaks one at run time ({error}); please report it"
+        ),
+    }
 }
 
 /// Take the field at `index` (named `name`) from content that kept every rule of its schema,
@@ -147,17 +165,4 @@ pub fn form_request<T>(
 /// failed to read; an empty list still yields an error rather than a panic).
 pub fn violations(list: Vec<Violation>) -> Violations {
     Violations::from_vec(list).unwrap_or_else(|| Violations::one("(form)", Rule::OutOfRange))
-}
-
-/// The index of the option whose value is `value` (a `const fn`: the derive checks string
-/// defaults against an enum's options at compile time).
-pub const fn option_index(options: &[EnumOption], value: &str) -> Option<usize> {
-    let (mut rest, mut i) = (options, 0);
-    while let [option, tail @ ..] = rest {
-        if option.value_is(value) {
-            return Some(i);
-        }
-        (rest, i) = (tail, i + 1);
-    }
-    None
 }

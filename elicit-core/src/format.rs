@@ -29,8 +29,8 @@
 //! # The `uri` check at compile time
 //!
 //! The derive checks a field's string `default` against its `format` in a generated `const _`,
-//! so a default outside its format does not compile, and a derived schema is not checked again
-//! when it is built. That needs a `const fn`: [`Format::matches`]. For `email`, `date` and
+//! so a default outside its format does not compile. That needs a `const fn`:
+//! [`Format::matches`]. For `email`, `date` and
 //! `date-time` it is the very code [`Format::accepts`] runs. No RFC 3986 parser can run in a
 //! `const fn` (neither `fluent-uri`'s nor `iri-string`'s: both parse through traits), so for
 //! `uri` it is a mirror of the RFC 3986 grammar, written here as `const fn`s. The mirror only
@@ -38,8 +38,10 @@
 //! schema (those go through [`Format::accepts`]), and `tests` holds it to the parser: they agree
 //! on every short string over the bytes that steer the grammar, on every byte in every position
 //! of sample URIs, on IP literals built from every short sequence of their parts, and on random
-//! inputs. A disagreement could at worst let a derived form's `default` compile that a reply
-//! then cannot repeat, or refuse a valid one at compile time; it never decides a reply.
+//! inputs. A disagreement could at worst let a derived form's `default` compile that the
+//! schema's constructor then refuses when the form is first asked (a panic naming it as a bug of
+//! this crate, since a derived schema is built by the same checking constructor as a hand-built
+//! one), or refuse a valid one at compile time; it never decides a reply.
 
 use std::fmt;
 

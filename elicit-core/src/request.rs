@@ -100,7 +100,7 @@ impl FormRequest<Map<String, Value>> {
 }
 
 fn non_empty(message: Text) -> Result<Text, SchemaError> {
-    if message.trim().is_empty() {
+    if !crate::schema::rules::message_is_not_empty(&message) {
         Err(SchemaError::EmptyMessage)
     } else {
         Ok(message)

@@ -2,11 +2,13 @@
 //!
 //! Every violation is collected (not just the first), each naming the property and the rule.
 
+use std::borrow::Cow;
 use std::fmt;
 
 use serde_json::{Map, Value};
 
 use crate::read::{Content, FieldValue};
+use crate::schema::rules::{self, Outside};
 use crate::schema::{
     EnumOption, IntegerSchema, MultiSelectSchema, NumberSchema, PropertyKind, RequestedSchema,
     StringSchema,
@@ -81,9 +83,7 @@ pub(crate) fn check_value(kind: &PropertyKind, value: &FieldValue<'_>) -> Result
         }
         (PropertyKind::Boolean(_), FieldValue::Bool(_)) => Ok(()),
         (PropertyKind::Select(s), FieldValue::Str(text)) => check_option(&s.options, text),
-        (PropertyKind::MultiSelect(m), FieldValue::Items(items)) => {
-            check_selections(m, items.iter().map(Option::as_deref))
-        }
+        (PropertyKind::MultiSelect(m), FieldValue::Items(items)) => check_selections(m, items),
         (kind, value) => Err(wrong_type(kind.json_type(), value)),
     }
 }
@@ -91,7 +91,7 @@ pub(crate) fn check_value(kind: &PropertyKind, value: &FieldValue<'_>) -> Result
 /// A string's rules: its lengths, then its format.
 pub(crate) fn check_string(s: &StringSchema, text: &str) -> Result<(), Rule> {
     // Bounded before the string is counted or format-checked, on every entry point.
-    if text.len() > crate::reply::MAX_STRING_BYTES {
+    if !rules::string_fits_a_reply(text) {
         return Err(Rule::TooLarge { bytes: text.len() });
     }
     check_length(text, s.min_length, s.max_length)?;
@@ -103,77 +103,48 @@ pub(crate) fn check_string(s: &StringSchema, text: &str) -> Result<(), Rule> {
 
 /// An integer's bounds, on its value.
 pub(crate) fn check_integer_value(n: &IntegerSchema, int: i128) -> Result<(), Rule> {
-    check_bounds(int, n.minimum, n.maximum)
+    rules::integer_is_within(int, n.minimum, n.maximum).map_err(bound_broken)
 }
 
 /// A number's rules: its bounds.
 pub(crate) fn check_number(n: &NumberSchema, x: f64) -> Result<(), Rule> {
-    check_bounds(x, n.minimum, n.maximum)
+    rules::number_is_within(x, n.minimum, n.maximum).map_err(bound_broken)
 }
 
-/// `minimum` and `maximum`, inclusive, on an integer or a number.
-fn check_bounds<T: PartialOrd + fmt::Display>(
-    x: T,
-    minimum: Option<T>,
-    maximum: Option<T>,
-) -> Result<(), Rule> {
-    if let Some(min) = minimum.filter(|min| x < *min) {
-        return Err(Rule::Minimum {
+/// The rule of the `minimum` or `maximum` a number lies beyond.
+fn bound_broken<T: fmt::Display>(outside: Outside<T>) -> Rule {
+    match outside {
+        Outside::Below(min) => Rule::Minimum {
             minimum: min.to_string(),
-        });
-    }
-    if let Some(max) = maximum.filter(|max| x > *max) {
-        return Err(Rule::Maximum {
+        },
+        Outside::Above(max) => Rule::Maximum {
             maximum: max.to_string(),
-        });
+        },
     }
-    Ok(())
 }
 
 /// A multi-select's rules: each item a string, an option, and not selected before (in order);
-/// then the count. `items` gives each item's text, `None` for a non-string.
-fn check_selections<'t>(
-    m: &MultiSelectSchema,
-    items: impl Iterator<Item = Option<&'t str>> + Clone,
-) -> Result<(), Rule> {
-    // The options selected so far, by index (the first 64 options; past them, the items
-    // before are compared).
-    let mut selected: u64 = 0;
-    let mut count = 0;
-    for (i, item) in items.clone().enumerate() {
+/// then the count. `items` holds each item's text, `None` for a non-string.
+fn check_selections(m: &MultiSelectSchema, items: &[Option<Cow<'_, str>>]) -> Result<(), Rule> {
+    for (i, item) in items.iter().enumerate() {
         let Some(text) = item else {
             return Err(Rule::Type {
                 expected: JsonType::Array,
                 found: "an array holding a non-string",
             });
         };
-        let Some(index) = m.options.iter().position(|o| o.value() == text) else {
+        if rules::option_index(&m.options, text).is_none() {
             return Err(Rule::NotAnOption { value: quote(text) });
-        };
-        let bit = u32::try_from(index)
-            .ok()
-            .and_then(|index| 1u64.checked_shl(index));
-        let again = match bit {
-            Some(bit) => {
-                let again = selected & bit != 0;
-                selected |= bit;
-                again
-            }
-            // Every earlier item is a string (else the loop would have stopped there).
-            None => items.clone().take(i).any(|seen| seen == Some(text)),
-        };
-        if again {
+        }
+        if !rules::selection_is_new(items, i) {
             return Err(Rule::DuplicateSelection { value: quote(text) });
         }
-        count += 1;
     }
-    if let Some(min_items) = m.min_items.filter(|min| count < *min as usize) {
-        return Err(Rule::MinItems { min_items, count });
-    }
-    if let Some(max_items) = m.max_items.filter(|max| count > *max as usize) {
-        return Err(Rule::MaxItems { max_items, count });
-    }
-    Ok(())
+    let count = items.len();
+    rules::item_count_is_within(count, m.min_items, m.max_items).map_err(|outside| match outside {
+        Outside::Below(min_items) => Rule::MinItems { min_items, count },
+        Outside::Above(max_items) => Rule::MaxItems { max_items, count },
+    })
 }
 
 /// The largest magnitude below which every integer is an exact `f64`: a number given with a
@@ -206,17 +177,14 @@ fn inexact_integer(n: &IntegerSchema, value: &FieldValue<'_>) -> Rule {
     let FieldValue::Float(x) = *value else {
         return Rule::Inexact;
     };
-    if let Some(min) = n.minimum.filter(|min| x < *min as f64) {
-        return Rule::Minimum {
-            minimum: min.to_string(),
-        };
+    let as_f64 = |bound: i128| bound as f64;
+    let within = rules::number_is_within(x, n.minimum.map(as_f64), n.maximum.map(as_f64));
+    // The bound as the schema writes it, not as its nearest `f64`.
+    match (within, n.minimum, n.maximum) {
+        (Err(Outside::Below(_)), Some(min), _) => bound_broken(Outside::Below(min)),
+        (Err(Outside::Above(_)), _, Some(max)) => bound_broken(Outside::Above(max)),
+        _ => Rule::Inexact,
     }
-    if let Some(max) = n.maximum.filter(|max| x > *max as f64) {
-        return Rule::Maximum {
-            maximum: max.to_string(),
-        };
-    }
-    Rule::Inexact
 }
 
 /// The `f64` a number denotes.
@@ -230,33 +198,19 @@ pub(crate) fn number_value(value: &FieldValue<'_>) -> Result<f64, Rule> {
 }
 
 fn check_length(text: &str, min: Option<u32>, max: Option<u32>) -> Result<(), Rule> {
-    // A character is 1 to 4 bytes: when the byte length alone settles both bounds, the
-    // characters need no counting (the count is only reported when a bound is broken).
-    let bytes = text.len();
-    if max.is_none_or(|max| bytes <= max as usize)
-        && min.is_none_or(|min| bytes.div_ceil(4) >= min as usize)
-    {
-        return Ok(());
-    }
-    // ASCII text has one character per byte; a quick check, cheaper than counting.
-    let length = if text.is_ascii() {
-        bytes
-    } else {
-        text.chars().count()
-    };
-    if let Some(min_length) = min.filter(|min| length < *min as usize) {
-        return Err(Rule::MinLength { min_length, length });
-    }
-    if let Some(max_length) = max.filter(|max| length > *max as usize) {
-        return Err(Rule::MaxLength { max_length, length });
-    }
-    Ok(())
+    // The characters are counted again only to report a broken bound.
+    rules::length_is_within(text, min, max).map_err(|outside| {
+        let length = rules::char_count(text);
+        match outside {
+            Outside::Below(min_length) => Rule::MinLength { min_length, length },
+            Outside::Above(max_length) => Rule::MaxLength { max_length, length },
+        }
+    })
 }
 
 pub(crate) fn check_option(options: &[EnumOption], text: &str) -> Result<(), Rule> {
-    if options.iter().any(|o| o.value() == text) {
-        Ok(())
-    } else {
-        Err(Rule::NotAnOption { value: quote(text) })
+    match rules::option_index(options, text) {
+        Some(_) => Ok(()),
+        None => Err(Rule::NotAnOption { value: quote(text) }),
     }
 }

@@ -1,12 +1,13 @@
 //! The last step: generate the impls. Everything lives in a `const _: () = { .. }` block, names
 //! the runtime through one alias (`_elicit`), and uses only absolute paths.
 
-use proc_macro2::{Literal, Span, TokenStream};
+use proc_macro2::{Span, TokenStream};
 use quote::{quote, quote_spanned};
 
 use crate::attributes::{DefaultExpr, Number};
 use crate::model::{Field, Form, KindAssert, Model, OptionsEnum, UrlForm};
 use crate::ty::Class;
+use crate::value_rules;
 
 pub fn expand(model: &Model) -> TokenStream {
     match model {
@@ -30,20 +31,12 @@ fn wrap(krate: &syn::Path, body: TokenStream) -> TokenStream {
 fn number(n: Number) -> TokenStream {
     match n {
         Number::Int(i) => {
-            let abs = Literal::u128_unsuffixed(i.unsigned_abs());
-            if i < 0 {
-                quote!(_elicit::__private::Bound::Int(-#abs))
-            } else {
-                quote!(_elicit::__private::Bound::Int(#abs))
-            }
+            let i = value_rules::int(i);
+            quote!(_elicit::__private::Bound::Int(#i))
         }
         Number::Float(x) => {
-            let abs = Literal::f64_unsuffixed(x.abs());
-            if x < 0.0 {
-                quote!(_elicit::__private::Bound::Float(-#abs))
-            } else {
-                quote!(_elicit::__private::Bound::Float(#abs))
-            }
+            let x = value_rules::float(x);
+            quote!(_elicit::__private::Bound::Float(#x))
         }
     }
 }
@@ -63,7 +56,8 @@ fn options_type(class: &Class) -> Option<&syn::Type> {
     }
 }
 
-/// The `FieldSpec` literal and the compile-time checks of one field.
+/// The `FieldSpec` literal and the compile-time checks of one field that need its type (the value
+/// rules, which do not, are `value_rules::form`'s).
 fn field_spec(f: &Field) -> (TokenStream, TokenStream) {
     let name = &f.name;
     let format = match &f.format {
@@ -78,7 +72,7 @@ fn field_spec(f: &Field) -> (TokenStream, TokenStream) {
     let max_items = opt(f.max_items);
     let legacy = f.legacy_enum_names;
     let ty = &f.ty;
-    let mut checks = format_check(f);
+    let mut checks = TokenStream::new();
 
     if let (Some(min_items), Class::Multi(e)) = (f.min_items, f.class.inner()) {
         let msg = format!(
@@ -86,7 +80,10 @@ fn field_spec(f: &Field) -> (TokenStream, TokenStream) {
         );
         let span = f.min_items_span.unwrap_or_else(|| e_span(e));
         checks.extend(quote_spanned! {span=>
-            const _: () = if (#min_items as usize) > <#e as _elicit::Select>::OPTIONS.len() {
+            const _: () = if !_elicit::__private::rules::min_items_fit_the_options(
+                _elicit::__private::Some(#min_items),
+                <#e as _elicit::Select>::OPTIONS.len(),
+            ) {
                 ::core::panic!(#msg)
             };
         });
@@ -150,24 +147,6 @@ fn field_spec(f: &Field) -> (TokenStream, TokenStream) {
     (spec, checks)
 }
 
-/// `format = ".."` is read by the core's `Format::from_name`, in a constant: the one table of
-/// format names is the core's, and an unknown name is a compile error on the user's string. The
-/// fallback emits this check too, so the error shows beside the derive's own.
-pub fn format_check(f: &Field) -> TokenStream {
-    let Some((format, span)) = &f.format else {
-        return TokenStream::new();
-    };
-    let msg = format!(
-        "unknown format {format:?} on `{}`; the spec allows only \"email\", \"uri\", \"date\" and \"date-time\"",
-        f.name
-    );
-    quote_spanned! {*span=>
-        const _: () = if _elicit::__private::Format::from_name(#format).is_none() {
-            ::core::panic!(#msg)
-        };
-    }
-}
-
 fn e_span(ty: &syn::Type) -> Span {
     syn::spanned::Spanned::span(ty)
 }
@@ -188,20 +167,6 @@ fn default_tokens(
             quote_spanned!(span=> _elicit::__private::DefaultValue::Number(#n))
         }
         DefaultExpr::Str(s) => {
-            if let Some((format, _)) = &f.format {
-                let msg = format!(
-                    "the default of `{name}` is not in its format; a default must satisfy the field's own constraints"
-                );
-                // An unknown format is `format_check`'s error alone.
-                checks.extend(quote_spanned! {span=>
-                    const _: () = match _elicit::__private::Format::from_name(#format) {
-                        ::core::option::Option::Some(format) if !format.matches(#s) => {
-                            ::core::panic!(#msg)
-                        }
-                        _ => {}
-                    };
-                });
-            }
             if let Some(e) = options_type(&f.class) {
                 select_value_check(name, e, s, span, checks);
             }
@@ -266,7 +231,7 @@ fn select_value_check(
         "`{name}` cannot default to {value:?}: that option is marked `#[elicit(dangerous)]`, and a dangerous path is never pre-selected; choose a safe default or none"
     );
     checks.extend(quote_spanned! {span=>
-        const _: () = match _elicit::__private::option_index(<#e as _elicit::Select>::OPTIONS, #value) {
+        const _: () = match _elicit::__private::rules::option_index(<#e as _elicit::Select>::OPTIONS, #value) {
             ::core::option::Option::Some(i) => if <#e as _elicit::Select>::DANGEROUS[i] {
                 ::core::panic!(#dangerous)
             },
@@ -322,6 +287,7 @@ fn expand_form(form: &Form) -> TokenStream {
         bindings.push((var, field_ident.clone()));
         puts.push(quote! { (#ops.put)(&mut content, #name, &self.#field_ident); });
     }
+    let value_checks = value_rules::form(form, true);
     let vars: Vec<_> = bindings.iter().map(|(v, _)| v).collect();
     let assigns: Vec<_> = bindings.iter().map(|(v, f)| quote!(#f: #v)).collect();
     let skipped: Vec<_> = form
@@ -372,7 +338,7 @@ fn expand_form(form: &Form) -> TokenStream {
                 static SCHEMA: _elicit::__private::OnceLock<_elicit::RequestedSchema> =
                     _elicit::__private::OnceLock::new();
                 SCHEMA.get_or_init(|| {
-                    _elicit::RequestedSchema::from_checked(_elicit::__private::Vec::from([
+                    _elicit::__private::schema(_elicit::__private::Vec::from([
                         #(#properties),*
                     ]))
                 })
@@ -397,6 +363,7 @@ fn expand_form(form: &Form) -> TokenStream {
 
         #consent
         #checks
+        #value_checks
     };
     wrap(&form.krate, body)
 }
@@ -405,6 +372,7 @@ fn expand_url(url: &UrlForm) -> TokenStream {
     let ident = &url.ident;
     let message = &url.message;
     let metric_name = &url.metric_name;
+    let value_checks = value_rules::url(url);
     let body = quote! {
         #[automatically_derived]
         impl _elicit::ElicitUrl for #ident {
@@ -415,6 +383,8 @@ fn expand_url(url: &UrlForm) -> TokenStream {
                 #metric_name
             }
         }
+
+        #value_checks
     };
     wrap(&url.krate, body)
 }
@@ -425,6 +395,7 @@ fn expand_options(options: &OptionsEnum) -> TokenStream {
     let idents: Vec<_> = options.variants.iter().map(|v| &v.ident).collect();
     let titles = options.variants.iter().map(|v| opt(v.title.as_deref()));
     let dangerous: Vec<_> = options.variants.iter().map(|v| v.dangerous).collect();
+    let value_checks = value_rules::options(options);
     let body = quote! {
         #[automatically_derived]
         impl _elicit::Select for #ident {
@@ -479,7 +450,17 @@ fn expand_options(options: &OptionsEnum) -> TokenStream {
                     #(Self::#idents => #dangerous,)*
                 }
             }
+
+            /// The option's value (a `const fn`, so defaults are checked at compile time).
+            #[doc(hidden)]
+            pub const fn __elicit_value(&self) -> &'static str {
+                match self {
+                    #(Self::#idents => #values,)*
+                }
+            }
         }
+
+        #value_checks
     };
     wrap(&options.krate, body)
 }

@@ -6,16 +6,19 @@
 //! very value the expansion would have used: the stub cannot name another runtime than the
 //! user's `crate = ..`, in whichever form it is written.
 //!
-//! Beside the stub go the checks the compiler makes through the core's tables (an unknown
-//! `format`), read from the model as far as it can be built: no error of the derive's own
-//! replaces them, so they are reported with the rest.
+//! Beside the stub go the value rules the compiler checks through the core's `const fn`s (an
+//! unknown `format`, inverted bounds, a default outside its constraints, a repeated name:
+//! `value_rules.rs`), read from the model as far as it can be built: no error of the derive's
+//! own replaces them, so they are reported with the rest. Only the checks that need a field's
+//! type (a default against its options enum, `min_items` against the number of options) wait
+//! for the derive's own errors to be fixed.
 
 use proc_macro2::TokenStream;
 use quote::quote;
 
 use crate::attributes::{Attributes, Target};
-use crate::expand;
 use crate::model::Model;
+use crate::value_rules;
 
 pub fn expand(
     input: &syn::DeriveInput,
@@ -59,25 +62,37 @@ fn stub(input: &syn::DeriveInput, target: &Target) -> TokenStream {
         }
     });
     let stub = match &input.data {
-        syn::Data::Enum(_) => quote! {
-            impl _elicit::Select for #ident {
-                const OPTIONS: &'static [_elicit::EnumOption] = &[];
-                const DANGEROUS: &'static [bool] = &[];
-                fn from_value(_: &str) -> ::core::option::Option<Self> { ::core::unreachable!() }
-                fn value(&self) -> &'static str { ::core::unreachable!() }
-                fn is_dangerous(&self) -> bool { ::core::unreachable!() }
+        syn::Data::Enum(e) => {
+            let variants: Vec<_> = e.variants.iter().map(|v| &v.ident).collect();
+            let names = variants.iter().map(|v| v.to_string());
+            quote! {
+                impl _elicit::Select for #ident {
+                    const OPTIONS: &'static [_elicit::EnumOption] = &[];
+                    const DANGEROUS: &'static [bool] = &[];
+                    fn from_value(_: &str) -> ::core::option::Option<Self> { ::core::unreachable!() }
+                    fn value(&self) -> &'static str { ::core::unreachable!() }
+                    fn is_dangerous(&self) -> bool { ::core::unreachable!() }
+                }
+                impl _elicit::__private::SealedField for #ident {}
+                impl _elicit::ElicitField for #ident {
+                    fn property_kind(_: &_elicit::__private::FieldSpec) -> _elicit::PropertyKind { ::core::unreachable!() }
+                    fn from_value(_: _elicit::__private::FieldValue<'_>) -> ::core::result::Result<Self, _elicit::Rule> { ::core::unreachable!() }
+                    fn to_json(&self) -> ::core::option::Option<_elicit::__private::Value> { ::core::unreachable!() }
+                }
+                impl #ident {
+                    #[doc(hidden)]
+                    pub const fn __elicit_is_dangerous(&self) -> bool { false }
+                    // A value per variant, so that a form's default of two variants is not read as
+                    // one option selected twice.
+                    #[doc(hidden)]
+                    pub const fn __elicit_value(&self) -> &'static str {
+                        match *self {
+                            #(Self::#variants { .. } => #names,)*
+                        }
+                    }
+                }
             }
-            impl _elicit::__private::SealedField for #ident {}
-            impl _elicit::ElicitField for #ident {
-                fn property_kind(_: &_elicit::__private::FieldSpec) -> _elicit::PropertyKind { ::core::unreachable!() }
-                fn from_value(_: _elicit::__private::FieldValue<'_>) -> ::core::result::Result<Self, _elicit::Rule> { ::core::unreachable!() }
-                fn to_json(&self) -> ::core::option::Option<_elicit::__private::Value> { ::core::unreachable!() }
-            }
-            impl #ident {
-                #[doc(hidden)]
-                pub const fn __elicit_is_dangerous(&self) -> bool { false }
-            }
-        },
+        }
         _ if target.is_url => quote! {
             impl _elicit::ElicitUrl for #ident {
                 fn message() -> &'static str { ::core::unreachable!() }
@@ -103,8 +118,8 @@ fn stub(input: &syn::DeriveInput, target: &Target) -> TokenStream {
     }
 }
 
-/// The format checks of every field the derive checked: those of the model, built from what
-/// darling read (nothing, if the container's own attribute has a mistake).
+/// The value rules of the model, built from what darling read (nothing, if the container's own
+/// attribute has a mistake). A default's variants are not read: their enum's code may be a stub.
 fn compile_time_checks(attributes: &Attributes) -> TokenStream {
     let model = attributes
         .container
@@ -112,8 +127,10 @@ fn compile_time_checks(attributes: &Attributes) -> TokenStream {
         .ok()
         .and_then(|opts| Model::build(opts, &attributes.target, &attributes.body));
     match model {
-        Some(Model::Form(form)) => form.fields.iter().map(expand::format_check).collect(),
-        _ => TokenStream::new(),
+        Some(Model::Form(form)) => value_rules::form(&form, false),
+        Some(Model::Url(url)) => value_rules::url(&url),
+        Some(Model::Options(options)) => value_rules::options(&options),
+        None => TokenStream::new(),
     }
 }
 
@@ -175,6 +192,60 @@ mod tests {
             let out = output(&input);
             assert!(out.contains(r#"Format :: from_name ("phone")"#), "{out}");
         }
+    }
+
+    #[test]
+    fn value_rules_are_checked_beside_the_derive_s_own_errors() {
+        // No message: the derive's own error. Each value rule is the core's, in a constant.
+        let out = output(&parse_quote! {
+            struct A {
+                #[elicit(min_length = 3, max_length = 1, default = "ab")]
+                email: String,
+                #[elicit(rename = "email", minimum = 2.5, maximum = 1.5)]
+                contact: f64,
+                #[elicit(min_items = 2, max_items = 1, default = ["a", "a"])]
+                tags: Vec<Tag>,
+            }
+        });
+        for rule in [
+            "lengths_are_ordered",
+            "length_is_within",
+            "name_is_unique",
+            "number_bounds_are_ordered",
+            "item_counts_are_ordered",
+            "item_count_is_within",
+            "selection_is_new",
+        ] {
+            assert!(out.contains(&format!("rules :: {rule} (")), "{rule}: {out}");
+        }
+        let options = output(&parse_quote! {
+            enum Tag { A, #[elicit(rename = "A")] B, C(u8) }
+        });
+        assert!(
+            options.contains("rules :: option_value_is_unique ("),
+            "{options}"
+        );
+        let message = output(&parse_quote! {
+            #[elicit(message = " ")]
+            struct A { password: String }
+        });
+        assert!(
+            message.contains("rules :: message_is_not_empty ("),
+            "{message}"
+        );
+    }
+
+    #[test]
+    fn a_default_s_variants_are_not_read_in_the_fallback() {
+        // Their enum's code may be a stub; its other checks still stand.
+        let out = output(&parse_quote! {
+            struct A {
+                #[elicit(max_items = 1, default = [Tag::A, Tag::A])]
+                tags: Vec<Tag>,
+            }
+        });
+        assert!(out.contains("rules :: item_count_is_within ("), "{out}");
+        assert!(!out.contains("__elicit_value"), "{out}");
     }
 
     #[test]

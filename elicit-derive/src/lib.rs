@@ -9,6 +9,9 @@
 //!   collected (`errors.rs`) on the tokens that caused it and reported at once;
 //! - `model.rs`: the checked model, built once every rule holds;
 //! - `expand.rs`: the impls, from the model;
+//! - `value_rules.rs`: the rules on values alone (bounds, defaults, names, the message), written
+//!   as `const _` items that call the core's `rules`, so the compiler checks them; emitted by the
+//!   expansion and by the fallback;
 //! - `fallback.rs`: on error, a stub impl beside the errors, from what the attributes step read,
 //!   so that the user sees only the real diagnostics.
 //!
@@ -25,6 +28,7 @@ mod model;
 mod secret;
 mod ty;
 mod validation;
+mod value_rules;
 
 use proc_macro::TokenStream;
 

@@ -22,6 +22,8 @@ pub struct Form {
     pub ident: syn::Ident,
     pub krate: syn::Path,
     pub message: String,
+    /// Where `message = ".."` is written; `None` for a doc comment's.
+    pub message_span: Option<Span>,
     pub fields: Vec<Field>,
     /// Fields skipped from the schema; filled with `Default::default()`.
     pub skipped: Vec<syn::Ident>,
@@ -35,6 +37,8 @@ pub struct UrlForm {
     pub ident: syn::Ident,
     pub krate: syn::Path,
     pub message: String,
+    /// Where `message = ".."` is written; `None` for a doc comment's.
+    pub message_span: Option<Span>,
     pub metric_name: String,
 }
 
@@ -42,6 +46,8 @@ pub struct Field {
     pub ident: syn::Ident,
     pub ty: syn::Type,
     pub name: String,
+    /// Where the name is written: at `rename = ".."`, else at the field's name.
+    pub name_span: Span,
     /// `#[elicit(consent)]` on the field: a confirmation checkbox that must be ticked.
     pub consent: bool,
     pub title: Option<String>,
@@ -58,8 +64,12 @@ pub struct Field {
     pub default: Option<(DefaultExpr, Span)>,
     pub legacy_enum_names: bool,
     pub serde_default: bool,
-    /// Where `min_items` was written, for the check against the number of options.
+    /// Where `min_length`, `min_items`, `minimum` and `maximum` are written, for the checks of
+    /// their values.
+    pub min_length_span: Option<Span>,
     pub min_items_span: Option<Span>,
+    pub minimum_span: Option<Span>,
+    pub maximum_span: Option<Span>,
     /// Kinds the syntax could not confirm (an alias, a path): asserted by the compiler, each on
     /// the attribute that needs it.
     pub kind_asserts: Vec<(KindAssert, Span)>,
@@ -169,6 +179,11 @@ pub fn property_name(
     }
 }
 
+/// Where a field's property name is written: at `rename = ".."`, else at the field's name.
+pub fn name_span(f: &FieldOpts, ident: &syn::Ident) -> Span {
+    f.rename.as_ref().map_or_else(|| ident.span(), |r| r.span())
+}
+
 /// The value of an option: `#[elicit(rename)]`, else `#[serde(rename)]`, else the variant's
 /// name under `rename_all`.
 pub fn option_value(v: &VariantOpts, rename_all: Option<RenameRule>, serde: &SerdeAttrs) -> String {
@@ -191,6 +206,7 @@ impl Model {
                 .or_else(|| doc_text(&opts.attrs))
                 .unwrap_or_default()
         };
+        let message_span = opts.message.as_ref().map(|m| m.span());
         let metric_name = opts
             .name
             .as_ref()
@@ -200,6 +216,7 @@ impl Model {
                 ident: opts.ident.clone(),
                 krate: target.krate.clone(),
                 message: message(),
+                message_span,
                 metric_name,
             })),
             Body::Struct { .. } => {
@@ -219,6 +236,7 @@ impl Model {
                     ident: opts.ident.clone(),
                     krate: target.krate.clone(),
                     message: message(),
+                    message_span,
                     fields,
                     skipped,
                     metric_name,
@@ -232,6 +250,10 @@ impl Model {
                     .map(|v| Variant {
                         ident: v.ident.clone(),
                         value: option_value(v, rename_all, &serde_attrs(&v.attrs)),
+                        value_span: v
+                            .rename
+                            .as_ref()
+                            .map_or_else(|| v.ident.span(), |r| r.span()),
                         title: v.title.as_ref().map(|t| t.as_str().to_owned()),
                         dangerous: v.dangerous.is_present(),
                     })
@@ -273,6 +295,7 @@ impl Field {
             ident: ident.clone(),
             ty: f.ty.clone(),
             name: property_name(f, ident, rename_all, serde),
+            name_span: name_span(f, ident),
             consent: f.consent.is_present(),
             title: f.title.as_ref().map(|t| t.as_str().to_owned()),
             description: f
@@ -290,7 +313,10 @@ impl Field {
             default: f.default.as_ref().map(|d| ((**d).clone(), d.span())),
             legacy_enum_names: f.legacy_enum_names.is_present(),
             serde_default: serde.default,
+            min_length_span: f.min_length.as_ref().map(|v| v.span()),
             min_items_span: f.min_items.as_ref().map(|v| v.span()),
+            minimum_span: f.minimum.as_ref().map(|v| v.span()),
+            maximum_span: f.maximum.as_ref().map(|v| v.span()),
             kind_asserts,
             unchecked_bounds,
             serde_default_fn: serde.default_fn.clone(),
@@ -308,6 +334,8 @@ pub struct OptionsEnum {
 pub struct Variant {
     pub ident: syn::Ident,
     pub value: String,
+    /// Where the value is written: at `rename = ".."`, else at the variant's name.
+    pub value_span: Span,
     pub title: Option<String>,
     pub dangerous: bool,
 }

@@ -1,11 +1,12 @@
-//! Step 2: every rule of the spec and of this crate, one function each, all called from
+//! Step 2: every rule that needs the syntax (the input's shape, which attributes fit which field
+//! type, secrets, where a default may be given), one function each, all called from
 //! [`validate`] in the order their errors are reported. Errors are accumulated (never `?`), each
 //! on the tokens that caused it, saying what to do instead.
 //!
 //! The rules on values alone (bounds against bounds, a default against its constraints, names
-//! against names) are grouped at the end of this file, each marked `// value rule: moves to the
-//! core`: they are to become `const fn`s of the runtime that generated code calls, so that one
-//! implementation checks a derived schema at compile time and a hand-built one at run time.
+//! against names, the message) are not here: they are the core's `const fn`s
+//! (`elicit_core::__private::rules`), which the same functions check a hand-built schema with at
+//! run time; `value_rules.rs` writes the `const _` items that have the compiler call them.
 
 use darling::util::SpannedValue;
 use proc_macro2::Span;
@@ -40,7 +41,6 @@ pub fn validate(input: &syn::DeriveInput, attributes: &Attributes) -> Result<Mod
             Body::Struct { is_unit, .. } => {
                 // A form: the container.
                 form_says_why(opts, errors);
-                message_is_not_empty(opts, errors);
                 name_is_not_empty(opts, errors);
                 mode_is_known(opts, errors);
                 if attributes.target.is_url {
@@ -52,26 +52,18 @@ pub fn validate(input: &syn::DeriveInput, attributes: &Attributes) -> Result<Mod
                     rename_all_is_known(opts, errors);
                     // Every field, even one with other mistakes, so that all show at once.
                     let fields = fields_asked(opts, &attributes.body);
-                    for (i, field) in fields.iter().enumerate() {
-                        property_name_is_unique(field, &fields[..i], errors);
-                        rename_is_not_empty(field, errors);
+                    for field in &fields {
                         type_is_a_form_field(field, errors);
                         secret_is_not_asked_in_a_form(field, errors);
                         not_secret_gives_a_reason(field, errors);
                         credential_is_not_asked_in_a_form(field, errors);
                         attributes_fit_the_field_kind(field, errors);
                         legacy_enum_names_is_on_a_single_select(field, errors);
-                        bounds_are_ordered(field, errors);
                         bounds_fit_the_type(field, errors);
-                        bounds_are_finite(field, errors);
                         default_has_the_field_type(field, errors);
                         run_time_options_have_no_default_here(field, errors);
                         consent_is_not_pre_ticked(field, errors);
                         default_fits_the_type(field, errors);
-                        default_is_within_bounds(field, errors);
-                        default_length_is_within_bounds(field, errors);
-                        default_selects_each_option_once(field, errors);
-                        default_item_count_is_within_bounds(field, errors);
                     }
                     form_asks_something(opts, &fields, errors);
                 }
@@ -81,9 +73,8 @@ pub fn validate(input: &syn::DeriveInput, attributes: &Attributes) -> Result<Mod
                 form_keys_are_not_on_options(opts, errors);
                 rename_all_is_known(opts, errors);
                 let options = options_offered(opts, &attributes.body);
-                for (i, option) in options.iter().enumerate() {
+                for option in &options {
                     option_value_is_not_empty(option, errors);
-                    option_value_is_unique(option, &options[..i], errors);
                     option_is_not_skipped(option, errors);
                 }
             }
@@ -145,7 +136,7 @@ fn fields_asked<'a>(opts: &InputOpts, body: &'a Body) -> Vec<FieldView<'a>> {
             (!model::is_skipped(f, &serde)).then(|| FieldView {
                 opts: f,
                 name: model::property_name(f, ident, rename_all, &serde),
-                name_span: f.rename.as_ref().map_or_else(|| ident.span(), |r| r.span()),
+                name_span: model::name_span(f, ident),
                 class: classify(&f.ty),
             })
         })
@@ -377,14 +368,6 @@ fn form_keys_are_not_on_options(opts: &InputOpts, errors: &mut Errors) {
 // ---------------------------------------------------------------------------------------------
 // A field
 
-fn rename_is_not_empty(field: &FieldView<'_>, errors: &mut Errors) {
-    if let Some(r) = &field.opts.rename
-        && r.is_empty()
-    {
-        errors.at(r.span(), "`rename` must not be empty");
-    }
-}
-
 fn type_is_a_form_field(field: &FieldView<'_>, errors: &mut Errors) {
     if let Class::Forbidden(reason) = &field.class {
         errors.spanned(
@@ -504,6 +487,17 @@ fn default_has_the_field_type(field: &FieldView<'_>, errors: &mut Errors) {
         | (Class::Select(_), DefaultExpr::Str(_) | DefaultExpr::Path(_))
         | (Class::Choices | Class::Optional(_) | Class::Forbidden(_), _) => return,
         (Class::Multi(_), DefaultExpr::Array(items)) => {
+            let has = |kind: fn(&DefaultExpr) -> bool| items.iter().any(|(item, _)| kind(item));
+            if has(|i| matches!(i, DefaultExpr::Path(_)))
+                && has(|i| matches!(i, DefaultExpr::Str(_)))
+            {
+                errors.at(
+                    span,
+                    format!(
+                        "the default of `{name}` mixes variants and option values; write every item as a variant (`[Enum::A, Enum::B]`) or every one as a value (`[\"a\", \"b\"]`)"
+                    ),
+                );
+            }
             for (item, item_span) in items {
                 if !matches!(item, DefaultExpr::Str(_) | DefaultExpr::Path(_)) {
                     errors.at(
@@ -603,230 +597,6 @@ fn option_is_not_skipped(option: &OptionView<'_>, errors: &mut Errors) {
     }
 }
 
-// ---------------------------------------------------------------------------------------------
-// Value rules: on the values written in the attributes, not on the field's type. Each is to move
-// to the core as a `const fn` that generated code calls (as `Format::matches` already does), so
-// that a hand-built schema is held to the very same rule.
-
-// value rule: moves to the core
-fn message_is_not_empty(opts: &InputOpts, errors: &mut Errors) {
-    if let Some(m) = &opts.message
-        && m.trim().is_empty()
-    {
-        errors.at(
-            m.span(),
-            "the message is empty; say in one sentence what is asked and why",
-        );
-    }
-}
-
-// value rule: moves to the core
-fn property_name_is_unique(field: &FieldView<'_>, earlier: &[FieldView<'_>], errors: &mut Errors) {
-    if earlier.iter().any(|f| f.name == field.name) {
-        errors.at(
-            field.name_span,
-            format!(
-                "two fields are named `{}` in the form: property names must be unique after renaming; give one of them another name with `#[elicit(rename = \"...\")]`",
-                field.name
-            ),
-        );
-    }
-}
-
-// value rule: moves to the core
-fn bounds_are_ordered(field: &FieldView<'_>, errors: &mut Errors) {
-    let f = field.opts;
-    let pairs = [
-        (
-            "min_length",
-            "max_length",
-            ordered(&f.min_length, &f.max_length, f64::from),
-        ),
-        (
-            "min_items",
-            "max_items",
-            ordered(&f.min_items, &f.max_items, f64::from),
-        ),
-        (
-            "minimum",
-            "maximum",
-            ordered(&f.minimum, &f.maximum, Number::as_f64),
-        ),
-    ];
-    for (lo, hi, inverted_at) in pairs {
-        if let Some(span) = inverted_at {
-            errors.at(
-                span,
-                format!(
-                    "`{lo}` is greater than `{hi}` on `{}`, so no value can satisfy both; lower `{lo}` or raise `{hi}`",
-                    field.name
-                ),
-            );
-        }
-    }
-}
-
-/// Where the lower bound is written, when both are given and it is the greater.
-fn ordered<T: Copy>(
-    lo: &Option<SpannedValue<T>>,
-    hi: &Option<SpannedValue<T>>,
-    value: impl Fn(T) -> f64,
-) -> Option<Span> {
-    match (lo, hi) {
-        (Some(lo), Some(hi)) if value(**lo) > value(**hi) => Some(lo.span()),
-        _ => None,
-    }
-}
-
-// value rule: moves to the core
-/// A bound is finite. On an integer or `f32` field, `bounds_fit_the_type` already refuses a
-/// bound that is not (as not whole, or outside `f32`).
-fn bounds_are_finite(field: &FieldView<'_>, errors: &mut Errors) {
-    if matches!(
-        field.class.inner(),
-        Class::Int { .. } | Class::Float { name: "f32" }
-    ) {
-        return;
-    }
-    for (key, bound) in field.bounds() {
-        if let Number::Float(x) = **bound
-            && !x.is_finite()
-        {
-            errors.at(
-                bound.span(),
-                format!("`{key}` on `{}` must be a finite number", field.name),
-            );
-        }
-    }
-}
-
-// value rule: moves to the core
-/// An integer default outside its type's range is `default_fits_the_type`'s error alone.
-fn default_is_within_bounds(field: &FieldView<'_>, errors: &mut Errors) {
-    let f = field.opts;
-    let (x, shown) = match (field.class.inner(), field.default()) {
-        (Class::Int { min, max, .. }, Some((DefaultExpr::Number(Number::Int(n)), _)))
-            if min <= n && n <= max =>
-        {
-            (*n as f64, n.to_string())
-        }
-        (Class::Float { .. }, Some((DefaultExpr::Number(n), _))) => {
-            (n.as_f64(), n.as_f64().to_string())
-        }
-        _ => return,
-    };
-    if f.minimum.as_ref().is_some_and(|m| x < m.as_f64())
-        || f.maximum.as_ref().is_some_and(|m| x > m.as_f64())
-    {
-        let span = field
-            .default()
-            .map_or_else(Span::call_site, |(_, span)| span);
-        errors.at(
-            span,
-            field.never_submitted(format!("({shown}) is outside [minimum, maximum]")),
-        );
-    }
-}
-
-// value rule: moves to the core
-fn default_length_is_within_bounds(field: &FieldView<'_>, errors: &mut Errors) {
-    let (Class::String, Some((DefaultExpr::Str(s), span))) = (field.class.inner(), field.default())
-    else {
-        return;
-    };
-    let length = s.chars().count() as u64;
-    let f = field.opts;
-    if f.min_length
-        .as_ref()
-        .is_some_and(|m| length < u64::from(**m))
-    {
-        errors.at(
-            span,
-            field.never_submitted(format!("has {length} characters, fewer than min_length")),
-        );
-    }
-    if f.max_length
-        .as_ref()
-        .is_some_and(|m| length > u64::from(**m))
-    {
-        errors.at(
-            span,
-            field.never_submitted(format!("has {length} characters, more than max_length")),
-        );
-    }
-}
-
-// value rule: moves to the core
-fn default_selects_each_option_once(field: &FieldView<'_>, errors: &mut Errors) {
-    let (Class::Multi(_), Some((DefaultExpr::Array(items), _))) =
-        (field.class.inner(), field.default())
-    else {
-        return;
-    };
-    let mut seen: Vec<String> = Vec::new();
-    for (item, item_span) in items {
-        let key = match item {
-            DefaultExpr::Str(s) => s.clone(),
-            DefaultExpr::Path(p) => quote::quote!(#p).to_string(),
-            // Not an option: `default_has_the_field_type`'s error.
-            _ => continue,
-        };
-        if seen.contains(&key) {
-            errors.at(
-                *item_span,
-                format!(
-                    "the default of `{}` selects {key} twice; list each option once",
-                    field.name
-                ),
-            );
-        }
-        seen.push(key);
-    }
-}
-
-// value rule: moves to the core
-fn default_item_count_is_within_bounds(field: &FieldView<'_>, errors: &mut Errors) {
-    let (Class::Multi(_), Some((DefaultExpr::Array(items), span))) =
-        (field.class.inner(), field.default())
-    else {
-        return;
-    };
-    let n = items.len() as u64;
-    let f = field.opts;
-    if f.min_items.as_ref().is_some_and(|m| n < u64::from(**m)) {
-        errors.at(
-            span,
-            field.never_submitted(format!("selects {n}, fewer than min_items")),
-        );
-    }
-    if f.max_items.as_ref().is_some_and(|m| n > u64::from(**m)) {
-        errors.at(
-            span,
-            field.never_submitted(format!("selects {n}, more than max_items")),
-        );
-    }
-}
-
-// value rule: moves to the core
-fn option_value_is_unique(
-    option: &OptionView<'_>,
-    earlier: &[OptionView<'_>],
-    errors: &mut Errors,
-) {
-    if earlier.iter().any(|o| o.value == option.value) {
-        let v = option.opts;
-        errors.at(
-            v.rename
-                .as_ref()
-                .map_or_else(|| v.ident.span(), |r| r.span()),
-            format!(
-                "two options have the value {:?}; option values must be unique after renaming",
-                option.value
-            ),
-        );
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::validate;
@@ -864,9 +634,10 @@ mod tests {
                 contact: String,
             }
         };
-        // No message, then one mistake per field; the unknown format is the compiler's, through
-        // the core's table (the fallback emits its check: see `fallback::tests`).
-        assert_eq!(errors(input), 7);
+        // No message, then one mistake per field. The unknown format, the inverted bounds and the
+        // repeated name break value rules, which the compiler checks through the core's
+        // functions (the fallback emits those checks: see `fallback::tests`).
+        assert_eq!(errors(input), 5);
     }
 
     #[test]
@@ -962,27 +733,23 @@ mod tests {
     #[test]
     fn a_form_must_say_why() {
         assert_eq!(errors(parse_quote! { struct A { name: String } }), 1);
+        // An empty message is the core's `message_is_not_empty`, checked by the compiler.
         assert_eq!(
             errors(parse_quote! {
                 #[elicit(message = "")]
                 struct A { name: String }
             }),
-            1
+            0
         );
     }
 
     #[test]
-    fn property_names_are_unique_even_beside_other_mistakes() {
+    fn a_default_of_variants_and_values_is_refused() {
         assert_eq!(
             errors(parse_quote! { /// Why.
-                struct A {
-                    #[elicit(min_length = 3, max_length = 1)]
-                    email: String,
-                    #[elicit(rename = "email")]
-                    contact: String,
-                }
+                struct A { #[elicit(default = [Color::Red, "blue"])] colors: Vec<Color> }
             }),
-            2
+            1
         );
     }
 

@@ -17,6 +17,7 @@ fn forbidden_forms_fail_and_the_edge_of_each_rule_compiles() {
         "secrets",
         "shape",
         "attributes",
+        "rules",
         "defaults",
         "message",
         "many",

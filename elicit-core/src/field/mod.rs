@@ -294,25 +294,43 @@ fn multi_to_json<'a, E: Select>(items: impl Iterator<Item = &'a E>) -> Option<Va
     ))
 }
 
-/// The `ElicitField` impl of a multi-select collection of a `Select` enum `E`.
-macro_rules! multi_select_field {
-    ([$($generics:tt)*] $collection:ty) => {
-        impl<$($generics)*> ElicitField for $collection {
-            fn property_kind(spec: &FieldSpec) -> PropertyKind {
-                multi_kind::<E>(spec)
-            }
-            fn from_value(value: FieldValue<'_>) -> Result<Self, Rule> {
-                multi_from_value::<E, _>(value)
-            }
-            fn to_json(&self) -> Option<Value> {
-                multi_to_json(self.iter())
-            }
-        }
-    };
+// Three impls written out, not one macro: a field of the wrong collection type (`Vec<Struct>`)
+// shows these impls in its error, and a macro's would show its internals.
+impl<E: Select> ElicitField for Vec<E> {
+    fn property_kind(spec: &FieldSpec) -> PropertyKind {
+        multi_kind::<E>(spec)
+    }
+    fn from_value(value: FieldValue<'_>) -> Result<Self, Rule> {
+        multi_from_value::<E, _>(value)
+    }
+    fn to_json(&self) -> Option<Value> {
+        multi_to_json(self.iter())
+    }
 }
-multi_select_field!([E: Select] Vec<E>);
-multi_select_field!([E: Select + Ord] BTreeSet<E>);
-multi_select_field!([E: Select + Hash + Eq, S: std::hash::BuildHasher + Default] HashSet<E, S>);
+
+impl<E: Select + Ord> ElicitField for BTreeSet<E> {
+    fn property_kind(spec: &FieldSpec) -> PropertyKind {
+        multi_kind::<E>(spec)
+    }
+    fn from_value(value: FieldValue<'_>) -> Result<Self, Rule> {
+        multi_from_value::<E, _>(value)
+    }
+    fn to_json(&self) -> Option<Value> {
+        multi_to_json(self.iter())
+    }
+}
+
+impl<E: Select + Hash + Eq, S: std::hash::BuildHasher + Default> ElicitField for HashSet<E, S> {
+    fn property_kind(spec: &FieldSpec) -> PropertyKind {
+        multi_kind::<E>(spec)
+    }
+    fn from_value(value: FieldValue<'_>) -> Result<Self, Rule> {
+        multi_from_value::<E, _>(value)
+    }
+    fn to_json(&self) -> Option<Value> {
+        multi_to_json(self.iter())
+    }
+}
 
 /// A single-select whose options are known only mid-call (the three accounts the server just
 /// found). Supply them with [`FormRequest::with_options`](crate::FormRequest::with_options); the

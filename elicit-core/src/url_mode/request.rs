@@ -61,7 +61,7 @@ impl UrlRequest {
         url: ElicitationUrl,
     ) -> Result<Self, UrlRequestError> {
         let message = message.into();
-        if message.trim().is_empty() {
+        if !crate::schema::rules::message_is_not_empty(&message) {
             return Err(UrlRequestError::EmptyMessage);
         }
         Ok(Self {

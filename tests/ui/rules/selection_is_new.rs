@@ -10,12 +10,10 @@ enum Topping {
 /// Order a pizza.
 #[derive(Elicit)]
 struct Pizza {
-    #[elicit(min_length = 10, max_length = 2)]
-    name: String,
-    #[elicit(minimum = 8, maximum = 2)]
-    slices: u8,
-    #[elicit(min_items = 3, max_items = 1)]
+    #[elicit(default = [Topping::Cheese, Topping::Olives, Topping::Cheese])]
     toppings: Vec<Topping>,
+    #[elicit(default = ["Basil", "Basil"])]
+    extra: Vec<Topping>,
 }
 
 fn main() {}

@@ -5,8 +5,8 @@ use mcp_elicit::Elicit;
 struct Deploy {
     #[elicit(minimum = 1, maximum = 12, default = 20)]
     replicas: u8,
-    #[elicit(min_length = 4, default = "x")]
-    ticket: String,
+    #[elicit(minimum = -5, default = -6)]
+    offset: i32,
 }
 
 fn main() {}

@@ -6,4 +6,8 @@ struct Contact {
     email: String,
 }
 
+#[derive(Elicit)]
+#[elicit(mode = "url", message = "\u{3000}\n")]
+struct Connect;
+
 fn main() {}

@@ -1,0 +1,17 @@
+use mcp_elicit::Elicit;
+
+#[derive(Elicit)]
+enum Topping {
+    Cheese,
+    Olives,
+    Basil,
+}
+
+/// Order a pizza.
+#[derive(Elicit)]
+struct Pizza {
+    #[elicit(min_items = 3, max_items = 1)]
+    toppings: Vec<Topping>,
+}
+
+fn main() {}
