@@ -1027,8 +1027,9 @@ fn an_integer_rounded_onto_a_bound_is_refused_not_read_as_the_bound() {
         mcp_elicit::IntegerSchema::new().minimum(i128::from(i64::MIN)),
     )])
     .expect("schema");
+    let request = mcp_elicit::FormRequest::new("Which offset?", schema).expect("request");
     let reply = json!({"action": "accept", "content": {"offset": -9.223372036854776e18}});
-    let Err(ReplyError::Invalid(violations)) = schema.parse_reply(&reply) else {
+    let Err(ReplyError::Invalid(violations)) = request.parse_reply(&reply) else {
         panic!("a rounded integer was handed back");
     };
     assert_eq!(violations.as_slice()[0].rule, Rule::Inexact);

@@ -85,24 +85,3 @@ pub trait Elicit: FromContent {
         result
     }
 }
-
-impl RequestedSchema {
-    /// Read a client's `ElicitResult` against this hand-built schema: the same validation the
-    /// derive gets, with the content left as JSON.
-    ///
-    /// ```
-    /// # extern crate elicit_core as mcp_elicit;
-    /// use mcp_elicit::{Elicitation, Property, RequestedSchema, StringSchema};
-    /// let schema = RequestedSchema::new(vec![Property::new("name", StringSchema::new())])?;
-    /// let reply = serde_json::json!({"action": "accept", "content": {"name": "octocat"}});
-    /// let Elicitation::Accept(content) = schema.parse_reply(&reply)? else { panic!() };
-    /// assert_eq!(content["name"], "octocat");
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn parse_reply(
-        &self,
-        reply: &Value,
-    ) -> Result<Elicitation<Map<String, Value>>, ReplyError> {
-        parse_with_schema(self, reply)
-    }
-}

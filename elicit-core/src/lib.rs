@@ -31,6 +31,7 @@ mod elicit;
 mod field;
 mod format;
 mod jsonrpc;
+mod limits;
 mod read;
 mod reply;
 mod request;
@@ -38,7 +39,6 @@ mod revision;
 mod schema;
 mod url;
 mod url_mode;
-mod validate;
 mod violation;
 
 #[cfg(feature = "mrtr")]

@@ -6,9 +6,8 @@
 //! schema does not name are skipped unread, as the spec says to ignore them; for a member sent
 //! twice the last counts, as in a `Map`). Strings are borrowed from the input where the
 //! deserializer lends them, so a `&Value` is read without copying its text; the one copy is into
-//! the form's own field, after every rule is checked ([`crate::validate`]).
+//! the form's own field, after every rule is checked ([`crate::schema`]).
 
-use std::borrow::Cow;
 use std::fmt;
 
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
@@ -17,7 +16,8 @@ use serde_json::{Map, Value};
 use crate::reply::{
     Action, Elicitation, MAX_REPLY_BYTES, MalformedReply, ReplyError, action_named,
 };
-use crate::schema::{PropertyKind, RequestedSchema};
+use crate::schema::RequestedSchema;
+use crate::schema::value::{FieldValue, ValueSeed, drain_map, drain_seq, numbers_booleans_arrays};
 use crate::violation::Violations;
 
 /// A type an accepted reply's content can be turned into, once every rule of the schema holds.
@@ -35,66 +35,6 @@ pub trait FromContent: Sized {
 impl FromContent for Map<String, Value> {
     fn from_content(content: Content<'_>) -> Result<Self, Violations> {
         Ok(content.into_map())
-    }
-}
-
-/// One present, non-`null` member of an accepted reply's `content`, as read for its property.
-/// Generated code and [`ElicitField`](crate::ElicitField) impls read it; not public API.
-#[doc(hidden)]
-#[derive(Debug, Clone, PartialEq)]
-pub enum FieldValue<'de> {
-    /// `true` or `false`.
-    Bool(bool),
-    /// A number written as an integer that fits `i64` or `u64`.
-    Int(i128),
-    /// Any other number: with a fraction or an exponent, or an integer beyond 64 bits (which
-    /// `serde_json` can only give as the nearest `f64`).
-    Float(f64),
-    /// A string.
-    Str(Cow<'de, str>),
-    /// The array of a multi-select property: its items in order, `None` for a non-string.
-    /// Reading stops at the first non-string, and after one item more than the options offered
-    /// (the rules stop at the first broken item, and a list longer than the options has a
-    /// duplicate or a non-option within that many), so a hostile array costs no more than the
-    /// schema allows.
-    Items(Vec<Option<Cow<'de, str>>>),
-    /// Any other shape (an object; an array where no multi-select is asked): its JSON type,
-    /// with its article, for messages.
-    Other(&'static str),
-}
-
-impl FieldValue<'_> {
-    /// The JSON type of the value, with its article (`"a string"`), for messages.
-    pub fn json_type(&self) -> &'static str {
-        match self {
-            FieldValue::Bool(_) => "a boolean",
-            FieldValue::Int(_) | FieldValue::Float(_) => "a number",
-            FieldValue::Str(_) => "a string",
-            FieldValue::Items(_) => "an array",
-            FieldValue::Other(found) => found,
-        }
-    }
-
-    /// The JSON value this member was.
-    pub fn into_value(self) -> Value {
-        match self {
-            FieldValue::Bool(b) => Value::Bool(b),
-            FieldValue::Int(i) => i64::try_from(i)
-                .map(Value::from)
-                .or_else(|_| u64::try_from(i).map(Value::from))
-                .unwrap_or(Value::Null),
-            FieldValue::Float(x) => {
-                serde_json::Number::from_f64(x).map_or(Value::Null, Value::Number)
-            }
-            FieldValue::Str(s) => Value::String(s.into_owned()),
-            FieldValue::Items(items) => Value::Array(
-                items
-                    .into_iter()
-                    .map(|item| item.map_or(Value::Null, |s| Value::String(s.into_owned())))
-                    .collect(),
-            ),
-            FieldValue::Other(_) => Value::Null,
-        }
     }
 }
 
@@ -146,21 +86,6 @@ impl<'r> Content<'r> {
             .as_mut_slice()
             .get_mut(index)
             .and_then(Option::take)
-    }
-
-    /// Read `content` (a JSON object) against `schema`, by looking each property up by name:
-    /// the members the schema does not name are never visited.
-    pub(crate) fn of_map(schema: &'r RequestedSchema, content: &'r Map<String, Value>) -> Self {
-        let mut read = Self::empty(schema);
-        for (p, slot) in schema.properties().iter().zip(read.values.as_mut_slice()) {
-            *slot = content.get(p.name()).and_then(|value| {
-                ValueSeed { kind: p.kind() }
-                    .deserialize(value)
-                    .ok()
-                    .flatten()
-            });
-        }
-        read
     }
 }
 
@@ -245,40 +170,6 @@ fn not_json(e: serde_json::Error) -> ReplyError {
         line: e.line(),
         column: e.column(),
     })
-}
-
-/// Drain the rest of a sequence, reading nothing.
-fn drain_seq<'de, A: SeqAccess<'de>>(mut seq: A) -> Result<(), A::Error> {
-    while seq.next_element::<IgnoredAny>()?.is_some() {}
-    Ok(())
-}
-
-/// Drain the rest of a map, reading nothing.
-fn drain_map<'de, A: MapAccess<'de>>(mut map: A) -> Result<(), A::Error> {
-    while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-    Ok(())
-}
-
-/// A visitor of any JSON value that keeps only which of a few shapes it was: `$scalar` for a
-/// number, a boolean or an array (drained); strings, `null` and objects are the visitor's own.
-macro_rules! numbers_booleans_arrays {
-    ($de:lifetime, $scalar:expr) => {
-        fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
-            Ok($scalar)
-        }
-        fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
-            Ok($scalar)
-        }
-        fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
-            Ok($scalar)
-        }
-        fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
-            Ok($scalar)
-        }
-        fn visit_seq<A: SeqAccess<$de>>(self, seq: A) -> Result<Self::Value, A::Error> {
-            drain_seq(seq).map(|()| $scalar)
-        }
-    };
 }
 
 /// The whole `ElicitResult` object.
@@ -480,112 +371,6 @@ impl<'de> Visitor<'de> for PropertyIndex<'_> {
     }
 }
 
-/// One member value of `content`, read as its property needs it (`None`: `null`).
-pub(crate) struct ValueSeed<'k> {
-    pub(crate) kind: &'k PropertyKind,
-}
-
-impl<'de> DeserializeSeed<'de> for ValueSeed<'_> {
-    type Value = Option<FieldValue<'de>>;
-    fn deserialize<D: Deserializer<'de>>(
-        self,
-        deserializer: D,
-    ) -> Result<Option<FieldValue<'de>>, D::Error> {
-        deserializer.deserialize_any(self)
-    }
-}
-
-impl<'de> Visitor<'de> for ValueSeed<'_> {
-    type Value = Option<FieldValue<'de>>;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a member value")
-    }
-    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-        Ok(None)
-    }
-    fn visit_bool<E: de::Error>(self, b: bool) -> Result<Self::Value, E> {
-        Ok(Some(FieldValue::Bool(b)))
-    }
-    fn visit_i64<E: de::Error>(self, i: i64) -> Result<Self::Value, E> {
-        Ok(Some(FieldValue::Int(i128::from(i))))
-    }
-    fn visit_u64<E: de::Error>(self, u: u64) -> Result<Self::Value, E> {
-        Ok(Some(FieldValue::Int(i128::from(u))))
-    }
-    fn visit_f64<E: de::Error>(self, x: f64) -> Result<Self::Value, E> {
-        Ok(Some(FieldValue::Float(x)))
-    }
-    fn visit_borrowed_str<E: de::Error>(self, s: &'de str) -> Result<Self::Value, E> {
-        Ok(Some(FieldValue::Str(Cow::Borrowed(s))))
-    }
-    fn visit_str<E: de::Error>(self, s: &str) -> Result<Self::Value, E> {
-        Ok(Some(FieldValue::Str(Cow::Owned(s.to_owned()))))
-    }
-    fn visit_string<E: de::Error>(self, s: String) -> Result<Self::Value, E> {
-        Ok(Some(FieldValue::Str(Cow::Owned(s))))
-    }
-    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
-        drain_map(map)?;
-        Ok(Some(FieldValue::Other("an object")))
-    }
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-        let PropertyKind::MultiSelect(m) = self.kind else {
-            drain_seq(seq)?;
-            return Ok(Some(FieldValue::Other("an array")));
-        };
-        let limit = m.options().len().saturating_add(1);
-        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(limit));
-        while items.len() < limit {
-            match seq.next_element_seed(ItemSeed)? {
-                None => return Ok(Some(FieldValue::Items(items))),
-                Some(item) => {
-                    let stop = item.is_none();
-                    items.push(item);
-                    if stop {
-                        break;
-                    }
-                }
-            }
-        }
-        drain_seq(seq)?;
-        Ok(Some(FieldValue::Items(items)))
-    }
-}
-
-/// One item of a multi-select's array: its text, or `None` for a non-string.
-struct ItemSeed;
-
-impl<'de> DeserializeSeed<'de> for ItemSeed {
-    type Value = Option<Cow<'de, str>>;
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
-        deserializer.deserialize_any(self)
-    }
-}
-
-impl<'de> Visitor<'de> for ItemSeed {
-    type Value = Option<Cow<'de, str>>;
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("an option's value")
-    }
-    numbers_booleans_arrays!('de, None);
-    fn visit_str<E: de::Error>(self, s: &str) -> Result<Self::Value, E> {
-        Ok(Some(Cow::Owned(s.to_owned())))
-    }
-    fn visit_borrowed_str<E: de::Error>(self, s: &'de str) -> Result<Self::Value, E> {
-        Ok(Some(Cow::Borrowed(s)))
-    }
-    fn visit_string<E: de::Error>(self, s: String) -> Result<Self::Value, E> {
-        Ok(Some(Cow::Owned(s)))
-    }
-    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-        Ok(None)
-    }
-    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
-        drain_map(map).map(|()| None)
-    }
-}
-
 /// The outcome of a reply read against `schema`: every rule of the schema checked (every
 /// violation reported), and only then the content converted to `T`.
 fn judge<'r, T: FromContent>(
@@ -597,7 +382,7 @@ fn judge<'r, T: FromContent>(
         Action::Decline => Elicitation::Decline,
         Action::Cancel => Elicitation::Cancel,
         Action::Accept => {
-            schema.check(&content)?;
+            schema.check_values(&content.values)?;
             Elicitation::Accept(T::from_content(content)?)
         }
     })

@@ -158,7 +158,7 @@ impl fmt::Display for Rule {
             Rule::TooLarge { bytes } => write!(
                 f,
                 "is {bytes} bytes, more than the {}-byte limit for a string in a reply",
-                crate::reply::MAX_STRING_BYTES
+                crate::limits::MAX_STRING_BYTES
             ),
             Rule::OutOfRange => f.write_str("is out of range for this field"),
             Rule::Inexact => f.write_str(

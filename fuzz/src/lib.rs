@@ -133,7 +133,12 @@ pub fn reply(data: &[u8]) {
     if let Ok(value) = serde_json::from_str::<Value>(text) {
         assert_eq!(Everything::from_reply(&value), typed);
         // A hand-built (here: the derive's) schema with untyped content agrees on the outcome.
-        let untyped = Everything::requested_schema().parse_reply(&value);
+        let untyped = mcp_elicit::FormRequest::new(
+            Everything::message(),
+            Everything::requested_schema().clone(),
+        )
+        .expect("a derived form is a valid request")
+        .parse_reply(&value);
         match (&untyped, &typed) {
             (Ok(u), Ok(t)) => assert_eq!(u.action(), t.action()),
             // Validation passed but the Rust type refused (e.g. f32 overflow): the untyped

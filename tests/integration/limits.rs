@@ -2,8 +2,8 @@
 //! entry point, and errors that never carry the input back out (issue #8).
 
 use mcp_elicit::{
-    Elicit, Elicitation, MAX_REPLY_BYTES, MAX_STRING_BYTES, MalformedReply, Property, ReplyError,
-    RequestedSchema, Rule, StringSchema, UrlOutcome, UrlRequest,
+    Elicit, Elicitation, FormRequest, MAX_REPLY_BYTES, MAX_STRING_BYTES, MalformedReply, Property,
+    ReplyError, RequestedSchema, Rule, StringSchema, UrlOutcome, UrlRequest,
 };
 use serde_json::{Map, Value, json};
 
@@ -154,6 +154,7 @@ fn strings_longer_than_the_limit_are_refused_from_values_before_they_are_read() 
     // A hand-built schema with no length limit holds to the same bound.
     let schema = RequestedSchema::new(vec![Property::new("note", StringSchema::new())])
         .unwrap_or_else(|e| panic!("{e}"));
+    let schema = FormRequest::new("Leave a note.", schema).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(
         rule_of(schema.parse_reply(&accept(json!({"note": big}))), "note"),
         Rule::TooLarge {

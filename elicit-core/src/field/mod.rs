@@ -6,12 +6,12 @@ use std::hash::Hash;
 
 use serde_json::Value;
 
-use crate::read::FieldValue;
+use crate::schema::check::{integer_value, number_value, wrong_type};
+use crate::schema::value::FieldValue;
 use crate::schema::{
     BooleanSchema, EnumOption, IntegerSchema, MultiSelectSchema, NumberSchema, PropertyKind,
     SelectSchema, SelectStyle, StringSchema,
 };
-use crate::validate::{integer_value, number_value, wrong_type};
 use crate::violation::{JsonType, Rule, quote};
 
 pub(crate) mod kinds;

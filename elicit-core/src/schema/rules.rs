@@ -4,7 +4,7 @@
 //! `FormRequest::with_options` for options supplied then); a derived schema is held to the very
 //! same functions at compile time, by `const _` items that `#[derive(Elicit)]` writes on the
 //! attribute's tokens. A reply is held to the rules it shares with a default (its length, its
-//! bounds, its selections) through them too (`crate::validate`), so that a default obeys
+//! bounds, its selections) through them too (`schema::check`), so that a default obeys
 //! exactly what a reply must.
 //!
 //! Each rule says whether the value keeps it: `true` (or `Ok`) when it does. What a caller does
@@ -177,7 +177,7 @@ pub const fn number_is_finite(x: f64) -> bool {
 /// A string is at most [`MAX_STRING_BYTES`](crate::MAX_STRING_BYTES), the most a reply may
 /// hold.
 pub const fn string_fits_a_reply(text: &str) -> bool {
-    text.len() <= crate::reply::MAX_STRING_BYTES
+    text.len() <= crate::limits::MAX_STRING_BYTES
 }
 
 /// A string's length in characters (Unicode scalar values, not bytes) is within

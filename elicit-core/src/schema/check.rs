@@ -1,63 +1,15 @@
-//! Checking an accepted reply's `content` against the schema that was sent.
-//!
-//! Every violation is collected (not just the first), each naming the property and the rule.
+//! The rules a reply's value must keep for its property: its JSON type, then the constraints of
+//! its kind (lengths and format, bounds, options, selections). A `default` is held to them too.
 
 use std::borrow::Cow;
 use std::fmt;
 
-use serde_json::{Map, Value};
-
-use crate::read::{Content, FieldValue};
-use crate::schema::rules::{self, Outside};
-use crate::schema::{
-    EnumOption, IntegerSchema, MultiSelectSchema, NumberSchema, PropertyKind, RequestedSchema,
-    StringSchema,
+use super::rules::{self, Outside};
+use super::value::FieldValue;
+use super::{
+    EnumOption, IntegerSchema, MultiSelectSchema, NumberSchema, PropertyKind, StringSchema,
 };
-use crate::violation::{JsonType, Rule, Violation, Violations, quote};
-
-impl RequestedSchema {
-    /// Check accepted `content` against every property. Unknown keys are ignored (the spec):
-    /// each property is looked up by name, so keys the schema does not know are never visited,
-    /// and the work done is set by the schema, not by the size of `content`. `null` for an
-    /// optional property counts as absent. A string longer than
-    /// [`MAX_STRING_BYTES`](crate::MAX_STRING_BYTES) is refused before it is read.
-    ///
-    /// ```
-    /// # extern crate elicit_core as mcp_elicit;
-    /// use mcp_elicit::{Format, Property, RequestedSchema, StringSchema, IntegerSchema};
-    /// let schema = RequestedSchema::new(vec![
-    ///     Property::new("email", StringSchema::new().format(Format::Email)),
-    ///     Property::new("age", IntegerSchema::new().minimum(18)),
-    /// ])?;
-    /// let content = serde_json::json!({"email": "nope", "age": 3.5});
-    /// let err = schema.validate(content.as_object().unwrap()).unwrap_err();
-    /// assert_eq!(err.len(), 2);
-    /// assert!(err.concerns("email") && err.concerns("age"));
-    /// # Ok::<(), mcp_elicit::SchemaError>(())
-    /// ```
-    pub fn validate(&self, content: &Map<String, Value>) -> Result<(), Violations> {
-        self.check(&Content::of_map(self, content))
-    }
-
-    /// Every rule of every property, on content read against this schema: the one loop behind
-    /// [`validate`](RequestedSchema::validate) and every reply.
-    pub(crate) fn check(&self, content: &Content<'_>) -> Result<(), Violations> {
-        let mut violations = Vec::new();
-        for (i, p) in self.properties.iter().enumerate() {
-            let broken = match content.value(i) {
-                Some(value) => check_value(&p.kind, value).err(),
-                None => p.required.then_some(Rule::Required),
-            };
-            if let Some(rule) = broken {
-                violations.push(Violation {
-                    property: p.name.to_string(),
-                    rule,
-                });
-            }
-        }
-        Violations::from_vec(violations).map_or(Ok(()), Err)
-    }
-}
+use crate::violation::{JsonType, Rule, quote};
 
 /// The rule broken by a value of the wrong JSON type.
 pub(crate) fn wrong_type(expected: JsonType, value: &FieldValue<'_>) -> Rule {

@@ -1,0 +1,259 @@
+//! A schema on the wire: exactly the spec's shapes (`PrimitiveSchemaDefinition`), as each
+//! revision writes them.
+
+use serde::ser::{Error as _, SerializeMap, SerializeSeq};
+use serde::{Serialize, Serializer};
+
+use super::*;
+use crate::revision::Revision;
+
+/// The latest revision's shape; `SchemaOnWire` writes it for any revision.
+impl Serialize for RequestedSchema {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        SchemaOnWire {
+            schema: self,
+            revision: Revision::LATEST,
+        }
+        .serialize(serializer)
+    }
+}
+
+/// A schema as a given protocol revision writes it.
+///
+/// 2025-06-18 knows neither `oneOf` single-selects nor defaults on anything but booleans, so a
+/// titled single-select becomes `enum` + `enumNames` and other defaults are dropped (a default
+/// is only a pre-fill hint; the question asked is the same). A multi-select cannot be written
+/// at all: [`crate::FormRequest::for_revision`] refuses it before anything is serialized.
+pub(crate) struct SchemaOnWire<'a> {
+    pub(crate) schema: &'a RequestedSchema,
+    pub(crate) revision: Revision,
+}
+
+impl Serialize for SchemaOnWire<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(3))?;
+        map.serialize_entry("type", "object")?;
+        map.serialize_entry(
+            "properties",
+            &PropertiesMap(&self.schema.properties, self.revision),
+        )?;
+        map.serialize_entry("required", &RequiredList(&self.schema.properties))?;
+        map.end()
+    }
+}
+
+struct PropertiesMap<'a>(&'a [Property], Revision);
+
+impl Serialize for PropertiesMap<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(self.0.len()))?;
+        for p in self.0 {
+            map.serialize_entry(
+                p.name.as_ref(),
+                &PropertyOnWire {
+                    property: p,
+                    revision: self.1,
+                },
+            )?;
+        }
+        map.end()
+    }
+}
+
+struct RequiredList<'a>(&'a [Property]);
+
+impl Serialize for RequiredList<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut seq = serializer.serialize_seq(None)?;
+        for p in self.0.iter().filter(|p| p.required) {
+            seq.serialize_element(p.name.as_ref())?;
+        }
+        seq.end()
+    }
+}
+
+/// The latest revision's shape of one property.
+impl Serialize for Property {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        PropertyOnWire {
+            property: self,
+            revision: Revision::LATEST,
+        }
+        .serialize(serializer)
+    }
+}
+
+struct PropertyOnWire<'a> {
+    property: &'a Property,
+    revision: Revision,
+}
+
+impl Serialize for PropertyOnWire<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let this = self.property;
+        // 2025-06-18 allows a default only on booleans.
+        let defaults = self.revision > Revision::V2025_06_18;
+        let mut map = serializer.serialize_map(None)?;
+        let type_name = match &this.kind {
+            PropertyKind::String(_) | PropertyKind::Select(_) => "string",
+            PropertyKind::Integer(_) => "integer",
+            PropertyKind::Number(_) => "number",
+            PropertyKind::Boolean(_) => "boolean",
+            PropertyKind::MultiSelect(_) => "array",
+        };
+        map.serialize_entry("type", type_name)?;
+        if let Some(title) = &this.title {
+            map.serialize_entry("title", title)?;
+        }
+        if let Some(description) = &this.description {
+            map.serialize_entry("description", description)?;
+        }
+        match &this.kind {
+            PropertyKind::String(s) => {
+                if let Some(format) = s.format {
+                    map.serialize_entry("format", format.as_str())?;
+                }
+                if let Some(min) = s.min_length {
+                    map.serialize_entry("minLength", &min)?;
+                }
+                if let Some(max) = s.max_length {
+                    map.serialize_entry("maxLength", &max)?;
+                }
+                if let Some(default) = s.default.as_ref().filter(|_| defaults) {
+                    map.serialize_entry("default", default)?;
+                }
+            }
+            PropertyKind::Integer(n) => {
+                if let Some(min) = n.minimum {
+                    map.serialize_entry("minimum", &min)?;
+                }
+                if let Some(max) = n.maximum {
+                    map.serialize_entry("maximum", &max)?;
+                }
+                if let Some(default) = n.default.filter(|_| defaults) {
+                    map.serialize_entry("default", &default)?;
+                }
+            }
+            PropertyKind::Number(n) => {
+                if let Some(min) = n.minimum {
+                    map.serialize_entry("minimum", &min)?;
+                }
+                if let Some(max) = n.maximum {
+                    map.serialize_entry("maximum", &max)?;
+                }
+                if let Some(default) = n.default.filter(|_| defaults) {
+                    map.serialize_entry("default", &default)?;
+                }
+            }
+            PropertyKind::Boolean(b) => {
+                if let Some(default) = b.default {
+                    map.serialize_entry("default", &default)?;
+                }
+            }
+            PropertyKind::Select(s) => {
+                if s.options.is_empty() {
+                    return Err(S::Error::custom(SchemaError::NoOptions {
+                        property: this.name.to_string(),
+                    }));
+                }
+                let titled = s.options.iter().any(|o| o.title.is_some());
+                let style = if self.revision == Revision::V2025_06_18 {
+                    SelectStyle::Legacy
+                } else {
+                    s.style
+                };
+                match (style, titled) {
+                    (SelectStyle::Standard, true) => {
+                        map.serialize_entry("oneOf", &TitledOptions(&s.options))?;
+                    }
+                    (SelectStyle::Legacy, true) => {
+                        map.serialize_entry("enum", &OptionValues(&s.options))?;
+                        map.serialize_entry("enumNames", &OptionTitles(&s.options))?;
+                    }
+                    (_, false) => map.serialize_entry("enum", &OptionValues(&s.options))?,
+                }
+                if let Some(default) = s.default.as_ref().filter(|_| defaults) {
+                    map.serialize_entry("default", default)?;
+                }
+            }
+            PropertyKind::MultiSelect(m) => {
+                if !self.revision.has_multi_select() {
+                    return Err(S::Error::custom(RevisionError::MultiSelectUnsupported {
+                        property: this.name.to_string(),
+                        revision: self.revision,
+                    }));
+                }
+                if m.options.is_empty() {
+                    return Err(S::Error::custom(SchemaError::NoOptions {
+                        property: this.name.to_string(),
+                    }));
+                }
+                if let Some(min) = m.min_items {
+                    map.serialize_entry("minItems", &min)?;
+                }
+                if let Some(max) = m.max_items {
+                    map.serialize_entry("maxItems", &max)?;
+                }
+                map.serialize_entry("items", &MultiItems(&m.options))?;
+                if let Some(default) = &m.default {
+                    map.serialize_entry("default", default.as_ref())?;
+                }
+            }
+        }
+        map.end()
+    }
+}
+
+struct OptionValues<'a>(&'a [EnumOption]);
+impl Serialize for OptionValues<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.0.iter().map(|o| o.value.as_ref()))
+    }
+}
+
+struct OptionTitles<'a>(&'a [EnumOption]);
+impl Serialize for OptionTitles<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(
+            self.0
+                .iter()
+                .map(|o| o.title.as_deref().unwrap_or(&o.value)),
+        )
+    }
+}
+
+struct TitledOptions<'a>(&'a [EnumOption]);
+impl Serialize for TitledOptions<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut seq = serializer.serialize_seq(Some(self.0.len()))?;
+        for o in self.0 {
+            seq.serialize_element(&ConstTitle(o))?;
+        }
+        seq.end()
+    }
+}
+
+struct ConstTitle<'a>(&'a EnumOption);
+impl Serialize for ConstTitle<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(2))?;
+        map.serialize_entry("const", self.0.value.as_ref())?;
+        map.serialize_entry("title", self.0.title.as_deref().unwrap_or(&self.0.value))?;
+        map.end()
+    }
+}
+
+struct MultiItems<'a>(&'a [EnumOption]);
+impl Serialize for MultiItems<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let titled = self.0.iter().any(|o| o.title.is_some());
+        let mut map = serializer.serialize_map(None)?;
+        if titled {
+            map.serialize_entry("anyOf", &TitledOptions(self.0))?;
+        } else {
+            map.serialize_entry("type", "string")?;
+            map.serialize_entry("enum", &OptionValues(self.0))?;
+        }
+        map.end()
+    }
+}

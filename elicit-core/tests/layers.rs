@@ -1,0 +1,220 @@
+//! The core's modules form layers: each imports only from the layers below it, so a reader can
+//! start at the bottom of the list and meet nothing they have not read yet, and no two modules
+//! import each other (no cycle, however long).
+//!
+//! What counts as an import: a `crate::<module>` path in code, outside comments, doc comments
+//! and `#[cfg(test)]` modules (an intra-doc link to a type above is not a dependency).
+//! `lib.rs` and `__private.rs` (re-exports and shims for generated code) sit on top.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+/// Bottom first. Modules in the same layer may import each other only without a cycle.
+const LAYERS: &[&[&str]] = &[
+    // Leaves: formats, revisions, JSON-RPC errors, URL syntax, the interrupt budget's sink.
+    &["format", "revision", "jsonrpc", "url", "observe", "limits"],
+    // What a broken rule is.
+    &["violation"],
+    // Schemas: kinds, builders, their rules, their wire form, and a property's value.
+    &["schema"],
+    // Rust types as form fields.
+    &["field"],
+    // Replies: actions, outcomes, the reader.
+    &["reply", "read"],
+    // Forms: the request, the derived trait, consent.
+    &["request", "elicit", "consent"],
+    // URL mode and what the client declared.
+    &["url_mode", "capabilities"],
+    // Multi round-trip requests and their sealed state.
+    &["state", "mrtr"],
+];
+
+fn src() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
+}
+
+/// Every `.rs` file under `dir`.
+fn files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).expect("read src") {
+        let path = entry.expect("dir entry").path();
+        if path.is_dir() {
+            files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// The top-level module a file belongs to (`schema/rules.rs` → `schema`).
+fn module_of(path: &Path) -> String {
+    let rel = path.strip_prefix(src()).expect("under src");
+    let first = rel.components().next().expect("a component");
+    first
+        .as_os_str()
+        .to_string_lossy()
+        .trim_end_matches(".rs")
+        .to_owned()
+}
+
+/// The code of a file: without comments and without `#[cfg(test)]` modules.
+fn code(text: &str) -> String {
+    let mut out = String::new();
+    let mut skipping_test_module = None::<usize>;
+    let mut depth = 0usize;
+    let mut lines = text.lines().peekable();
+    while let Some(line) = lines.next() {
+        let trimmed = line.trim_start();
+        if skipping_test_module.is_none()
+            && trimmed.starts_with("#[cfg(test)]")
+            && lines
+                .peek()
+                .is_some_and(|next| next.trim_start().starts_with("mod ") && next.ends_with('{'))
+        {
+            skipping_test_module = Some(depth);
+            continue;
+        }
+        let code_part = trimmed.split("//").next().unwrap_or("");
+        let opens = code_part.matches('{').count();
+        let closes = code_part.matches('}').count();
+        depth = (depth + opens).saturating_sub(closes);
+        if let Some(at) = skipping_test_module {
+            if depth <= at && closes > 0 {
+                skipping_test_module = None;
+            }
+            continue;
+        }
+        out.push_str(code_part);
+        out.push('\n');
+    }
+    out
+}
+
+/// The top-level modules a piece of code names as `crate::<module>`.
+fn imports(code: &str) -> BTreeSet<String> {
+    let mut found = BTreeSet::new();
+    let mut rest = code;
+    while let Some(at) = rest.find("crate::") {
+        rest = &rest[at + "crate::".len()..];
+        // `use crate::{a::X, b::Y}` names several.
+        let names: Vec<&str> = if let Some(group) = rest.strip_prefix('{') {
+            let end = group.find('}').unwrap_or(group.len());
+            group[..end].split(',').map(|part| part.trim()).collect()
+        } else {
+            vec![rest]
+        };
+        for name in names {
+            let module: String = name
+                .chars()
+                .take_while(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == '_')
+                .collect();
+            if !module.is_empty() && name[module.len()..].starts_with("::") {
+                found.insert(module);
+            }
+        }
+    }
+    found
+}
+
+fn graph() -> BTreeMap<String, BTreeSet<String>> {
+    let mut paths = Vec::new();
+    files(&src(), &mut paths);
+    let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for path in paths {
+        let module = module_of(&path);
+        if module == "lib" || module == "__private" {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).expect("read file");
+        let deps = imports(&code(&text));
+        let entry = graph.entry(module.clone()).or_default();
+        entry.extend(deps.into_iter().filter(|d| *d != module));
+    }
+    graph
+}
+
+fn layer_of(module: &str) -> Option<usize> {
+    LAYERS.iter().position(|layer| layer.contains(&module))
+}
+
+#[test]
+fn every_module_is_in_a_layer() {
+    let graph = graph();
+    let missing: Vec<_> = graph.keys().filter(|m| layer_of(m).is_none()).collect();
+    assert!(missing.is_empty(), "modules in no layer: {missing:?}");
+    let stale: Vec<_> = LAYERS
+        .iter()
+        .flat_map(|layer| layer.iter())
+        .filter(|m| !graph.contains_key(**m))
+        .collect();
+    assert!(
+        stale.is_empty(),
+        "layers name modules that do not exist: {stale:?}"
+    );
+}
+
+#[test]
+fn no_module_imports_from_a_layer_above_it() {
+    let mut upward = Vec::new();
+    for (module, deps) in graph() {
+        let Some(own) = layer_of(&module) else {
+            continue;
+        };
+        for dep in deps {
+            if layer_of(&dep).is_some_and(|layer| layer > own) {
+                upward.push(format!("{module} -> {dep}"));
+            }
+        }
+    }
+    assert!(upward.is_empty(), "imports from a layer above: {upward:#?}");
+}
+
+#[test]
+fn the_modules_import_each_other_in_no_cycle() {
+    let graph = graph();
+    // Depth-first search for a back edge.
+    fn visit<'g>(
+        module: &'g str,
+        graph: &'g BTreeMap<String, BTreeSet<String>>,
+        path: &mut Vec<&'g str>,
+        done: &mut BTreeSet<&'g str>,
+    ) -> Option<Vec<String>> {
+        if let Some(at) = path.iter().position(|m| *m == module) {
+            let mut cycle: Vec<String> = path[at..].iter().map(|m| m.to_string()).collect();
+            cycle.push(module.to_owned());
+            return Some(cycle);
+        }
+        if done.contains(module) {
+            return None;
+        }
+        path.push(module);
+        for dep in graph.get(module).into_iter().flatten() {
+            if let Some(cycle) = visit(dep, graph, path, done) {
+                return Some(cycle);
+            }
+        }
+        path.pop();
+        done.insert(module);
+        None
+    }
+    let mut done = BTreeSet::new();
+    for module in graph.keys() {
+        let cycle = visit(module, &graph, &mut Vec::new(), &mut done);
+        assert!(
+            cycle.is_none(),
+            "an import cycle: {}",
+            cycle.unwrap_or_default().join(" -> ")
+        );
+    }
+}
+
+/// The checker itself: it sees `use` groups and paths, and not comments or test modules.
+#[test]
+fn the_import_reader_reads_paths_groups_and_skips_comments_and_tests() {
+    let text = "use crate::schema::X;\nuse crate::{read::Y, reply::Z};\n// crate::url::W\n/// [`A`](crate::state::A)\nfn f() { crate::field::g(); }\n#[cfg(test)]\nmod tests {\n    use crate::mrtr::T;\n}\nfn after() { crate::format::h(); }\n";
+    let found = imports(&code(text));
+    let expected: BTreeSet<String> = ["schema", "read", "reply", "field", "format"]
+        .into_iter()
+        .map(String::from)
+        .collect();
+    assert_eq!(found, expected);
+}
