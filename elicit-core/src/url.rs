@@ -785,6 +785,146 @@ mod tests {
         assert!(matches!(err(&s), UrlError::TooLong { .. }));
     }
 
+    /// Valid RFC 3986 that URL mode refuses: each is a URI `fluent-uri` parses, so each refusal
+    /// is our policy's, not the parser's.
+    #[test]
+    fn rfc_3986_uris_our_policy_refuses() {
+        /// Refused as exactly this error, or as an invalid host for a reason mentioning this.
+        enum Refused {
+            As(UrlError),
+            Host(&'static str),
+        }
+        use Refused::{As, Host};
+        let long_host = format!("https://{}example/", "a.".repeat(127));
+        let cases: Vec<(&str, Refused)> = vec![
+            // No authority: a path after the scheme names no host to show.
+            ("https:/x.example/", As(UrlError::NotAbsolute)),
+            ("https:x.example", As(UrlError::NotAbsolute)),
+            ("https:", As(UrlError::NotAbsolute)),
+            // An empty host.
+            ("https://", As(UrlError::MissingHost)),
+            ("https:///x", As(UrlError::MissingHost)),
+            ("https://:443/", As(UrlError::MissingHost)),
+            ("https://#f", As(UrlError::MissingHost)),
+            // Userinfo, even empty.
+            ("https://@x.example/", As(UrlError::Userinfo)),
+            ("https://a:b@x.example/", As(UrlError::Userinfo)),
+            ("https://u@[::1]/", As(UrlError::Userinfo)),
+            // IPvFuture.
+            ("https://[v1.x]/", Host("")),
+            ("https://[v7.::1]/", Host("")),
+            // IPv6 in a spelling other than RFC 5952's.
+            ("http://[::01]/", Host("canonical")),
+            ("http://[0:0:0:0:0:0:0:1]/", Host("canonical")),
+            ("http://[::127.0.0.1]/", Host("canonical")),
+            ("https://[::ffff:7f00:1]/", Host("canonical")),
+            ("https://[2001:db8:0:0:0:0:0:1]/", Host("canonical")),
+            ("https://[::0:1]/", Host("canonical")),
+            // A registered name that is not a DNS name: percent-escapes (here `localhost`),
+            // sub-delimiters, `_`, `~`, empty labels, `-` at a label's edge, over-long.
+            ("http://%6c%6f%63%61%6c%68%6f%73%74/", Host("letters")),
+            ("https://a%2eexample/", Host("letters")),
+            ("https://a!b.example/", Host("letters")),
+            ("https://a$b.example/", Host("letters")),
+            ("https://a'b.example/", Host("letters")),
+            ("https://a(b).example/", Host("letters")),
+            ("https://a*b.example/", Host("letters")),
+            ("https://a+b.example/", Host("letters")),
+            ("https://a,b.example/", Host("letters")),
+            ("https://a;b.example/", Host("letters")),
+            ("https://a=b.example/", Host("letters")),
+            ("https://a&b.example/", Host("letters")),
+            ("https://a_b.example/", Host("letters")),
+            ("https://a~b.example/", Host("letters")),
+            ("https://a..b/", Host("empty labels")),
+            ("http://localhost./", Host("empty labels")),
+            ("https://-a.example/", Host("`-`")),
+            (&long_host, Host("253")),
+            // Numbers RFC 3986 reads as a registered name, and browsers as an IPv4 address.
+            ("http://127.1/", Host("dotted-quad")),
+            ("http://2130706433/", Host("dotted-quad")),
+            ("http://0x7f.0.0.1/", Host("dotted-quad")),
+            ("http://0177.0.0.1/", Host("dotted-quad")),
+            ("http://127.0.0.01/", Host("dotted-quad")),
+            ("https://256.0.0.1/", Host("dotted-quad")),
+            ("https://1.2.3.4.5/", Host("dotted-quad")),
+            // Ports RFC 3986 allows (`*DIGIT`): empty, zero, too large.
+            ("https://x.example:/", As(UrlError::InvalidPort)),
+            ("https://[::1]:/", As(UrlError::InvalidPort)),
+            ("https://x.example:0/", As(UrlError::InvalidPort)),
+            ("https://x.example:00000/", As(UrlError::InvalidPort)),
+            ("https://x.example:65536/", As(UrlError::InvalidPort)),
+            ("https://x.example:000443/", As(UrlError::InvalidPort)),
+            (
+                "https://x.example:99999999999999999999/",
+                As(UrlError::InvalidPort),
+            ),
+            // Other schemes, and plain `http` off loopback.
+            (
+                "javascript:alert(1)",
+                As(UrlError::UnsupportedScheme {
+                    scheme: "javascript".into(),
+                }),
+            ),
+            (
+                "ssh://x.example/",
+                As(UrlError::UnsupportedScheme {
+                    scheme: "ssh".into(),
+                }),
+            ),
+            (
+                "http://x.example/",
+                As(UrlError::InsecureHttp {
+                    host: "x.example".into(),
+                }),
+            ),
+            (
+                "http://[::ffff:127.0.0.1]/",
+                As(UrlError::InsecureHttp {
+                    host: "[::ffff:127.0.0.1]".into(),
+                }),
+            ),
+        ];
+        for (s, refused_as) in cases {
+            assert!(fluent_uri::Uri::parse(s).is_ok(), "{s:?} is not RFC 3986");
+            let e = err(s);
+            let expected = match &refused_as {
+                As(want) => e == *want,
+                Host(reason) => {
+                    matches!(&e, UrlError::InvalidHost { reason: r } if r.contains(reason))
+                }
+            };
+            assert!(expected, "{s:?}: {e:?}");
+        }
+        // Any length is RFC 3986.
+        let long = format!("https://x.example/{}", "a".repeat(MAX_URL_BYTES));
+        assert!(fluent_uri::Uri::parse(long.as_str()).is_ok());
+        assert_eq!(err(&long), UrlError::TooLong { bytes: long.len() });
+    }
+
+    /// What the server wrote is what is sent and shown: nothing is lowercased, decoded or
+    /// otherwise normalized; hosts compare without regard to case where the rules need it.
+    #[test]
+    fn nothing_is_normalized() {
+        let s = "HTTPS://MCP.Example.COM:0443/A%2f/./b/../?Q=%7E#F";
+        let url = ok(s);
+        assert_eq!(url.as_str(), s);
+        assert_eq!(url.scheme(), "https");
+        assert_eq!(url.host(), "MCP.Example.COM");
+        assert_eq!(url.port(), Some(443));
+        assert_eq!(
+            url.to_string(),
+            "HTTPS://MCP.Example.COM:0443/A%2f/./b/../?<redacted>#<redacted>"
+        );
+        let v6 = ok("Http://[::1]:8080");
+        assert_eq!(
+            (v6.host(), v6.scheme(), v6.is_loopback()),
+            ("[::1]", "http", true)
+        );
+        assert_eq!(ok("https://[2001:DB8::A]/").host(), "[2001:DB8::A]");
+        assert!(ok("http://LocalHost/").is_loopback());
+    }
+
     #[test]
     fn display_and_debug_never_show_the_query_or_fragment() {
         let url = ok("https://x.example/cb?code=SECRET&state=S2#tok=SECRET3");
