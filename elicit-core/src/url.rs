@@ -1,10 +1,30 @@
 //! The URL of a URL-mode elicitation, checked strictly before it is ever sent.
 //!
 //! The rules, and why, are on [`ElicitationUrl`].
+//!
+//! # Who parses
+//!
+//! We validate; well-kept crates parse. A hand-written URL parser in a security library is a
+//! parser differential waiting to happen: if its split into userinfo, host and port differed
+//! from the one an HTTP stack makes, the host a user is shown would not be the host they reach.
+//! So [`fluent-uri`](https://docs.rs/fluent-uri), the strict RFC 3986 parser the `uri` format
+//! uses (`format.rs` says why that one), splits the URL into scheme, authority, userinfo, host
+//! (registered name, IPv4, IPv6 or IPvFuture, IP addresses read by it), port, path, query and
+//! fragment, and refuses whatever RFC 3986 does: characters outside its set (non-ASCII,
+//! whitespace, `\`, `<`, `"` …), `[` and `]` outside an IP literal, a second `#`, malformed
+//! percent escapes, an unclosed or malformed IP literal, a port that is not digits. It parses
+//! without normalizing: each part is a slice of the text as written.
+//!
+//! This module applies URL mode's policy to the parts it returns (the length limit comes
+//! first, so that a parser never reads an over-long URL). The one thing read here on its own is
+//! *which* part a URL the parser refused broke, to word the error (`diagnose`): what is
+//! accepted never depends on it.
 
 use std::fmt;
-use std::net::{Ipv4Addr, Ipv6Addr};
+use std::net::Ipv6Addr;
 
+use fluent_uri::component::{Authority, Host};
+use fluent_uri::{ParseError, ParseErrorKind, Uri};
 use serde::{Serialize, Serializer};
 
 /// The longest URL accepted, in bytes.
@@ -37,17 +57,18 @@ pub enum UrlPolicy {
 /// - **no userinfo** (`https://user:pass@host/`): it puts a credential in the URL (the spec
 ///   forbids sensitive data there) and is the classic way to disguise the real host
 ///   (`https://bank.example@evil.example/`).
-/// - **no ambiguity**: only the characters RFC 3986 allows, no backslashes or whitespace,
-///   well-formed percent escapes, a host that is a DNS name, a canonical dotted-quad IPv4
-///   address or a bracketed IPv6 literal in canonical (RFC 5952) form, and a port in
-///   `1..=65535`. Browsers repair malformed
-///   URLs in ways that differ from what a user reads (`http://0x7f.1/` is `127.0.0.1`); a URL
-///   that needs repair is refused rather than guessed at. Hosts must be ASCII: write an
-///   internationalised name in its `xn--` form, which clients are told to flag.
+/// - **no ambiguity**: an RFC 3986 URI (parsed by [`fluent-uri`](https://docs.rs/fluent-uri),
+///   not by us: only the characters it allows, no backslashes or whitespace, well-formed percent
+///   escapes), whose host is a DNS name, a canonical dotted-quad IPv4 address or a bracketed
+///   IPv6 literal in canonical (RFC 5952) form, and whose port is in `1..=65535`. Browsers
+///   repair malformed URLs in ways that differ from what a user reads (`http://0x7f.1/` is
+///   `127.0.0.1`); a URL that needs repair is refused rather than guessed at. Hosts must be
+///   ASCII: write an internationalised name in its `xn--` form, which clients are told to flag.
 ///
 /// The URL's query and fragment may carry state (an authorization `state`, a one-time code), so
 /// `Debug` and `Display` never print them: [`ElicitationUrl::as_str`] is the only way to the
-/// full text, and serialization (the wire) uses it.
+/// full text, and serialization (the wire) uses it. Nothing is normalized: the text, and so the
+/// host, is exactly what was given.
 ///
 ///
 /// ```
@@ -87,61 +108,34 @@ impl ElicitationUrl {
         if text.len() > MAX_URL_BYTES {
             return Err(UrlError::TooLong { bytes: text.len() });
         }
-        check_characters(text)?;
-
-        // scheme ":" "//"
-        let colon = text.find(':').ok_or(UrlError::NotAbsolute)?;
-        let scheme = text.get(..colon).ok_or(UrlError::NotAbsolute)?;
-        if !is_scheme(scheme) {
-            return Err(UrlError::NotAbsolute);
-        }
-        let https = if scheme.eq_ignore_ascii_case("https") {
-            true
-        } else if scheme.eq_ignore_ascii_case("http") {
-            false
-        } else {
-            return Err(UrlError::UnsupportedScheme {
-                scheme: scheme.chars().take(16).collect::<String>().to_lowercase(),
-            });
-        };
-        let after_scheme = colon + 1;
-        if !text
-            .get(after_scheme..)
-            .is_some_and(|rest| rest.starts_with("//"))
-        {
-            return Err(UrlError::NotAbsolute);
-        }
-
-        // authority, up to the path, query or fragment
-        let authority_start = after_scheme + 2;
-        let rest = text.get(authority_start..).unwrap_or_default();
-        let authority_len = rest.find(['/', '?', '#']).unwrap_or(rest.len());
-        let authority = rest.get(..authority_len).unwrap_or_default();
-        let tail_start = authority_start + authority_len;
-        if authority.contains('@') {
+        // `Uri`, not `Iri`: ASCII only.
+        let uri = Uri::parse(text).map_err(|error| diagnose(text, error))?;
+        let scheme = uri.scheme().as_str();
+        let https = check_scheme(scheme)?;
+        let authority = uri.authority().ok_or(UrlError::NotAbsolute)?;
+        if authority.has_userinfo() {
             return Err(UrlError::Userinfo);
         }
-        let (host, port) = split_host_port(authority)?;
-        let loopback = check_host(host)?;
-        let port = port.map(parse_port).transpose()?;
-
-        // path, query, fragment
-        let tail = text.get(tail_start..).unwrap_or_default();
-        check_tail(tail, tail_start)?;
-        let hidden_from = tail.find(['?', '#']).map(|i| tail_start + i);
-
+        let host = authority.host();
+        let loopback = check_host(host, authority.host_parsed())?;
+        let port = check_port(&authority)?;
         if !https && !loopback && policy == UrlPolicy::Production {
             return Err(UrlError::InsecureHttp {
                 host: host.to_owned(),
             });
         }
+        // `scheme "://" host [":" port] path ["?" query] ["#" fragment]`: without userinfo, the
+        // host starts right after `//`, and the hidden part right after the path.
+        let host_start = scheme.len() + "://".len();
+        let path_end = host_start + authority.as_str().len() + uri.path().as_str().len();
+        let hidden = uri.query().is_some() || uri.fragment().is_some();
         Ok(Self {
             text: text.to_owned(),
             https,
-            host_start: authority_start,
-            host_end: authority_start + host.len(),
+            host_start,
+            host_end: host_start + host.len(),
             port,
-            hidden_from,
+            hidden_from: hidden.then_some(path_end),
             loopback,
         })
     }
@@ -190,6 +184,7 @@ impl fmt::Display for ElicitationUrl {
         if tail.starts_with('?') {
             f.write_str("?<redacted>")?;
         }
+        // A query cannot hold a `#`: this is the fragment.
         if tail.contains('#') {
             f.write_str("#<redacted>")?;
         }
@@ -316,82 +311,53 @@ impl fmt::Display for UrlError {
 
 impl std::error::Error for UrlError {}
 
-/// RFC 3986 characters: unreserved, reserved, and `%`.
-fn is_url_char(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b"-._~:/?#[]@!$&'()*+,;=%".contains(&b)
-}
-
-fn check_characters(text: &str) -> Result<(), UrlError> {
-    for (position, character) in text.char_indices() {
-        if !character.is_ascii() {
-            return Err(UrlError::NonAscii { position });
-        }
-        if !is_url_char(character as u8) {
-            return Err(UrlError::InvalidCharacter {
-                position,
-                character,
-            });
-        }
-    }
-    Ok(())
-}
-
-fn is_scheme(s: &str) -> bool {
-    let mut bytes = s.bytes();
-    bytes.next().is_some_and(|b| b.is_ascii_alphabetic())
-        && bytes.all(|b| b.is_ascii_alphanumeric() || b == b'+' || b == b'-' || b == b'.')
-}
-
-fn split_host_port(authority: &str) -> Result<(&str, Option<&str>), UrlError> {
-    if authority.is_empty() {
-        return Err(UrlError::MissingHost);
-    }
-    if authority.starts_with('[') {
-        let close = authority.find(']').ok_or(UrlError::InvalidHost {
-            reason: "an IPv6 literal needs its closing `]`",
-        })?;
-        let host = authority.get(..=close).unwrap_or_default();
-        match authority.get(close + 1..).unwrap_or_default() {
-            "" => Ok((host, None)),
-            after => match after.strip_prefix(':') {
-                Some(port) => Ok((host, Some(port))),
-                None => Err(UrlError::InvalidHost {
-                    reason: "only `:port` may follow an IPv6 literal",
-                }),
-            },
-        }
+/// `https` or `http` (in any case); whether it is `https`.
+fn check_scheme(scheme: &str) -> Result<bool, UrlError> {
+    if scheme.eq_ignore_ascii_case("https") {
+        Ok(true)
+    } else if scheme.eq_ignore_ascii_case("http") {
+        Ok(false)
     } else {
-        match authority.split_once(':') {
-            Some((host, port)) => Ok((host, Some(port))),
-            None => Ok((authority, None)),
-        }
+        Err(UrlError::UnsupportedScheme {
+            scheme: scheme.chars().take(16).collect::<String>().to_lowercase(),
+        })
     }
 }
 
-/// Check the host; return whether it is loopback.
-fn check_host(host: &str) -> Result<bool, UrlError> {
+/// Check the host, as written and as the parser read it; return whether it is loopback.
+fn check_host(host: &str, parsed: Host<'_>) -> Result<bool, UrlError> {
+    match parsed {
+        // RFC 3986's `IPv4address` is the canonical dotted quad (a `dec-octet` has no leading
+        // zeros), so nothing else reads as one here: `127.1` and `0x7f.0.0.1` are registered
+        // names below.
+        Host::Ipv4(ip) => Ok(ip.is_loopback()),
+        Host::Ipv6(ip) => {
+            let literal = host
+                .strip_prefix('[')
+                .and_then(|h| h.strip_suffix(']'))
+                .unwrap_or(host);
+            // As for IPv4, only the canonical spelling (RFC 5952, in either case) reads the same
+            // to a person as to the browser, which rewrites any other: `[::01]` and
+            // `[0:0:0:0:0:0:0:1]` are `[::1]`, and `[::127.0.0.1]` is `[::7f00:1]`.
+            if !ip.to_string().eq_ignore_ascii_case(literal) {
+                return Err(UrlError::InvalidHost {
+                    reason: "an IPv6 literal must be in its canonical form (RFC 5952), like [2001:db8::1]: no leading zeros, the longest run of zero groups written as `::`, no embedded IPv4 except ::ffff:a.b.c.d",
+                });
+            }
+            Ok(ip == Ipv6Addr::LOCALHOST)
+        }
+        Host::IpvFuture { .. } => Err(UrlError::InvalidHost {
+            reason: "an IP literal must be an IPv6 address (`[v1.…]` is an IPvFuture literal no browser opens)",
+        }),
+        Host::RegName(_) => check_dns_name(host),
+    }
+}
+
+/// A registered name must be a DNS name (RFC 3986 also allows percent-escapes and
+/// sub-delimiters); return whether it is `localhost`.
+fn check_dns_name(host: &str) -> Result<bool, UrlError> {
     if host.is_empty() {
         return Err(UrlError::MissingHost);
-    }
-    if let Some(inner) = host.strip_prefix('[') {
-        let literal = inner.strip_suffix(']').unwrap_or(inner);
-        let ip: Ipv6Addr = literal.parse().map_err(|_| UrlError::InvalidHost {
-            reason: "the bracketed IPv6 address is malformed (zone identifiers are not allowed)",
-        })?;
-        // As for IPv4, only the canonical spelling (RFC 5952, in either case) reads the same to
-        // a person as to the browser, which rewrites any other: `[::01]` and
-        // `[0:0:0:0:0:0:0:1]` are `[::1]`, and `[::127.0.0.1]` is `[::7f00:1]`.
-        if !ip.to_string().eq_ignore_ascii_case(literal) {
-            return Err(UrlError::InvalidHost {
-                reason: "an IPv6 literal must be in its canonical form (RFC 5952), like [2001:db8::1]: no leading zeros, the longest run of zero groups written as `::`, no embedded IPv4 except ::ffff:a.b.c.d",
-            });
-        }
-        return Ok(ip == Ipv6Addr::LOCALHOST);
-    }
-    if host.contains(['[', ']']) {
-        return Err(UrlError::InvalidHost {
-            reason: "`[` and `]` may only enclose an IPv6 literal",
-        });
     }
     if host.len() > 253 {
         return Err(UrlError::InvalidHost {
@@ -406,8 +372,8 @@ fn check_host(host: &str) -> Result<bool, UrlError> {
             reason: "a host name has only letters, digits, `-` and `.` (no percent-escapes or underscores)",
         });
     }
-    let labels: Vec<&str> = host.split('.').collect();
-    for label in &labels {
+    let mut last = "";
+    for label in host.split('.') {
         if label.is_empty() {
             return Err(UrlError::InvalidHost {
                 reason: "a host name has no empty labels (no leading, trailing or doubled `.`)",
@@ -423,71 +389,122 @@ fn check_host(host: &str) -> Result<bool, UrlError> {
                 reason: "a label of a host name neither starts nor ends with `-`",
             });
         }
+        last = label;
     }
     // Browsers read a host whose last label is numeric (or `0x…`) as an IPv4 address in any of
-    // several spellings (`127.1`, `0x7f.0.0.1`, `2130706433`, `0177.0.0.1`). Only the canonical
-    // dotted quad means the same thing to a reader and to a browser.
-    let last = labels.last().copied().unwrap_or_default();
+    // several spellings (`127.1`, `0x7f.0.0.1`, `2130706433`, `0177.0.0.1`). The canonical
+    // dotted quad, the only one that means the same to a reader and to a browser, was read as
+    // IPv4 by the parser; any other numeric host is refused.
     let numeric = last.bytes().all(|b| b.is_ascii_digit())
         || last.starts_with("0x")
         || last.starts_with("0X");
     if numeric {
-        let canonical = labels.len() == 4
-            && labels.iter().all(|l| {
-                l.bytes().all(|b| b.is_ascii_digit()) && (l.len() == 1 || !l.starts_with('0'))
-            });
-        let ip = host
-            .parse::<Ipv4Addr>()
-            .ok()
-            .filter(|_| canonical)
-            .ok_or(UrlError::InvalidHost {
-                reason: "a numeric host must be a dotted-quad IPv4 address like 192.0.2.1, without leading zeros",
-            })?;
-        return Ok(ip.is_loopback());
+        return Err(UrlError::InvalidHost {
+            reason: "a numeric host must be a dotted-quad IPv4 address like 192.0.2.1, without leading zeros",
+        });
     }
     Ok(host.eq_ignore_ascii_case("localhost"))
 }
 
-fn parse_port(port: &str) -> Result<u16, UrlError> {
-    if port.is_empty() || port.len() > 5 || !port.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(UrlError::InvalidPort);
-    }
-    match port.parse::<u16>() {
-        Ok(0) | Err(_) => Err(UrlError::InvalidPort),
-        Ok(p) => Ok(p),
+/// RFC 3986's `port` is any run of digits, even empty; ours is `1..=65535`, in at most five
+/// digits.
+fn check_port(authority: &Authority<'_>) -> Result<Option<u16>, UrlError> {
+    let Some(written) = authority.port() else {
+        return Ok(None);
+    };
+    match authority.port_to_u16() {
+        Ok(Some(port)) if port != 0 && written.as_str().len() <= 5 => Ok(Some(port)),
+        _ => Err(UrlError::InvalidPort),
     }
 }
 
-/// Path, query and fragment: no brackets, at most one `#`, well-formed percent escapes.
-fn check_tail(tail: &str, offset: usize) -> Result<(), UrlError> {
-    let bytes = tail.as_bytes();
-    let mut seen_fragment = false;
-    for (i, &b) in bytes.iter().enumerate() {
-        let position = offset + i;
-        match b {
-            b'[' | b']' => {
-                return Err(UrlError::InvalidCharacter {
-                    position,
-                    character: b as char,
-                });
-            }
-            b'#' if seen_fragment => {
-                return Err(UrlError::InvalidCharacter {
-                    position,
-                    character: '#',
-                });
-            }
-            b'#' => seen_fragment = true,
-            b'%' => {
-                let hex = |j: usize| bytes.get(j).is_some_and(|c| c.is_ascii_hexdigit());
-                if !(hex(i + 1) && hex(i + 2)) {
-                    return Err(UrlError::InvalidPercentEncoding { position });
-                }
-            }
-            _ => {}
+/// The error for a URL the parser refused, from where it stopped and why.
+///
+/// Only the wording depends on this: the URL is refused either way. The part the offset falls
+/// in comes from RFC 3986's Appendix B split (the scheme up to the first `:`, `/`, `?` or `#`;
+/// after `//`, the authority up to the next `/`, `?` or `#`), which validates nothing.
+fn diagnose(text: &str, error: ParseError) -> UrlError {
+    let position = error.index();
+    let character = text.get(position..).and_then(|rest| rest.chars().next());
+    // Characters first: what a reader can see is wrong wherever it is.
+    match (error.kind(), character) {
+        (ParseErrorKind::InvalidPctEncodedOctet, _) => {
+            return UrlError::InvalidPercentEncoding { position };
         }
+        (_, Some(c)) if !c.is_ascii() => return UrlError::NonAscii { position },
+        (_, Some(character)) if !is_rfc_3986_char(character) => {
+            return UrlError::InvalidCharacter {
+                position,
+                character,
+            };
+        }
+        _ => {}
     }
-    Ok(())
+    // Then the scheme (the parser stopped in it, or it is not ours), and the `//`.
+    let Some((scheme, after_scheme)) =
+        split_scheme(text).filter(|(scheme, _)| position > scheme.len())
+    else {
+        return UrlError::NotAbsolute;
+    };
+    if let Err(unsupported) = check_scheme(scheme) {
+        return unsupported;
+    }
+    let Some(after_slashes) = after_scheme.strip_prefix("//") else {
+        return UrlError::NotAbsolute;
+    };
+    // Then the authority, or what follows it (where only `[`, `]` and a second `#` are left).
+    let authority = after_slashes
+        .split(['/', '?', '#'])
+        .next()
+        .unwrap_or_default();
+    match (position.checked_sub(scheme.len() + "://".len()), character) {
+        (Some(at), _) if at <= authority.len() => diagnose_authority(authority, at),
+        (_, Some(character)) => UrlError::InvalidCharacter {
+            position,
+            character,
+        },
+        // The parser stops at the end of the text only in the scheme or in an IP literal.
+        (_, None) => UrlError::NotAbsolute,
+    }
+}
+
+/// The error for an authority the parser refused at byte `at` of it: what it stopped on, and
+/// whether a port had begun.
+fn diagnose_authority(authority: &str, at: usize) -> UrlError {
+    if authority.contains('@') {
+        return UrlError::Userinfo;
+    }
+    let before = authority.get(..at).unwrap_or_default();
+    match before.strip_prefix('[') {
+        Some(literal) => match literal.split_once(']') {
+            None => UrlError::InvalidHost {
+                reason: "an IPv6 literal is a well-formed address in brackets, like [2001:db8::1] (zone identifiers are not allowed)",
+            },
+            Some((_, after)) if after.starts_with(':') => UrlError::InvalidPort,
+            Some(_) => UrlError::InvalidHost {
+                reason: "only `:port` may follow an IPv6 literal",
+            },
+        },
+        None if before.contains(':') => UrlError::InvalidPort,
+        // Anything else a registered name may not hold was taken for userinfo, path or port.
+        None => UrlError::InvalidHost {
+            reason: "`[` and `]` may only enclose an IPv6 literal",
+        },
+    }
+}
+
+/// RFC 3986 Appendix B's scheme: up to the first `:`, `/`, `?` or `#`, if that is a `:` after
+/// at least one character. Returns it and what follows the `:`.
+fn split_scheme(text: &str) -> Option<(&str, &str)> {
+    let end = text.find([':', '/', '?', '#'])?;
+    let (scheme, rest) = text.split_at_checked(end)?;
+    let rest = rest.strip_prefix(':')?;
+    (!scheme.is_empty()).then_some((scheme, rest))
+}
+
+/// A character RFC 3986 allows somewhere: unreserved, reserved, and `%`.
+fn is_rfc_3986_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || "-._~:/?#[]@!$&'()*+,;=%".contains(c)
 }
 
 #[cfg(test)]
@@ -783,6 +800,204 @@ mod tests {
     fn overlong_urls_are_refused() {
         let s = format!("https://x.example/{}", "a".repeat(MAX_URL_BYTES));
         assert!(matches!(err(&s), UrlError::TooLong { .. }));
+    }
+
+    /// Valid RFC 3986 that URL mode refuses: each is a URI `fluent-uri` parses, so each refusal
+    /// is our policy's, not the parser's.
+    #[test]
+    fn rfc_3986_uris_our_policy_refuses() {
+        /// Refused as exactly this error, or as an invalid host for a reason mentioning this.
+        enum Refused {
+            As(UrlError),
+            Host(&'static str),
+        }
+        use Refused::{As, Host};
+        let long_host = format!("https://{}example/", "a.".repeat(127));
+        let cases: Vec<(&str, Refused)> = vec![
+            // No authority: a path after the scheme names no host to show.
+            ("https:/x.example/", As(UrlError::NotAbsolute)),
+            ("https:x.example", As(UrlError::NotAbsolute)),
+            ("https:", As(UrlError::NotAbsolute)),
+            // An empty host.
+            ("https://", As(UrlError::MissingHost)),
+            ("https:///x", As(UrlError::MissingHost)),
+            ("https://:443/", As(UrlError::MissingHost)),
+            ("https://#f", As(UrlError::MissingHost)),
+            // Userinfo, even empty.
+            ("https://@x.example/", As(UrlError::Userinfo)),
+            ("https://a:b@x.example/", As(UrlError::Userinfo)),
+            ("https://u@[::1]/", As(UrlError::Userinfo)),
+            // IPvFuture.
+            ("https://[v1.x]/", Host("")),
+            ("https://[v7.::1]/", Host("")),
+            // IPv6 in a spelling other than RFC 5952's.
+            ("http://[::01]/", Host("canonical")),
+            ("http://[0:0:0:0:0:0:0:1]/", Host("canonical")),
+            ("http://[::127.0.0.1]/", Host("canonical")),
+            ("https://[::ffff:7f00:1]/", Host("canonical")),
+            ("https://[2001:db8:0:0:0:0:0:1]/", Host("canonical")),
+            ("https://[::0:1]/", Host("canonical")),
+            // A registered name that is not a DNS name: percent-escapes (here `localhost`),
+            // sub-delimiters, `_`, `~`, empty labels, `-` at a label's edge, over-long.
+            ("http://%6c%6f%63%61%6c%68%6f%73%74/", Host("letters")),
+            ("https://a%2eexample/", Host("letters")),
+            ("https://a!b.example/", Host("letters")),
+            ("https://a$b.example/", Host("letters")),
+            ("https://a'b.example/", Host("letters")),
+            ("https://a(b).example/", Host("letters")),
+            ("https://a*b.example/", Host("letters")),
+            ("https://a+b.example/", Host("letters")),
+            ("https://a,b.example/", Host("letters")),
+            ("https://a;b.example/", Host("letters")),
+            ("https://a=b.example/", Host("letters")),
+            ("https://a&b.example/", Host("letters")),
+            ("https://a_b.example/", Host("letters")),
+            ("https://a~b.example/", Host("letters")),
+            ("https://a..b/", Host("empty labels")),
+            ("http://localhost./", Host("empty labels")),
+            ("https://-a.example/", Host("`-`")),
+            (&long_host, Host("253")),
+            // Numbers RFC 3986 reads as a registered name, and browsers as an IPv4 address.
+            ("http://127.1/", Host("dotted-quad")),
+            ("http://2130706433/", Host("dotted-quad")),
+            ("http://0x7f.0.0.1/", Host("dotted-quad")),
+            ("http://0177.0.0.1/", Host("dotted-quad")),
+            ("http://127.0.0.01/", Host("dotted-quad")),
+            ("https://256.0.0.1/", Host("dotted-quad")),
+            ("https://1.2.3.4.5/", Host("dotted-quad")),
+            // Ports RFC 3986 allows (`*DIGIT`): empty, zero, too large.
+            ("https://x.example:/", As(UrlError::InvalidPort)),
+            ("https://[::1]:/", As(UrlError::InvalidPort)),
+            ("https://x.example:0/", As(UrlError::InvalidPort)),
+            ("https://x.example:00000/", As(UrlError::InvalidPort)),
+            ("https://x.example:65536/", As(UrlError::InvalidPort)),
+            ("https://x.example:000443/", As(UrlError::InvalidPort)),
+            (
+                "https://x.example:99999999999999999999/",
+                As(UrlError::InvalidPort),
+            ),
+            // Other schemes, and plain `http` off loopback.
+            (
+                "javascript:alert(1)",
+                As(UrlError::UnsupportedScheme {
+                    scheme: "javascript".into(),
+                }),
+            ),
+            (
+                "ssh://x.example/",
+                As(UrlError::UnsupportedScheme {
+                    scheme: "ssh".into(),
+                }),
+            ),
+            (
+                "http://x.example/",
+                As(UrlError::InsecureHttp {
+                    host: "x.example".into(),
+                }),
+            ),
+            (
+                "http://[::ffff:127.0.0.1]/",
+                As(UrlError::InsecureHttp {
+                    host: "[::ffff:127.0.0.1]".into(),
+                }),
+            ),
+        ];
+        for (s, refused_as) in cases {
+            assert!(fluent_uri::Uri::parse(s).is_ok(), "{s:?} is not RFC 3986");
+            let e = err(s);
+            let expected = match &refused_as {
+                As(want) => e == *want,
+                Host(reason) => {
+                    matches!(&e, UrlError::InvalidHost { reason: r } if r.contains(reason))
+                }
+            };
+            assert!(expected, "{s:?}: {e:?}");
+        }
+        // Any length is RFC 3986.
+        let long = format!("https://x.example/{}", "a".repeat(MAX_URL_BYTES));
+        assert!(fluent_uri::Uri::parse(long.as_str()).is_ok());
+        assert_eq!(err(&long), UrlError::TooLong { bytes: long.len() });
+    }
+
+    /// A URL the parser refuses gets the error for the part it broke, at the parser's offset.
+    #[test]
+    fn parser_refusals_name_the_part_they_broke() {
+        for (s, want) in [
+            (
+                "https://x.example/a b",
+                UrlError::InvalidCharacter {
+                    position: 19,
+                    character: ' ',
+                },
+            ),
+            ("https://x.example/é", UrlError::NonAscii { position: 18 }),
+            (
+                "https://x.example/%g0",
+                UrlError::InvalidPercentEncoding { position: 18 },
+            ),
+            (
+                "https://a%zz.example/",
+                UrlError::InvalidPercentEncoding { position: 9 },
+            ),
+            ("1https://x.example/", UrlError::NotAbsolute),
+            (
+                "ftp://x.example/[",
+                UrlError::UnsupportedScheme {
+                    scheme: "ftp".into(),
+                },
+            ),
+            ("https:/x.example/[", UrlError::NotAbsolute),
+            ("https://a@b@x.example/", UrlError::Userinfo),
+            ("https://[::1]:8a/", UrlError::InvalidPort),
+            ("https://[::1]:80:80/", UrlError::InvalidPort),
+            ("https://x.example:80]/", UrlError::InvalidPort),
+            (
+                "https://x.example/p?q#a[",
+                UrlError::InvalidCharacter {
+                    position: 23,
+                    character: '[',
+                },
+            ),
+        ] {
+            assert!(fluent_uri::Uri::parse(s).is_err(), "{s:?}");
+            assert_eq!(err(s), want, "{s:?}");
+        }
+        for s in [
+            "https://[::1",
+            "https://[::1/",
+            "https://[::1]x/",
+            "https://[v1]/",
+            "https://[::g]/",
+            "https://[1:2:3:4:5:6:7:8:9]/",
+            "https://x.example]/",
+            "https://x[y/",
+        ] {
+            assert!(fluent_uri::Uri::parse(s).is_err(), "{s:?}");
+            assert!(matches!(err(s), UrlError::InvalidHost { .. }), "{s:?}");
+        }
+    }
+
+    /// What the server wrote is what is sent and shown: nothing is lowercased, decoded or
+    /// otherwise normalized; hosts compare without regard to case where the rules need it.
+    #[test]
+    fn nothing_is_normalized() {
+        let s = "HTTPS://MCP.Example.COM:0443/A%2f/./b/../?Q=%7E#F";
+        let url = ok(s);
+        assert_eq!(url.as_str(), s);
+        assert_eq!(url.scheme(), "https");
+        assert_eq!(url.host(), "MCP.Example.COM");
+        assert_eq!(url.port(), Some(443));
+        assert_eq!(
+            url.to_string(),
+            "HTTPS://MCP.Example.COM:0443/A%2f/./b/../?<redacted>#<redacted>"
+        );
+        let v6 = ok("Http://[::1]:8080");
+        assert_eq!(
+            (v6.host(), v6.scheme(), v6.is_loopback()),
+            ("[::1]", "http", true)
+        );
+        assert_eq!(ok("https://[2001:DB8::A]/").host(), "[2001:DB8::A]");
+        assert!(ok("http://LocalHost/").is_loopback());
     }
 
     #[test]

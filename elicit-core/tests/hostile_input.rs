@@ -79,6 +79,36 @@ fn url_like() -> impl Strategy<Value = String> {
     })
 }
 
+/// `http(s)://`, a host, a port and a path, query and fragment, each drawn mostly from what is
+/// valid and partly from the characters that steer RFC 3986's split (`:/?#[]@%`), sub-delimiters
+/// and case, so that many cases are accepted and the rest fail near the edge.
+fn rfc_3986_like() -> impl Strategy<Value = String> {
+    let scheme = prop::sample::select(vec!["https://", "http://", "HTTP://", "hTtPs://"]);
+    let host = prop_oneof![
+        "[a-zA-Z0-9-]{1,6}(\\.[a-zA-Z0-9-]{1,6}){0,2}",
+        "[0-9]{1,3}(\\.[0-9]{1,3}){3}",
+        "\\[[0-9a-fA-F:.]{2,20}\\]",
+        "[a-zA-Z0-9%.!$&'()*+,;=~_:@\\[\\]-]{0,8}",
+        prop::sample::select(vec![
+            "localhost",
+            "[::1]",
+            "127.0.0.1",
+            "[v1.x]",
+            "[::ffff:1.2.3.4]"
+        ])
+        .prop_map(str::to_owned),
+    ];
+    let port = prop::option::of("[0-9]{0,5}|[0-9+-]{0,6}");
+    let tail = prop_oneof![
+        3 => "([/?#][a-zA-Z0-9:/?@%.!$&'()*+,;=~_-]{0,12})?",
+        1 => "([/?#][a-zA-Z0-9:/?#@%.\\[\\]!$&'()*+,;=~_-]{0,12})?",
+    ];
+    (scheme, host, port, tail).prop_map(|(s, h, p, t)| {
+        let port = p.map(|p| format!(":{p}")).unwrap_or_default();
+        format!("{s}{h}{port}{t}")
+    })
+}
+
 fn keys() -> StateKeys {
     StateKeys::single(KeyId::new(1), StateKey::from_bytes([3; 32]))
 }
@@ -203,6 +233,37 @@ proptest! {
             bytes[i] = replacement;
             let tampered = String::from_utf8(bytes).map_err(|e| TestCaseError::fail(e.to_string()))?;
             prop_assert!(keys.open::<Value>(&tampered, &binding(&principal), NOW).is_err());
+        }
+    }
+}
+
+proptest! {
+    // Cheap cases, and most of them accepted URLs: enough to cover the split.
+    #![proptest_config(config(4096))]
+
+    /// Differential against the RFC 3986 parser: a URL we accept is one `fluent-uri` accepts
+    /// too, and it reads the same scheme, host, port and query/fragment start from it, so what
+    /// a client shows can never differ from what an RFC 3986 HTTP stack connects to.
+    #[test]
+    fn accepted_urls_are_rfc_3986_uris_with_the_same_parts(text in prop_oneof![
+        1 => ".{0,48}",
+        1 => url_like(),
+        6 => rfc_3986_like(),
+    ]) {
+        for policy in [UrlPolicy::Production, UrlPolicy::Development] {
+            let Ok(url) = ElicitationUrl::parse_with(&text, policy) else {
+                continue;
+            };
+            let uri = fluent_uri::Uri::parse(text.as_str());
+            prop_assert!(uri.is_ok(), "{:?} accepted, but not an RFC 3986 URI: {:?}", text, uri.err());
+            let Ok(uri) = uri else { continue };
+            prop_assert!(uri.scheme().as_str().eq_ignore_ascii_case(url.scheme()));
+            let authority = uri.authority();
+            prop_assert!(authority.is_some_and(|a| !a.has_userinfo()));
+            prop_assert_eq!(authority.map(|a| a.host()), Some(url.host()));
+            prop_assert_eq!(authority.and_then(|a| a.port_to_u16().ok().flatten()), url.port());
+            let hidden = uri.query().is_some() || uri.fragment().is_some();
+            prop_assert_eq!(hidden, url.to_string().contains("<redacted>"));
         }
     }
 }

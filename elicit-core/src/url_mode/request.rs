@@ -48,14 +48,15 @@ pub struct UrlRequest {
 }
 
 impl UrlRequest {
-    /// A request to open `url` (checked under [`UrlPolicy::Production`]), with a fresh
-    /// [`ElicitationId`].
+    /// A request to open `url` (checked under
+    /// [`UrlPolicy::Production`](crate::UrlPolicy::Production)), with a fresh [`ElicitationId`].
     pub fn new(message: impl Into<Text>, url: &str) -> Result<Self, UrlRequestError> {
         Self::with_url(message, ElicitationUrl::parse(url)?)
     }
 
     /// A request to open an already checked URL (e.g. one accepted under
-    /// [`UrlPolicy::Development`]), with a fresh [`ElicitationId`].
+    /// [`UrlPolicy::Development`](crate::UrlPolicy::Development)), with a fresh
+    /// [`ElicitationId`].
     pub fn with_url(
         message: impl Into<Text>,
         url: ElicitationUrl,
