@@ -25,9 +25,7 @@ pub fn validate(input: &syn::DeriveInput, attributes: &Attributes) -> Result<Mod
     let errors = &mut found;
 
     // The input's shape.
-    type_does_not_borrow(input, errors);
-    type_is_not_generic(input, errors);
-    type_is_not_generic_over_a_const(input, errors);
+    type_has_no_generic_parameters(input, errors);
     input_is_not_a_union(input, errors);
     form_fields_have_names(input, errors);
     options_enum_has_an_option(input, errors);
@@ -169,26 +167,23 @@ fn options_offered<'a>(opts: &InputOpts, body: &'a Body) -> Vec<OptionView<'a>> 
 // ---------------------------------------------------------------------------------------------
 // The input's shape
 
-fn type_does_not_borrow(input: &syn::DeriveInput, errors: &mut Errors) {
-    if let Some(lt) = input.generics.lifetimes().next() {
+/// No lifetime, type or const parameter: a reply is owned data, and a schema is fixed at compile
+/// time. The first parameter of each kind is reported.
+fn type_has_no_generic_parameters(input: &syn::DeriveInput, errors: &mut Errors) {
+    let generics = &input.generics;
+    if let Some(lt) = generics.lifetimes().next() {
         errors.spanned(
             lt,
             "an elicitation type cannot borrow: a reply is owned data; remove the lifetime and use owned fields such as `String`",
         );
     }
-}
-
-fn type_is_not_generic(input: &syn::DeriveInput, errors: &mut Errors) {
-    if let Some(tp) = input.generics.type_params().next() {
+    if let Some(tp) = generics.type_params().next() {
         errors.spanned(
             tp,
             "an elicitation type cannot be generic: its schema is fixed at compile time; use concrete field types",
         );
     }
-}
-
-fn type_is_not_generic_over_a_const(input: &syn::DeriveInput, errors: &mut Errors) {
-    if let Some(cp) = input.generics.const_params().next() {
+    if let Some(cp) = generics.const_params().next() {
         errors.spanned(
             cp,
             "an elicitation type cannot be generic over a const: its schema is fixed at compile time; use concrete field types",

@@ -229,32 +229,32 @@ pub const fn char_count(text: &str) -> usize {
     count
 }
 
-/// An integer is within `[minimum, maximum]`.
-pub const fn integer_is_within(
-    value: i128,
-    minimum: Option<i128>,
-    maximum: Option<i128>,
-) -> Result<(), Outside<i128>> {
-    match (minimum, maximum) {
-        (Some(min), _) if value < min => Err(Outside::Below(min)),
-        (_, Some(max)) if value > max => Err(Outside::Above(max)),
-        _ => Ok(()),
-    }
+/// The rule "a value is within `[minimum, maximum]`" for one number type: written once, for
+/// `i128` and `f64` (a `const fn` cannot be generic over a comparison).
+macro_rules! is_within {
+    ($(#[$doc:meta])* $name:ident: $ty:ty) => {
+        $(#[$doc])*
+        pub const fn $name(
+            value: $ty,
+            minimum: Option<$ty>,
+            maximum: Option<$ty>,
+        ) -> Result<(), Outside<$ty>> {
+            match (minimum, maximum) {
+                (Some(min), _) if value < min => Err(Outside::Below(min)),
+                (_, Some(max)) if value > max => Err(Outside::Above(max)),
+                _ => Ok(()),
+            }
+        }
+    };
 }
-
-/// A number is within `[minimum, maximum]` (the same rule as [`integer_is_within`], on `f64`: a
-/// `const fn` cannot be generic over a comparison).
-pub const fn number_is_within(
-    value: f64,
-    minimum: Option<f64>,
-    maximum: Option<f64>,
-) -> Result<(), Outside<f64>> {
-    match (minimum, maximum) {
-        (Some(min), _) if value < min => Err(Outside::Below(min)),
-        (_, Some(max)) if value > max => Err(Outside::Above(max)),
-        _ => Ok(()),
-    }
-}
+is_within!(
+    /// An integer is within `[minimum, maximum]`.
+    integer_is_within: i128
+);
+is_within!(
+    /// A number is within `[minimum, maximum]`.
+    number_is_within: f64
+);
 
 /// A multi-select's value selects `count` options, within `[min_items, max_items]`.
 pub const fn item_count_is_within(
