@@ -8,7 +8,7 @@ pub const MAX_REPLY_BYTES: usize = 256 * 1024;
 ///
 /// The text entry points never see a longer one (it cannot fit in [`MAX_REPLY_BYTES`]); the
 /// `&Value` entry points ([`Elicit::from_reply`](crate::Elicit::from_reply),
-/// [`RequestedSchema::parse_reply`](crate::RequestedSchema::parse_reply), …) refuse one
+/// [`FormRequest::parse_reply`](crate::FormRequest::parse_reply), …) refuse one
 /// ([`Rule::TooLarge`](crate::Rule::TooLarge)) before counting its characters, checking its
 /// format or copying it (a `Value`'s strings are borrowed until every rule holds), so a reply
 /// that arrived as an already-parsed value is held to the same bound as one that arrived as text.
