@@ -272,7 +272,13 @@ pub fn form_outcome<T: FromContent>(
     request: &FormRequest<T>,
     result: ElicitResult,
 ) -> Result<Elicitation<T>, ReplyError> {
-    request.parse_parts(action_of(&result)?, result.content)
+    request.parse_parts(counted_action(request.name(), &result)?, result.content)
+}
+
+/// [`action_of`], counting an action this crate does not know as a rejected reply in
+/// [`observe`] under `name` (a reply that is read counts itself).
+fn counted_action(name: &str, result: &ElicitResult) -> Result<Action, ReplyError> {
+    action_of(result).inspect_err(|_| observe::answered(name, Outcome::Rejected))
 }
 
 /// Read rmcp's `ElicitResult` for a URL request: only the action matters. Recorded in
@@ -631,7 +637,7 @@ impl<'r> Asker<'r> {
             let Some(result) = self.send(request.name(), params.clone()).await else {
                 return Ok(Asked::Answered(Elicitation::NoReply));
             };
-            match action_of(&result)
+            match counted_action(request.name(), &result)
                 .and_then(|action| request.parse_consent_parts(action, result.content))
             {
                 Ok(outcome) => return Ok(Asked::Answered(outcome)),

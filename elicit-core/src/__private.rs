@@ -3,7 +3,7 @@
 pub use crate::consent::{Ticked, ticked};
 pub use crate::field::kinds::{
     BoolField, MultiSelectField, NumberField, StringField, assert_bool_field,
-    assert_multi_select_field, assert_number_field, assert_string_field, bound_fits,
+    assert_multi_select_field, assert_number_field, assert_string_field, bound_fits, min_items_fit,
 };
 pub use crate::field::sealed::Field as SealedField;
 pub use crate::field::spec::{DefaultOf, default_of, is_required};

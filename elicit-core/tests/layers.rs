@@ -73,7 +73,7 @@ fn code(text: &str) -> String {
             skipping_test_module = Some(depth);
             continue;
         }
-        let code_part = trimmed.split("//").next().unwrap_or("");
+        let code_part = without_comment(trimmed);
         let opens = code_part.matches('{').count();
         let closes = code_part.matches('}').count();
         depth = (depth + opens).saturating_sub(closes);
@@ -87,6 +87,69 @@ fn code(text: &str) -> String {
         out.push('\n');
     }
     out
+}
+
+/// A line up to its `//` comment, if any: a `//` inside a string literal is not one.
+fn without_comment(line: &str) -> &str {
+    let mut in_string = false;
+    let mut escaped = false;
+    let bytes = line.as_bytes();
+    for (i, &b) in bytes.iter().enumerate() {
+        match b {
+            _ if escaped => escaped = false,
+            b'\\' if in_string => escaped = true,
+            b'"' => in_string = !in_string,
+            b'/' if !in_string && bytes.get(i + 1) == Some(&b'/') => return &line[..i],
+            _ => {}
+        }
+    }
+    line
+}
+
+/// The module each name re-exported at the crate's root comes from (`pub use crate::reply::{
+/// Action, ..}` in `lib.rs`), so that `crate::Action` counts as an import of `reply`.
+fn root_exports() -> BTreeMap<String, String> {
+    let lib = std::fs::read_to_string(src().join("lib.rs")).expect("read lib.rs");
+    let code = code(&lib);
+    let mut exports = BTreeMap::new();
+    for statement in code.split(';') {
+        let Some(path) = statement.trim().strip_prefix("pub use crate::") else {
+            continue;
+        };
+        let module: String = path
+            .chars()
+            .take_while(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == '_')
+            .collect();
+        let names = path[module.len()..].trim_start_matches("::");
+        for name in names
+            .trim_start_matches('{')
+            .trim_end_matches('}')
+            .split(',')
+            .filter_map(|n| n.trim().rsplit("::").next())
+            .filter(|n| n.starts_with(|c: char| c.is_ascii_uppercase()))
+        {
+            exports.insert(name.to_owned(), module.clone());
+        }
+    }
+    exports
+}
+
+/// The top-level modules a piece of code names as `crate::<module>`, or through a name the crate
+/// re-exports at its root (`crate::Action`).
+fn imports_with(code: &str, exports: &BTreeMap<String, String>) -> BTreeSet<String> {
+    let mut found = imports(code);
+    let mut rest = code;
+    while let Some(at) = rest.find("crate::") {
+        rest = &rest[at + "crate::".len()..];
+        let name: String = rest
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect();
+        if let Some(module) = exports.get(&name) {
+            found.insert(module.clone());
+        }
+    }
+    found
 }
 
 /// The top-level modules a piece of code names as `crate::<module>`.
@@ -118,6 +181,7 @@ fn imports(code: &str) -> BTreeSet<String> {
 fn graph() -> BTreeMap<String, BTreeSet<String>> {
     let mut paths = Vec::new();
     files(&src(), &mut paths);
+    let exports = root_exports();
     let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     for path in paths {
         let module = module_of(&path);
@@ -125,7 +189,7 @@ fn graph() -> BTreeMap<String, BTreeSet<String>> {
             continue;
         }
         let text = std::fs::read_to_string(&path).expect("read file");
-        let deps = imports(&code(&text));
+        let deps = imports_with(&code(&text), &exports);
         let entry = graph.entry(module.clone()).or_default();
         entry.extend(deps.into_iter().filter(|d| *d != module));
     }
@@ -210,11 +274,27 @@ fn the_modules_import_each_other_in_no_cycle() {
 /// The checker itself: it sees `use` groups and paths, and not comments or test modules.
 #[test]
 fn the_import_reader_reads_paths_groups_and_skips_comments_and_tests() {
-    let text = "use crate::schema::X;\nuse crate::{read::Y, reply::Z};\n// crate::url::W\n/// [`A`](crate::state::A)\nfn f() { crate::field::g(); }\n#[cfg(test)]\nmod tests {\n    use crate::mrtr::T;\n}\nfn after() { crate::format::h(); }\n";
-    let found = imports(&code(text));
-    let expected: BTreeSet<String> = ["schema", "read", "reply", "field", "format"]
-        .into_iter()
-        .map(String::from)
-        .collect();
+    let text = "use crate::schema::X;\nuse crate::{read::Y, reply::Z};\n// crate::url::W\n/// [`A`](crate::state::A)\nfn f() { crate::field::g(); let u = \"https://x\"; crate::revision::r(); }\n#[cfg(test)]\nmod tests {\n    use crate::mrtr::T;\n}\nfn after() { crate::format::h(); let _ = crate::Action::Accept; }\n";
+    let exports = BTreeMap::from([("Action".to_owned(), "reply_root".to_owned())]);
+    let found = imports_with(&code(text), &exports);
+    let expected: BTreeSet<String> = [
+        "schema",
+        "read",
+        "reply",
+        "field",
+        "revision",
+        "format",
+        "reply_root",
+    ]
+    .into_iter()
+    .map(String::from)
+    .collect();
     assert_eq!(found, expected);
+    // And the root's re-exports are read from lib.rs.
+    let root = root_exports();
+    assert_eq!(root.get("Action").map(String::as_str), Some("reply"));
+    assert_eq!(
+        root.get("RequestedSchema").map(String::as_str),
+        Some("schema")
+    );
 }

@@ -74,16 +74,15 @@ fn field_spec(f: &Field) -> (TokenStream, TokenStream) {
     let ty = &f.ty;
     let mut checks = TokenStream::new();
 
-    if let (Some(min_items), Class::Multi(e)) = (f.min_items, f.class.inner()) {
+    // `min_items` against the number of options, through the field's type whatever its
+    // spelling (an alias of a multi-select too): the compiler counts the options.
+    if let (Some(min_items), Class::Multi(_) | Class::Select(_)) = (f.min_items, f.class.inner()) {
         let msg = format!(
             "`{name}`: min_items = {min_items} is more than the number of options, so no selection can satisfy it; lower min_items or add options"
         );
-        let span = f.min_items_span.unwrap_or_else(|| e_span(e));
+        let span = f.min_items_span.unwrap_or_else(|| e_span(ty));
         checks.extend(quote_spanned! {span=>
-            const _: () = if !_elicit::__private::rules::min_items_fit_the_options(
-                _elicit::__private::Some(#min_items),
-                <#e as _elicit::Select>::OPTIONS.len(),
-            ) {
+            const _: () = if !_elicit::__private::min_items_fit::<#ty>(#min_items) {
                 ::core::panic!(#msg)
             };
         });

@@ -59,12 +59,36 @@ pub const fn bound_fits<T: NumberField>(bound: Bound) -> bool {
     label = "this attribute needs a `Vec`/`BTreeSet`/`HashSet` of an options enum, or `mcp_elicit::Choices`",
     note = "remove the attribute, or make the field a multi-select"
 )]
-pub trait MultiSelectField {}
-impl<E: Select> MultiSelectField for Vec<E> {}
-impl<E: Select> MultiSelectField for std::collections::BTreeSet<E> {}
-impl<E: Select, S> MultiSelectField for std::collections::HashSet<E, S> {}
-impl MultiSelectField for Choices {}
-impl<T: MultiSelectField> MultiSelectField for Option<T> {}
+pub trait MultiSelectField {
+    /// How many options the field offers: known at compile time for an options enum, `None` for
+    /// [`Choices`] (supplied with the request). So `min_items` is checked against the options
+    /// however the field's type is spelled (an alias too).
+    const OPTION_COUNT: Option<usize>;
+}
+impl<E: Select> MultiSelectField for Vec<E> {
+    const OPTION_COUNT: Option<usize> = Some(E::OPTIONS.len());
+}
+impl<E: Select> MultiSelectField for std::collections::BTreeSet<E> {
+    const OPTION_COUNT: Option<usize> = Some(E::OPTIONS.len());
+}
+impl<E: Select, S> MultiSelectField for std::collections::HashSet<E, S> {
+    const OPTION_COUNT: Option<usize> = Some(E::OPTIONS.len());
+}
+impl MultiSelectField for Choices {
+    const OPTION_COUNT: Option<usize> = None;
+}
+impl<T: MultiSelectField> MultiSelectField for Option<T> {
+    const OPTION_COUNT: Option<usize> = T::OPTION_COUNT;
+}
+
+/// Whether `min_items` can be met by a multi-select of type `T`: at most its number of options
+/// (a `const fn`, so generated code checks it at compile time, for any spelling of the type).
+pub const fn min_items_fit<T: MultiSelectField + ?Sized>(min_items: u32) -> bool {
+    match T::OPTION_COUNT {
+        Some(options) => crate::schema::rules::min_items_fit_the_options(Some(min_items), options),
+        None => true,
+    }
+}
 
 /// A boolean field: `consent` applies.
 #[diagnostic::on_unimplemented(

@@ -207,13 +207,15 @@ impl<T: ElicitField> ElicitField for Option<T> {
 }
 
 /// A unit-only enum whose variants are the options of a select. `#[derive(Elicit)]` on such an
-/// enum implements it (and [`ElicitField`], so the enum is a single-select field).
+/// enum implements it (and [`ElicitField`], so the enum is a single-select field). Sealed like
+/// [`ElicitField`]: the derive checks the options (at least one, each value once) at compile
+/// time, which a hand-written impl would skip.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a set of options for a select",
     label = "a multi-select holds a unit-only enum deriving `Elicit`",
     note = "free-form arrays (like `Vec<String>`) and arrays of objects are not part of the spec's form mode; derive `Elicit` on a unit-only enum of the allowed values, or use `mcp_elicit::Choices` for options known only at run time"
 )]
-pub trait Select: Sized + 'static {
+pub trait Select: Sized + 'static + sealed::Field {
     /// The options, one per variant, in declaration order.
     const OPTIONS: &'static [EnumOption];
     /// Whether each variant (same order as `OPTIONS`) was marked `#[elicit(dangerous)]`.

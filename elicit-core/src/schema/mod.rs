@@ -361,10 +361,6 @@ pub struct Property {
     pub(crate) description: Option<Text>,
     pub(crate) required: bool,
     pub(crate) kind: PropertyKind,
-    /// The name holds no `"`, `\\` or control character, so a JSON string of it is its very
-    /// bytes between quotes: the reply reader matches a member name against it without
-    /// scanning the member's text first. Set from the name, with it.
-    pub(crate) plain_name: bool,
 }
 
 impl Property {
@@ -381,7 +377,6 @@ impl Property {
     pub fn new(name: impl Into<Text>, kind: impl Into<PropertyKind>) -> Self {
         let name: Text = name.into();
         Self {
-            plain_name: !name.bytes().any(|b| b == b'"' || b == b'\\' || b < 0x20),
             name,
             title: None,
             description: None,

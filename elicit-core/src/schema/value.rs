@@ -150,7 +150,28 @@ impl<'de> Visitor<'de> for ValueSeed<'_> {
     fn visit_string<E: de::Error>(self, s: String) -> Result<Self::Value, E> {
         Ok(Some(FieldValue::Str(Cow::Owned(s))))
     }
-    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+    fn visit_i128<E: de::Error>(self, i: i128) -> Result<Self::Value, E> {
+        Ok(Some(FieldValue::Int(i)))
+    }
+    fn visit_u128<E: de::Error>(self, u: u128) -> Result<Self::Value, E> {
+        // Beyond `i128`, only its nearest `f64` (which no integer rule reads as exact).
+        #[allow(clippy::cast_precision_loss)]
+        Ok(Some(
+            i128::try_from(u).map_or(FieldValue::Float(u as f64), FieldValue::Int),
+        ))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        // serde_json's `arbitrary_precision` feature (any crate in a build can turn it on, and
+        // cargo unifies it into ours) hands a number over as a one-member map holding its text.
+        let key = map.next_key::<Cow<'de, str>>()?;
+        if key.as_deref() == Some(ARBITRARY_PRECISION_NUMBER) {
+            let text = map.next_value::<Cow<'de, str>>()?;
+            drain_map(map)?;
+            return Ok(Some(number_from_text(&text)));
+        }
+        if key.is_some() {
+            map.next_value::<IgnoredAny>()?;
+        }
         drain_map(map)?;
         Ok(Some(FieldValue::Other("an object")))
     }
@@ -175,6 +196,23 @@ impl<'de> Visitor<'de> for ValueSeed<'_> {
         }
         drain_seq(seq)?;
         Ok(Some(FieldValue::Items(items)))
+    }
+}
+
+/// The member name under which serde_json's `arbitrary_precision` feature passes a number's text.
+const ARBITRARY_PRECISION_NUMBER: &str = "$serde_json::private::Number";
+
+/// A number passed as its text (`arbitrary_precision`), read as serde_json reads one without the
+/// feature: an integer that fits 64 bits exactly, else the nearest `f64`.
+fn number_from_text(text: &str) -> FieldValue<'static> {
+    match text.parse::<serde_json::Number>() {
+        Ok(n) => match (n.as_i64(), n.as_u64(), n.as_f64()) {
+            (Some(i), _, _) => FieldValue::Int(i128::from(i)),
+            (None, Some(u), _) => FieldValue::Int(i128::from(u)),
+            (None, None, Some(x)) => FieldValue::Float(x),
+            (None, None, None) => FieldValue::Other("a number"),
+        },
+        Err(_) => FieldValue::Other("a number"),
     }
 }
 
