@@ -658,3 +658,24 @@ fn serde_default_path_fills_an_absent_field_from_the_function() {
     assert_eq!(via_serde.count, 3);
     assert_eq!(accepted::<SerdeDefaultPath>(content), via_serde);
 }
+
+/// A pointer-sized integer's bounds and default are checked against the target's range by the
+/// compiler (on a 64-bit target, 64-bit values compile; on a 32-bit one they would not).
+#[test]
+fn pointer_sized_bounds_and_defaults_are_checked_on_the_target() {
+    /// How many bytes to reserve?
+    #[derive(Elicit, Debug)]
+    struct Reserve {
+        #[cfg_attr(
+            target_pointer_width = "64",
+            elicit(maximum = 4_000_000_000, default = 3_000_000_000)
+        )]
+        bytes: usize,
+    }
+    let schema = serde_json::to_value(Reserve::requested_schema()).expect("serializes");
+    #[cfg(target_pointer_width = "64")]
+    {
+        assert_eq!(schema["properties"]["bytes"]["maximum"], 4_000_000_000u64);
+        assert_eq!(schema["properties"]["bytes"]["default"], 3_000_000_000u64);
+    }
+}

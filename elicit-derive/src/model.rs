@@ -288,6 +288,25 @@ impl Field {
                 .filter_map(|(key, v)| v.as_ref().map(|v| (key, **v, v.span())))
                 .collect();
             (kinds, bounds)
+        } else if matches!(
+            class.inner(),
+            Class::Int {
+                name: "isize" | "usize",
+                ..
+            }
+        ) {
+            // A pointer-sized integer's range is the target's: the derive checked its bounds and
+            // default against 64 bits, and the compiler checks them again, on the target.
+            let default = f.default.as_ref().and_then(|d| match &**d {
+                DefaultExpr::Number(n) => Some(("default", *n, d.span())),
+                _ => None,
+            });
+            let bounds = [("minimum", &f.minimum), ("maximum", &f.maximum)]
+                .into_iter()
+                .filter_map(|(key, v)| v.as_ref().map(|v| (key, **v, v.span())))
+                .chain(default)
+                .collect();
+            (Vec::new(), bounds)
         } else {
             (Vec::new(), Vec::new())
         };

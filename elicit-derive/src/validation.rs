@@ -475,6 +475,16 @@ fn default_has_the_field_type(field: &FieldView<'_>, errors: &mut Errors) {
     };
     let name = &field.name;
     let expected = match (field.class.inner(), value) {
+        // A default an `f32` cannot hold could never be submitted (the reply would not fit).
+        (Class::Float { name: "f32" }, DefaultExpr::Number(n)) if !fits_f32(*n) => {
+            errors.at(
+                span,
+                format!(
+                    "the default of `{name}` is outside the range of `f32`, so it could never be submitted; use `f64`, or a default within `f32`"
+                ),
+            );
+            return;
+        }
         (Class::Bool, DefaultExpr::Bool(_))
         | (Class::Int { .. }, DefaultExpr::Number(Number::Int(_)))
         | (Class::Float { .. }, DefaultExpr::Number(_))
