@@ -124,26 +124,20 @@ impl Serialize for PropertyOnWire<'_> {
                 }
             }
             PropertyKind::Integer(n) => {
-                if let Some(min) = n.minimum {
-                    map.serialize_entry("minimum", &min)?;
-                }
-                if let Some(max) = n.maximum {
-                    map.serialize_entry("maximum", &max)?;
-                }
-                if let Some(default) = n.default.filter(|_| defaults) {
-                    map.serialize_entry("default", &default)?;
-                }
+                write_range(
+                    &mut map,
+                    n.minimum,
+                    n.maximum,
+                    n.default.filter(|_| defaults),
+                )?;
             }
             PropertyKind::Number(n) => {
-                if let Some(min) = n.minimum {
-                    map.serialize_entry("minimum", &min)?;
-                }
-                if let Some(max) = n.maximum {
-                    map.serialize_entry("maximum", &max)?;
-                }
-                if let Some(default) = n.default.filter(|_| defaults) {
-                    map.serialize_entry("default", &default)?;
-                }
+                write_range(
+                    &mut map,
+                    n.minimum,
+                    n.maximum,
+                    n.default.filter(|_| defaults),
+                )?;
             }
             PropertyKind::Boolean(b) => {
                 if let Some(default) = b.default {
@@ -256,4 +250,23 @@ impl Serialize for MultiItems<'_> {
         }
         map.end()
     }
+}
+
+/// An integer's or a number's `minimum`, `maximum` and `default`, each when it has one.
+fn write_range<M: SerializeMap, T: Serialize>(
+    map: &mut M,
+    minimum: Option<T>,
+    maximum: Option<T>,
+    default: Option<T>,
+) -> Result<(), M::Error> {
+    for (key, value) in [
+        ("minimum", minimum),
+        ("maximum", maximum),
+        ("default", default),
+    ] {
+        if let Some(value) = value {
+            map.serialize_entry(key, &value)?;
+        }
+    }
+    Ok(())
 }
