@@ -61,7 +61,7 @@ pub use crate::format::Format;
 pub use crate::jsonrpc::{ErrorResponse, JsonRpcError, RequestId};
 pub use crate::read::{Content, FromContent};
 pub use crate::reply::{
-    Action, Elicitation, MAX_REPLY_BYTES, MAX_STRING_BYTES, MalformedReply, ReplyError,
+    Action, Elicitation, MAX_REPLY_BYTES, MAX_STRING_BYTES, MalformedReply, Rejected, ReplyError,
 };
 pub use crate::request::{FormRequest, RevisionedRequest};
 pub use crate::revision::{Revision, RevisionError, UnknownRevision};

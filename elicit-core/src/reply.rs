@@ -247,6 +247,76 @@ impl From<Violations> for ReplyError {
     }
 }
 
+/// Every answer to a question broke its rules, and the re-asks are spent: the question is not
+/// asked again. The tool stops and says why; nothing it guards was done.
+///
+/// Its `Display` is written for the person who answered ("… after 2 tries: Replicas must be at
+/// most 10"), never quoting what the client sent: an rmcp handler returns it as an `isError`
+/// tool result as it is.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Rejected {
+    name: String,
+    asks: u32,
+    explanation: String,
+    error: ReplyError,
+}
+
+impl Rejected {
+    /// The question named `name` ([`FormRequest::name`](crate::FormRequest::name)) was asked
+    /// `asks` times; the last answer broke its rules with `error`, which `explanation` puts in
+    /// words for the user ([`FormRequest::explain`](crate::FormRequest::explain)).
+    pub fn new(
+        name: impl Into<String>,
+        asks: u32,
+        error: ReplyError,
+        explanation: impl Into<String>,
+    ) -> Self {
+        Self {
+            name: name.into(),
+            asks,
+            explanation: explanation.into(),
+            error,
+        }
+    }
+
+    /// The name of the question ([`crate::observe`] reports it under this name).
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// How many times it was asked.
+    pub fn asks(&self) -> u32 {
+        self.asks
+    }
+
+    /// What was wrong with the last answer, in the user's words.
+    pub fn explanation(&self) -> &str {
+        &self.explanation
+    }
+
+    /// The last answer's error, every violation with its property and rule.
+    pub fn error(&self) -> &ReplyError {
+        &self.error
+    }
+}
+
+impl fmt::Display for Rejected {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let tries = if self.asks == 1 { "try" } else { "tries" };
+        write!(
+            f,
+            "The answer could not be used after {} {tries}: {}",
+            self.asks, self.explanation
+        )
+    }
+}
+
+impl std::error::Error for Rejected {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.error)
+    }
+}
+
 /// The action a string `action` names: the one place that spells them.
 pub(crate) fn action_named(action: &str) -> Result<Action, ReplyError> {
     match action {

@@ -221,6 +221,71 @@ impl<T> FormRequest<T> {
     }
 }
 
+/// The most broken rules a re-asked form lists; the rest are counted ("and 3 more").
+const EXPLAINED_VIOLATIONS: usize = 5;
+
+impl<T> FormRequest<T> {
+    /// What was wrong with an answer, in words for the person who gave it: each broken rule
+    /// after the field's title (or name), e.g. `"Replicas must be at most 10."`. Nothing the
+    /// client sent is quoted.
+    ///
+    /// ```
+    /// # extern crate elicit_core as mcp_elicit;
+    /// use mcp_elicit::{FormRequest, IntegerSchema, Property, RequestedSchema};
+    /// use serde_json::json;
+    ///
+    /// let schema = RequestedSchema::new(vec![
+    ///     Property::new("replicas", IntegerSchema::new().minimum(1).maximum(10)).title("Replicas"),
+    /// ])?;
+    /// let form = FormRequest::new("How many replicas?", schema)?;
+    /// let error = form.parse_reply(&json!({"action": "accept", "content": {"replicas": 40}})).unwrap_err();
+    /// assert_eq!(form.explain(&error), "Replicas must be at most 10.");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn explain(&self, error: &ReplyError) -> String {
+        use std::fmt::Write as _;
+        let Some(violations) = error.violations() else {
+            return "the reply could not be read; please answer again.".to_owned();
+        };
+        let mut text = String::new();
+        for (i, violation) in violations.as_slice().iter().enumerate() {
+            if i == EXPLAINED_VIOLATIONS {
+                let rest = violations.len() - i;
+                let _ = write!(text, "; and {rest} more");
+                break;
+            }
+            if i > 0 {
+                text.push_str("; ");
+            }
+            let label = self
+                .schema
+                .property(&violation.property)
+                .and_then(|p| p.title_text())
+                .unwrap_or(&violation.property);
+            let _ = write!(text, "{label} {}", violation.rule.for_user());
+        }
+        text.push('.');
+        text
+    }
+
+    /// The same form, asked again after an answer that broke its rules: the message first says
+    /// what was wrong ([`explain`](FormRequest::explain)), then repeats this request's message.
+    /// Built from this request each time, so asking again and again does not pile up
+    /// corrections.
+    #[must_use]
+    pub fn reasked(&self, error: &ReplyError) -> Self {
+        let mut again = self.clone();
+        again.message = format!(
+            "Your last answer could not be used: {}\n\n{}",
+            self.explain(error),
+            self.message
+        )
+        .into();
+        again.wire = None;
+        again
+    }
+}
+
 impl<T> FormRequest<T> {
     /// The `elicitation/create` params as `revision` writes them, or why that revision cannot
     /// express this form. Checked here, before anything is serialized:

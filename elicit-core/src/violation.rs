@@ -168,6 +168,70 @@ impl fmt::Display for Rule {
     }
 }
 
+impl Rule {
+    /// The rule in words for the person filling in the form, after the field's label ("must be
+    /// at most 10"): no schema keywords, and nothing the client sent is quoted back — a re-asked
+    /// form shows this to the user, and the client's value may be long or not theirs.
+    ///
+    /// ```
+    /// # extern crate elicit_core as mcp_elicit;
+    /// use mcp_elicit::{Format, Rule};
+    /// assert_eq!(Rule::Maximum { maximum: "10".into() }.for_user().to_string(), "must be at most 10");
+    /// assert_eq!(
+    ///     Rule::Format(Format::Email).for_user().to_string(),
+    ///     "must be an email address like name@example.com",
+    /// );
+    /// ```
+    #[must_use]
+    pub fn for_user(&self) -> impl fmt::Display + '_ {
+        ForUser(self)
+    }
+}
+
+/// [`Rule::for_user`].
+struct ForUser<'a>(&'a Rule);
+
+impl fmt::Display for ForUser<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let plural = |n: u32| if n == 1 { "" } else { "s" };
+        match self.0 {
+            Rule::Required => f.write_str("is required"),
+            Rule::Type { expected, .. } => f.write_str(match expected {
+                JsonType::String => "must be text",
+                JsonType::Integer => "must be a whole number",
+                JsonType::Number => "must be a number",
+                JsonType::Boolean => "must be yes or no",
+                JsonType::Array => "must be a list of the choices offered",
+                JsonType::Object => "must be a set of fields",
+            }),
+            Rule::NotAnInteger => f.write_str("must be a whole number"),
+            Rule::Minimum { minimum } => write!(f, "must be at least {minimum}"),
+            Rule::Maximum { maximum } => write!(f, "must be at most {maximum}"),
+            Rule::MinLength { min_length, .. } => write!(
+                f,
+                "must be at least {min_length} character{} long",
+                plural(*min_length)
+            ),
+            Rule::MaxLength { max_length, .. } => write!(
+                f,
+                "must be at most {max_length} character{} long",
+                plural(*max_length)
+            ),
+            Rule::Format(format) => write!(f, "must be {}", format.describe()),
+            Rule::NotAnOption { .. } => f.write_str("must be one of the choices offered"),
+            Rule::MinItems { min_items, .. } => {
+                write!(f, "needs at least {min_items} choice{}", plural(*min_items))
+            }
+            Rule::MaxItems { max_items, .. } => {
+                write!(f, "allows at most {max_items} choice{}", plural(*max_items))
+            }
+            Rule::DuplicateSelection { .. } => f.write_str("has the same choice more than once"),
+            Rule::TooLarge { .. } => f.write_str("is too long"),
+            Rule::OutOfRange | Rule::Inexact => f.write_str("is out of range"),
+        }
+    }
+}
+
 /// One broken rule, naming the property.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Violation {

@@ -81,7 +81,7 @@ fn first_round(rounds: &Rounds) -> InputRequiredResult {
         .unwrap();
     match round.answer(voucher()).unwrap() {
         Answer::Ask(result) => result,
-        Answer::Ready(_) => panic!("round 1 asks"),
+        other => panic!("round 1 asks, got {other:?}"),
     }
 }
 

@@ -134,6 +134,7 @@ fn multi_round_trip_counts_each_ask_and_each_answer_once() {
         match round.answer(asks).expect("answers") {
             Answer::Ready(answers) => Ok(answers),
             Answer::Ask(result) => Err(serde_json::to_value(&result).expect("serializes")),
+            Answer::Rejected(rejected) => panic!("no answer was rejected: {rejected}"),
         }
     };
     let first = run(&call).expect_err("round 1 asks");

@@ -8,7 +8,7 @@ use super::result::elicit_request;
 use crate::consent::{Consent, ConsentForm, consent_of};
 use crate::elicit::Elicit;
 use crate::read::{FromContent, parse_with_schema};
-use crate::reply::{Action, Elicitation, ReplyError};
+use crate::reply::{Action, Elicitation, MalformedReply, ReplyError};
 use crate::request::FormRequest;
 use crate::schema::Text;
 use crate::url_mode::{UrlOutcome, UrlRequest};
@@ -60,19 +60,38 @@ enum Unsolicited {
     Never,
 }
 
-/// Why an answer could not be used; the round asks again. Kept for diagnostics only.
+/// Why an answer could not be used (unnameable outside this crate): the error, what was wrong in the user's words, and the
+/// request to send if the question is asked again (`None`: the same request).
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) enum Unusable {
-    Reply(ReplyError),
-    NotAnObject,
+pub struct Unusable {
+    pub(crate) error: ReplyError,
+    pub(crate) explanation: String,
+    pub(crate) again: Option<Value>,
+}
+
+impl Unusable {
+    /// An answer to a question that is asked again as it was.
+    fn unreadable(error: ReplyError) -> Self {
+        Self {
+            explanation: format!("the reply could not be read ({error})."),
+            error,
+            again: None,
+        }
+    }
+
+    /// An answer to `form` that broke its rules: the form is asked again saying what was wrong.
+    fn of_form<T>(form: &FormRequest<T>, error: ReplyError) -> Self {
+        Self {
+            explanation: form.explain(&error),
+            again: Some(elicit_request(&form.reasked(&error))),
+            error,
+        }
+    }
 }
 
 impl fmt::Display for Unusable {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::Reply(error) => fmt::Display::fmt(error, f),
-            Self::NotAnObject => f.write_str("the response must be a JSON object"),
-        }
+        fmt::Display::fmt(&self.error, f)
     }
 }
 
@@ -102,7 +121,7 @@ impl Ask<()> {
             name: Some(form.name().to_owned().into()),
             before_asked: Unsolicited::Ignored,
             read: Box::new(move |reply| {
-                parse_with_schema(form.schema(), reply).map_err(Unusable::Reply)
+                parse_with_schema(form.schema(), reply).map_err(|e| Unusable::of_form(&form, e))
             }),
         }
     }
@@ -137,7 +156,7 @@ impl Ask<()> {
             read: Box::new(move |reply| {
                 parse_with_schema(form.schema(), reply)
                     .map(|outcome| consent_of(outcome, form.message()))
-                    .map_err(Unusable::Reply)
+                    .map_err(|e| Unusable::of_form(&form, e))
             }),
         }
     }
@@ -152,7 +171,9 @@ impl Ask<()> {
             request: elicit_request(&request),
             name: Some(request.name().to_owned().into()),
             before_asked: Unsolicited::Ignored,
-            read: Box::new(move |reply| UrlOutcome::from_reply(reply).map_err(Unusable::Reply)),
+            read: Box::new(move |reply| {
+                UrlOutcome::from_reply(reply).map_err(Unusable::unreadable)
+            }),
         }
     }
 
@@ -181,7 +202,9 @@ impl Ask<()> {
             before_asked: Unsolicited::Ignored,
             read: Box::new(|response| match response {
                 Value::Object(_) => Ok(response.clone()),
-                _ => Err(Unusable::NotAnObject),
+                _ => Err(Unusable::unreadable(ReplyError::Malformed(
+                    MalformedReply::NotAnObject,
+                ))),
             }),
         }
     }
@@ -252,7 +275,7 @@ pub trait Asks: sealed::Sealed {
 pub(crate) mod sealed {
     use serde_json::Value;
 
-    use super::Ask;
+    use super::{Ask, Unusable};
     use crate::schema::Text;
 
     pub trait Sealed {}
@@ -266,8 +289,10 @@ pub(crate) mod sealed {
         fn lookup(&self, key: &str, unasked: bool) -> Option<(Value, bool)>;
         /// `response` is a usable answer to `key`: carry it into any later round.
         fn usable(&mut self, key: String, response: Value);
-        /// The answer to `key` could not be read; it is asked again.
-        fn unusable(&mut self, key: &str, reason: String);
+        /// The answer to `key` (an elicitation named `name`) could not be used. `true`: ask
+        /// again (the round counts it against its re-asks); `false`: the re-asks are spent, and
+        /// the round ends rejected.
+        fn unusable(&mut self, key: &str, name: Option<&Text>, why: Unusable) -> bool;
         /// `key` has no usable answer: send `request` (an elicitation named `name`).
         fn missing(&mut self, key: String, request: Value, name: Option<Text>);
     }
@@ -295,7 +320,15 @@ impl<O> Asks for Ask<O> {
                     round.usable(self.key, response);
                     return Some(answer);
                 }
-                Err(why) => round.unusable(&self.key, why.to_string()),
+                Err(why) => {
+                    let again = why.again.clone();
+                    if !round.unusable(&self.key, self.name.as_ref(), why) {
+                        return None;
+                    }
+                    let (key, request, name) = self.into_parts();
+                    round.missing(key, again.unwrap_or(request), name);
+                    return None;
+                }
             }
         }
         let (key, request, name) = self.into_parts();

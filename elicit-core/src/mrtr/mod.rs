@@ -25,9 +25,10 @@
 //! The rules it follows, from the spec: at least one of `inputRequests`/`requestState` in every
 //! result; unique keys; only input requests the client declared a capability for (otherwise
 //! [`MrtrError::MissingCapabilities`], `-32021`); a missing or unparsable answer is asked again,
-//! not an error; unknown keys are ignored; a malformed `inputResponses` is `-32602`. On top:
-//! decline and cancel are final (never re-asked), and answers the server did not ask for are
-//! ignored, so a model cannot supply a user's consent.
+//! not an error; unknown keys are ignored; a malformed `inputResponses` is `-32602`. On top: an
+//! answer that breaks the form's rules is asked again a bounded number of times, saying what was
+//! wrong ([`Rounds::with_reasks`]); decline and cancel are final (never re-asked), and answers
+//! the server did not ask for are ignored, so a model cannot supply a user's consent.
 //!
 //! ```
 //! # extern crate elicit_core as mcp_elicit;
@@ -52,6 +53,9 @@
 //!     let name = match round.answer(Ask::form_request("who", form)).map_err(error)? {
 //!         Answer::Ready(outcome) => outcome,
 //!         Answer::Ask(result) => return Ok(result.to_value()),
+//!         // Answers kept breaking the form's rules: stop, and say why.
+//!         Answer::Rejected(rejected) => return Ok(json!({ "isError": true,
+//!             "content": [{ "type": "text", "text": rejected.to_string() }] })),
 //!     };
 //!     Ok(match name {
 //!         Elicitation::Accept(content) => json!({ "content": [{ "type": "text",

@@ -9,10 +9,11 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use super::ask::{Asks, sealed};
+use super::ask::{Asks, Unusable, sealed};
 use super::capability::DeclaredCapabilities;
 use super::error::MrtrError;
 use super::result::{InputRequests, InputRequiredResult};
+use crate::reply::Rejected;
 use crate::schema::Text;
 use crate::state::{
     Binding, MemoryReplayGuard, RedeemError, RedeemFuture, ReplayGuard, StateId, StateKeys,
@@ -37,6 +38,7 @@ use crate::state::{
 pub struct Rounds {
     keys: StateKeys,
     ttl: Duration,
+    reasks: u32,
 }
 
 impl Rounds {
@@ -44,13 +46,35 @@ impl Rounds {
     /// a person to read and answer a form, plus clock skew between replicas.
     pub const DEFAULT_TTL: Duration = Duration::from_secs(600);
 
+    /// How many times a question is asked again, unless [`with_reasks`](Rounds::with_reasks)
+    /// says otherwise, after an answer that breaks its rules: once, saying what was wrong.
+    pub const DEFAULT_REASKS: u32 = 1;
+
     /// Rounds sealed with `keys`, open for [`DEFAULT_TTL`](Rounds::DEFAULT_TTL).
     #[must_use]
     pub fn new(keys: StateKeys) -> Self {
         Self {
             keys,
             ttl: Self::DEFAULT_TTL,
+            reasks: Self::DEFAULT_REASKS,
         }
+    }
+
+    /// Ask a question again at most `reasks` times while its answers break its rules (`0`:
+    /// never). Each time, the form's message first says what was wrong
+    /// ([`FormRequest::reasked`](crate::FormRequest::reasked)). The count travels in the sealed
+    /// state, so a client cannot reset it. When it is spent, [`Round::answer`] returns
+    /// [`Answer::Rejected`].
+    #[must_use]
+    pub fn with_reasks(mut self, reasks: u32) -> Self {
+        self.reasks = reasks;
+        self
+    }
+
+    /// How many times a question is asked again after answers that break its rules.
+    #[must_use]
+    pub fn reasks(&self) -> u32 {
+        self.reasks
     }
 
     /// How long the state of a round stays valid after it is sent. Nothing the handler reserved
@@ -90,13 +114,12 @@ impl Rounds {
     where
         S: DeserializeOwned,
     {
-        let (opened, asked, carried, state) = match retry.request_state {
-            None => (None, BTreeSet::new(), BTreeMap::new(), None),
+        let (opened, envelope) = match retry.request_state {
+            None => (None, Envelope::default()),
             Some(text) => {
                 let opened = self.keys.open::<Envelope<S>>(text, &binding, now)?;
                 let id = (opened.id(), opened.expires_at());
-                let envelope = opened.into_value();
-                (Some(id), envelope.asked, envelope.answers, envelope.state)
+                (Some(id), opened.into_value())
             }
         };
         Ok(Round {
@@ -106,9 +129,12 @@ impl Rounds {
             capabilities: retry.capabilities,
             responses: retry.responses,
             opened,
-            asked,
-            carried,
-            state,
+            asked: envelope.asked,
+            carried: envelope.answers,
+            state: envelope.state,
+            reasks: self.reasks,
+            rejections: envelope.rejections,
+            rejected: None,
             missing: InputRequests::new(),
             missing_names: BTreeMap::new(),
             unusable: Vec::new(),
@@ -274,6 +300,20 @@ struct Envelope<S> {
     answers: BTreeMap<String, Value>,
     #[serde(rename = "s", default = "none")]
     state: Option<S>,
+    /// How many answers to each key broke its rules so far (keys with none are left out).
+    #[serde(rename = "r", default)]
+    rejections: BTreeMap<String, u32>,
+}
+
+impl<S> Default for Envelope<S> {
+    fn default() -> Self {
+        Self {
+            asked: BTreeSet::new(),
+            answers: BTreeMap::new(),
+            state: None,
+            rejections: BTreeMap::new(),
+        }
+    }
 }
 
 /// The JSON type of `value`, with its article, for messages (`"a string"`, `"null"`).
@@ -300,6 +340,8 @@ struct EnvelopeRef<'a, S> {
     answers: &'a BTreeMap<String, Value>,
     #[serde(rename = "s", skip_serializing_if = "Option::is_none")]
     state: Option<&'a S>,
+    #[serde(rename = "r", skip_serializing_if = "BTreeMap::is_empty")]
+    rejections: &'a BTreeMap<String, u32>,
 }
 
 /// The outcome of asking: the answers are here, or the input-required result to return.
@@ -320,6 +362,7 @@ struct EnvelopeRef<'a, S> {
 ///     let target = match round.answer(Ask::form_request("target", form)).unwrap() {
 ///         Answer::Ready(outcome) => outcome,
 ///         Answer::Ask(result) => return Err(result), // nothing has been done yet
+///         Answer::Rejected(rejected) => return Ok(rejected.to_string()), // asked enough
 ///     };
 ///     Ok(match target {
 ///         Elicitation::Accept(content) => format!("deploying to {}", content["env"]),
@@ -344,21 +387,13 @@ pub enum Answer<T> {
     Ready(T),
     /// Something is missing: return this result; the client retries with the answers.
     Ask(InputRequiredResult),
+    /// Answers to a question kept breaking its rules and its re-asks
+    /// ([`Rounds::with_reasks`]) are spent: stop, and tell the user why (its `Display`). Nothing
+    /// more is asked in this call.
+    Rejected(Rejected),
 }
 
 impl<T> Answer<T> {
-    /// `Ok` with the answers, or `Err` with the result to return: for a handler whose error type
-    /// converts from [`InputRequiredResult`], `round.answer(ask)?.ready()?`.
-    ///
-    /// # Errors
-    /// The [`InputRequiredResult`] when the answers are not all here.
-    pub fn ready(self) -> Result<T, InputRequiredResult> {
-        match self {
-            Self::Ready(answers) => Ok(answers),
-            Self::Ask(result) => Err(result),
-        }
-    }
-
     /// Whether the answers are here.
     #[must_use]
     pub fn is_ready(&self) -> bool {
@@ -388,6 +423,12 @@ pub struct Round<'r, S = ()> {
     asked: BTreeSet<String>,
     carried: BTreeMap<String, Value>,
     state: Option<S>,
+    /// Answers that broke their question's rules may be followed by this many re-asks.
+    reasks: u32,
+    /// Unusable answers per key so far, sealed into the next round.
+    rejections: BTreeMap<String, u32>,
+    /// A question whose re-asks are spent, in this run.
+    rejected: Option<Rejected>,
     missing: InputRequests,
     /// The elicitation names of the missing requests, counted as asked when they are sent.
     missing_names: BTreeMap<String, Text>,
@@ -428,7 +469,15 @@ where
         }
         match asks.collect(self) {
             Some(answers) => Ok(Answer::Ready(answers)),
-            None => self.input_required().map(Answer::Ask),
+            None => match self.rejected.take() {
+                Some(rejected) => {
+                    // Nothing else is asked: the call ends here.
+                    self.missing = InputRequests::new();
+                    self.missing_names.clear();
+                    Ok(Answer::Rejected(rejected))
+                }
+                None => self.input_required().map(Answer::Ask),
+            },
         }
     }
 
@@ -448,6 +497,7 @@ where
             asked: requests.keys().collect(),
             answers: &self.carried,
             state: self.state.as_ref(),
+            rejections: &self.rejections,
         };
         let sealed = self
             .rounds
@@ -496,7 +546,14 @@ impl<S> Round<'_, S> {
         &self.capabilities
     }
 
-    /// Answers this run could not use (key, reason), for the server's log. Each was asked again.
+    /// Asks a question at most `reasks` more times while its answers break its rules, for this
+    /// run (the default is [`Rounds::with_reasks`]'s).
+    pub fn set_reasks(&mut self, reasks: u32) {
+        self.reasks = reasks;
+    }
+
+    /// Answers this run could not use (key, reason), for the server's log. Each was asked
+    /// again, unless its re-asks were spent ([`Answer::Rejected`]).
     #[must_use]
     pub fn unusable_answers(&self) -> &[(String, String)] {
         &self.unusable
@@ -549,8 +606,18 @@ impl<S> sealed::Collect for Round<'_, S> {
         self.carried.insert(key, response);
     }
 
-    fn unusable(&mut self, key: &str, reason: String) {
-        self.unusable.push((key.to_owned(), reason));
+    fn unusable(&mut self, key: &str, name: Option<&Text>, why: Unusable) -> bool {
+        self.unusable.push((key.to_owned(), why.error.to_string()));
+        let count = self.rejections.entry(key.to_owned()).or_default();
+        *count = count.saturating_add(1);
+        if *count <= self.reasks {
+            return true;
+        }
+        if self.rejected.is_none() {
+            let name = name.map_or(key, |name| name);
+            self.rejected = Some(Rejected::new(name, *count, why.error, why.explanation));
+        }
+        false
     }
 
     fn missing(&mut self, key: String, request: Value, name: Option<Text>) {
