@@ -2,6 +2,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
+use std::sync::Arc;
 use std::future::ready;
 use std::time::Duration;
 
@@ -107,32 +108,107 @@ impl Rounds {
     /// [`StateError`](crate::state::StateError), all JSON-RPC `-32602`.
     pub fn round<'r, S>(
         &'r self,
-        retry: Retry<'r>,
-        binding: Binding<'r>,
+        retry: Retry<'_>,
+        binding: Binding<'_>,
         now: UnixTime,
     ) -> Result<Round<'r, S>, MrtrError>
     where
         S: DeserializeOwned,
     {
+        Round::start(Shared::Borrowed(self), retry, binding, now)
+    }
+
+    /// [`round`](Rounds::round) for a round that owns everything it holds: kept past the request
+    /// it was made from, e.g. by a handler's extractor that lives as long as the handler.
+    ///
+    /// # Errors
+    /// As [`round`](Rounds::round).
+    pub fn round_shared<S>(
+        self: Arc<Self>,
+        retry: Retry<'_>,
+        binding: Binding<'_>,
+        now: UnixTime,
+    ) -> Result<Round<'static, S>, MrtrError>
+    where
+        S: DeserializeOwned,
+    {
+        Round::start(Shared::Owned(self), retry, binding, now)
+    }
+}
+
+/// The [`Rounds`] a round seals with: borrowed, or shared with the round's owner.
+#[derive(Debug)]
+enum Shared<'r> {
+    Borrowed(&'r Rounds),
+    Owned(Arc<Rounds>),
+}
+
+impl std::ops::Deref for Shared<'_> {
+    type Target = Rounds;
+    fn deref(&self) -> &Rounds {
+        match self {
+            Shared::Borrowed(rounds) => rounds,
+            Shared::Owned(rounds) => rounds,
+        }
+    }
+}
+
+/// A [`Binding`] the round owns.
+#[derive(Debug)]
+struct OwnedBinding {
+    principal: Box<str>,
+    method: Box<str>,
+    params_digest: crate::state::ParamsDigest,
+}
+
+impl OwnedBinding {
+    fn of(binding: &Binding<'_>) -> Self {
+        Self {
+            principal: binding.principal.into(),
+            method: binding.method.into(),
+            params_digest: binding.params_digest,
+        }
+    }
+
+    fn borrow(&self) -> Binding<'_> {
+        Binding {
+            principal: &self.principal,
+            method: &self.method,
+            params_digest: self.params_digest,
+        }
+    }
+}
+
+impl<'r, S> Round<'r, S>
+where
+    S: DeserializeOwned,
+{
+    fn start(
+        rounds: Shared<'r>,
+        retry: Retry<'_>,
+        binding: Binding<'_>,
+        now: UnixTime,
+    ) -> Result<Self, MrtrError> {
         let (opened, envelope) = match retry.request_state {
             None => (None, Envelope::default()),
             Some(text) => {
-                let opened = self.keys.open::<Envelope<S>>(text, &binding, now)?;
+                let opened = rounds.keys.open::<Envelope<S>>(text, &binding, now)?;
                 let id = (opened.id(), opened.expires_at());
                 (Some(id), opened.into_value())
             }
         };
+        let reasks = rounds.reasks;
         Ok(Round {
-            rounds: self,
-            binding,
+            rounds,
+            binding: OwnedBinding::of(&binding),
             now,
             capabilities: retry.capabilities,
-            responses: retry.responses,
+            responses: retry.responses.to_owned_map(),
             opened,
             asked: envelope.asked,
             carried: envelope.answers,
             state: envelope.state,
-            reasks: self.reasks,
+            reasks,
             rejections: envelope.rejections,
             rejected: None,
             missing: InputRequests::new(),
@@ -182,12 +258,16 @@ enum Responses<'a> {
     Pairs(BTreeMap<&'a str, &'a Value>),
 }
 
-impl<'a> Responses<'a> {
-    fn get(&self, key: &str) -> Option<&'a Value> {
+impl Responses<'_> {
+    /// The responses, copied for a round to own (they are small: one answer per key asked).
+    fn to_owned_map(&self) -> BTreeMap<String, Value> {
         match self {
-            Self::None => None,
-            Self::Object(map) => map.get(key),
-            Self::Pairs(map) => map.get(key).copied(),
+            Self::None => BTreeMap::new(),
+            Self::Object(map) => map.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
+            Self::Pairs(map) => map
+                .iter()
+                .map(|(k, v)| ((*k).to_owned(), (*v).clone()))
+                .collect(),
         }
     }
 }
@@ -414,11 +494,11 @@ impl<T> Answer<T> {
 /// [`Cancel`](crate::Elicitation::Cancel) and never asked again. Only a missing or unusable
 /// answer (unparsable, or breaking the form's rules) is asked for again.
 pub struct Round<'r, S = ()> {
-    rounds: &'r Rounds,
-    binding: Binding<'r>,
+    rounds: Shared<'r>,
+    binding: OwnedBinding,
     now: UnixTime,
     capabilities: DeclaredCapabilities,
-    responses: Responses<'r>,
+    responses: BTreeMap<String, Value>,
     opened: Option<(StateId, UnixTime)>,
     asked: BTreeSet<String>,
     carried: BTreeMap<String, Value>,
@@ -502,7 +582,7 @@ where
         let sealed = self
             .rounds
             .keys
-            .seal(&envelope, &self.binding, self.rounds.ttl, self.now)?;
+            .seal(&envelope, &self.binding.borrow(), self.rounds.ttl, self.now)?;
         let result = InputRequiredResult::new(requests, Some(sealed))?;
         // The questions are going out: count them for the interrupt budget.
         for name in std::mem::take(&mut self.missing_names).values() {
