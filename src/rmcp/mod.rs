@@ -1,0 +1,378 @@
+//! The official Rust SDK, [`rmcp`](https://docs.rs/rmcp): ask from a `#[tool]` function, and
+//! translate between this crate's types and rmcp's.
+//!
+//! Enable with the `rmcp` feature.
+//!
+//! # Asking from a `#[tool]`
+//!
+//! A tool takes an [`Asker`] parameter, built from the call itself. It knows the negotiated
+//! revision, what the client declared it can be asked, the call's name and arguments, and (on
+//! 2026-07-28) the retry's `inputResponses` and `requestState`, so there is nothing to rebuild
+//! and nothing to forget. The server says once how rounds are sealed and who is asking
+//! ([`Asking`], reached through [`AskingServer`]):
+//!
+//! ```no_run
+//! use mcp_elicit::rmcp::{Asker, Asking, AskingServer, Conformant, Reply, reply};
+//! use mcp_elicit::{Elicit, Elicitation};
+//! use rmcp::{ServiceExt, tool, tool_router};
+//!
+//! /// Where should it go?
+//! #[derive(Elicit, Debug)]
+//! struct Target {
+//!     #[elicit(title = "Replicas", minimum = 1, maximum = 10)]
+//!     replicas: u8,
+//! }
+//!
+//! #[derive(Clone)]
+//! struct Ops {
+//!     asking: Asking,
+//! }
+//!
+//! impl AskingServer for Ops {
+//!     fn asking(&self) -> &Asking {
+//!         &self.asking
+//!     }
+//! }
+//!
+//! #[tool_router(server_handler)]
+//! impl Ops {
+//!     #[tool(description = "Deploy; asks how many replicas.")]
+//!     async fn deploy(&self, mut asker: Asker) -> Reply {
+//!         reply(async {
+//!             Ok(match asker.form::<Target>().await? {
+//!                 Elicitation::Accept(target) => format!("Deployed {} replicas.", target.replicas),
+//!                 Elicitation::Decline => "You declined: nothing was deployed.".to_owned(),
+//!                 Elicitation::Cancel => "Dismissed: nothing was deployed.".to_owned(),
+//!                 Elicitation::NoReply => "No answer: nothing was deployed.".to_owned(),
+//!             })
+//!         })
+//!         .await
+//!     }
+//! }
+//!
+//! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+//! let ops = Ops { asking: Asking::single_user()? };
+//! Conformant(ops).serve(rmcp::transport::stdio()).await?.waiting().await?;
+//! # Ok(()) }
+//! ```
+//!
+//! What the user answered is the one `match`; everything else leaves through `?` as a
+//! [`Stop`], which [`reply`] turns into what the tool returns:
+//!
+//! - up to 2025-11-25 the asker sends `elicitation/create` through the peer and waits (a timeout
+//!   or a transport error is [`Elicitation::NoReply`], never acceptance);
+//! - from 2026-07-28 on it returns the input-required result ([`Stop::Suspend`]) and reads the
+//!   answer from the client's retry, whose sealed state only opens for this principal and this
+//!   call;
+//! - a client that did not declare the mode is never asked: an `isError` result names the
+//!   missing capability ([`Stop::CannotAsk`]);
+//! - an answer that breaks the form's rules is asked again, saying what was wrong, at most
+//!   [`Rounds::with_reasks`](crate::mrtr::Rounds::with_reasks) times (once by default), on every
+//!   revision; then an `isError` result names the broken rules ([`Stop::Rejected`]). Never a
+//!   protocol error: the tool's arguments were fine.
+//!
+//! Decline and cancel are final answers on every revision: returned, never asked again.
+//!
+//! # On the wire
+//!
+//! - **Property order.** The form's fields reach the client in the order of the struct. rmcp
+//!   serializes every message through a `serde_json::Map`, which sorts its keys unless
+//!   serde_json's `preserve_order` feature is on, so this feature turns it on. With it, every
+//!   `serde_json::Map` in the program keeps insertion order (equality is unchanged).
+//! - **`elicitationId`.** rmcp's URL elicitation type always writes an `elicitationId`, which
+//!   2026-07-28 removed (rmcp writes `""`). Serve through [`Conformant`] and the field is left
+//!   out of 2026-07-28 input-required results.
+
+use std::fmt;
+
+use ::rmcp::ErrorData;
+use ::rmcp::model::{
+    CallToolResult, ClientCapabilities, ContentBlock, ElicitRequestParams, ElicitResult,
+    ElicitationAction, ElicitationSchema, ErrorCode, ProtocolVersion,
+};
+use serde_json::Value;
+
+use crate::mrtr::MrtrError;
+use crate::observe::{self, Outcome};
+use crate::{
+    Action, CannotAsk, Elicitation, ElicitationSupport, FormRequest, FromContent, JsonRpcError,
+    MalformedReply, ReplyError, RequestedSchema, Revision, RevisionError, UrlOutcome, UrlRequest,
+};
+
+mod asker;
+mod stop;
+mod wire;
+
+pub use asker::{Asker, Asking, AskingServer};
+pub use stop::{Reply, Stop, reply};
+pub use wire::Conformant;
+
+// ---------------------------------------------------------------------------------------------
+// Conversions
+
+/// A request of this crate that rmcp's model types cannot carry as it is.
+///
+/// Nothing is sent when this happens: rmcp would have dropped or changed part of the question.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum ConvertError {
+    /// The revision cannot express the request (e.g. a multi-select for 2025-06-18).
+    Revision(RevisionError),
+    /// rmcp's types refused the request's JSON (e.g. an integer bound beyond `i64`).
+    Refused {
+        /// What was being converted.
+        what: &'static str,
+        /// serde's message.
+        error: String,
+    },
+    /// rmcp accepted the JSON but would write something else: it has no field for part of it.
+    Lossy {
+        /// What was being converted.
+        what: &'static str,
+    },
+}
+
+impl fmt::Display for ConvertError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ConvertError::Revision(e) => fmt::Display::fmt(e, f),
+            ConvertError::Refused { what, error } => {
+                write!(f, "rmcp cannot represent this {what}: {error}")
+            }
+            ConvertError::Lossy { what } => write!(
+                f,
+                "rmcp would change this {what} on the wire (it has no field for part of it); nothing was sent"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ConvertError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ConvertError::Revision(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl From<RevisionError> for ConvertError {
+    fn from(e: RevisionError) -> Self {
+        ConvertError::Revision(e)
+    }
+}
+
+/// Move `ours` (anything this crate serializes) into an rmcp type through JSON *text*, so the
+/// property order survives, and check that rmcp writes back exactly what we wrote.
+fn through_json<S: serde::Serialize, R>(what: &'static str, ours: &S) -> Result<R, ConvertError>
+where
+    R: serde::Serialize + serde::de::DeserializeOwned,
+{
+    through_json_with(what, ours, |_| {})
+}
+
+/// [`through_json`], first removing from rmcp's output what rmcp always adds (`normalize`).
+fn through_json_with<S: serde::Serialize, R>(
+    what: &'static str,
+    ours: &S,
+    normalize: impl Fn(&mut Value),
+) -> Result<R, ConvertError>
+where
+    R: serde::Serialize + serde::de::DeserializeOwned,
+{
+    let refused = |error: serde_json::Error| ConvertError::Refused {
+        what,
+        error: error.to_string(),
+    };
+    let text = serde_json::to_string(ours).map_err(refused)?;
+    let theirs: R = serde_json::from_str(&text).map_err(refused)?;
+    let ours: Value = serde_json::from_str(&text).map_err(refused)?;
+    let mut back = serde_json::to_value(&theirs).map_err(refused)?;
+    normalize(&mut back);
+    if back != ours {
+        return Err(ConvertError::Lossy { what });
+    }
+    Ok(theirs)
+}
+
+/// The `elicitation/create` params of a form, as `revision` writes them, in rmcp's type.
+///
+/// ```
+/// use mcp_elicit::{FormRequest, Property, RequestedSchema, Revision, StringSchema};
+/// use rmcp::model::ElicitRequestParams;
+///
+/// let schema = RequestedSchema::new(vec![Property::new("name", StringSchema::new())])?;
+/// let request = FormRequest::new("What is your name?", schema)?;
+/// let params = mcp_elicit::rmcp::form_params(&request, Revision::V2025_11_25)?;
+/// let ElicitRequestParams::FormElicitationParams { message, requested_schema, .. } = params else {
+///     unreachable!()
+/// };
+/// assert_eq!(message, "What is your name?");
+/// assert_eq!(requested_schema.required, Some(vec!["name".to_owned()]));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn form_params<T>(
+    request: &FormRequest<T>,
+    revision: Revision,
+) -> Result<ElicitRequestParams, ConvertError> {
+    let revisioned = request.for_revision(revision)?;
+    if revision.has_mode_field() {
+        return through_json("form request", &revisioned);
+    }
+    // rmcp always writes `mode`, which 2025-06-18 does not have; compare without it.
+    let text = serde_json::to_string(&revisioned).map_err(|e| ConvertError::Refused {
+        what: "form request",
+        error: e.to_string(),
+    })?;
+    let mut ours: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
+    if let Some(object) = ours.as_object_mut() {
+        object.insert("mode".to_owned(), Value::from("form"));
+    }
+    let params: ElicitRequestParams = through_json("form request", &ours)?;
+    Ok(params)
+}
+
+/// The `requestedSchema` of a form, as `revision` writes it, in rmcp's type.
+pub fn elicitation_schema(
+    schema: &RequestedSchema,
+    revision: Revision,
+) -> Result<ElicitationSchema, ConvertError> {
+    let request =
+        FormRequest::new("schema", schema.clone()).map_err(|e| ConvertError::Refused {
+            what: "schema",
+            error: e.to_string(),
+        })?;
+    match form_params(&request, revision)? {
+        ElicitRequestParams::FormElicitationParams {
+            requested_schema, ..
+        } => Ok(requested_schema),
+        _ => Err(ConvertError::Lossy { what: "schema" }),
+    }
+}
+
+/// The `elicitation/create` params of a URL request, as `revision` writes them, in rmcp's type.
+/// 2025-06-18 has no URL mode ([`ConvertError::Revision`]).
+///
+/// rmcp always writes an `elicitationId`; for 2026-07-28, which has none, it writes `""`.
+pub fn url_params(
+    request: &UrlRequest,
+    revision: Revision,
+) -> Result<ElicitRequestParams, ConvertError> {
+    request.for_revision(revision)?;
+    let elicitation_id = if revision.has_elicitation_id() {
+        request.elicitation_id().as_str().to_owned()
+    } else {
+        String::new()
+    };
+    Ok(ElicitRequestParams::UrlElicitationParams {
+        meta: None,
+        message: request.message().to_owned(),
+        url: request.url().as_str().to_owned(),
+        elicitation_id,
+    })
+}
+
+/// An input-required result of the [`mrtr`](crate::mrtr) module in rmcp's type, to return from a
+/// handler (`.into()` a `CallToolResponse`, `GetPromptResponse` or `ReadResourceResponse`).
+///
+/// rmcp writes `"elicitationId": ""` into a URL elicitation, which 2026-07-28 does not have; it
+/// is the one difference tolerated.
+pub fn input_required(
+    result: &crate::mrtr::InputRequiredResult,
+) -> Result<::rmcp::model::InputRequiredResult, ConvertError> {
+    through_json_with("input-required result", result, |back| {
+        let requests = back.get_mut("inputRequests").and_then(Value::as_object_mut);
+        for request in requests.into_iter().flat_map(|r| r.values_mut()) {
+            let params = request.get_mut("params").and_then(Value::as_object_mut);
+            if let Some(params) = params
+                && params.get("mode").and_then(Value::as_str) == Some("url")
+                && params.get("elicitationId").and_then(Value::as_str) == Some("")
+            {
+                params.remove("elicitationId");
+            }
+        }
+    })
+}
+
+/// A [`MrtrError`] as rmcp's error: the same code, message and `data`.
+pub fn mrtr_error(error: &MrtrError) -> ErrorData {
+    jsonrpc_error(&error.to_json_rpc_error())
+}
+
+/// This crate's JSON-RPC error as rmcp's.
+pub fn jsonrpc_error(error: &JsonRpcError) -> ErrorData {
+    let code = i32::try_from(error.code()).unwrap_or(ErrorCode::INTERNAL_ERROR.0);
+    ErrorData::new(
+        ErrorCode(code),
+        error.message().to_owned(),
+        error.data().cloned(),
+    )
+}
+
+/// The action of rmcp's `ElicitResult` (an action a later rmcp adds is malformed here).
+pub fn action_of(result: &ElicitResult) -> Result<Action, ReplyError> {
+    match result.action {
+        ElicitationAction::Accept => Ok(Action::Accept),
+        ElicitationAction::Decline => Ok(Action::Decline),
+        ElicitationAction::Cancel => Ok(Action::Cancel),
+        _ => Err(ReplyError::Malformed(MalformedReply::UnknownAction)),
+    }
+}
+
+/// Read rmcp's `ElicitResult` for a form: validated against every rule of the form, and
+/// recorded in [`observe`].
+pub fn form_outcome<T: FromContent>(
+    request: &FormRequest<T>,
+    result: ElicitResult,
+) -> Result<Elicitation<T>, ReplyError> {
+    request.parse_parts(counted_action(request.name(), &result)?, result.content)
+}
+
+/// [`action_of`], counting an action this crate does not know as a rejected reply in
+/// [`observe`] under `name` (a reply that is read counts itself).
+fn counted_action(name: &str, result: &ElicitResult) -> Result<Action, ReplyError> {
+    action_of(result).inspect_err(|_| observe::answered(name, Outcome::Rejected))
+}
+
+/// Read rmcp's `ElicitResult` for a URL request: only the action matters. Recorded in
+/// [`observe`] under `name`.
+pub fn url_outcome(name: &str, result: &ElicitResult) -> Result<UrlOutcome, ReplyError> {
+    let outcome = action_of(result).map(UrlOutcome::from_action);
+    observe::answered(
+        name,
+        outcome.as_ref().map_or(Outcome::Rejected, |o| o.outcome()),
+    );
+    outcome
+}
+
+/// The tool result for a client that cannot be asked: `isError: true`, and text saying which
+/// capability is missing, that nothing was changed, and what the user can do instead.
+///
+/// ```
+/// use mcp_elicit::{ElicitationSupport, Mode, Revision};
+/// let Err(headless) = ElicitationSupport::NONE.check(Mode::Form, Revision::V2025_11_25) else {
+///     unreachable!()
+/// };
+/// let result = mcp_elicit::rmcp::headless_result(&headless.with_hint("Pass `env` as an argument."));
+/// assert_eq!(result.is_error, Some(true));
+/// let text = &result.content[0].as_text().unwrap().text;
+/// assert!(text.contains("capabilities.elicitation.form"));
+/// assert!(text.ends_with("Pass `env` as an argument."));
+/// ```
+pub fn headless_result(cannot: &CannotAsk) -> CallToolResult {
+    CallToolResult::error(vec![ContentBlock::text(cannot.to_string())])
+}
+
+/// What the client declared, in this crate's terms. rmcp's `{}` (no mode named) is form only.
+pub fn elicitation_support(capabilities: Option<&ClientCapabilities>) -> ElicitationSupport {
+    capabilities
+        .and_then(|c| serde_json::to_value(c).ok())
+        .and_then(|c| ElicitationSupport::from_client_capabilities(&c).ok())
+        .unwrap_or(ElicitationSupport::NONE)
+}
+
+/// The revision of an rmcp protocol version, if it is one with elicitation.
+pub fn revision(version: &ProtocolVersion) -> Option<Revision> {
+    version.as_str().parse().ok()
+}
+

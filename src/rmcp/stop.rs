@@ -1,0 +1,188 @@
+//! [`Stop`]: why a tool ends before the user's answer, and [`reply`], which turns it into what
+//! the tool returns.
+
+use std::fmt;
+use std::future::Future;
+
+use ::rmcp::ErrorData;
+use ::rmcp::handler::server::tool::IntoCallToolResult;
+use ::rmcp::model::{CallToolResponse, CallToolResult, ContentBlock, InputRequiredResult};
+
+use super::{ConvertError, jsonrpc_error, mrtr_error};
+use crate::mrtr::MrtrError;
+use crate::state::{KeyError, RedeemError, SealError, StateError};
+use crate::{
+    CannotAsk, CapabilityError, Rejected, RevisionError, SchemaError, Text, UrlError,
+    UrlRequestError,
+};
+
+/// What a tool returns: rmcp's response, or a protocol error.
+pub type Reply = Result<CallToolResponse, ErrorData>;
+
+/// Why a tool stops before it has the user's answer. Every ask of an [`Asker`](super::Asker)
+/// returns it as its error, and every error a handler meets while asking converts into it, so
+/// `?` works; [`reply`] turns it into the tool's response.
+///
+/// Only [`Error`](Stop::Error) is a protocol error. The others are results the client
+/// understands: the question itself (2026-07-28), or an `isError` result the model and the user
+/// can read.
+#[derive(Debug)]
+#[must_use = "a `Stop` is what the tool returns: pass it to `reply`"]
+#[non_exhaustive]
+pub enum Stop {
+    /// 2026-07-28: the question, as an input-required result. The client asks the user and
+    /// calls the tool again with the answer; nothing has been done yet.
+    Suspend(InputRequiredResult),
+    /// The client cannot be asked in this mode; nothing was asked. An `isError` result names the
+    /// missing capability and what the user can do instead.
+    CannotAsk(CannotAsk),
+    /// Every answer broke the form's rules and the re-asks are spent. An `isError` result says,
+    /// per field, what was wrong.
+    Rejected {
+        /// The question and its last answer's broken rules.
+        rejected: Rejected,
+        /// What was not done, or what the user can do instead
+        /// ([`Asker::set_hint`](super::Asker::set_hint)).
+        hint: Option<Text>,
+    },
+    /// A protocol error: a `requestState` that does not open (`-32602`), or a request this
+    /// server could not build or send (`-32603`).
+    Error(ErrorData),
+}
+
+impl Stop {
+    /// The tool's response: the input-required result, an `isError` tool result, or the
+    /// protocol error.
+    ///
+    /// # Errors
+    /// [`Stop::Error`]'s error.
+    pub fn into_response(self) -> Reply {
+        match self {
+            Stop::Suspend(result) => Ok(result.into()),
+            Stop::CannotAsk(cannot) => Ok(super::headless_result(&cannot).into()),
+            Stop::Rejected { rejected, hint } => {
+                let text = match hint {
+                    Some(hint) => format!("{rejected} {hint}"),
+                    None => rejected.to_string(),
+                };
+                Ok(CallToolResult::error(vec![ContentBlock::text(text)]).into())
+            }
+            Stop::Error(error) => Err(error),
+        }
+    }
+}
+
+impl fmt::Display for Stop {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Stop::Suspend(_) => f.write_str("the user is being asked (input required)"),
+            Stop::CannotAsk(cannot) => fmt::Display::fmt(cannot, f),
+            Stop::Rejected { rejected, .. } => fmt::Display::fmt(rejected, f),
+            Stop::Error(error) => fmt::Display::fmt(&error.message, f),
+        }
+    }
+}
+
+impl std::error::Error for Stop {}
+
+/// Runs a tool's work and returns what the tool replies: the work's value, or what its
+/// [`Stop`] turns into ([`Stop::into_response`]).
+///
+/// A `#[tool]` cannot return `Result<T, Stop>` itself: rmcp refuses an input-required result
+/// from a tool's error branch. So the work is an `async` block whose `?` stops it, and the tool
+/// returns `reply(work).await`:
+///
+/// ```ignore
+/// async fn deploy(&self, mut asker: Asker) -> Reply {
+///     reply(async {
+///         Ok(match asker.form::<Target>().await? { /* the four answers */ })
+///     })
+///     .await
+/// }
+/// ```
+///
+/// # Errors
+/// The protocol error of a [`Stop::Error`], or of the value's own conversion.
+pub async fn reply<T, W>(work: W) -> Reply
+where
+    W: Future<Output = Result<T, Stop>>,
+    T: IntoCallToolResult,
+{
+    match work.await {
+        Ok(value) => value.into_call_tool_result(),
+        Err(stop) => stop.into_response(),
+    }
+}
+
+impl From<ErrorData> for Stop {
+    fn from(error: ErrorData) -> Self {
+        Stop::Error(error)
+    }
+}
+
+impl From<MrtrError> for Stop {
+    fn from(error: MrtrError) -> Self {
+        Stop::Error(mrtr_error(&error))
+    }
+}
+
+impl From<StateError> for Stop {
+    fn from(error: StateError) -> Self {
+        MrtrError::from(error).into()
+    }
+}
+
+impl From<RedeemError> for Stop {
+    fn from(error: RedeemError) -> Self {
+        let code = error.json_rpc_code();
+        Stop::Error(ErrorData::new(
+            ::rmcp::model::ErrorCode(code),
+            error.to_string(),
+            None,
+        ))
+    }
+}
+
+impl From<CannotAsk> for Stop {
+    fn from(cannot: CannotAsk) -> Self {
+        Stop::CannotAsk(cannot)
+    }
+}
+
+impl From<Rejected> for Stop {
+    fn from(rejected: Rejected) -> Self {
+        Stop::Rejected {
+            rejected,
+            hint: None,
+        }
+    }
+}
+
+impl From<crate::JsonRpcError> for Stop {
+    fn from(error: crate::JsonRpcError) -> Self {
+        Stop::Error(jsonrpc_error(&error))
+    }
+}
+
+/// Errors in what the server built (a message, a URL, options) or its environment (keys,
+/// randomness): the server's fault, `-32603`, with the error's own words.
+macro_rules! internal_errors {
+    ($($error:ty),+ $(,)?) => {$(
+        impl From<$error> for Stop {
+            fn from(error: $error) -> Self {
+                Stop::Error(ErrorData::internal_error(error.to_string(), None))
+            }
+        }
+    )+};
+}
+
+internal_errors!(
+    ConvertError,
+    RevisionError,
+    SchemaError,
+    UrlError,
+    UrlRequestError,
+    CapabilityError,
+    KeyError,
+    SealError,
+);

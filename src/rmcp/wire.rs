@@ -1,0 +1,137 @@
+//! [`Conformant`]: what rmcp's types cannot leave out, left out on the wire.
+
+use std::borrow::Cow;
+use std::future::Future;
+
+use ::rmcp::model::{
+    ClientNotification, ClientRequest, CustomResult, ProtocolVersion, ServerConfig, ServerResult,
+};
+use ::rmcp::service::{MaybeSendFuture, NotificationContext, RequestContext, Service};
+use ::rmcp::{ErrorData, RoleServer};
+use serde_json::Value;
+
+/// A server whose responses say exactly what the negotiated revision says.
+///
+/// rmcp's URL elicitation type always has an `elicitationId`; 2026-07-28 removed the field, and
+/// rmcp writes `"elicitationId": ""` into every URL request of an input-required result. Served
+/// through `Conformant`, those results go out without it. Everything else passes through as it
+/// is: requests, notifications, the server's info, and every other result.
+///
+/// ```no_run
+/// # use mcp_elicit::rmcp::Conformant;
+/// # use rmcp::ServiceExt;
+/// # async fn run<S: rmcp::ServerHandler>(server: S) -> Result<(), Box<dyn std::error::Error>> {
+/// Conformant(server).serve(rmcp::transport::stdio()).await?.waiting().await?;
+/// # Ok(()) }
+/// ```
+#[derive(Debug, Clone)]
+pub struct Conformant<S>(pub S);
+
+impl<S: Service<RoleServer>> Service<RoleServer> for Conformant<S> {
+    fn handle_request(
+        &self,
+        request: ClientRequest,
+        context: RequestContext<RoleServer>,
+    ) -> impl Future<Output = Result<ServerResult, ErrorData>> + MaybeSendFuture + '_ {
+        let response = self.0.handle_request(request, context);
+        async move { response.await.map(without_empty_elicitation_ids) }
+    }
+
+    fn handle_notification(
+        &self,
+        notification: ClientNotification,
+        context: NotificationContext<RoleServer>,
+    ) -> impl Future<Output = Result<(), ErrorData>> + MaybeSendFuture + '_ {
+        self.0.handle_notification(notification, context)
+    }
+
+    fn get_info(&self) -> ServerConfig {
+        self.0.get_info()
+    }
+
+    fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
+        self.0.supported_protocol_versions()
+    }
+}
+
+/// An input-required result with a URL request whose `elicitationId` is `""` (which only rmcp's
+/// type puts there), as the same JSON without it. Anything else is returned as it is.
+fn without_empty_elicitation_ids(result: ServerResult) -> ServerResult {
+    let ServerResult::InputRequiredResult(input_required) = &result else {
+        return result;
+    };
+    let Ok(mut value) = serde_json::to_value(input_required) else {
+        return result;
+    };
+    let mut removed = false;
+    let requests = value
+        .get_mut("inputRequests")
+        .and_then(Value::as_object_mut);
+    for request in requests.into_iter().flat_map(|requests| requests.values_mut()) {
+        let params = request.get_mut("params").and_then(Value::as_object_mut);
+        if let Some(params) = params
+            && params.get("mode").and_then(Value::as_str) == Some("url")
+            && params.get("elicitationId").and_then(Value::as_str) == Some("")
+        {
+            params.remove("elicitationId");
+            removed = true;
+        }
+    }
+    if removed {
+        ServerResult::CustomResult(CustomResult(value))
+    } else {
+        result
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ::rmcp::model::{ElicitRequest, ElicitRequestParams, InputRequest, InputRequiredResult};
+
+    fn url_request(elicitation_id: &str) -> InputRequest {
+        InputRequest::Elicitation(ElicitRequest::new(ElicitRequestParams::UrlElicitationParams {
+            meta: None,
+            message: "Connect your account.".to_owned(),
+            url: "https://example.com/connect".to_owned(),
+            elicitation_id: elicitation_id.to_owned(),
+        }))
+    }
+
+    fn input_required(request: InputRequest) -> ServerResult {
+        let mut requests = ::rmcp::model::InputRequests::new();
+        requests.insert("connect".to_owned(), request);
+        ServerResult::InputRequiredResult(
+            InputRequiredResult::new(Some(requests), Some("state".to_owned())),
+        )
+    }
+
+    #[test]
+    fn an_empty_elicitation_id_is_left_out_and_nothing_else_changes() {
+        let before = serde_json::to_value(input_required(url_request(""))).unwrap();
+        let after = serde_json::to_value(without_empty_elicitation_ids(input_required(
+            url_request(""),
+        )))
+        .unwrap();
+        let mut expected = before.clone();
+        let params = &mut expected["inputRequests"]["connect"]["params"];
+        assert_eq!(params["elicitationId"], "");
+        params.as_object_mut().unwrap().remove("elicitationId");
+        assert_eq!(after, expected);
+    }
+
+    #[test]
+    fn a_real_elicitation_id_and_other_results_pass_through() {
+        let with_id = input_required(url_request("flow-1"));
+        let before = serde_json::to_value(&with_id).unwrap();
+        let after = without_empty_elicitation_ids(with_id);
+        assert!(matches!(after, ServerResult::InputRequiredResult(_)));
+        assert_eq!(serde_json::to_value(after).unwrap(), before);
+
+        let empty = ServerResult::empty(());
+        assert!(matches!(
+            without_empty_elicitation_ids(empty),
+            ServerResult::EmptyResult(_)
+        ));
+    }
+}
