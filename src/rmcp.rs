@@ -647,7 +647,7 @@ impl<'r> Asker<'r> {
         }
     }
 
-    /// Send the user to a page (URL mode). [`UrlOutcome::Consented`] means they agreed to open
+    /// Send the user to a page (URL mode). [`UrlOutcome::Accept`] means they agreed to open
     /// it, not that they finished: check your own records for that.
     pub async fn url(
         &mut self,

@@ -205,11 +205,11 @@ impl Ops {
             Err(error) => return rejected(error, "GitHub was not connected."),
         };
         Ok(match outcome {
-            UrlOutcome::Consented => {
+            UrlOutcome::Accept => {
                 text("Finish connecting GitHub on the page that opened, then call this tool again.")
             }
-            UrlOutcome::Declined => text("You declined: GitHub was not connected."),
-            UrlOutcome::Cancelled => text("The request was dismissed: GitHub was not connected."),
+            UrlOutcome::Decline => text("You declined: GitHub was not connected."),
+            UrlOutcome::Cancel => text("The request was dismissed: GitHub was not connected."),
             UrlOutcome::NoReply => failure("No answer arrived: GitHub was not connected."),
         })
     }
