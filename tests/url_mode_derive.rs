@@ -39,6 +39,6 @@ fn url_mode_derive_builds_checked_requests_with_the_url_given_at_run_time() {
     ));
     assert_eq!(
         ConnectExample::from_reply(&serde_json::json!({"action": "accept"})),
-        Ok(UrlOutcome::Consented)
+        Ok(UrlOutcome::Accept)
     );
 }

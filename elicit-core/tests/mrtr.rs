@@ -404,7 +404,7 @@ fn url_mode_elicitations_are_asked_and_read_as_url_outcomes() {
             .answer(Ask::url("connect", page()))
             .unwrap(),
     );
-    assert_eq!(outcome, UrlOutcome::Consented);
+    assert_eq!(outcome, UrlOutcome::Accept);
 
     // A form cannot be sent to a client that declared only URL mode.
     let mut round = round::<()>(&rounds, &params).unwrap();

@@ -529,7 +529,7 @@ fn every_official_elicit_result_example_parses() {
         match result.get("content") {
             // URL mode: accepted with no content.
             None => {
-                assert_eq!(action, UrlOutcome::Consented, "{origin}");
+                assert_eq!(action, UrlOutcome::Accept, "{origin}");
                 assert_eq!(
                     Anything::from_reply(result),
                     Ok(Elicitation::Accept(Anything {

@@ -503,12 +503,12 @@ fn capabilities_are_read_from_the_spec_examples() {
 fn url_replies_from_the_spec_examples_are_consent_only() {
     let dir = spec_dir().join("2026-07-28/examples/ElicitResult");
     let reply = read_json(dir.join("accept-url-mode-no-content.json"));
-    assert_eq!(UrlOutcome::from_reply(&reply), Ok(UrlOutcome::Consented));
+    assert_eq!(UrlOutcome::from_reply(&reply), Ok(UrlOutcome::Accept));
     // A form reply answering a URL elicitation still means only consent: content is ignored.
     let with_content = read_json(dir.join("input-multiple-fields.json"));
     assert_eq!(
         UrlOutcome::from_reply(&with_content),
-        Ok(UrlOutcome::Consented)
+        Ok(UrlOutcome::Accept)
     );
 }
 

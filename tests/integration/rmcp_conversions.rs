@@ -145,7 +145,7 @@ fn rmcp_replies_read_as_typed_outcomes() {
     assert_eq!(err.violations().map(|v| v.len()), Some(3), "{err}");
 
     let consent = ElicitResult::new(ElicitationAction::Accept);
-    assert_eq!(url_outcome("connect", &consent), Ok(UrlOutcome::Consented));
+    assert_eq!(url_outcome("connect", &consent), Ok(UrlOutcome::Accept));
 }
 
 #[test]

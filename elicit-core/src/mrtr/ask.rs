@@ -161,7 +161,7 @@ impl Ask<()> {
         }
     }
 
-    /// A URL-mode elicitation: the answer is a [`UrlOutcome`]. `Consented` means the user agreed
+    /// A URL-mode elicitation: the answer is a [`UrlOutcome`]. `Accept` means the user agreed
     /// to open the page, not that they finished there: on the retry, check your own record of
     /// the interaction, and ask again (under a new key) if it is not complete.
     #[must_use]

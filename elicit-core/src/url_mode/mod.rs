@@ -2,9 +2,9 @@
 //! client — a credential, a payment, a third-party OAuth consent.
 //!
 //! The user's `accept` means only *consent to open the page*, never that anything on it was
-//! done; so the outcome is its own type, [`UrlOutcome`], with no content and a variant named
-//! [`Consented`](UrlOutcome::Consented). Whether the interaction finished is something the
-//! server learns from its own page (and, in 2025-11-25, may announce with
+//! done; so the outcome is its own type, [`UrlOutcome`], with no content, whose
+//! [`Accept`](UrlOutcome::Accept) says exactly that. Whether the interaction finished is
+//! something the server learns from its own page (and, in 2025-11-25, may announce with
 //! [`ElicitationComplete`]).
 
 mod form;

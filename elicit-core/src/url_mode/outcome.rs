@@ -7,32 +7,36 @@ use serde_json::Value;
 use super::ElicitationId;
 use crate::reply::{Action, ReplyError};
 
-/// The outcome of a URL elicitation. There is no content, and `accept` is
-/// [`Consented`](UrlOutcome::Consented): the user agreed to open the page, nothing more. Check
-/// your own state for whether they finished.
+/// The outcome of a URL elicitation. Its variants are named like [`Elicitation`]'s, but there is
+/// no content, and [`Accept`](UrlOutcome::Accept) means only that the user agreed to open the
+/// page, nothing more. Check your own state for whether they finished.
+///
+/// [`Elicitation`]: crate::Elicitation
 ///
 /// ```
 /// # extern crate elicit_core as mcp_elicit;
 /// use mcp_elicit::UrlOutcome;
 /// fn next_step(outcome: UrlOutcome) -> &'static str {
 ///     match outcome {
-///         UrlOutcome::Consented => "waiting for you to finish on the page; call again when done",
-///         UrlOutcome::Declined => "not connected: you declined",
-///         UrlOutcome::Cancelled => "not connected: the request was dismissed",
+///         UrlOutcome::Accept => "waiting for you to finish on the page; call again when done",
+///         UrlOutcome::Decline => "not connected: you declined",
+///         UrlOutcome::Cancel => "not connected: the request was dismissed",
 ///         UrlOutcome::NoReply => "not connected: no answer arrived",
 ///     }
 /// }
-/// assert_eq!(next_step(UrlOutcome::Declined), "not connected: you declined");
+/// assert_eq!(next_step(UrlOutcome::Decline), "not connected: you declined");
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[must_use = "consent to open a page is not completion; decline, cancel and no reply must be handled"]
 pub enum UrlOutcome {
-    /// The user consented to open the page. The interaction on it may not have happened.
-    Consented,
+    /// The user agreed to open the page — **not** that they finished there. The interaction on
+    /// the page may not have happened, may still be going on, or may have failed; only your
+    /// page knows.
+    Accept,
     /// The user explicitly declined to open it.
-    Declined,
+    Decline,
     /// The user dismissed the request without choosing.
-    Cancelled,
+    Cancel,
     /// No answer arrived. Parsing a reply never produces this; the code that waits does.
     NoReply,
 }
@@ -49,9 +53,9 @@ impl UrlOutcome {
     /// The outcome of a URL elicitation the user answered with `action`.
     pub fn from_action(action: Action) -> Self {
         match action {
-            Action::Accept => UrlOutcome::Consented,
-            Action::Decline => UrlOutcome::Declined,
-            Action::Cancel => UrlOutcome::Cancelled,
+            Action::Accept => UrlOutcome::Accept,
+            Action::Decline => UrlOutcome::Decline,
+            Action::Cancel => UrlOutcome::Cancel,
         }
     }
 
@@ -63,14 +67,14 @@ impl UrlOutcome {
         ))
     }
 
-    /// How this outcome counts in the interrupt budget ([`crate::observe`]): consent to open
+    /// How this outcome counts in the interrupt budget ([`crate::observe`]): agreeing to open
     /// the page counts as accepted.
     pub fn outcome(self) -> crate::observe::Outcome {
         use crate::observe::Outcome;
         match self {
-            UrlOutcome::Consented => Outcome::Accepted,
-            UrlOutcome::Declined => Outcome::Declined,
-            UrlOutcome::Cancelled => Outcome::Cancelled,
+            UrlOutcome::Accept => Outcome::Accepted,
+            UrlOutcome::Decline => Outcome::Declined,
+            UrlOutcome::Cancel => Outcome::Cancelled,
             UrlOutcome::NoReply => Outcome::NoReply,
         }
     }
@@ -78,16 +82,17 @@ impl UrlOutcome {
     /// The action the client reported, or `None` for [`UrlOutcome::NoReply`].
     pub fn action(self) -> Option<Action> {
         match self {
-            UrlOutcome::Consented => Some(Action::Accept),
-            UrlOutcome::Declined => Some(Action::Decline),
-            UrlOutcome::Cancelled => Some(Action::Cancel),
+            UrlOutcome::Accept => Some(Action::Accept),
+            UrlOutcome::Decline => Some(Action::Decline),
+            UrlOutcome::Cancel => Some(Action::Cancel),
             UrlOutcome::NoReply => None,
         }
     }
 
-    /// Whether the user consented to open the page (not whether they finished).
-    pub fn is_consented(self) -> bool {
-        self == UrlOutcome::Consented
+    /// Whether the user agreed to open the page (not whether they finished there). Named like
+    /// [`Elicitation::is_accepted`](crate::Elicitation::is_accepted).
+    pub fn is_accepted(self) -> bool {
+        self == UrlOutcome::Accept
     }
 }
 

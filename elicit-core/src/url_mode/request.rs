@@ -36,7 +36,7 @@ use crate::url::ElicitationUrl;
 ///
 /// // Accept is consent to open the page, not completion.
 /// let outcome = request.parse_reply(&serde_json::json!({"action": "accept"}))?;
-/// assert_eq!(outcome, UrlOutcome::Consented);
+/// assert_eq!(outcome, UrlOutcome::Accept);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, PartialEq)]

@@ -116,18 +116,18 @@ fn elicitation_id_parse_accepts_printable_ascii_only() {
 fn accept_of_a_url_elicitation_is_consent_not_completion() {
     assert_eq!(
         UrlOutcome::from_reply(&json!({"action": "accept"})),
-        Ok(UrlOutcome::Consented)
+        Ok(UrlOutcome::Accept)
     );
     assert_eq!(
         UrlOutcome::from_reply(&json!({"action": "decline"})),
-        Ok(UrlOutcome::Declined)
+        Ok(UrlOutcome::Decline)
     );
     assert_eq!(
         UrlOutcome::from_reply(&json!({"action": "cancel"})),
-        Ok(UrlOutcome::Cancelled)
+        Ok(UrlOutcome::Cancel)
     );
     assert_eq!(UrlOutcome::NoReply.action(), None);
-    assert!(UrlOutcome::Consented.is_consented());
+    assert!(UrlOutcome::Accept.is_accepted());
 }
 
 #[test]
@@ -140,7 +140,7 @@ fn url_reply_ignores_content_meta_and_elicitation_id() {
     ] {
         assert_eq!(
             UrlOutcome::from_reply(&reply),
-            Ok(UrlOutcome::Consented),
+            Ok(UrlOutcome::Accept),
             "{reply}"
         );
     }
@@ -223,6 +223,6 @@ fn elicit_url_trait_builds_requests_from_a_static_message() {
     assert!(Pay::url_request_with("http://pay.example/", UrlPolicy::Development).is_ok());
     assert_eq!(
         Pay::from_reply(&json!({"action": "accept"})),
-        Ok(UrlOutcome::Consented)
+        Ok(UrlOutcome::Accept)
     );
 }
