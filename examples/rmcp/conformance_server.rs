@@ -12,24 +12,28 @@
 //! - the `test_input_required_result_*` tools and prompt (protocol 2026-07-28, stateless): the
 //!   server answers with an input-required result, and reads the client's retry, through
 //!   `mcp_elicit::mrtr` rounds whose state is sealed (a tampered state is `-32602`).
+//!
+//! The tools are `#[tool]` functions taking an [`Asker`]; the prompt is a hand-written
+//! `get_prompt` ([`Asker::for_prompt`]), because rmcp's `#[prompt]` router does not pass a
+//! 2026-07-28 retry's `inputResponses` and `requestState` on. Sampling and roots go through the
+//! asker's [`Round`](mcp_elicit::mrtr::Round).
 
-use std::ops::ControlFlow;
 use std::sync::Arc;
 
-use mcp_elicit::mrtr::{Answer, Ask, Capability, Rounds};
-use mcp_elicit::rmcp::{AskError, Asked, Asker, headless_result, input_required, mrtr_error};
-use mcp_elicit::state::{KeyId, StateKey, StateKeys};
-use mcp_elicit::{Elicit, Elicitation, FormRequest, Mode};
+use mcp_elicit::mrtr::{Answer, Ask, Capability};
+use mcp_elicit::rmcp::{Asker, Asking, AskingServer, Reply, Stop, input_required, reply};
+use mcp_elicit::{Elicit, Elicitation, FormRequest, FromContent, Mode};
+use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, GetPromptRequestParams,
-    GetPromptResponse, GetPromptResult, Implementation, JsonObject, ListPromptsResult,
-    ListToolsResult, PaginatedRequestParams, Prompt, PromptMessage, Role, ServerCapabilities,
-    ServerConfig, Tool,
+    CallToolResult, ContentBlock, GetPromptRequestParams, GetPromptResponse, GetPromptResult,
+    Implementation, ListPromptsResult, PaginatedRequestParams, Prompt, PromptMessage, Role,
+    ServerCapabilities, ServerConfig,
 };
 use rmcp::service::RequestContext;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
-use rmcp::{ErrorData, RoleServer, ServerHandler};
+use rmcp::{ErrorData, RoleServer, ServerHandler, schemars, tool, tool_handler, tool_router};
+use serde::Deserialize;
 use serde_json::{Value, json};
 
 // ------------------------------------------------------------------------ the legacy forms
@@ -157,27 +161,19 @@ struct PromptContext {
 
 // ------------------------------------------------------------------------------- the server
 
-/// Nobody authenticates to this test server, so there is no principal to bind round state to.
-const NO_PRINCIPAL: &str = "";
-
 #[derive(Clone)]
 struct Conformance {
-    rounds: Arc<Rounds>,
+    asking: Asking,
 }
 
-fn text(message: impl Into<String>) -> CallToolResponse {
-    CallToolResult::success(vec![ContentBlock::text(message.into())]).into()
-}
-
-fn schema(value: Value) -> Arc<JsonObject> {
-    match value {
-        Value::Object(object) => Arc::new(object),
-        _ => Arc::default(),
+impl AskingServer for Conformance {
+    fn asking(&self) -> &Asking {
+        &self.asking
     }
 }
 
-fn internal(error: impl std::fmt::Display) -> ErrorData {
-    ErrorData::internal_error(error.to_string(), None)
+fn text(message: impl Into<String>) -> CallToolResult {
+    CallToolResult::success(vec![ContentBlock::text(message.into())])
 }
 
 /// `action=…, content={…}`: what the legacy scenarios suggest a tool reports.
@@ -194,75 +190,6 @@ fn describe<T: Elicit>(outcome: &Elicitation<T>) -> String {
     }
 }
 
-impl Conformance {
-    /// A legacy (≤ 2025-11-25) elicitation through the peer, with the headless path.
-    async fn ask_legacy<T: Elicit + 'static>(
-        &self,
-        context: &RequestContext<RoleServer>,
-        form: FormRequest<T>,
-        request: &CallToolRequestParams,
-    ) -> Result<ControlFlow<CallToolResponse, Elicitation<T>>, ErrorData> {
-        let mut asker = self.asker(request, context)?;
-        Ok(match asker.form("form", form).await {
-            Ok(asked) => stop(asked),
-            Err(AskError::Rejected(reply)) => ControlFlow::Break(
-                CallToolResult::error(vec![ContentBlock::text(format!(
-                    "The answer was rejected: {reply}"
-                ))])
-                .into(),
-            ),
-            Err(other) => return Err(other.into()),
-        })
-    }
-
-    async fn test_elicitation(
-        &self,
-        request: &CallToolRequestParams,
-        context: &RequestContext<RoleServer>,
-    ) -> Result<CallToolResponse, ErrorData> {
-        let message = request
-            .arguments
-            .as_ref()
-            .and_then(|a| a.get("message"))
-            .and_then(Value::as_str)
-            .unwrap_or(UserInfo::message())
-            .to_owned();
-        let form = UserInfo::form_request()
-            .with_message(message)
-            .map_err(internal)?;
-        Ok(match self.ask_legacy(context, form, request).await? {
-            ControlFlow::Continue(outcome) => {
-                text(format!("User response: {}", describe(&outcome)))
-            }
-            ControlFlow::Break(response) => response,
-        })
-    }
-
-    async fn test_form<T: Elicit + 'static>(
-        &self,
-        request: &CallToolRequestParams,
-        context: &RequestContext<RoleServer>,
-    ) -> Result<CallToolResponse, ErrorData> {
-        Ok(
-            match self.ask_legacy(context, T::form_request(), request).await? {
-                ControlFlow::Continue(outcome) => {
-                    text(format!("Elicitation completed: {}", describe(&outcome)))
-                }
-                ControlFlow::Break(response) => response,
-            },
-        )
-    }
-}
-
-/// The answer, or what the tool returns instead: the input-required result, or the headless one.
-fn stop<T>(asked: Asked<T>) -> ControlFlow<CallToolResponse, T> {
-    match asked {
-        Asked::Answered(answer) => ControlFlow::Continue(answer),
-        Asked::Suspend(input_required) => ControlFlow::Break(input_required.into()),
-        Asked::CannotAsk(headless) => ControlFlow::Break(headless_result(&headless).into()),
-    }
-}
-
 /// The text of a `CreateMessageResult`.
 fn sampled_text(result: &Value) -> &str {
     result["content"]["text"].as_str().unwrap_or("(no text)")
@@ -275,188 +202,215 @@ fn greeting(outcome: Elicitation<Name>) -> String {
     }
 }
 
+/// A form asked under `key`, the `inputRequests` key the suite's scenarios expect.
+fn keyed<T: FromContent>(form: FormRequest<T>, key: &'static str) -> FormRequest<T> {
+    form.with_name(key)
+}
+
+#[derive(Deserialize, schemars::JsonSchema)]
+struct MessageArgument {
+    /// The message to show the user.
+    message: String,
+}
+
+#[tool_router]
 impl Conformance {
-    fn asker<'r>(
-        &'r self,
-        request: &'r CallToolRequestParams,
-        context: &'r RequestContext<RoleServer>,
-    ) -> Result<Asker<'r>, ErrorData> {
-        Ok(Asker::for_tool_call(
-            &self.rounds,
-            NO_PRINCIPAL,
-            request,
-            context,
-        )?)
+    #[tool(description = "Requests user input via elicitation/create")]
+    async fn test_elicitation(
+        &self,
+        mut asker: Asker,
+        Parameters(argument): Parameters<MessageArgument>,
+    ) -> Reply {
+        reply(async {
+            let form = UserInfo::form_request().with_message(argument.message)?;
+            let outcome = asker.form_request(keyed(form, "form")).await?;
+            Ok(text(format!("User response: {}", describe(&outcome))))
+        })
+        .await
     }
 
-    /// `test_input_required_result_elicitation`: one form, "Hello, <name>!".
-    async fn mrtr_elicitation(
-        &self,
-        request: &CallToolRequestParams,
-        context: &RequestContext<RoleServer>,
-    ) -> Result<CallToolResponse, ErrorData> {
+    #[tool(description = "Elicitation with a default on every kind of field (SEP-1034)")]
+    async fn test_elicitation_sep1034_defaults(&self, asker: Asker) -> Reply {
+        completed::<Sep1034Defaults>(asker).await
+    }
+
+    #[tool(description = "Elicitation with every kind of enum (SEP-1330)")]
+    async fn test_elicitation_sep1330_enums(&self, asker: Asker) -> Reply {
+        completed::<Sep1330Enums>(asker).await
+    }
+
+    #[tool(description = "Asks the user's name (input-required result)")]
+    async fn test_input_required_result_elicitation(&self, mut asker: Asker) -> Reply {
         // The suite's `ignore-extra-params` answers this question in its very first request,
         // without a `requestState`: a stateless tool may accept such an up-front answer (the
         // name is not consent; consent asks never read answers given before they were asked).
-        let mut asker = self.asker(request, context)?.answering_before_asked();
-        Ok(
-            match stop(asker.form("user_name", Name::form_request()).await?) {
-                ControlFlow::Continue(outcome) => text(greeting(outcome)),
-                ControlFlow::Break(response) => response,
-            },
-        )
-    }
-
-    /// `test_input_required_result_request_state` and `..._tampered_state`: a confirmation whose
-    /// round state is sealed; a tampered state never opens.
-    async fn mrtr_confirm(
-        &self,
-        request: &CallToolRequestParams,
-        context: &RequestContext<RoleServer>,
-    ) -> Result<CallToolResponse, ErrorData> {
-        let mut asker = self.asker(request, context)?;
-        Ok(
-            match stop(asker.form("confirm", Confirm::form_request()).await?) {
-                ControlFlow::Continue(Elicitation::Accept(confirm)) => {
-                    text(format!("state-ok: confirmed={}", confirm.ok))
-                }
-                ControlFlow::Continue(other) => text(format!("state-ok: {}", describe(&other))),
-                ControlFlow::Break(response) => response,
-            },
-        )
-    }
-
-    /// `test_input_required_result_multi_round`: two forms, one round each; the first answer
-    /// travels in the sealed state.
-    async fn mrtr_multi_round(
-        &self,
-        request: &CallToolRequestParams,
-        context: &RequestContext<RoleServer>,
-    ) -> Result<CallToolResponse, ErrorData> {
-        let mut asker = self.asker(request, context)?;
-        let step1 = Name::form_request()
-            .with_message("Step 1: What is your name?")
-            .map_err(internal)?;
-        let name = match stop(asker.form("step1", step1).await?) {
-            ControlFlow::Continue(Elicitation::Accept(who)) => who.name,
-            ControlFlow::Continue(other) => {
-                return Ok(text(format!("Stopped at step 1: {}.", describe(&other))));
-            }
-            ControlFlow::Break(response) => return Ok(response),
-        };
-        Ok(
-            match stop(asker.form("step2", Color::form_request()).await?) {
-                ControlFlow::Continue(Elicitation::Accept(color)) => {
-                    text(format!("{name} likes {}.", color.color))
-                }
-                ControlFlow::Continue(other) => {
-                    text(format!("Stopped at step 2: {}.", describe(&other)))
-                }
-                ControlFlow::Break(response) => response,
-            },
-        )
-    }
-
-    /// Sampling, roots, or all three kinds at once, through the round itself.
-    async fn mrtr_round(
-        &self,
-        request: &CallToolRequestParams,
-        context: &RequestContext<RoleServer>,
-    ) -> Result<CallToolResponse, ErrorData> {
-        let mut asker = self.asker(request, context)?;
-        let Some(round) = asker.round() else {
-            return Ok(CallToolResult::error(vec![ContentBlock::text(
-                "This tool speaks protocol 2026-07-28 only.",
-            )])
-            .into());
-        };
-        let capital = || {
-            Ask::sampling(
-                "capital_question",
-                json!({"messages": [{"role": "user", "content": {"type": "text",
-                    "text": "What is the capital of France?"}}], "maxTokens": 100}),
-            )
-        };
-        let answer = match request.name.as_ref() {
-            "test_input_required_result_sampling" => round
-                .answer(capital())
-                .map(|a| a.map(|s| format!("Sampled: {}", sampled_text(&s)))),
-            "test_input_required_result_list_roots" => {
-                round.answer(Ask::roots("client_roots")).map(|a| {
-                    a.map(|roots| {
-                        let uris: Vec<&str> = roots["roots"]
-                            .as_array()
-                            .into_iter()
-                            .flatten()
-                            .filter_map(|r| r["uri"].as_str())
-                            .collect();
-                        format!("Roots: {}", uris.join(", "))
-                    })
-                })
-            }
-            "test_input_required_result_capabilities" => {
-                // Ask only what this request declared it can answer.
-                if round
-                    .capabilities()
-                    .supports(Capability::Elicitation(Mode::Form))
-                {
-                    round
-                        .answer(Ask::form::<Name>("user_name"))
-                        .map(|a| a.map(greeting))
-                } else if round.capabilities().supports(Capability::Sampling) {
-                    round
-                        .answer(capital())
-                        .map(|a| a.map(|s| format!("Sampled: {}", sampled_text(&s))))
-                } else {
-                    return Ok(text(
-                        "The client declared neither elicitation nor sampling: nothing to ask.",
-                    ));
-                }
-            }
-            _ => round
-                .answer((
-                    Ask::form::<Name>("user_name"),
-                    Ask::sampling(
-                        "greeting",
-                        json!({"messages": [{"role": "user", "content": {"type": "text",
-                            "text": "Generate a greeting"}}], "maxTokens": 50}),
-                    ),
-                    Ask::roots("client_roots"),
-                ))
-                .map(|a| {
-                    a.map(|(name, sampled, roots)| {
-                        format!(
-                            "{} Sampled: {}. Roots: {}.",
-                            greeting(name),
-                            sampled_text(&sampled),
-                            roots["roots"].as_array().map_or(0, Vec::len)
-                        )
-                    })
-                }),
-        }
-        .map_err(|e| mrtr_error(&e))?;
-        Ok(match answer {
-            Answer::Ready(message) => text(message),
-            Answer::Ask(result) => input_required(&result).map_err(internal)?.into(),
+        asker.answer_before_asked();
+        reply(async {
+            let outcome = asker
+                .form_request(keyed(Name::form_request(), "user_name"))
+                .await?;
+            Ok(text(greeting(outcome)))
         })
+        .await
+    }
+
+    #[tool(description = "Asks for confirmation, with sealed request state")]
+    async fn test_input_required_result_request_state(&self, asker: Asker) -> Reply {
+        confirm(asker).await
+    }
+
+    #[tool(description = "Asks for confirmation; refuses a tampered request state")]
+    async fn test_input_required_result_tampered_state(&self, asker: Asker) -> Reply {
+        confirm(asker).await
+    }
+
+    #[tool(description = "Asks two questions, one round each")]
+    async fn test_input_required_result_multi_round(&self, mut asker: Asker) -> Reply {
+        reply(async {
+            let step1 = Name::form_request().with_message("Step 1: What is your name?")?;
+            let name = match asker.form_request(keyed(step1, "step1")).await? {
+                Elicitation::Accept(who) => who.name,
+                other => return Ok(text(format!("Stopped at step 1: {}.", describe(&other)))),
+            };
+            Ok(
+                match asker
+                    .form_request(keyed(Color::form_request(), "step2"))
+                    .await?
+                {
+                    Elicitation::Accept(color) => text(format!("{name} likes {}.", color.color)),
+                    other => text(format!("Stopped at step 2: {}.", describe(&other))),
+                },
+            )
+        })
+        .await
+    }
+
+    #[tool(description = "Asks the client's model a question (input-required result)")]
+    async fn test_input_required_result_sampling(&self, mut asker: Asker) -> Reply {
+        reply(async {
+            let sampled = ask(&mut asker, capital())?;
+            Ok(text(format!("Sampled: {}", sampled_text(&sampled))))
+        })
+        .await
+    }
+
+    #[tool(description = "Asks for the client's roots (input-required result)")]
+    async fn test_input_required_result_list_roots(&self, mut asker: Asker) -> Reply {
+        reply(async {
+            let roots = ask(&mut asker, Ask::roots("client_roots"))?;
+            let uris: Vec<&str> = roots["roots"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|root| root["uri"].as_str())
+                .collect();
+            Ok(text(format!("Roots: {}", uris.join(", "))))
+        })
+        .await
+    }
+
+    #[tool(description = "Asks for a form, a sample and the roots in one round")]
+    async fn test_input_required_result_multiple_inputs(&self, mut asker: Asker) -> Reply {
+        reply(async {
+            let greet = Ask::sampling(
+                "greeting",
+                json!({"messages": [{"role": "user", "content": {"type": "text",
+                    "text": "Generate a greeting"}}], "maxTokens": 50}),
+            );
+            let asks = (
+                Ask::form::<Name>("user_name"),
+                greet,
+                Ask::roots("client_roots"),
+            );
+            let (name, sampled, roots) = ask(&mut asker, asks)?;
+            Ok(text(format!(
+                "{} Sampled: {}. Roots: {}.",
+                greeting(name),
+                sampled_text(&sampled),
+                roots["roots"].as_array().map_or(0, Vec::len)
+            )))
+        })
+        .await
+    }
+
+    #[tool(description = "Asks only what the request's capabilities allow")]
+    async fn test_input_required_result_capabilities(&self, mut asker: Asker) -> Reply {
+        reply(async {
+            // Ask only what this request declared it can answer.
+            let Some(round) = asker.round() else {
+                return Ok(text("This tool speaks protocol 2026-07-28 only."));
+            };
+            let declared = round.capabilities();
+            let form = declared.supports(Capability::Elicitation(Mode::Form));
+            let sampling = declared.supports(Capability::Sampling);
+            if form {
+                Ok(text(greeting(ask(
+                    &mut asker,
+                    Ask::form::<Name>("user_name"),
+                )?)))
+            } else if sampling {
+                let sampled = ask(&mut asker, capital())?;
+                Ok(text(format!("Sampled: {}", sampled_text(&sampled))))
+            } else {
+                Ok(text(
+                    "The client declared neither elicitation nor sampling: nothing to ask.",
+                ))
+            }
+        })
+        .await
     }
 }
 
-trait MapAnswer<T> {
-    fn map<U>(self, f: impl FnOnce(T) -> U) -> Answer<U>;
+/// "Elicitation completed: …" after asking the derived form `T`.
+async fn completed<T: Elicit + 'static>(mut asker: Asker) -> Reply {
+    reply(async {
+        let outcome = asker.form_request(keyed(T::form_request(), "form")).await?;
+        Ok(text(format!(
+            "Elicitation completed: {}",
+            describe(&outcome)
+        )))
+    })
+    .await
 }
 
-impl<T> MapAnswer<T> for Answer<T> {
-    fn map<U>(self, f: impl FnOnce(T) -> U) -> Answer<U> {
-        match self {
-            Answer::Ready(answer) => Answer::Ready(f(answer)),
-            Answer::Ask(result) => Answer::Ask(result),
-        }
+/// A confirmation whose round state is sealed; a tampered state never opens.
+async fn confirm(mut asker: Asker) -> Reply {
+    reply(async {
+        Ok(
+            match asker
+                .form_request(keyed(Confirm::form_request(), "confirm"))
+                .await?
+            {
+                Elicitation::Accept(confirm) => text(format!("state-ok: confirmed={}", confirm.ok)),
+                other => text(format!("state-ok: {}", describe(&other))),
+            },
+        )
+    })
+    .await
+}
+
+fn capital() -> Ask<Value> {
+    Ask::sampling(
+        "capital_question",
+        json!({"messages": [{"role": "user", "content": {"type": "text",
+            "text": "What is the capital of France?"}}], "maxTokens": 100}),
+    )
+}
+
+/// Sampling, roots, or several inputs at once, through the asker's 2026-07-28 round.
+fn ask<A: mcp_elicit::mrtr::Asks>(asker: &mut Asker, asks: A) -> Result<A::Output, Stop> {
+    let Some(round) = asker.round() else {
+        let only = "This tool speaks protocol 2026-07-28 only.";
+        return Err(ErrorData::invalid_request(only, None).into());
+    };
+    match round.answer(asks)? {
+        Answer::Ready(answers) => Ok(answers),
+        Answer::Ask(result) => Err(Stop::Suspend(input_required(&result)?)),
+        Answer::Rejected(rejected) => Err(rejected.into()),
     }
 }
 
-const EMPTY_INPUT: fn() -> Value = || json!({"type": "object", "properties": {}});
-
+#[tool_handler]
 impl ServerHandler for Conformance {
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(
@@ -469,101 +423,6 @@ impl ServerHandler for Conformance {
             "elicit-conformance",
             env!("CARGO_PKG_VERSION"),
         ))
-    }
-
-    async fn list_tools(
-        &self,
-        _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
-    ) -> Result<ListToolsResult, ErrorData> {
-        let mut tools = vec![Tool::new(
-            "test_elicitation",
-            "Requests user input via elicitation/create",
-            schema(json!({"type": "object", "properties": {
-                "message": {"type": "string", "description": "The message to show the user"}},
-                "required": ["message"]})),
-        )];
-        for (name, description) in [
-            (
-                "test_elicitation_sep1034_defaults",
-                "Elicitation with a default on every kind of field (SEP-1034)",
-            ),
-            (
-                "test_elicitation_sep1330_enums",
-                "Elicitation with every kind of enum (SEP-1330)",
-            ),
-            (
-                "test_input_required_result_elicitation",
-                "Asks the user's name (input-required result)",
-            ),
-            (
-                "test_input_required_result_sampling",
-                "Asks the client's model a question (input-required result)",
-            ),
-            (
-                "test_input_required_result_list_roots",
-                "Asks for the client's roots (input-required result)",
-            ),
-            (
-                "test_input_required_result_request_state",
-                "Asks for confirmation, with sealed request state",
-            ),
-            (
-                "test_input_required_result_multiple_inputs",
-                "Asks for a form, a sample and the roots in one round",
-            ),
-            (
-                "test_input_required_result_multi_round",
-                "Asks two questions, one round each",
-            ),
-            (
-                "test_input_required_result_tampered_state",
-                "Asks for confirmation; refuses a tampered request state",
-            ),
-            (
-                "test_input_required_result_capabilities",
-                "Asks only what the request's capabilities allow",
-            ),
-        ] {
-            tools.push(Tool::new(name, description, schema(EMPTY_INPUT())));
-        }
-        Ok(ListToolsResult::with_all_items(tools))
-    }
-
-    async fn call_tool(
-        &self,
-        request: CallToolRequestParams,
-        context: RequestContext<RoleServer>,
-    ) -> Result<CallToolResponse, ErrorData> {
-        match request.name.as_ref() {
-            "test_elicitation" => self.test_elicitation(&request, &context).await,
-            "test_elicitation_sep1034_defaults" => {
-                self.test_form::<Sep1034Defaults>(&request, &context).await
-            }
-            "test_elicitation_sep1330_enums" => {
-                self.test_form::<Sep1330Enums>(&request, &context).await
-            }
-            "test_input_required_result_elicitation" => {
-                self.mrtr_elicitation(&request, &context).await
-            }
-            "test_input_required_result_request_state"
-            | "test_input_required_result_tampered_state" => {
-                self.mrtr_confirm(&request, &context).await
-            }
-            "test_input_required_result_multi_round" => {
-                self.mrtr_multi_round(&request, &context).await
-            }
-            "test_input_required_result_sampling"
-            | "test_input_required_result_list_roots"
-            | "test_input_required_result_multiple_inputs"
-            | "test_input_required_result_capabilities" => {
-                self.mrtr_round(&request, &context).await
-            }
-            other => Err(ErrorData::invalid_params(
-                format!("unknown tool `{other}`"),
-                None,
-            )),
-        }
     }
 
     async fn list_prompts(
@@ -589,15 +448,14 @@ impl ServerHandler for Conformance {
                 None,
             ));
         }
-        let mut asker = Asker::for_prompt(&self.rounds, NO_PRINCIPAL, &request, &context)?;
-        let context_text = match asker
-            .form("user_context", PromptContext::form_request())
-            .await?
-        {
-            Asked::Answered(Elicitation::Accept(answer)) => answer.context,
-            Asked::Answered(_) => "(no context given)".to_owned(),
-            Asked::Suspend(input_required) => return Ok(input_required.into()),
-            Asked::CannotAsk(headless) => headless.to_string(),
+        let mut asker = Asker::for_prompt(&self.asking, &request, &context)?;
+        let form = keyed(PromptContext::form_request(), "user_context");
+        let context_text = match asker.form_request(form).await {
+            Ok(Elicitation::Accept(answer)) => answer.context,
+            Ok(_) => "(no context given)".to_owned(),
+            Err(Stop::Suspend(input_required)) => return Ok(input_required.into()),
+            Err(Stop::Error(error)) => return Err(error),
+            Err(other) => other.to_string(),
         };
         Ok(GetPromptResult::new(vec![PromptMessage::new_text(
             Role::User,
@@ -613,16 +471,14 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         Ok(port) => port.parse()?,
         Err(_) => 3001,
     };
-    // One key for the life of the process; replicas would share key material instead.
-    let rounds = Arc::new(Rounds::new(StateKeys::single(
-        KeyId::new(1),
-        StateKey::generate()?,
-    )));
+    // Nobody authenticates to this test server, so there is one principal; keys are made for
+    // the life of the process (replicas would load shared keys: `Asking::per_user`).
+    let asking = Asking::single_user()?;
     let service: StreamableHttpService<Conformance, LocalSessionManager> =
         StreamableHttpService::new(
             move || {
                 Ok(Conformance {
-                    rounds: rounds.clone(),
+                    asking: asking.clone(),
                 })
             },
             Arc::new(LocalSessionManager::default()),

@@ -20,7 +20,7 @@
 //! ```
 
 use mcp_elicit::rmcp::{Asker, Asking, AskingServer, Conformant, Reply, reply};
-use mcp_elicit::{Consent, Elicit, ElicitUrl, ElicitationId, Elicitation, UrlOutcome};
+use mcp_elicit::{Consent, Elicit, ElicitUrl, Elicitation, ElicitationId, UrlOutcome};
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{CallToolResult, ContentBlock};
 use rmcp::{ServerHandler, ServiceExt, schemars, tool, tool_handler, tool_router};
@@ -118,7 +118,9 @@ impl Ops {
                     target.env, target.replicas
                 )),
                 Elicitation::Decline => done("You declined: nothing was deployed.".into()),
-                Elicitation::Cancel => done("You dismissed the question: nothing was deployed.".into()),
+                Elicitation::Cancel => {
+                    done("You dismissed the question: nothing was deployed.".into())
+                }
                 Elicitation::NoReply => failed("No answer arrived: nothing was deployed.".into()),
             })
         })
@@ -136,8 +138,12 @@ impl Ops {
             Ok(match asker.consent_request(form).await? {
                 Elicitation::Accept(consent) => done(drop_table(&table, consent)),
                 Elicitation::Decline => done(format!("You declined: `{table}` was not dropped.")),
-                Elicitation::Cancel => done(format!("You dismissed the question: `{table}` was not dropped.")),
-                Elicitation::NoReply => failed(format!("No answer arrived: `{table}` was not dropped.")),
+                Elicitation::Cancel => done(format!(
+                    "You dismissed the question: `{table}` was not dropped."
+                )),
+                Elicitation::NoReply => {
+                    failed(format!("No answer arrived: `{table}` was not dropped."))
+                }
             })
         })
         .await
@@ -157,8 +163,12 @@ impl Ops {
                         .into(),
                 ),
                 UrlOutcome::Decline => done("You declined: GitHub was not connected.".into()),
-                UrlOutcome::Cancel => done("You dismissed the request: GitHub was not connected.".into()),
-                UrlOutcome::NoReply => failed("No answer arrived: GitHub was not connected.".into()),
+                UrlOutcome::Cancel => {
+                    done("You dismissed the request: GitHub was not connected.".into())
+                }
+                UrlOutcome::NoReply => {
+                    failed("No answer arrived: GitHub was not connected.".into())
+                }
             })
         })
         .await

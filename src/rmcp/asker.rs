@@ -15,15 +15,15 @@ use ::rmcp::{ErrorData, RoleServer};
 use serde_json::Value;
 
 use super::{
-    Stop, counted_action, elicitation_support, form_params, input_required,
-    mrtr_error, revision, url_outcome, url_params,
+    Stop, counted_action, elicitation_support, form_params, input_required, mrtr_error, revision,
+    url_outcome, url_params,
 };
 use crate::mrtr::{Answer, Ask, DeclaredCapabilities, Retry, Round, Rounds};
 use crate::observe::{self, Outcome};
 use crate::state::{Binding, KeyError, ParamsDigest, UnixTime};
 use crate::{
-    Consent, ConsentForm, Elicit, Elicitation, ElicitationSupport, FormRequest, FromContent,
-    Mode, Rejected, ReplyError, Revision, Text, UrlOutcome, UrlRequest,
+    Consent, ConsentForm, Elicit, Elicitation, ElicitationSupport, FormRequest, FromContent, Mode,
+    Rejected, ReplyError, Revision, Text, UrlOutcome, UrlRequest,
 };
 
 /// How a server asks from its handlers: the keys its 2026-07-28 round state is sealed with, who
@@ -95,7 +95,12 @@ impl Asking {
     /// # Errors
     /// [`KeyError::RandomnessUnavailable`] if the operating system has no randomness to give.
     pub fn single_user() -> Result<Self, KeyError> {
-        Ok(Self::single_user_with(Rounds::new(crate::state::StateKeys::single(crate::state::KeyId::new(1), crate::state::StateKey::generate()?))))
+        Ok(Self::single_user_with(Rounds::new(
+            crate::state::StateKeys::single(
+                crate::state::KeyId::new(1),
+                crate::state::StateKey::generate()?,
+            ),
+        )))
     }
 
     /// [`single_user`](Asking::single_user) with rounds set up by the caller, e.g. keys kept

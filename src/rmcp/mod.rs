@@ -375,4 +375,3 @@ pub fn elicitation_support(capabilities: Option<&ClientCapabilities>) -> Elicita
 pub fn revision(version: &ProtocolVersion) -> Option<Revision> {
     version.as_str().parse().ok()
 }
-

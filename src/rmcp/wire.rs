@@ -67,7 +67,10 @@ fn without_empty_elicitation_ids(result: ServerResult) -> ServerResult {
     let requests = value
         .get_mut("inputRequests")
         .and_then(Value::as_object_mut);
-    for request in requests.into_iter().flat_map(|requests| requests.values_mut()) {
+    for request in requests
+        .into_iter()
+        .flat_map(|requests| requests.values_mut())
+    {
         let params = request.get_mut("params").and_then(Value::as_object_mut);
         if let Some(params) = params
             && params.get("mode").and_then(Value::as_str) == Some("url")
@@ -90,20 +93,23 @@ mod tests {
     use ::rmcp::model::{ElicitRequest, ElicitRequestParams, InputRequest, InputRequiredResult};
 
     fn url_request(elicitation_id: &str) -> InputRequest {
-        InputRequest::Elicitation(ElicitRequest::new(ElicitRequestParams::UrlElicitationParams {
-            meta: None,
-            message: "Connect your account.".to_owned(),
-            url: "https://example.com/connect".to_owned(),
-            elicitation_id: elicitation_id.to_owned(),
-        }))
+        InputRequest::Elicitation(ElicitRequest::new(
+            ElicitRequestParams::UrlElicitationParams {
+                meta: None,
+                message: "Connect your account.".to_owned(),
+                url: "https://example.com/connect".to_owned(),
+                elicitation_id: elicitation_id.to_owned(),
+            },
+        ))
     }
 
     fn input_required(request: InputRequest) -> ServerResult {
         let mut requests = ::rmcp::model::InputRequests::new();
         requests.insert("connect".to_owned(), request);
-        ServerResult::InputRequiredResult(
-            InputRequiredResult::new(Some(requests), Some("state".to_owned())),
-        )
+        ServerResult::InputRequiredResult(InputRequiredResult::new(
+            Some(requests),
+            Some("state".to_owned()),
+        ))
     }
 
     #[test]

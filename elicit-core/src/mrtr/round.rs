@@ -2,8 +2,8 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
-use std::sync::Arc;
 use std::future::ready;
+use std::sync::Arc;
 use std::time::Duration;
 
 use serde::de::DeserializeOwned;
@@ -579,10 +579,10 @@ where
             state: self.state.as_ref(),
             rejections: &self.rejections,
         };
-        let sealed = self
-            .rounds
-            .keys
-            .seal(&envelope, &self.binding.borrow(), self.rounds.ttl, self.now)?;
+        let sealed =
+            self.rounds
+                .keys
+                .seal(&envelope, &self.binding.borrow(), self.rounds.ttl, self.now)?;
         let result = InputRequiredResult::new(requests, Some(sealed))?;
         // The questions are going out: count them for the interrupt budget.
         for name in std::mem::take(&mut self.missing_names).values() {
