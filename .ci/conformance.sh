@@ -57,7 +57,7 @@ case "$node_version" in
 esac
 
 echo "=== build the server"
-cargo build --quiet -p elicit-examples --features rmcp --example conformance_server
+cargo build --quiet -p elicit-examples --features http --example conformance_server
 target_dir=${CARGO_TARGET_DIR:-$root/target}
 server="$target_dir/debug/examples/conformance_server"
 

@@ -3,7 +3,7 @@
 //! elicitation built with this crate's derive.
 //!
 //! ```sh
-//! PORT=3001 cargo run -p elicit-examples --features rmcp --example conformance_server   # http://127.0.0.1:3001/mcp
+//! PORT=3001 cargo run -p elicit-examples --features http --example conformance_server   # http://127.0.0.1:3001/mcp
 //! .ci/conformance.sh                                                  # runs the suite against it
 //! ```
 //!

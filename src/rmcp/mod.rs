@@ -11,50 +11,46 @@
 //! and nothing to forget. The server says once how rounds are sealed and who is asking
 //! ([`Asking`], reached through [`AskingServer`]):
 //!
-//! ```no_run
-//! use mcp_elicit::rmcp::{Asker, Asking, AskingServer, Conformant, Reply, reply};
+//! ```
+//! use mcp_elicit::rmcp::{Asker, Asking, AskingServer, Reply, reply};
 //! use mcp_elicit::{Elicit, Elicitation};
-//! use rmcp::{ServiceExt, tool, tool_router};
 //!
-//! /// Where should it go?
+//! /// Your table: for how many?
 //! #[derive(Elicit, Debug)]
-//! struct Target {
-//!     #[elicit(title = "Replicas", minimum = 1, maximum = 10)]
-//!     replicas: u8,
+//! struct Booking {
+//!     #[elicit(title = "Party size", minimum = 1, maximum = 12)]
+//!     party_size: u8,
 //! }
 //!
 //! #[derive(Clone)]
-//! struct Ops {
-//!     asking: Asking,
+//! struct Restaurant {
+//!     asking: Asking, // Asking::single_user()? for a stdio server
 //! }
 //!
-//! impl AskingServer for Ops {
+//! impl AskingServer for Restaurant {
 //!     fn asking(&self) -> &Asking {
 //!         &self.asking
 //!     }
 //! }
 //!
-//! #[tool_router(server_handler)]
-//! impl Ops {
-//!     #[tool(description = "Deploy; asks how many replicas.")]
-//!     async fn deploy(&self, mut asker: Asker) -> Reply {
+//! impl Restaurant {
+//!     // In a `#[tool_router] impl`, with `#[tool(description = "Book a table.")]`.
+//!     async fn book_table(&self, mut asker: Asker) -> Reply {
 //!         reply(async {
-//!             Ok(match asker.form::<Target>().await? {
-//!                 Elicitation::Accept(target) => format!("Deployed {} replicas.", target.replicas),
-//!                 Elicitation::Decline => "You declined: nothing was deployed.".to_owned(),
-//!                 Elicitation::Cancel => "Dismissed: nothing was deployed.".to_owned(),
-//!                 Elicitation::NoReply => "No answer: nothing was deployed.".to_owned(),
+//!             Ok(match asker.form::<Booking>().await? {
+//!                 Elicitation::Accept(booking) => format!("A table for {}.", booking.party_size),
+//!                 Elicitation::Decline => "You declined: nothing was booked.".to_owned(),
+//!                 Elicitation::Cancel => "You dismissed the form: nothing was booked.".to_owned(),
+//!                 Elicitation::NoReply => "No answer arrived: nothing was booked.".to_owned(),
 //!             })
 //!         })
 //!         .await
 //!     }
 //! }
-//!
-//! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
-//! let ops = Ops { asking: Asking::single_user()? };
-//! Conformant(ops).serve(rmcp::transport::stdio()).await?.waiting().await?;
-//! # Ok(()) }
 //! ```
+//!
+//! The README's "rmcp in five minutes" is the whole server (`examples/rmcp/booking.rs`): the
+//! `#[tool_router]`, and `main` serving it over stdio.
 //!
 //! What the user answered is the one `match`; everything else leaves through `?` as a
 //! [`Stop`], which [`reply`] turns into what the tool returns:

@@ -90,16 +90,7 @@ impl std::error::Error for Stop {}
 ///
 /// A `#[tool]` cannot return `Result<T, Stop>` itself: rmcp refuses an input-required result
 /// from a tool's error branch. So the work is an `async` block whose `?` stops it, and the tool
-/// returns `reply(work).await`:
-///
-/// ```ignore
-/// async fn deploy(&self, mut asker: Asker) -> Reply {
-///     reply(async {
-///         Ok(match asker.form::<Target>().await? { /* the four answers */ })
-///     })
-///     .await
-/// }
-/// ```
+/// returns `reply(async { .. }).await` (the [module documentation](super) shows a whole tool).
 ///
 /// # Errors
 /// The protocol error of a [`Stop::Error`], or of the value's own conversion.

@@ -17,12 +17,21 @@ use serde_json::Value;
 /// through `Conformant`, those results go out without it. Everything else passes through as it
 /// is: requests, notifications, the server's info, and every other result.
 ///
-/// ```no_run
-/// # use mcp_elicit::rmcp::Conformant;
-/// # use rmcp::ServiceExt;
-/// # async fn run<S: rmcp::ServerHandler>(server: S) -> Result<(), Box<dyn std::error::Error>> {
-/// Conformant(server).serve(rmcp::transport::stdio()).await?.waiting().await?;
-/// # Ok(()) }
+/// Wrap the server where it is served: `Conformant(server).serve(rmcp::transport::stdio())`,
+/// or `StreamableHttpService::new(move || Ok(Conformant(server.clone())), ..)`. It is an rmcp
+/// service like the one it wraps:
+///
+/// ```
+/// use mcp_elicit::rmcp::Conformant;
+/// use rmcp::{RoleServer, ServerHandler, Service};
+///
+/// struct Server;
+/// impl ServerHandler for Server {}
+///
+/// fn served(server: Server) -> impl Service<RoleServer> {
+///     Conformant(server)
+/// }
+/// # let _ = served(Server);
 /// ```
 #[derive(Debug, Clone)]
 pub struct Conformant<S>(pub S);

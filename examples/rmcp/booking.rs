@@ -1,0 +1,66 @@
+//! A table-booking MCP server over stdio: one `#[tool]` that asks its user a form, on every
+//! protocol revision. The README's "rmcp in five minutes" is this file.
+use mcp_elicit::rmcp::{Asker, Asking, AskingServer, Conformant, Reply, reply};
+use mcp_elicit::{Elicit, Elicitation};
+use rmcp::{ServiceExt, tool, tool_router};
+
+/// Your table: for how many, when, and where would you like to sit?
+#[derive(Elicit, Debug)]
+struct Booking {
+    #[elicit(title = "Party size", minimum = 1, maximum = 12)]
+    party_size: u8,
+    #[elicit(title = "Date", format = "date")]
+    date: String,
+    #[elicit(title = "Seating", default = Seating::Indoors)]
+    seating: Seating,
+    /// Allergies, a high chair, a birthday…
+    #[elicit(title = "Anything we should know?", max_length = 200)]
+    note: Option<String>,
+}
+
+#[derive(Elicit, Debug, Clone, Copy, PartialEq)]
+#[elicit(rename_all = "lowercase")]
+enum Seating {
+    Indoors,
+    Terrace,
+}
+
+#[derive(Clone)]
+struct Restaurant {
+    asking: Asking,
+}
+
+impl AskingServer for Restaurant {
+    fn asking(&self) -> &Asking {
+        &self.asking
+    }
+}
+
+#[tool_router(server_handler)]
+impl Restaurant {
+    #[tool(description = "Book a table; asks the guest for the details.")]
+    async fn book_table(&self, mut asker: Asker) -> Reply {
+        reply(async {
+            Ok(match asker.form::<Booking>().await? {
+                Elicitation::Accept(b) => format!("A table for {} on {}.", b.party_size, b.date),
+                Elicitation::Decline => "You declined: nothing was booked.".to_owned(),
+                Elicitation::Cancel => "You dismissed the form: nothing was booked.".to_owned(),
+                Elicitation::NoReply => "No answer arrived: nothing was booked.".to_owned(),
+            })
+        })
+        .await
+    }
+}
+
+#[tokio::main]
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    // One user, the one whose client started this stdio server: keys for this process's life.
+    let restaurant = Restaurant {
+        asking: Asking::single_user()?,
+    };
+    let running = Conformant(restaurant)
+        .serve(rmcp::transport::stdio())
+        .await?;
+    running.waiting().await?;
+    Ok(())
+}
