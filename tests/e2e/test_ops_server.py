@@ -5,16 +5,23 @@ Every case runs twice: in `legacy` mode (initialize handshake, 2025-11-25, the s
 input-required result and the client retries). Each asserts the tool's exact result text and
 isError, and how many times the user was asked.
 
+The `wire_` cases at the end talk to the server binary themselves, line by line, so what they
+assert is the server's own JSON text, not what the SDK made of it.
+
 Run through `.ci/python_e2e.sh`, or: OPS_SERVER=target/debug/examples/ops_server python tests/e2e/test_ops_server.py
 """
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import sys
 import traceback
+from contextlib import asynccontextmanager
 
 import anyio
+from anyio.streams.buffered import BufferedByteReceiveStream
 from mcp import Client, StdioServerParameters, types
 
 SERVER = StdioServerParameters(command=os.environ["OPS_SERVER"], args=[])
@@ -103,7 +110,8 @@ async def deploy_accept(mode):
 
 
 async def deploy_form_fields_in_struct_order(mode):
-    # The SDK keeps `requestedSchema` as the JSON object it read (a dict, in document order).
+    # The SDK keeps `requestedSchema` as the JSON object it read (a dict, in document order);
+    # wire_form_fields_in_struct_order checks the same on the raw line, with no SDK in between.
     answers = Answers(accept({"env": "staging", "replicas": 11}), accept({"env": "staging", "replicas": 2}))
     expect(await call(mode, "deploy", DEPLOY, answers), "Deployed `billing-api` to Staging with 2 replicas.")
     for form in answers.seen:  # the first form and the one asked again
@@ -210,7 +218,7 @@ async def connect_url_accept(mode):
     if mode == "legacy":
         assert page.elicitation_id, "2025-11-25 requires an elicitationId"
     else:
-        # None, not "": the member is absent.
+        # None, not "": the member is absent (wire_url_elicitation_id checks the raw line).
         assert page.elicitation_id is None, f"2026-07-28 has no elicitationId: {page.elicitation_id!r}"
 
 
@@ -231,11 +239,108 @@ async def connect_headless(mode):
                     "You can also connect GitHub at https://ops.example.com/settings.")
 
 
+# -------------------------------------------------------------------------------------- raw wire
+
+CLIENT_INFO = {"name": "raw-wire-check", "version": "0"}
+CAN_ASK = {"elicitation": {"form": {}, "url": {}}}
+LONGEST_LINE = 1 << 20
+
+
+class RawServer:
+    """The server binary on stdio with nothing in between: JSON-RPC written and read as lines."""
+
+    def __init__(self, mode, process):
+        self.mode = mode
+        self.process = process
+        self.stdout = BufferedByteReceiveStream(process.stdout)
+        self.last_id = 0
+
+    @classmethod
+    @asynccontextmanager
+    async def start(cls, mode):
+        """Start the server; on legacy, also the initialize handshake. Closing its stdin ends it."""
+        async with await anyio.open_process([os.environ["OPS_SERVER"]], stderr=None) as process:
+            server = cls(mode, process)
+            if mode == "legacy":
+                await server.initialize()
+            yield server
+
+    async def initialize(self):
+        sent = await self.request("initialize", {
+            "protocolVersion": "2025-11-25", "capabilities": CAN_ASK, "clientInfo": CLIENT_INFO})
+        _, response = await self.read_until(id=sent)
+        assert response["result"]["protocolVersion"] == "2025-11-25", response
+        await self.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+
+    async def send(self, message):
+        await self.process.stdin.send(json.dumps(message).encode() + b"\n")
+
+    async def request(self, method, params):
+        """Send a request; from 2026-07-28 on its `_meta` says the revision and what the client
+        can do, as the SDK's 2026-07-28 mode stamps every request. Returns the request's id."""
+        if self.mode != "legacy":
+            params = {**params, "_meta": {
+                "io.modelcontextprotocol/protocolVersion": self.mode,
+                "io.modelcontextprotocol/clientInfo": CLIENT_INFO,
+                "io.modelcontextprotocol/clientCapabilities": CAN_ASK,
+            }}
+        self.last_id += 1
+        await self.send({"jsonrpc": "2.0", "id": self.last_id, "method": method, "params": params})
+        return self.last_id
+
+    async def read_until(self, *, id=None, method=None, timeout=10):
+        """Read lines until the response to request `id`, or a message calling `method`, arrives;
+        return it as the raw line and as parsed. Other lines are skipped."""
+        with anyio.fail_after(timeout):
+            while True:
+                line = (await self.stdout.receive_until(b"\n", LONGEST_LINE)).decode()
+                message = json.loads(line)
+                if method is not None and message.get("method") == method:
+                    return line, message
+                if id is not None and "method" not in message and message.get("id") == id:
+                    return line, message
+
+
+async def question_on_the_wire(mode, tool, arguments):
+    """The raw line that carries the server's question for `tool`: the `elicitation/create`
+    request (legacy), or the input-required result of the call (2026-07-28)."""
+    async with RawServer.start(mode) as server:
+        call_id = await server.request("tools/call", {"name": tool, "arguments": arguments})
+        if mode != "legacy":
+            line, response = await server.read_until(id=call_id)
+            assert response["result"]["resultType"] == "input_required", line
+            return line
+        line, question = await server.read_until(method="elicitation/create")
+        await server.send({"jsonrpc": "2.0", "id": question["id"], "result": {"action": "decline"}})
+        _, response = await server.read_until(id=call_id)
+        assert response["result"]["content"][0]["text"].startswith("You declined"), response
+        return line
+
+
+async def wire_form_fields_in_struct_order(mode):
+    line = await question_on_the_wire(mode, "deploy", DEPLOY)
+    schema = line[line.index('"requestedSchema"'):]
+    where = [re.search(f'"{name}"\\s*:', schema) for name in DEPLOY_FIELDS]
+    assert all(where), f"a field is missing from {schema}"
+    positions = [found.start() for found in where]
+    assert positions == sorted(positions), f"properties not in struct order {DEPLOY_FIELDS}: {schema}"
+
+
+async def wire_url_elicitation_id(mode):
+    line = await question_on_the_wire(mode, "connect_github", {})
+    assert '"mode":"url"' in line.replace(" ", ""), line
+    if mode == "legacy":
+        assert re.search(r'"elicitationId"\s*:\s*"[^"]+"', line), f"2025-11-25 needs a non-empty elicitationId: {line}"
+    else:
+        assert '"elicitationId"' not in line, f"2026-07-28 removed elicitationId: {line}"
+
+
 CASES = [deploy_accept, deploy_form_fields_in_struct_order, deploy_decline, deploy_cancel,
          deploy_invalid_then_valid, deploy_reask_explains_every_rule_and_quotes_nothing,
          deploy_invalid_forever, deploy_headless,
          drop_consent_ticked, drop_consent_unticked_is_a_decline, drop_decline, drop_cancel, drop_headless,
-         connect_url_accept, connect_url_decline, connect_url_cancel, connect_headless]
+         connect_url_accept, connect_url_decline, connect_url_cancel, connect_headless,
+         wire_form_fields_in_struct_order, wire_url_elicitation_id]
 
 
 async def main() -> int:
