@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # End to end with a client nobody here wrote: the official Python MCP SDK (`mcp==2.3.0`) drives
-# `examples/rmcp/ops_server.rs` over stdio, in legacy (2025-11-25) and 2026-07-28 modes.
+# `examples/rmcp/ops_server.rs` over stdio, in legacy (2025-11-25) and 2026-07-28 modes; a few
+# cases also write and read the server's stdio lines themselves, to check its raw JSON.
 #
 # Creates the venv .ci/.venv, builds the example, runs tests/e2e/test_ops_server.py and fails on
 # any failed case. Usage: .ci/python_e2e.sh [case-filter ...]
@@ -22,5 +23,6 @@ target_dir=${CARGO_TARGET_DIR:-$root/target}
 export OPS_SERVER="$target_dir/debug/examples/ops_server"
 
 echo "=== tests/e2e/test_ops_server.py"
-# The client starts the server itself for every case and stops it when the case ends.
+# Every case starts its own server (through the SDK's client, or as a raw subprocess) and stops
+# it when the case ends.
 "$venv/bin/python" tests/e2e/test_ops_server.py "$@"

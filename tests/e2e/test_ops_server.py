@@ -2,18 +2,26 @@
 
 Every case runs twice: in `legacy` mode (initialize handshake, 2025-11-25, the server sends
 `elicitation/create`) and in `2026-07-28` mode (per-request `_meta`, the server answers with an
-input-required result and the client retries). Each asserts the tool's result text and isError.
+input-required result and the client retries). Each asserts the tool's exact result text and
+isError, and how many times the user was asked.
+
+The `wire_` cases at the end talk to the server binary themselves, line by line, so what they
+assert is the server's own JSON text, not what the SDK made of it.
 
 Run through `.ci/python_e2e.sh`, or: OPS_SERVER=target/debug/examples/ops_server python tests/e2e/test_ops_server.py
 """
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import sys
 import traceback
+from contextlib import asynccontextmanager
 
 import anyio
+from anyio.streams.buffered import BufferedByteReceiveStream
 from mcp import Client, StdioServerParameters, types
 
 SERVER = StdioServerParameters(command=os.environ["OPS_SERVER"], args=[])
@@ -21,7 +29,8 @@ MODES = ("legacy", "2026-07-28")
 
 
 class Answers:
-    """An elicitation callback that gives the queued answers in order and records what it saw."""
+    """An elicitation callback that gives the queued answers in order (the last one from then on)
+    and records every request it was shown."""
 
     def __init__(self, *answers: types.ElicitResult) -> None:
         self.answers = list(answers)
@@ -29,8 +38,7 @@ class Answers:
 
     async def __call__(self, context, params):
         self.seen.append(params)
-        answer = self.answers[min(len(self.seen), len(self.answers)) - 1]
-        return answer
+        return self.answers[min(len(self.seen), len(self.answers)) - 1]
 
 
 def accept(content=None) -> types.ElicitResult:
@@ -42,6 +50,8 @@ CANCEL = types.ElicitResult(action="cancel")
 
 
 async def call(mode, tool, arguments, callback):
+    """Call `tool` from a fresh client (a fresh server); `callback` None is a client that cannot
+    be asked. Returns the result's text and isError. A protocol error raises."""
     kwargs = {"mode": mode}
     if callback is not None:
         kwargs["elicitation_callback"] = callback
@@ -55,108 +65,161 @@ async def call(mode, tool, arguments, callback):
 
 def expect(got, text, is_error=False):
     got_text, got_error = got
-    assert text in got_text, f"expected {text!r} in {got_text!r}"
+    assert got_text == text, f"expected {text!r}, got {got_text!r}"
     assert got_error == is_error, f"isError={got_error}, expected {is_error}: {got_text!r}"
+
+
+def expect_headless(got, mode, elicitation_mode, hint):
+    """A client that cannot be asked gets an isError result naming the capability it did not
+    declare, where that revision declares it, and ending with what the tool did not do."""
+    got_text, got_error = got
+    root = "capabilities" if mode == "legacy" else '_meta["io.modelcontextprotocol/clientCapabilities"]'
+    missing = f"(`{root}.elicitation.{elicitation_mode}` is missing)"
+    assert got_error, f"a client that cannot be asked gets isError: {got_text!r}"
+    assert missing in got_text, f"expected {missing!r} in {got_text!r}"
+    assert got_text.endswith(hint), f"expected {got_text!r} to end with {hint!r}"
+
+
+def reasked(explanation, message):
+    """The message of a form asked again: what was wrong, a blank line, the original message."""
+    return f"Your last answer could not be used: {explanation}\n\n{message}"
 
 
 # --------------------------------------------------------------------------------------- deploy
 
+DEPLOY = {"service": "billing-api"}
+DEPLOY_MESSAGE = "Where should `billing-api` be deployed? Production serves customer traffic."
+DEPLOY_FIELDS = ["env", "replicas", "change_ticket"]  # DeployTarget's fields, in struct order
+
+
 async def deploy_accept(mode):
-    answers = Answers(accept({"env": "staging", "replicas": 3}))
-    expect(await call(mode, "deploy", {"service": "billing-api"}, answers),
-           "Deployed `billing-api` to Staging with 3 replicas.")
+    answers = Answers(accept({"env": "production", "replicas": 3, "change_ticket": "CHG-1234"}))
+    expect(await call(mode, "deploy", DEPLOY, answers),
+           "Deployed `billing-api` to Production with 3 replicas.")
     assert len(answers.seen) == 1
     form = answers.seen[0]
     assert isinstance(form, types.ElicitRequestFormParams), form
-    assert "billing-api" in form.message
-    env = form.requested_schema["properties"]["env"]
+    assert form.message == DEPLOY_MESSAGE, form.message
+    schema = form.requested_schema
+    assert schema["required"] == ["env", "replicas"], schema  # change_ticket is an Option
+    env = schema["properties"]["env"]
     assert env["default"] == "staging", env  # production is dangerous: never the default
     assert [o["const"] for o in env["oneOf"]] == ["staging", "production"], env
+    replicas = schema["properties"]["replicas"]
+    assert (replicas["minimum"], replicas["maximum"], replicas["default"]) == (1, 10, 2), replicas
+
+
+async def deploy_form_fields_in_struct_order(mode):
+    # The SDK keeps `requestedSchema` as the JSON object it read (a dict, in document order);
+    # wire_form_fields_in_struct_order checks the same on the raw line, with no SDK in between.
+    answers = Answers(accept({"env": "staging", "replicas": 11}), accept({"env": "staging", "replicas": 2}))
+    expect(await call(mode, "deploy", DEPLOY, answers), "Deployed `billing-api` to Staging with 2 replicas.")
+    for form in answers.seen:  # the first form and the one asked again
+        assert list(form.requested_schema["properties"]) == DEPLOY_FIELDS, form.requested_schema
 
 
 async def deploy_decline(mode):
     answers = Answers(DECLINE)
-    expect(await call(mode, "deploy", {"service": "billing-api"}, answers),
-           "You declined: nothing was deployed.")
+    expect(await call(mode, "deploy", DEPLOY, answers), "You declined: nothing was deployed.")
     assert len(answers.seen) == 1, "a decline is final: never asked again"
 
 
 async def deploy_cancel(mode):
     answers = Answers(CANCEL)
-    expect(await call(mode, "deploy", {"service": "billing-api"}, answers),
-           "The question was dismissed: nothing was deployed.")
+    expect(await call(mode, "deploy", DEPLOY, answers), "You dismissed the question: nothing was deployed.")
     assert len(answers.seen) == 1, "a cancel is final: never asked again"
 
 
-async def deploy_rejected_then_fixed(mode):
-    answers = Answers(accept({"env": "prod", "replicas": 3}), accept({"env": "production", "replicas": 4}))
-    expect(await call(mode, "deploy", {"service": "billing-api"}, answers),
-           "Deployed `billing-api` to Production with 4 replicas.")
-    assert len(answers.seen) == 2, "an answer that breaks the form is asked again"
+async def deploy_invalid_then_valid(mode):
+    answers = Answers(accept({"env": "staging", "replicas": 11}), accept({"env": "staging", "replicas": 4}))
+    expect(await call(mode, "deploy", DEPLOY, answers), "Deployed `billing-api` to Staging with 4 replicas.")
+    assert len(answers.seen) == 2, "an answer that breaks the form is asked again, once"
+    first, again = answers.seen
+    assert first.message == DEPLOY_MESSAGE, first.message
+    assert again.message == reasked("Replicas must be at most 10.", DEPLOY_MESSAGE), again.message
+    assert again.requested_schema == first.requested_schema, "the same form, asked again"
 
 
-async def deploy_rejected(mode):
-    answers = Answers(accept({"env": "prod", "replicas": 99}))
-    if mode == "legacy":
-        expect(await call(mode, "deploy", {"service": "billing-api"}, answers),
-               "The answer was rejected: the reply breaks 2 rules of the form", is_error=True)
-        assert len(answers.seen) == 2
-    else:
-        # 2026-07-28: the server asks again each round; the client bounds the rounds and gives up.
-        try:
-            await call(mode, "deploy", {"service": "billing-api"}, answers)
-        except Exception as error:  # noqa: BLE001 - anyio wraps it in an ExceptionGroup
-            assert "InputRequiredRoundsExceededError" in repr(error), repr(error)
-        else:
-            raise AssertionError("an always-invalid answer must never complete the deploy")
-        assert len(answers.seen) >= 2
+async def deploy_reask_explains_every_rule_and_quotes_nothing(mode):
+    answers = Answers(accept({"env": "prod-eu-9", "replicas": 0, "change_ticket": "X7"}),
+                      accept({"env": "staging", "replicas": 1}))
+    expect(await call(mode, "deploy", DEPLOY, answers), "Deployed `billing-api` to Staging with 1 replicas.")
+    again = answers.seen[1].message
+    explanation = ("Environment must be one of the choices offered; Replicas must be at least 1; "
+                   "Change ticket must be at least 4 characters long.")
+    assert again == reasked(explanation, DEPLOY_MESSAGE), again
+    for sent in ("prod-eu-9", "X7"):
+        assert sent not in again, f"the client's value {sent!r} is quoted back: {again!r}"
+
+
+async def deploy_invalid_forever(mode):
+    answers = Answers(accept({"env": "staging", "replicas": 99}))
+    # A JSON-RPC error would raise here: the call must end with a result the model can read.
+    expect(await call(mode, "deploy", DEPLOY, answers),
+           "The answer could not be used after 2 tries: Replicas must be at most 10. Nothing was deployed.",
+           is_error=True)
+    assert len(answers.seen) == 2, f"asked {len(answers.seen)} times: once, then once again, then stop"
+    assert answers.seen[1].message == reasked("Replicas must be at most 10.", DEPLOY_MESSAGE)
 
 
 async def deploy_headless(mode):
-    path = ("capabilities.elicitation.form" if mode == "legacy"
-            else '_meta["io.modelcontextprotocol/clientCapabilities"].elicitation.form')
-    got = await call(mode, "deploy", {"service": "billing-api"}, None)
-    expect(got, path, is_error=True)
-    expect(got, "Nothing was deployed.", is_error=True)
+    expect_headless(await call(mode, "deploy", DEPLOY, None), mode, "form", "Nothing was deployed.")
 
 
 # ------------------------------------------------------------------------------------ drop_table
 
-async def drop_consent(mode):
+DROP = {"table": "users"}
+DROP_MESSAGE = "Permanently drop table `users` and every row in it? This cannot be undone."
+
+
+async def drop_consent_ticked(mode):
     answers = Answers(accept({"confirm": True}))
-    expect(await call(mode, "drop_table", {"table": "users"}, answers), "Dropped table `users`.")
-    confirm = answers.seen[0].requested_schema["properties"]["confirm"]
+    expect(await call(mode, "drop_table", DROP, answers), "Dropped table `users`.")
+    assert len(answers.seen) == 1
+    form = answers.seen[0]
+    assert form.message == DROP_MESSAGE, form.message
+    confirm = form.requested_schema["properties"]["confirm"]
     assert confirm["type"] == "boolean" and confirm.get("default") is not True, confirm
 
 
-async def drop_unticked(mode):
+async def drop_consent_unticked_is_a_decline(mode):
     answers = Answers(accept({"confirm": False}))
-    expect(await call(mode, "drop_table", {"table": "users"}, answers),
-           "You declined: `users` was not dropped.")
-    assert len(answers.seen) == 1
+    expect(await call(mode, "drop_table", DROP, answers), "You declined: `users` was not dropped.")
+    assert len(answers.seen) == 1, "an unticked consent is an answer, not an invalid one: never asked again"
 
 
 async def drop_decline(mode):
     answers = Answers(DECLINE)
-    expect(await call(mode, "drop_table", {"table": "users"}, answers),
-           "You declined: `users` was not dropped.")
+    expect(await call(mode, "drop_table", DROP, answers), "You declined: `users` was not dropped.")
+    assert len(answers.seen) == 1
+
+
+async def drop_cancel(mode):
+    answers = Answers(CANCEL)
+    expect(await call(mode, "drop_table", DROP, answers), "You dismissed the question: `users` was not dropped.")
+    assert len(answers.seen) == 1
 
 
 async def drop_headless(mode):
-    got = await call(mode, "drop_table", {"table": "users"}, None)
-    expect(got, "needs a person's consent", is_error=True)
-    expect(got, "Nothing was dropped.", is_error=True)
+    expect_headless(await call(mode, "drop_table", DROP, None), mode, "form", "`users` was not dropped.")
 
 
 # -------------------------------------------------------------------------------- connect_github
 
-async def connect_url_consent(mode):
+async def connect_url_accept(mode):
     answers = Answers(accept())
     expect(await call(mode, "connect_github", {}, answers),
-           "Finish connecting GitHub on the page that opened")
+           "Finish connecting GitHub on the page that opened, then call this tool again.")
+    assert len(answers.seen) == 1
     page = answers.seen[0]
     assert isinstance(page, types.ElicitRequestURLParams), page
     assert page.url.startswith("https://ops.example.com/connect/github?flow="), page.url
+    assert page.message == "Connect your GitHub account on our page, so I can open pull requests for you."
+    if mode == "legacy":
+        assert page.elicitation_id, "2025-11-25 requires an elicitationId"
+    else:
+        # None, not "": the member is absent (wire_url_elicitation_id checks the raw line).
+        assert page.elicitation_id is None, f"2026-07-28 has no elicitationId: {page.elicitation_id!r}"
 
 
 async def connect_url_decline(mode):
@@ -165,13 +228,119 @@ async def connect_url_decline(mode):
     assert len(answers.seen) == 1
 
 
+async def connect_url_cancel(mode):
+    answers = Answers(CANCEL)
+    expect(await call(mode, "connect_github", {}, answers), "You dismissed the request: GitHub was not connected.")
+    assert len(answers.seen) == 1
+
+
 async def connect_headless(mode):
-    expect(await call(mode, "connect_github", {}, None), "elicitation.url", is_error=True)
+    expect_headless(await call(mode, "connect_github", {}, None), mode, "url",
+                    "You can also connect GitHub at https://ops.example.com/settings.")
 
 
-CASES = [deploy_accept, deploy_decline, deploy_cancel, deploy_rejected_then_fixed, deploy_rejected,
-         deploy_headless, drop_consent, drop_unticked, drop_decline, drop_headless,
-         connect_url_consent, connect_url_decline, connect_headless]
+# -------------------------------------------------------------------------------------- raw wire
+
+CLIENT_INFO = {"name": "raw-wire-check", "version": "0"}
+CAN_ASK = {"elicitation": {"form": {}, "url": {}}}
+LONGEST_LINE = 1 << 20
+
+
+class RawServer:
+    """The server binary on stdio with nothing in between: JSON-RPC written and read as lines."""
+
+    def __init__(self, mode, process):
+        self.mode = mode
+        self.process = process
+        self.stdout = BufferedByteReceiveStream(process.stdout)
+        self.last_id = 0
+
+    @classmethod
+    @asynccontextmanager
+    async def start(cls, mode):
+        """Start the server; on legacy, also the initialize handshake. Closing its stdin ends it."""
+        async with await anyio.open_process([os.environ["OPS_SERVER"]], stderr=None) as process:
+            server = cls(mode, process)
+            if mode == "legacy":
+                await server.initialize()
+            yield server
+
+    async def initialize(self):
+        sent = await self.request("initialize", {
+            "protocolVersion": "2025-11-25", "capabilities": CAN_ASK, "clientInfo": CLIENT_INFO})
+        _, response = await self.read_until(id=sent)
+        assert response["result"]["protocolVersion"] == "2025-11-25", response
+        await self.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+
+    async def send(self, message):
+        await self.process.stdin.send(json.dumps(message).encode() + b"\n")
+
+    async def request(self, method, params):
+        """Send a request; from 2026-07-28 on its `_meta` says the revision and what the client
+        can do, as the SDK's 2026-07-28 mode stamps every request. Returns the request's id."""
+        if self.mode != "legacy":
+            params = {**params, "_meta": {
+                "io.modelcontextprotocol/protocolVersion": self.mode,
+                "io.modelcontextprotocol/clientInfo": CLIENT_INFO,
+                "io.modelcontextprotocol/clientCapabilities": CAN_ASK,
+            }}
+        self.last_id += 1
+        await self.send({"jsonrpc": "2.0", "id": self.last_id, "method": method, "params": params})
+        return self.last_id
+
+    async def read_until(self, *, id=None, method=None, timeout=10):
+        """Read lines until the response to request `id`, or a message calling `method`, arrives;
+        return it as the raw line and as parsed. Other lines are skipped."""
+        with anyio.fail_after(timeout):
+            while True:
+                line = (await self.stdout.receive_until(b"\n", LONGEST_LINE)).decode()
+                message = json.loads(line)
+                if method is not None and message.get("method") == method:
+                    return line, message
+                if id is not None and "method" not in message and message.get("id") == id:
+                    return line, message
+
+
+async def question_on_the_wire(mode, tool, arguments):
+    """The raw line that carries the server's question for `tool`: the `elicitation/create`
+    request (legacy), or the input-required result of the call (2026-07-28)."""
+    async with RawServer.start(mode) as server:
+        call_id = await server.request("tools/call", {"name": tool, "arguments": arguments})
+        if mode != "legacy":
+            line, response = await server.read_until(id=call_id)
+            assert response["result"]["resultType"] == "input_required", line
+            return line
+        line, question = await server.read_until(method="elicitation/create")
+        await server.send({"jsonrpc": "2.0", "id": question["id"], "result": {"action": "decline"}})
+        _, response = await server.read_until(id=call_id)
+        assert response["result"]["content"][0]["text"].startswith("You declined"), response
+        return line
+
+
+async def wire_form_fields_in_struct_order(mode):
+    line = await question_on_the_wire(mode, "deploy", DEPLOY)
+    schema = line[line.index('"requestedSchema"'):]
+    where = [re.search(f'"{name}"\\s*:', schema) for name in DEPLOY_FIELDS]
+    assert all(where), f"a field is missing from {schema}"
+    positions = [found.start() for found in where]
+    assert positions == sorted(positions), f"properties not in struct order {DEPLOY_FIELDS}: {schema}"
+
+
+async def wire_url_elicitation_id(mode):
+    line = await question_on_the_wire(mode, "connect_github", {})
+    assert '"mode":"url"' in line.replace(" ", ""), line
+    if mode == "legacy":
+        assert re.search(r'"elicitationId"\s*:\s*"[^"]+"', line), f"2025-11-25 needs a non-empty elicitationId: {line}"
+    else:
+        assert '"elicitationId"' not in line, f"2026-07-28 removed elicitationId: {line}"
+
+
+CASES = [deploy_accept, deploy_form_fields_in_struct_order, deploy_decline, deploy_cancel,
+         deploy_invalid_then_valid, deploy_reask_explains_every_rule_and_quotes_nothing,
+         deploy_invalid_forever, deploy_headless,
+         drop_consent_ticked, drop_consent_unticked_is_a_decline, drop_decline, drop_cancel, drop_headless,
+         connect_url_accept, connect_url_decline, connect_url_cancel, connect_headless,
+         wire_form_fields_in_struct_order, wire_url_elicitation_id]
 
 
 async def main() -> int:
