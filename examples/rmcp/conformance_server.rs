@@ -405,7 +405,7 @@ fn ask<A: mcp_elicit::mrtr::Asks>(asker: &mut Asker, asks: A) -> Result<A::Outpu
     };
     match round.answer(asks)? {
         Answer::Ready(answers) => Ok(answers),
-        Answer::Ask(result) => Err(Stop::Suspend(input_required(&result)?)),
+        Answer::Ask(result) => Err(Stop::Suspend(Box::new(input_required(&result)?))),
         Answer::Rejected(rejected) => Err(rejected.into()),
     }
 }
@@ -453,7 +453,7 @@ impl ServerHandler for Conformance {
         let context_text = match asker.form_request(form).await {
             Ok(Elicitation::Accept(answer)) => answer.context,
             Ok(_) => "(no context given)".to_owned(),
-            Err(Stop::Suspend(input_required)) => return Ok(input_required.into()),
+            Err(Stop::Suspend(input_required)) => return Ok((*input_required).into()),
             Err(Stop::Error(error)) => return Err(error),
             Err(other) => other.to_string(),
         };

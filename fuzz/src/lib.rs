@@ -534,6 +534,8 @@ pub fn input_responses(data: &[u8]) {
                 check_error_is_short(reason);
             }
         }
+        // One unusable answer is asked again (the default allows one re-ask), never rejected.
+        Ok(Answer::Rejected(rejected)) => panic!("a first unusable answer was rejected: {rejected}"),
         // Only sealing can fail here: a carried answer too large for the state.
         Err(MrtrError::Seal(_)) => {}
         Err(other) => panic!("{other}"),

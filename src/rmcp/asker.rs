@@ -535,7 +535,7 @@ impl Asker {
 
     fn rejected(&self, rejected: Rejected) -> Stop {
         Stop::Rejected {
-            rejected,
+            rejected: Box::new(rejected),
             hint: self.hint.clone(),
         }
     }
@@ -551,7 +551,7 @@ impl Asker {
         };
         match round.answer(ask) {
             Ok(Answer::Ready(outcome)) => Ok(outcome),
-            Ok(Answer::Ask(result)) => Err(Stop::Suspend(input_required(&result)?)),
+            Ok(Answer::Ask(result)) => Err(Stop::Suspend(Box::new(input_required(&result)?))),
             Ok(Answer::Rejected(rejected)) => Err(self.rejected(rejected)),
             Err(error) => Err(Stop::Error(mrtr_error(&error))),
         }

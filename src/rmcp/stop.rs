@@ -32,7 +32,7 @@ pub type Reply = Result<CallToolResponse, ErrorData>;
 pub enum Stop {
     /// 2026-07-28: the question, as an input-required result. The client asks the user and
     /// calls the tool again with the answer; nothing has been done yet.
-    Suspend(InputRequiredResult),
+    Suspend(Box<InputRequiredResult>),
     /// The client cannot be asked in this mode; nothing was asked. An `isError` result names the
     /// missing capability and what the user can do instead.
     CannotAsk(CannotAsk),
@@ -40,7 +40,7 @@ pub enum Stop {
     /// per field, what was wrong.
     Rejected {
         /// The question and its last answer's broken rules.
-        rejected: Rejected,
+        rejected: Box<Rejected>,
         /// What was not done, or what the user can do instead
         /// ([`Asker::set_hint`](super::Asker::set_hint)).
         hint: Option<Text>,
@@ -58,7 +58,7 @@ impl Stop {
     /// [`Stop::Error`]'s error.
     pub fn into_response(self) -> Reply {
         match self {
-            Stop::Suspend(result) => Ok(result.into()),
+            Stop::Suspend(result) => Ok((*result).into()),
             Stop::CannotAsk(cannot) => Ok(super::headless_result(&cannot).into()),
             Stop::Rejected { rejected, hint } => {
                 let text = match hint {
@@ -143,7 +143,7 @@ impl From<CannotAsk> for Stop {
 impl From<Rejected> for Stop {
     fn from(rejected: Rejected) -> Self {
         Stop::Rejected {
-            rejected,
+            rejected: Box::new(rejected),
             hint: None,
         }
     }

@@ -167,6 +167,7 @@ fn a_multi_round_trip_consent_ask_yields_consent_only_when_accepted() {
         {
             Answer::Ready(outcome) => Ok(outcome.map(|consent| drop_table("sessions", consent))),
             Answer::Ask(result) => Err(serde_json::to_value(&result).expect("serializes")),
+            Answer::Rejected(rejected) => panic!("no consent answer breaks the form: {rejected}"),
         }
     };
     let asked = run(&call).expect_err("round 1 asks for consent");

@@ -13,7 +13,7 @@ use crate::request::FormRequest;
 use crate::schema::Text;
 use crate::url_mode::{UrlOutcome, UrlRequest};
 
-type Reader<O> = Box<dyn Fn(&Value) -> Result<O, Unusable> + Send + Sync>;
+type Reader<O> = Box<dyn Fn(&Value) -> Result<O, Box<Unusable>> + Send + Sync>;
 
 /// One input a handler needs: the key it is asked under, the input request to send while there
 /// is no usable answer, and how an answer is read.
@@ -71,21 +71,21 @@ pub struct Unusable {
 
 impl Unusable {
     /// An answer to a question that is asked again as it was.
-    fn unreadable(error: ReplyError) -> Self {
-        Self {
+    fn unreadable(error: ReplyError) -> Box<Self> {
+        Box::new(Self {
             explanation: format!("the reply could not be read ({error})."),
             error,
             again: None,
-        }
+        })
     }
 
     /// An answer to `form` that broke its rules: the form is asked again saying what was wrong.
-    fn of_form<T>(form: &FormRequest<T>, error: ReplyError) -> Self {
-        Self {
+    fn of_form<T>(form: &FormRequest<T>, error: ReplyError) -> Box<Self> {
+        Box::new(Self {
             explanation: form.explain(&error),
             again: Some(elicit_request(&form.reasked(&error))),
             error,
-        }
+        })
     }
 }
 
@@ -239,7 +239,7 @@ impl<O> Ask<O> {
         &self.request
     }
 
-    pub(crate) fn read(&self, response: &Value) -> Result<O, Unusable> {
+    pub(crate) fn read(&self, response: &Value) -> Result<O, Box<Unusable>> {
         (self.read)(response)
     }
 
@@ -292,7 +292,7 @@ pub(crate) mod sealed {
         /// The answer to `key` (an elicitation named `name`) could not be used. `true`: ask
         /// again (the round counts it against its re-asks); `false`: the re-asks are spent, and
         /// the round ends rejected.
-        fn unusable(&mut self, key: &str, name: Option<&Text>, why: Unusable) -> bool;
+        fn unusable(&mut self, key: &str, name: Option<&Text>, why: Box<Unusable>) -> bool;
         /// `key` has no usable answer: send `request` (an elicitation named `name`).
         fn missing(&mut self, key: String, request: Value, name: Option<Text>);
     }

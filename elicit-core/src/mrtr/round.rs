@@ -686,7 +686,7 @@ impl<S> sealed::Collect for Round<'_, S> {
         self.carried.insert(key, response);
     }
 
-    fn unusable(&mut self, key: &str, name: Option<&Text>, why: Unusable) -> bool {
+    fn unusable(&mut self, key: &str, name: Option<&Text>, why: Box<Unusable>) -> bool {
         self.unusable.push((key.to_owned(), why.error.to_string()));
         let count = self.rejections.entry(key.to_owned()).or_default();
         *count = count.saturating_add(1);
@@ -695,7 +695,10 @@ impl<S> sealed::Collect for Round<'_, S> {
         }
         if self.rejected.is_none() {
             let name = name.map_or(key, |name| name);
-            self.rejected = Some(Rejected::new(name, *count, why.error, why.explanation));
+            let Unusable {
+                error, explanation, ..
+            } = *why;
+            self.rejected = Some(Rejected::new(name, *count, error, explanation));
         }
         false
     }
