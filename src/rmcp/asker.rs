@@ -185,10 +185,12 @@ pub trait AskingServer {
 /// hand-written `call_tool` or `get_prompt` makes one with [`for_tool_call`](Asker::for_tool_call)
 /// or [`for_prompt`](Asker::for_prompt).
 ///
-/// **Put it before `Parameters<..>`** in a `#[tool]`'s parameters: rmcp gives the call's
-/// arguments to the first parameter that takes them, and the asker binds its round state to
-/// them, so that an answer given for one set of arguments (a consent to drop *this* table) is
-/// never read for another.
+/// Its round state is bound to the call's name and arguments, so that an answer given for one
+/// set of arguments (consent to drop *this* table) is never read for another. A `#[tool]`'s
+/// `Parameters<..>` takes the arguments out of rmcp's context before or after the asker is
+/// built, so the server is served through [`Conformant`](super::Conformant), which records them
+/// from the request itself. On 2026-07-28 an asker refuses to start without that record
+/// (`-32603`, naming `Conformant`): the mistake shows on the first call, not in an attack.
 ///
 /// Each question is asked under its name ([`FormRequest::name`], [`UrlRequest::name`]; the
 /// type's name for a derived form), the key of a 2026-07-28 `inputRequests`: to ask the same
@@ -220,25 +222,36 @@ impl fmt::Debug for Asker {
     }
 }
 
-/// What a `tools/call` is, for the binding of its round state: its name and arguments. The
-/// retry's own fields (`inputResponses`, `requestState`, `_meta`) are not part of it.
-fn tool_call(name: &str, arguments: Option<&JsonObject>) -> Value {
+/// The digest of a call's name and arguments, for the binding of its round state. The retry's
+/// own fields (`inputResponses`, `requestState`, `_meta`) are not part of it.
+pub(super) fn call_digest(name: &str, arguments: Option<&JsonObject>) -> ParamsDigest {
     let mut call = serde_json::Map::new();
     call.insert("name".to_owned(), Value::from(name));
     if let Some(arguments) = arguments {
         call.insert("arguments".to_owned(), Value::Object(arguments.clone()));
     }
-    Value::Object(call)
+    ParamsDigest::of_request_params(&Value::Object(call))
 }
+
+/// A `tools/call`'s [`call_digest`], taken by [`Conformant`](super::Conformant) from the request
+/// as the client sent it, before any of the tool's parameters is built: the `Parameters<..>`
+/// parameter takes the arguments out of rmcp's context, so an `Asker` after it would not see
+/// them.
+#[derive(Clone, Copy)]
+pub(super) struct CallDigest(pub(super) ParamsDigest);
 
 /// `tools/call` in a `#[tool]` function.
 impl<S: AskingServer> FromContextPart<ToolCallContext<'_, S>> for Asker {
     fn from_context_part(context: &mut ToolCallContext<'_, S>) -> Result<Self, ErrorData> {
-        let call = tool_call(&context.name, context.arguments.as_ref());
+        let digest = context
+            .request_context
+            .extensions
+            .get::<CallDigest>()
+            .map(|digest| digest.0);
         Asker::new(
             context.service.asking(),
             "tools/call",
-            &call,
+            digest,
             context.input_responses.as_ref(),
             context.request_state.as_deref(),
             context.request_context.clone(),
@@ -258,11 +271,10 @@ impl Asker {
         request: &CallToolRequestParams,
         context: &RequestContext<RoleServer>,
     ) -> Result<Self, ErrorData> {
-        let call = tool_call(&request.name, request.arguments.as_ref());
         Self::new(
             asking,
             "tools/call",
-            &call,
+            Some(call_digest(&request.name, request.arguments.as_ref())),
             request.input_responses.as_ref(),
             request.request_state.as_deref(),
             context.clone(),
@@ -280,15 +292,10 @@ impl Asker {
         request: &GetPromptRequestParams,
         context: &RequestContext<RoleServer>,
     ) -> Result<Self, ErrorData> {
-        let mut prompt = serde_json::Map::new();
-        prompt.insert("name".to_owned(), Value::from(request.name.as_str()));
-        if let Some(arguments) = &request.arguments {
-            prompt.insert("arguments".to_owned(), Value::Object(arguments.clone()));
-        }
         Self::new(
             asking,
             "prompts/get",
-            &Value::Object(prompt),
+            Some(call_digest(&request.name, request.arguments.as_ref())),
             request.input_responses.as_ref(),
             request.request_state.as_deref(),
             context.clone(),
@@ -298,7 +305,7 @@ impl Asker {
     fn new(
         asking: &Asking,
         method: &str,
-        params: &Value,
+        params_digest: Option<ParamsDigest>,
         responses: Option<&InputResponses>,
         request_state: Option<&str>,
         context: RequestContext<RoleServer>,
@@ -310,6 +317,14 @@ impl Asker {
             None => (Revision::V2025_06_18, ElicitationSupport::NONE),
         };
         let round = if revision.has_per_request_capabilities() {
+            let params_digest = params_digest.ok_or_else(|| {
+                ErrorData::internal_error(
+                    "this server asks from a #[tool] on protocol 2026-07-28 but is not served \
+                     through `mcp_elicit::rmcp::Conformant`, which binds the round state to the \
+                     call's arguments: serve `Conformant(server)`",
+                    None,
+                )
+            })?;
             let principal = asking.principal_of(&context)?;
             let declared = capabilities
                 .and_then(|c| serde_json::to_value(c).ok())
@@ -321,7 +336,7 @@ impl Asker {
             let binding = Binding {
                 principal: &principal,
                 method,
-                params_digest: ParamsDigest::of_request_params(params),
+                params_digest,
             };
             let round = Arc::clone(&asking.rounds)
                 .round_shared::<()>(retry, binding, UnixTime::now())

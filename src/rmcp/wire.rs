@@ -10,12 +10,22 @@ use ::rmcp::service::{MaybeSendFuture, NotificationContext, RequestContext, Serv
 use ::rmcp::{ErrorData, RoleServer};
 use serde_json::Value;
 
-/// A server whose responses say exactly what the negotiated revision says.
+use super::asker::{CallDigest, call_digest};
+
+/// A server that asks as the spec says: serve every server whose tools take an
+/// [`Asker`](super::Asker) through it. It does two things rmcp's types cannot:
 ///
-/// rmcp's URL elicitation type always has an `elicitationId`; 2026-07-28 removed the field, and
-/// rmcp writes `"elicitationId": ""` into every URL request of an input-required result. Served
-/// through `Conformant`, those results go out without it. Everything else passes through as it
-/// is: requests, notifications, the server's info, and every other result.
+/// - **It binds round state to the call the client sent.** Before the tool's parameters are
+///   built, it records the digest of each `tools/call`'s name and arguments in the request's
+///   extensions, where the asker reads it (rmcp's `Parameters<..>` takes the arguments out of
+///   the context, so an asker after it could not see them). Without it, an asker on 2026-07-28
+///   refuses to start.
+/// - **It writes what the revision says.** rmcp's URL elicitation type always has an
+///   `elicitationId`; 2026-07-28 removed the field, and rmcp writes `"elicitationId": ""` into
+///   every URL request of an input-required result. Those results go out without it.
+///
+/// Everything else passes through as it is: requests, notifications, the server's info, and
+/// every other result.
 ///
 /// Wrap the server where it is served: `Conformant(server).serve(rmcp::transport::stdio())`,
 /// or `StreamableHttpService::new(move || Ok(Conformant(server.clone())), ..)`. It is an rmcp
@@ -40,8 +50,12 @@ impl<S: Service<RoleServer>> Service<RoleServer> for Conformant<S> {
     fn handle_request(
         &self,
         request: ClientRequest,
-        context: RequestContext<RoleServer>,
+        mut context: RequestContext<RoleServer>,
     ) -> impl Future<Output = Result<ServerResult, ErrorData>> + MaybeSendFuture + '_ {
+        if let ClientRequest::CallToolRequest(call) = &request {
+            let digest = call_digest(&call.params.name, call.params.arguments.as_ref());
+            context.extensions.insert(CallDigest(digest));
+        }
         let response = self.0.handle_request(request, context);
         async move { response.await.map(without_empty_elicitation_ids) }
     }
