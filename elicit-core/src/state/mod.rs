@@ -66,7 +66,8 @@ mod time;
 
 pub use self::binding::{Binding, ParamsDigest};
 pub use self::error::{
-    KeyError, MalformedReason, RedeemError, RequestMismatch, SealError, StateError,
+    HexKeyReason, KeyError, KeyListReason, MalformedReason, RedeemError, RequestMismatch,
+    SealError, StateError,
 };
 pub use self::keys::{KeyId, StateKey, StateKeys};
 #[cfg(feature = "redis")]
