@@ -1,4 +1,4 @@
-//! `StateKeys::from_env`: keys from an environment variable.
+//! `StateKeys::from_env` and `Rounds::from_env`: keys from an environment variable.
 //!
 //! Changing the environment while another thread reads it is undefined behaviour on some
 //! platforms, so every test here holds `ENV` while it sets, reads or removes a variable, and
@@ -6,6 +6,7 @@
 
 use std::sync::{Mutex, MutexGuard};
 
+use elicit_core::mrtr::Rounds;
 use elicit_core::state::{HexKeyReason, KeyError, KeyId, KeyListReason, StateKeys};
 
 static ENV: Mutex<()> = Mutex::new(());
@@ -109,4 +110,32 @@ fn an_empty_variable_has_no_keys() {
     })
     .unwrap_err();
     assert_eq!(error, KeyError::NoKeys);
+}
+
+#[test]
+fn rounds_from_env_seal_with_the_first_key() {
+    let list = format!("7:{NEW}");
+    let rounds = with_var("ELICIT_TEST_KEYS_ROUNDS", Some(list.as_ref()), || {
+        Rounds::from_env("ELICIT_TEST_KEYS_ROUNDS")
+    })
+    .expect("rounds");
+    assert_eq!(rounds.keys().primary_key_id(), KeyId::new(7));
+    assert_eq!(rounds.ttl(), Rounds::DEFAULT_TTL);
+
+    let unset = with_var("ELICIT_TEST_KEYS_ROUNDS_UNSET", None, || {
+        Rounds::from_env("ELICIT_TEST_KEYS_ROUNDS_UNSET")
+    })
+    .unwrap_err();
+    assert_eq!(
+        unset,
+        KeyError::EnvVarNotSet {
+            var: "ELICIT_TEST_KEYS_ROUNDS_UNSET".into()
+        }
+    );
+}
+
+#[test]
+fn generated_rounds_have_one_key_with_id_1() {
+    let rounds = Rounds::generate().expect("randomness");
+    assert_eq!(rounds.keys().key_ids().collect::<Vec<_>>(), [KeyId::new(1)]);
 }

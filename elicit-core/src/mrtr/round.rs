@@ -15,8 +15,8 @@ use super::error::MrtrError;
 use super::result::{InputRequests, InputRequiredResult};
 use crate::schema::Text;
 use crate::state::{
-    Binding, MemoryReplayGuard, RedeemError, RedeemFuture, ReplayGuard, StateId, StateKeys,
-    UnixTime,
+    Binding, KeyError, MemoryReplayGuard, RedeemError, RedeemFuture, ReplayGuard, StateId,
+    StateKeys, UnixTime,
 };
 
 /// A server's multi round-trip setup: the keys its round state is sealed with, and how long a
@@ -51,6 +51,49 @@ impl Rounds {
             keys,
             ttl: Self::DEFAULT_TTL,
         }
+    }
+
+    /// Rounds sealed with the key list in the environment variable `var` (see
+    /// [`StateKeys::from_env`]): `<key id>:<64 hex digits>[,...]`, the primary first. The way
+    /// for a fleet of replicas, or a server that restarts, to resume every round.
+    ///
+    /// # Errors
+    /// Those of [`StateKeys::from_env`]: the variable is not set or not Unicode, or the list is
+    /// malformed (the error names the item and the rule, never the key).
+    ///
+    /// ```
+    /// # extern crate elicit_core as mcp_elicit;
+    /// use mcp_elicit::mrtr::Rounds;
+    /// use mcp_elicit::state::KeyId;
+    ///
+    /// # let (new, old) = ("b7".repeat(32), "a1".repeat(32));
+    /// # unsafe { std::env::set_var("ELICIT_STATE_KEYS", format!("2:{new},1:{old}")) };
+    /// // ELICIT_STATE_KEYS="2:<new>,1:<old>": rounds sealed under key 1 still resume.
+    /// let rounds = Rounds::from_env("ELICIT_STATE_KEYS")?;
+    /// assert_eq!(rounds.keys().primary_key_id(), KeyId::new(2));
+    /// # Ok::<(), mcp_elicit::state::KeyError>(())
+    /// ```
+    pub fn from_env(var: &str) -> Result<Self, KeyError> {
+        Ok(Self::new(StateKeys::from_env(var)?))
+    }
+
+    /// Rounds sealed with one fresh random key ([`StateKeys::generate`]), for a server that
+    /// runs as one process: a round in flight when the process stops cannot be resumed by
+    /// its successor, nor by any other replica (the client starts the request again).
+    ///
+    /// # Errors
+    /// [`KeyError::RandomnessUnavailable`] if the operating system has no randomness to give.
+    ///
+    /// ```
+    /// # extern crate elicit_core as mcp_elicit;
+    /// use mcp_elicit::mrtr::Rounds;
+    ///
+    /// let rounds = Rounds::generate()?;
+    /// assert_eq!(rounds.ttl(), Rounds::DEFAULT_TTL);
+    /// # Ok::<(), mcp_elicit::state::KeyError>(())
+    /// ```
+    pub fn generate() -> Result<Self, KeyError> {
+        Ok(Self::new(StateKeys::generate()?))
     }
 
     /// How long the state of a round stays valid after it is sent. Nothing the handler reserved
