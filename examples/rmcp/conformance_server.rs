@@ -18,7 +18,6 @@ use std::sync::Arc;
 
 use mcp_elicit::mrtr::{Answer, Ask, Capability, Rounds};
 use mcp_elicit::rmcp::{AskError, Asked, Asker, headless_result, input_required, mrtr_error};
-use mcp_elicit::state::{KeyId, StateKey, StateKeys};
 use mcp_elicit::{Elicit, Elicitation, FormRequest, Mode};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, GetPromptRequestParams,
@@ -613,11 +612,9 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         Ok(port) => port.parse()?,
         Err(_) => 3001,
     };
-    // One key for the life of the process; replicas would share key material instead.
-    let rounds = Arc::new(Rounds::new(StateKeys::single(
-        KeyId::new(1),
-        StateKey::generate()?,
-    )));
+    // One key for the life of the process; replicas would share key material instead
+    // (`Rounds::from_env`).
+    let rounds = Arc::new(Rounds::generate()?);
     let service: StreamableHttpService<Conformance, LocalSessionManager> =
         StreamableHttpService::new(
             move || {

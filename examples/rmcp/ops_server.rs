@@ -20,7 +20,6 @@ use std::sync::Arc;
 
 use mcp_elicit::mrtr::Rounds;
 use mcp_elicit::rmcp::{AskError, Asked, Asker, headless_result};
-use mcp_elicit::state::{KeyId, StateKey, StateKeys};
 use mcp_elicit::{Consent, Elicit, ElicitUrl, Elicitation, UrlOutcome};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
@@ -271,9 +270,11 @@ impl ServerHandler for Ops {
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let keys = StateKeys::single(KeyId::new(1), StateKey::generate()?);
+    // A stdio server is one process: one fresh key for its life. Replicas behind a load
+    // balancer share keys instead: `Rounds::from_env("ELICIT_STATE_KEYS")`, the variable
+    // holding `1:` and the output of `openssl rand -hex 32`.
     let ops = Ops {
-        rounds: Arc::new(Rounds::new(keys)),
+        rounds: Arc::new(Rounds::generate()?),
     };
     let server = ops.serve(rmcp::transport::stdio()).await?;
     server.waiting().await?;

@@ -27,11 +27,14 @@ use crate::state::{
 /// # extern crate elicit_core as mcp_elicit;
 /// use std::time::Duration;
 /// use mcp_elicit::mrtr::Rounds;
-/// use mcp_elicit::state::{KeyId, StateKey, StateKeys};
 ///
-/// let rounds = Rounds::new(StateKeys::single(KeyId::new(1), StateKey::from_bytes([0x42; 32])))
-///     .with_ttl(Duration::from_secs(300));
+/// # // A test value; a server's comes from its secret store.
+/// # unsafe { std::env::set_var("ELICIT_STATE_KEYS", format!("1:{}", "5a".repeat(32))) };
+/// // ELICIT_STATE_KEYS="1:$(openssl rand -hex 32)" on every replica; "2:<new>,1:<old>" while
+/// // rotating (see `StateKeys`).
+/// let rounds = Rounds::from_env("ELICIT_STATE_KEYS")?.with_ttl(Duration::from_secs(300));
 /// assert_eq!(rounds.ttl(), Duration::from_secs(300));
+/// # Ok::<(), mcp_elicit::state::KeyError>(())
 /// ```
 #[derive(Clone, Debug)]
 pub struct Rounds {
@@ -353,7 +356,7 @@ struct EnvelopeRef<'a, S> {
 /// ```
 /// # extern crate elicit_core as mcp_elicit;
 /// use mcp_elicit::mrtr::{Answer, Ask, InputRequiredResult, Retry, Round, Rounds};
-/// use mcp_elicit::state::{Binding, KeyId, ParamsDigest, StateKey, StateKeys, UnixTime};
+/// use mcp_elicit::state::{Binding, ParamsDigest, UnixTime};
 /// use mcp_elicit::{Elicitation, FormRequest, Property, RequestedSchema, StringSchema};
 /// use serde_json::json;
 ///
@@ -370,7 +373,7 @@ struct EnvelopeRef<'a, S> {
 ///     })
 /// }
 ///
-/// let rounds = Rounds::new(StateKeys::single(KeyId::new(1), StateKey::from_bytes([1; 32])));
+/// let rounds = Rounds::generate()?;
 /// let params = json!({ "name": "deploy",
 ///     "_meta": { "io.modelcontextprotocol/clientCapabilities": { "elicitation": {} } } });
 /// let binding = Binding { principal: "u", method: "tools/call",
@@ -378,7 +381,7 @@ struct EnvelopeRef<'a, S> {
 /// let mut round = rounds.round::<()>(Retry::from_params(&params)?, binding, UnixTime::now())?;
 /// let asked = deploy(&mut round).unwrap_err();
 /// assert_eq!(asked.input_requests().keys().collect::<Vec<_>>(), ["target"]);
-/// # Ok::<(), mcp_elicit::mrtr::MrtrError>(())
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug)]
 #[must_use = "an `Answer::Ask` must be returned to the client, or the question is never asked"]
