@@ -33,7 +33,7 @@
 //! ```
 //! # extern crate elicit_core as mcp_elicit;
 //! use mcp_elicit::mrtr::{Answer, Ask, Retry, Rounds};
-//! use mcp_elicit::state::{Binding, KeyId, ParamsDigest, StateKey, StateKeys, UnixTime};
+//! use mcp_elicit::state::{Binding, ParamsDigest, UnixTime};
 //! use mcp_elicit::{Elicitation, FormRequest, Property, RequestedSchema, StringSchema};
 //! use serde_json::{Map, Value, json};
 //!
@@ -64,7 +64,8 @@
 //!     })
 //! }
 //!
-//! let rounds = Rounds::new(StateKeys::single(KeyId::new(1), StateKey::from_bytes([7; 32])));
+//! // Once, at start-up: one process, one fresh key (a fleet shares keys: `Rounds::from_env`).
+//! let rounds = Rounds::generate().expect("the OS gives randomness");
 //! let meta = json!({ "io.modelcontextprotocol/clientCapabilities": { "elicitation": {} } });
 //!
 //! // Round 1: no answer yet, so the tool asks.

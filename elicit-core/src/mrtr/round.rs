@@ -17,8 +17,8 @@ use super::result::{InputRequests, InputRequiredResult};
 use crate::reply::Rejected;
 use crate::schema::Text;
 use crate::state::{
-    Binding, MemoryReplayGuard, RedeemError, RedeemFuture, ReplayGuard, StateId, StateKeys,
-    UnixTime,
+    Binding, KeyError, MemoryReplayGuard, RedeemError, RedeemFuture, ReplayGuard, StateId,
+    StateKeys, UnixTime,
 };
 
 /// A server's multi round-trip setup: the keys its round state is sealed with, and how long a
@@ -29,11 +29,14 @@ use crate::state::{
 /// # extern crate elicit_core as mcp_elicit;
 /// use std::time::Duration;
 /// use mcp_elicit::mrtr::Rounds;
-/// use mcp_elicit::state::{KeyId, StateKey, StateKeys};
 ///
-/// let rounds = Rounds::new(StateKeys::single(KeyId::new(1), StateKey::from_bytes([0x42; 32])))
-///     .with_ttl(Duration::from_secs(300));
+/// # // A test value; a server's comes from its secret store.
+/// # unsafe { std::env::set_var("ELICIT_STATE_KEYS", format!("1:{}", "5a".repeat(32))) };
+/// // ELICIT_STATE_KEYS="1:$(openssl rand -hex 32)" on every replica; "2:<new>,1:<old>" while
+/// // rotating (see `StateKeys`).
+/// let rounds = Rounds::from_env("ELICIT_STATE_KEYS")?.with_ttl(Duration::from_secs(300));
 /// assert_eq!(rounds.ttl(), Duration::from_secs(300));
+/// # Ok::<(), mcp_elicit::state::KeyError>(())
 /// ```
 #[derive(Clone, Debug)]
 pub struct Rounds {
@@ -76,6 +79,49 @@ impl Rounds {
     #[must_use]
     pub fn reasks(&self) -> u32 {
         self.reasks
+    }
+
+    /// Rounds sealed with the key list in the environment variable `var` (see
+    /// [`StateKeys::from_env`]): `<key id>:<64 hex digits>[,...]`, the primary first. The way
+    /// for a fleet of replicas, or a server that restarts, to resume every round.
+    ///
+    /// # Errors
+    /// Those of [`StateKeys::from_env`]: the variable is not set or not Unicode, or the list is
+    /// malformed (the error names the item and the rule, never the key).
+    ///
+    /// ```
+    /// # extern crate elicit_core as mcp_elicit;
+    /// use mcp_elicit::mrtr::Rounds;
+    /// use mcp_elicit::state::KeyId;
+    ///
+    /// # let (new, old) = ("b7".repeat(32), "a1".repeat(32));
+    /// # unsafe { std::env::set_var("ELICIT_STATE_KEYS", format!("2:{new},1:{old}")) };
+    /// // ELICIT_STATE_KEYS="2:<new>,1:<old>": rounds sealed under key 1 still resume.
+    /// let rounds = Rounds::from_env("ELICIT_STATE_KEYS")?;
+    /// assert_eq!(rounds.keys().primary_key_id(), KeyId::new(2));
+    /// # Ok::<(), mcp_elicit::state::KeyError>(())
+    /// ```
+    pub fn from_env(var: &str) -> Result<Self, KeyError> {
+        Ok(Self::new(StateKeys::from_env(var)?))
+    }
+
+    /// Rounds sealed with one fresh random key ([`StateKeys::generate`]), for a server that
+    /// runs as one process: a round in flight when the process stops cannot be resumed by
+    /// its successor, nor by any other replica (the client starts the request again).
+    ///
+    /// # Errors
+    /// [`KeyError::RandomnessUnavailable`] if the operating system has no randomness to give.
+    ///
+    /// ```
+    /// # extern crate elicit_core as mcp_elicit;
+    /// use mcp_elicit::mrtr::Rounds;
+    ///
+    /// let rounds = Rounds::generate()?;
+    /// assert_eq!(rounds.ttl(), Rounds::DEFAULT_TTL);
+    /// # Ok::<(), mcp_elicit::state::KeyError>(())
+    /// ```
+    pub fn generate() -> Result<Self, KeyError> {
+        Ok(Self::new(StateKeys::generate()?))
     }
 
     /// How long the state of a round stays valid after it is sent. Nothing the handler reserved
@@ -432,7 +478,7 @@ struct EnvelopeRef<'a, S> {
 /// ```
 /// # extern crate elicit_core as mcp_elicit;
 /// use mcp_elicit::mrtr::{Answer, Ask, InputRequiredResult, Retry, Round, Rounds};
-/// use mcp_elicit::state::{Binding, KeyId, ParamsDigest, StateKey, StateKeys, UnixTime};
+/// use mcp_elicit::state::{Binding, ParamsDigest, UnixTime};
 /// use mcp_elicit::{Elicitation, FormRequest, Property, RequestedSchema, StringSchema};
 /// use serde_json::json;
 ///
@@ -450,7 +496,7 @@ struct EnvelopeRef<'a, S> {
 ///     })
 /// }
 ///
-/// let rounds = Rounds::new(StateKeys::single(KeyId::new(1), StateKey::from_bytes([1; 32])));
+/// let rounds = Rounds::generate()?;
 /// let params = json!({ "name": "deploy",
 ///     "_meta": { "io.modelcontextprotocol/clientCapabilities": { "elicitation": {} } } });
 /// let binding = Binding { principal: "u", method: "tools/call",
@@ -458,7 +504,7 @@ struct EnvelopeRef<'a, S> {
 /// let mut round = rounds.round::<()>(Retry::from_params(&params)?, binding, UnixTime::now())?;
 /// let asked = deploy(&mut round).unwrap_err();
 /// assert_eq!(asked.input_requests().keys().collect::<Vec<_>>(), ["target"]);
-/// # Ok::<(), mcp_elicit::mrtr::MrtrError>(())
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug)]
 #[must_use = "an `Answer::Ask` must be returned to the client, or the question is never asked"]

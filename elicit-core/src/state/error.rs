@@ -203,15 +203,105 @@ impl Error for SealError {
 }
 
 /// Why a [`StateKeys`](super::StateKeys) or a [`StateKey`](super::StateKey) could not be made.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+///
+/// No message, and no `Debug` output, holds key material: a bad key is described by its length
+/// or by the position of its first bad character, never by its text. A `Display` is safe to log.
+#[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum KeyError {
-    /// No keys were given; at least the primary key is needed.
+    /// No keys were given (or the key list is empty); at least the primary key is needed.
     NoKeys,
     /// Two keys were given the same key id.
     DuplicateKeyId(KeyId),
     /// The operating system's random number generator failed.
     RandomnessUnavailable,
+    /// A key given as hex ([`StateKey::from_hex`](super::StateKey::from_hex)) is not 64 hex
+    /// digits.
+    MalformedHexKey(HexKeyReason),
+    /// An item of a key list ([`StateKeys::parse`](super::StateKeys::parse)) is not
+    /// `<key id>:<64 hex digits>`.
+    MalformedKeyList {
+        /// Which item, counting from 1.
+        item: usize,
+        /// The rule it broke.
+        reason: KeyListReason,
+    },
+    /// The environment variable [`StateKeys::from_env`](super::StateKeys::from_env) reads is not
+    /// set.
+    EnvVarNotSet {
+        /// The variable's name.
+        var: String,
+    },
+    /// The environment variable [`StateKeys::from_env`](super::StateKeys::from_env) reads is not
+    /// valid Unicode (and so cannot be a key list).
+    EnvVarNotUnicode {
+        /// The variable's name.
+        var: String,
+    },
+}
+
+/// Which rule a key given as hex broke ([`KeyError::MalformedHexKey`], or
+/// [`KeyListReason::Key`] inside a key list). Surrounding ASCII whitespace is not counted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum HexKeyReason {
+    /// Not 64 characters long.
+    WrongLength {
+        /// How many characters there are.
+        found: usize,
+    },
+    /// 64 characters long, but one is not a hex digit (`0-9`, `a-f`, `A-F`).
+    NotHexDigit {
+        /// The first such character's position, counting characters from 1.
+        position: usize,
+    },
+}
+
+/// Which rule an item of a key list broke ([`KeyError::MalformedKeyList`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum KeyListReason {
+    /// Nothing (or only whitespace) between two commas, or after a trailing comma.
+    EmptyItem,
+    /// No `:` between the key id and the key.
+    MissingColon,
+    /// The key id is not a decimal number from 0 to 4294967295 (a `u32`).
+    InvalidKeyId,
+    /// The key is not 64 hex digits.
+    Key(HexKeyReason),
+}
+
+impl fmt::Display for HexKeyReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::WrongLength { found } => write!(
+                f,
+                "must be 64 hex digits (32 bytes, e.g. from `openssl rand -hex 32`), \
+                 found {found} characters"
+            ),
+            Self::NotHexDigit { position } => write!(
+                f,
+                "must be 64 hex digits, but character {position} is not one (0-9, a-f, A-F)"
+            ),
+        }
+    }
+}
+
+impl fmt::Display for KeyListReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::EmptyItem => f.write_str(
+                "is empty; write `<key id>:<64 hex digits>`, items separated by single commas",
+            ),
+            Self::MissingColon => {
+                f.write_str("has no `:`; write `<key id>:<64 hex digits>`, e.g. `1:` and the key")
+            }
+            Self::InvalidKeyId => {
+                f.write_str("has a key id that is not a decimal number from 0 to 4294967295")
+            }
+            Self::Key(reason) => write!(f, "has a key that {reason}"),
+        }
+    }
 }
 
 impl fmt::Display for KeyError {
@@ -227,6 +317,20 @@ impl fmt::Display for KeyError {
             Self::RandomnessUnavailable => {
                 f.write_str("no randomness available to generate a state key")
             }
+            Self::MalformedHexKey(reason) => write!(f, "a state key {reason}"),
+            Self::MalformedKeyList { item, reason } => {
+                write!(f, "state key list: item {item} {reason}")
+            }
+            Self::EnvVarNotSet { var } => write!(
+                f,
+                "environment variable `{var}` is not set; it must hold the state keys as \
+                 `<key id>:<64 hex digits>[,<key id>:<64 hex digits>...]`"
+            ),
+            Self::EnvVarNotUnicode { var } => write!(
+                f,
+                "environment variable `{var}` is not valid Unicode; it must hold the state keys \
+                 as `<key id>:<64 hex digits>[,<key id>:<64 hex digits>...]`"
+            ),
         }
     }
 }

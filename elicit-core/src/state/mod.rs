@@ -11,7 +11,9 @@
 //!   [`ParamsDigest`]) and an expiry.
 //! - [`StateKeys::open`] checks every one of those and hands back an [`Opened<S>`], or a
 //!   [`StateError`] naming the check that failed, with its JSON-RPC error code.
-//! - [`StateKeys`] holds several keys, so keys rotate without breaking states in flight.
+//! - [`StateKeys`] holds several keys, so keys rotate without breaking states in flight;
+//!   [`StateKeys::from_env`] reads them as `<key id>:<64 hex digits>[,...]`, and
+//!   [`StateKeys::generate`] makes one for a single process.
 //! - A [`ReplayGuard`] ([`MemoryReplayGuard`], or `RedisReplayGuard` for a fleet) makes an
 //!   opened state redeemable once.
 //!
@@ -21,17 +23,18 @@
 //! ```
 //! # extern crate elicit_core as mcp_elicit;
 //! use std::time::Duration;
-//! use mcp_elicit::state::{
-//!     Binding, KeyId, MemoryReplayGuard, ParamsDigest, StateKey, StateKeys, UnixTime,
-//! };
+//! use mcp_elicit::state::{Binding, MemoryReplayGuard, ParamsDigest, StateKeys, UnixTime};
 //! use serde::{Deserialize, Serialize};
 //! use serde_json::json;
 //!
 //! #[derive(Serialize, Deserialize, Debug, PartialEq)]
 //! struct Checkout { cart: u64, step: u8 }
 //!
-//! // Once, at start-up: the same key bytes on every replica.
-//! let keys = StateKeys::single(KeyId::new(1), StateKey::from_bytes([0x42; 32]));
+//! # // A test value; a server's comes from its secret store.
+//! # unsafe { std::env::set_var("ELICIT_STATE_KEYS", format!("1:{}", "5a".repeat(32))) };
+//! // Once, at start-up: the same keys on every replica, e.g. ELICIT_STATE_KEYS="1:<64 hex
+//! // digits>" from `openssl rand -hex 32`; "2:<new>,1:<old>" while rotating.
+//! let keys = StateKeys::from_env("ELICIT_STATE_KEYS")?;
 //! let guard = MemoryReplayGuard::new();
 //!
 //! // First round: the tool needs input. Bind the state to who asked and what they asked.
@@ -66,7 +69,8 @@ mod time;
 
 pub use self::binding::{Binding, ParamsDigest};
 pub use self::error::{
-    KeyError, MalformedReason, RedeemError, RequestMismatch, SealError, StateError,
+    HexKeyReason, KeyError, KeyListReason, MalformedReason, RedeemError, RequestMismatch,
+    SealError, StateError,
 };
 pub use self::keys::{KeyId, StateKey, StateKeys};
 #[cfg(feature = "redis")]

@@ -49,11 +49,11 @@ pub type RedeemFuture<'a> = Pin<Box<dyn Future<Output = Result<(), RedeemError>>
 /// # extern crate elicit_core as mcp_elicit;
 /// use std::time::Duration;
 /// use mcp_elicit::state::{
-///     Binding, KeyId, MemoryReplayGuard, ParamsDigest, RedeemError, StateKey, StateKeys, UnixTime,
+///     Binding, MemoryReplayGuard, ParamsDigest, RedeemError, StateKeys, UnixTime,
 /// };
 /// use serde_json::json;
 ///
-/// let keys = StateKeys::single(KeyId::new(1), StateKey::from_bytes([1; 32]));
+/// let keys = StateKeys::generate()?;
 /// let guard = MemoryReplayGuard::new();
 /// let binding = Binding {
 ///     principal: "user-8f3a",

@@ -166,10 +166,10 @@ impl StateKeys {
     /// ```
     /// # extern crate elicit_core as mcp_elicit;
     /// use std::time::Duration;
-    /// use mcp_elicit::state::{Binding, KeyId, ParamsDigest, StateKey, StateKeys, UnixTime};
+    /// use mcp_elicit::state::{Binding, ParamsDigest, StateKeys, UnixTime};
     /// use serde_json::json;
     ///
-    /// let keys = StateKeys::single(KeyId::new(1), StateKey::from_bytes([1; 32]));
+    /// let keys = StateKeys::generate()?;
     /// let binding = Binding {
     ///     principal: "user-8f3a",
     ///     method: "tools/call",
@@ -177,7 +177,7 @@ impl StateKeys {
     /// };
     /// let text = keys.seal(&("step", 2), &binding, Duration::from_secs(600), UnixTime::now())?;
     /// assert!(text.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_'));
-    /// # Ok::<(), mcp_elicit::state::SealError>(())
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn seal<S>(
         &self,
@@ -255,10 +255,10 @@ impl StateKeys {
     /// ```
     /// # extern crate elicit_core as mcp_elicit;
     /// use std::time::Duration;
-    /// use mcp_elicit::state::{Binding, KeyId, ParamsDigest, StateError, StateKey, StateKeys, UnixTime};
+    /// use mcp_elicit::state::{Binding, ParamsDigest, StateError, StateKeys, UnixTime};
     /// use serde_json::json;
     ///
-    /// let keys = StateKeys::single(KeyId::new(1), StateKey::from_bytes([1; 32]));
+    /// let keys = StateKeys::generate()?;
     /// let binding = Binding {
     ///     principal: "user-8f3a",
     ///     method: "tools/call",
