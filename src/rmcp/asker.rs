@@ -95,12 +95,7 @@ impl Asking {
     /// # Errors
     /// [`KeyError::RandomnessUnavailable`] if the operating system has no randomness to give.
     pub fn single_user() -> Result<Self, KeyError> {
-        Ok(Self::single_user_with(Rounds::new(
-            crate::state::StateKeys::single(
-                crate::state::KeyId::new(1),
-                crate::state::StateKey::generate()?,
-            ),
-        )))
+        Ok(Self::single_user_with(Rounds::generate()?))
     }
 
     /// [`single_user`](Asking::single_user) with rounds set up by the caller, e.g. keys kept
