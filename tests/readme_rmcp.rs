@@ -14,8 +14,8 @@ const MARKER: &str = "<!-- This block is examples/rmcp/booking.rs, byte for byte
 fn the_readme_rmcp_server_is_the_booking_example() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let readme = fs::read_to_string(root.join("README.md")).expect("README.md");
-    let example =
-        fs::read_to_string(root.join("examples/rmcp/booking.rs")).expect("examples/rmcp/booking.rs");
+    let example = fs::read_to_string(root.join("examples/rmcp/booking.rs"))
+        .expect("examples/rmcp/booking.rs");
 
     let after_marker = readme
         .split_once(MARKER)
