@@ -71,10 +71,13 @@ struct Table {
     table: String,
 }
 
-/// A server like `ops_server`.
+/// A server like `ops_server`, whose tools can be told to re-ask another number of times or to
+/// wait less for an answer.
 #[derive(Clone)]
 struct Ops {
     asking: Asking,
+    reasks: Option<u32>,
+    timeout: Option<Duration>,
 }
 
 impl AskingServer for Ops {
@@ -89,11 +92,31 @@ impl Ops {
     }
 
     fn with(asking: Asking) -> Self {
-        Self { asking }
+        Self {
+            asking,
+            reasks: None,
+            timeout: None,
+        }
+    }
+
+    fn reasking(mut self, reasks: u32) -> Self {
+        self.reasks = Some(reasks);
+        self
+    }
+
+    fn waiting(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(timeout);
+        self
     }
 
     fn set_up(&self, asker: &mut Asker, hint: String) {
         asker.set_hint(hint);
+        if let Some(reasks) = self.reasks {
+            asker.set_reasks(reasks);
+        }
+        if let Some(timeout) = self.timeout {
+            asker.set_timeout(timeout);
+        }
     }
 }
 
@@ -171,6 +194,11 @@ fn drop_users() -> Value {
     json!({"table": "users"})
 }
 
+/// The message of a form asked again: what was wrong, a blank line, the original message.
+fn reasked(explanation: &str, message: &str) -> String {
+    format!("Your last answer could not be used: {explanation}\n\n{message}")
+}
+
 // -------------------------------------------------------------------------------------- the client
 
 // What the client declares it can be asked: its `capabilities` (2025-11-25), or each request's
@@ -204,12 +232,13 @@ fn cancel() -> ElicitResult {
     ElicitResult::new(ElicitationAction::Cancel)
 }
 
-/// A client that answers from a script (in order, then the last answer from then on), and
-/// records every request it was shown.
+/// A client that answers from a script (in order, then the last answer from then on), after
+/// `delay`, and records every request it was shown.
 #[derive(Clone)]
 struct Client {
     capabilities: Value,
     answers: Vec<ElicitResult>,
+    delay: Duration,
     seen: Arc<Mutex<Vec<ElicitRequestParams>>>,
 }
 
@@ -218,12 +247,18 @@ impl Client {
         Self {
             capabilities,
             answers: Vec::new(),
+            delay: Duration::ZERO,
             seen: Arc::default(),
         }
     }
 
     fn answering(mut self, answers: impl IntoIterator<Item = ElicitResult>) -> Self {
         self.answers = answers.into_iter().collect();
+        self
+    }
+
+    fn after(mut self, delay: Duration) -> Self {
+        self.delay = delay;
         self
     }
 }
@@ -239,6 +274,7 @@ impl ClientHandler for Client {
             seen.push(request);
             seen.len()
         };
+        tokio::time::sleep(self.delay).await;
         let script = &self.answers;
         script
             .get(asked.min(script.len()).saturating_sub(1))
@@ -298,6 +334,10 @@ type Returned = (String, bool);
 
 fn ok(text: &str) -> Returned {
     (text.to_owned(), false)
+}
+
+fn error(text: &str) -> Returned {
+    (text.to_owned(), true)
 }
 
 fn returned(result: &CallToolResult) -> Returned {
@@ -513,6 +553,81 @@ on_both_revisions! {
         let s = connect(revision, Ops::new(), client).await;
         assert_eq!(s.call("deploy", deploy()).await, ok("You dismissed the question."));
         assert_eq!(s.messages(), [DEPLOY_MESSAGE]);
+    }
+}
+
+// ---------------------------------------------------------------------------------------- no reply
+
+/// 2025-11-25 only: on 2026-07-28 the server does not wait, the client retries when it has
+/// the answer.
+#[tokio::test]
+async fn an_answer_too_late_is_no_reply_on_2025_11_25() {
+    let client = Client::declaring(form_only())
+        .answering([accept(json!({"env": "staging", "replicas": 2}))])
+        .after(Duration::from_secs(5));
+    let server = Ops::new().waiting(Duration::from_millis(100));
+    let s = connect(Revision::V2025_11_25, server, client).await;
+    let result = s.call("deploy", deploy()).await;
+    assert_eq!(result, error("No answer arrived: nothing was deployed."));
+    assert_eq!(s.messages(), [DEPLOY_MESSAGE], "asked once, not again");
+}
+
+// --------------------------------------------------------------------------------------- re-asking
+
+on_both_revisions! {
+    async fn an_invalid_answer_is_asked_again_saying_what_was_wrong(revision) {
+        let client = Client::declaring(form_only()).answering([
+            accept(json!({"env": "staging", "replicas": 11})),
+            accept(json!({"env": "staging", "replicas": 4})),
+        ]);
+        let s = connect(revision, Ops::new(), client).await;
+        let result = s.call("deploy", deploy()).await;
+        assert_eq!(result, ok("Deployed `billing-api` to Staging with 4 replicas."));
+        let again = reasked("Replicas must be at most 10.", DEPLOY_MESSAGE);
+        assert_eq!(s.messages(), [DEPLOY_MESSAGE, &again]);
+        let asked = s.asked();
+        assert_eq!(form(&asked[1]).1, form(&asked[0]).1, "the same form, asked again");
+    }
+}
+
+/// Calls `deploy` with a client whose every answer breaks the form's rules; returns the result
+/// and the messages asked.
+async fn always_invalid(revision: Revision, server: Ops) -> (Returned, Vec<String>) {
+    let client = Client::declaring(form_only())
+        .answering([accept(json!({"env": "staging", "replicas": 99}))]);
+    let s = connect(revision, server, client).await;
+    (s.call("deploy", deploy()).await, s.messages())
+}
+
+fn rejected_after(tries: &str) -> Returned {
+    error(&format!(
+        "The answer could not be used after {tries}: Replicas must be at most 10. Nothing was deployed."
+    ))
+}
+
+on_both_revisions! {
+    async fn invalid_answers_are_asked_twice_then_rejected_as_a_tool_error(revision) {
+        let (result, messages) = always_invalid(revision, Ops::new()).await;
+        assert_eq!(result, rejected_after("2 tries"));
+        let again = reasked("Replicas must be at most 10.", DEPLOY_MESSAGE);
+        assert_eq!(messages, [DEPLOY_MESSAGE, &again]);
+    }
+}
+
+on_both_revisions! {
+    async fn with_no_reasks_an_invalid_answer_is_rejected_at_once(revision) {
+        let (result, messages) = always_invalid(revision, Ops::new().reasking(0)).await;
+        assert_eq!(result, rejected_after("1 try"));
+        assert_eq!(messages, [DEPLOY_MESSAGE]);
+    }
+}
+
+on_both_revisions! {
+    async fn with_two_reasks_an_invalid_answer_is_asked_three_times(revision) {
+        let (result, messages) = always_invalid(revision, Ops::new().reasking(2)).await;
+        assert_eq!(result, rejected_after("3 tries"));
+        let again = reasked("Replicas must be at most 10.", DEPLOY_MESSAGE);
+        assert_eq!(messages, [DEPLOY_MESSAGE, &again, &again]);
     }
 }
 
