@@ -7,6 +7,9 @@
 //! (how often, with which message and schema). The server's side of the connection is tee'd, so
 //! the wire cases read the bytes the server wrote, with no SDK parsing in between.
 //!
+//! The 2026-07-28 security cases send their retries by hand: rmcp's client only ever retries
+//! with the `requestState` it was sent, for the call it made.
+//!
 //! `cargo test -p elicit-examples --features rmcp --test asker`
 
 use std::pin::Pin;
@@ -14,14 +17,20 @@ use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
 use std::time::Duration;
 
+use mcp_elicit::mrtr::Rounds;
 use mcp_elicit::rmcp::{Asker, Asking, AskingServer, Conformant, Reply, reply};
+use mcp_elicit::state::{KeyId, StateKey, StateKeys};
 use mcp_elicit::{Elicit, ElicitUrl, Elicitation, Revision, UrlOutcome};
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResult, ClientConfig, ContentBlock, ElicitRequestParams,
-    ElicitResult, ElicitationAction, Implementation, ProtocolVersion,
+    CallToolRequest, CallToolRequestParams, CallToolResult, ClientConfig, ClientRequest,
+    ContentBlock, ElicitRequestParams, ElicitResult, ElicitationAction, ErrorCode, Implementation,
+    InputRequiredResult, InputResponses, ProtocolVersion, RequestMetaObject, ServerResult,
 };
-use rmcp::service::{ClientLifecycleMode, ClientServiceExt, RequestContext, RunningService};
+use rmcp::service::{
+    ClientLifecycleMode, ClientServiceExt, PeerRequestOptions, RequestContext, RunningService,
+    ServiceError,
+};
 use rmcp::{ClientHandler, ErrorData, RoleClient, ServiceExt, schemars, tool, tool_router};
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -465,6 +474,81 @@ impl Session {
             }
         );
     }
+
+    /// Send one `tools/call` by hand (2026-07-28): `principal` rides in the request's `_meta`
+    /// (where the test's per-user server looks for it), and `retry` is the `inputResponses`
+    /// and `requestState` of a retry.
+    async fn send(
+        &self,
+        tool: &'static str,
+        args: Value,
+        principal: Option<&str>,
+        retry: Option<(InputResponses, String)>,
+    ) -> Result<ServerResult, ErrorData> {
+        let mut params = CallToolRequestParams::new(tool).with_arguments(arguments(args));
+        if let Some((responses, state)) = retry {
+            params = params.with_input_responses(responses);
+            params.request_state = Some(state);
+        }
+        let mut meta = RequestMetaObject::new();
+        if let Some(principal) = principal {
+            meta.insert(PRINCIPAL.to_owned(), Value::from(principal));
+        }
+        let request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
+        let options = PeerRequestOptions::no_options().with_meta(meta);
+        let sent = self.client.send_request_with_option(request, options).await;
+        match within_a_while(sent.expect("sent").await_response()).await {
+            Ok(result) => Ok(result),
+            Err(ServiceError::McpError(error)) => Err(error),
+            Err(other) => panic!("`{tool}` failed in transport: {other}"),
+        }
+    }
+
+    /// The first round of a call sent by hand: its input-required result.
+    async fn first_round(&self, tool: &'static str, args: Value, who: Option<&str>) -> Asked {
+        match self.send(tool, args, who, None).await {
+            Ok(ServerResult::InputRequiredResult(result)) => Asked(result),
+            other => panic!("expected an input-required result, got {other:?}"),
+        }
+    }
+}
+
+/// An input-required result a test answers by hand.
+struct Asked(InputRequiredResult);
+
+impl Asked {
+    /// A retry answering every question with `answer`, under the state as it was sent.
+    fn answered(&self, answer: &ElicitResult) -> (InputResponses, String) {
+        self.answered_under(answer, self.state())
+    }
+
+    fn answered_under(&self, answer: &ElicitResult, state: String) -> (InputResponses, String) {
+        let questions = self.0.input_requests.as_ref().expect("a question");
+        let answer = serde_json::to_value(answer).unwrap();
+        let responses: InputResponses = questions
+            .keys()
+            .map(|key| (key.clone(), answer.clone()))
+            .collect();
+        (responses, state)
+    }
+
+    fn state(&self) -> String {
+        self.0.request_state.clone().expect("a requestState")
+    }
+}
+
+fn completed(result: Result<ServerResult, ErrorData>) -> Returned {
+    match result {
+        Ok(ServerResult::CallToolResult(result)) => returned(&result),
+        other => panic!("expected a tool result, got {other:?}"),
+    }
+}
+
+fn refused(result: Result<ServerResult, ErrorData>) -> ErrorCode {
+    match result {
+        Err(error) => error.code,
+        Ok(other) => panic!("expected a JSON-RPC error, got {other:?}"),
+    }
 }
 
 /// A form request's message and `requestedSchema` (as JSON).
@@ -744,4 +828,91 @@ on_both_revisions! {
         // Alphabetical would be change_ticket, env, replicas.
         assert!(at("env") < at("replicas") && at("replicas") < at("change_ticket"), "{line}");
     }
+}
+
+// ----------------------------------------------------------------------------- 2026-07-28 security
+
+/// Where the test's per-user server reads who is asking (a real one reads its authentication).
+const PRINCIPAL: &str = "test/principal";
+
+fn per_user() -> Ops {
+    let key = StateKey::generate().expect("the OS has randomness");
+    let rounds = Rounds::new(StateKeys::single(KeyId::new(1), key));
+    Ops::with(Asking::per_user(rounds, |request| {
+        let principal = request.meta.get(PRINCIPAL)?;
+        principal.as_str().map(str::to_owned)
+    }))
+}
+
+async fn on_2026_07_28(server: Ops) -> Session {
+    connect(
+        Revision::V2026_07_28,
+        server,
+        Client::declaring(form_only()),
+    )
+    .await
+}
+
+fn staging() -> ElicitResult {
+    accept(json!({"env": "staging", "replicas": 2}))
+}
+
+const DEPLOYED: &str = "Deployed `billing-api` to Staging with 2 replicas.";
+
+/// `state` with one character in its middle changed.
+fn tampered(state: &str) -> String {
+    let mut bytes = state.as_bytes().to_vec();
+    let middle = bytes.len() / 2;
+    bytes[middle] = if bytes[middle] == b'A' { b'B' } else { b'A' };
+    String::from_utf8(bytes).unwrap()
+}
+
+#[tokio::test]
+async fn a_tampered_request_state_is_invalid_params() {
+    let s = on_2026_07_28(Ops::new()).await;
+    let asked = s.first_round("deploy", deploy(), None).await;
+    let forged = asked.answered_under(&staging(), tampered(&asked.state()));
+    let result = s.send("deploy", deploy(), None, Some(forged)).await;
+    assert_eq!(refused(result), ErrorCode::INVALID_PARAMS);
+    // The state as it was sent opens: what was refused is the change.
+    let retry = s.send("deploy", deploy(), None, Some(asked.answered(&staging())));
+    assert_eq!(completed(retry.await), ok(DEPLOYED));
+}
+
+#[tokio::test]
+async fn a_request_state_is_bound_to_the_calls_arguments() {
+    let s = on_2026_07_28(Ops::new()).await;
+    let asked = s.first_round("deploy", deploy(), None).await;
+    let other = json!({"service": "payments"});
+    let result = s.send("deploy", other, None, Some(asked.answered(&staging())));
+    assert_eq!(refused(result.await), ErrorCode::INVALID_PARAMS);
+    let retry = s.send("deploy", deploy(), None, Some(asked.answered(&staging())));
+    assert_eq!(completed(retry.await), ok(DEPLOYED));
+}
+
+#[tokio::test]
+async fn a_request_state_opens_only_for_the_principal_it_was_sealed_for() {
+    let s = on_2026_07_28(per_user()).await;
+    let asked = s.first_round("deploy", deploy(), Some("alice")).await;
+    let mallory = s.send(
+        "deploy",
+        deploy(),
+        Some("mallory"),
+        Some(asked.answered(&staging())),
+    );
+    assert_eq!(refused(mallory.await), ErrorCode::INVALID_PARAMS);
+    let alice = s.send(
+        "deploy",
+        deploy(),
+        Some("alice"),
+        Some(asked.answered(&staging())),
+    );
+    assert_eq!(completed(alice.await), ok(DEPLOYED));
+}
+
+#[tokio::test]
+async fn a_per_user_server_refuses_a_request_with_no_principal() {
+    let s = on_2026_07_28(per_user()).await;
+    let result = s.send("deploy", deploy(), None, None).await;
+    assert_eq!(refused(result), ErrorCode::INVALID_REQUEST);
 }
