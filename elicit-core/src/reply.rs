@@ -279,6 +279,19 @@ impl Rejected {
         }
     }
 
+    /// A question with no form to explain its rules by (URL mode, sampling): the last reply
+    /// could not be read.
+    pub fn unreadable(name: impl Into<String>, asks: u32, error: ReplyError) -> Self {
+        let explanation = explain_without_schema(&error);
+        Self::new(name, asks, error, explanation)
+    }
+
+    /// Whether a question whose answers were unusable `unusable` times in a row may be asked
+    /// again, with `reasks` re-asks allowed: the one place the bound is written.
+    pub const fn may_ask_again(unusable: u32, reasks: u32) -> bool {
+        unusable <= reasks
+    }
+
     /// The name of the question ([`crate::observe`] reports it under this name).
     pub fn name(&self) -> &str {
         &self.name
@@ -314,6 +327,24 @@ impl fmt::Display for Rejected {
 impl std::error::Error for Rejected {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         Some(&self.error)
+    }
+}
+
+/// Why an answer was not used, for the user, when there is no form to name fields by: a reply
+/// that could not be read, or (rarely) broken rules named by property.
+pub(crate) fn explain_without_schema(error: &ReplyError) -> String {
+    match error {
+        ReplyError::Malformed(malformed) => {
+            format!("the client's reply could not be read ({malformed}).")
+        }
+        ReplyError::Invalid(violations) => {
+            let rules: Vec<String> = violations
+                .as_slice()
+                .iter()
+                .map(|v| format!("{} {}", v.property, v.rule.for_user()))
+                .collect();
+            format!("{}.", rules.join("; "))
+        }
     }
 }
 

@@ -245,7 +245,7 @@ impl<T> FormRequest<T> {
     pub fn explain(&self, error: &ReplyError) -> String {
         use std::fmt::Write as _;
         let Some(violations) = error.violations() else {
-            return "the reply could not be read; please answer again.".to_owned();
+            return crate::reply::explain_without_schema(error);
         };
         let mut text = String::new();
         for (i, violation) in violations.as_slice().iter().enumerate() {

@@ -719,11 +719,99 @@ fn an_unreadable_url_answer_counts_against_the_same_reasks() {
     else {
         panic!("the re-ask is spent")
     };
-    assert!(
-        rejected
-            .explanation()
-            .starts_with("the reply could not be read")
+    assert_eq!(
+        rejected.explanation(),
+        "the client's reply could not be read (`action` must be \"accept\", \"decline\" or \"cancel\")."
     );
+}
+
+#[test]
+fn a_key_is_read_once_per_run() {
+    let rounds = rounds();
+    let params = call();
+    let mut run = round::<()>(&rounds, &params).unwrap();
+    let _first = run.answer(Ask::form::<Window>("window")).unwrap();
+    let again = run.answer(Ask::form::<Window>("window"));
+    assert!(
+        matches!(&again, Err(MrtrError::DuplicateKey { key }) if key == "window"),
+        "a second question under a key would read the first one's answer: {again:?}"
+    );
+}
+
+/// A consent form whose message names the table, asked under the key `confirm`.
+fn drop_consent(table: &str) -> Ask<Elicitation<serde_json::Map<String, Value>>> {
+    let schema = elicit_core::RequestedSchema::new(vec![elicit_core::Property::new(
+        "confirm",
+        elicit_core::BooleanSchema::new(),
+    )])
+    .unwrap();
+    let form = elicit_core::FormRequest::new(format!("Drop table `{table}`?"), schema).unwrap();
+    Ask::form_request("confirm", form)
+}
+
+#[test]
+fn a_fresh_answer_is_read_only_for_the_question_it_answered() {
+    let rounds = rounds();
+    let params = call();
+    let first = ask(round::<()>(&rounds, &params)
+        .unwrap()
+        .answer(drop_consent("staging_tmp"))
+        .unwrap());
+    // The retry's run asks about another table under the same key (the list it drops from
+    // changed): the user's yes was not about it.
+    let retried = retry(
+        &params,
+        &first,
+        json!({ "confirm": accept(json!({ "confirm": true })) }),
+    );
+    let again = ask(round::<()>(&rounds, &retried)
+        .unwrap()
+        .answer(drop_consent("customers"))
+        .unwrap());
+    assert_eq!(message_of(&again, "confirm"), "Drop table `customers`?");
+}
+
+#[test]
+fn a_carried_answer_is_read_only_for_the_question_it_answered() {
+    let rounds = rounds();
+    let params = call();
+    let asks = |table: &str| (drop_consent(table), Ask::form::<Window>("window"));
+    let first = ask(round::<()>(&rounds, &params)
+        .unwrap()
+        .answer(asks("staging_tmp"))
+        .unwrap());
+    // Round 2: the consent is answered, the window not yet: the consent is carried.
+    let retried = retry(
+        &params,
+        &first,
+        json!({ "confirm": accept(json!({ "confirm": true })) }),
+    );
+    let second = ask(round::<()>(&rounds, &retried)
+        .unwrap()
+        .answer(asks("staging_tmp"))
+        .unwrap());
+    assert_eq!(keys_of(&second), ["window"]);
+    // Round 3 asks about another table: the carried yes is not read for it.
+    let retried = retry(
+        &params,
+        &second,
+        json!({ "window": accept(json!({ "hour": 9 })) }),
+    );
+    let third = ask(round::<()>(&rounds, &retried)
+        .unwrap()
+        .answer(asks("customers"))
+        .unwrap());
+    assert_eq!(keys_of(&third), ["confirm"]);
+    assert_eq!(message_of(&third, "confirm"), "Drop table `customers`?");
+    // And with the same table, the carried yes and the fresh window complete the call.
+    let (consent, window) = ready(
+        round::<()>(&rounds, &retried)
+            .unwrap()
+            .answer(asks("staging_tmp"))
+            .unwrap(),
+    );
+    assert!(consent.is_accepted());
+    assert_eq!(window, Elicitation::Accept(Window { hour: 9 }));
 }
 
 #[test]

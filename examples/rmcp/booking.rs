@@ -1,6 +1,6 @@
 //! A table-booking MCP server over stdio: one `#[tool]` that asks its user a form, on every
 //! protocol revision. The README's "rmcp in five minutes" is this file.
-use mcp_elicit::rmcp::{Asker, Asking, AskingServer, Conformant, Reply, reply};
+use mcp_elicit::rmcp::{AskConfig, Asker, AskingServer, AskingService, ToolResponse, respond};
 use mcp_elicit::{Elicit, Elicitation};
 use rmcp::{ServiceExt, tool, tool_router};
 
@@ -27,11 +27,11 @@ enum Seating {
 
 #[derive(Clone)]
 struct Restaurant {
-    asking: Asking,
+    asking: AskConfig,
 }
 
 impl AskingServer for Restaurant {
-    fn asking(&self) -> &Asking {
+    fn asking(&self) -> &AskConfig {
         &self.asking
     }
 }
@@ -39,8 +39,8 @@ impl AskingServer for Restaurant {
 #[tool_router(server_handler)]
 impl Restaurant {
     #[tool(description = "Book a table; asks the guest for the details.")]
-    async fn book_table(&self, mut asker: Asker) -> Reply {
-        reply(async {
+    async fn book_table(&self, mut asker: Asker) -> ToolResponse {
+        respond(async {
             Ok(match asker.form::<Booking>().await? {
                 Elicitation::Accept(b) => format!("A table for {} on {}.", b.party_size, b.date),
                 Elicitation::Decline => "You declined: nothing was booked.".to_owned(),
@@ -56,9 +56,9 @@ impl Restaurant {
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     // One user, the one whose client started this stdio server: keys for this process's life.
     let restaurant = Restaurant {
-        asking: Asking::single_user()?,
+        asking: AskConfig::single_user()?,
     };
-    let running = Conformant(restaurant)
+    let running = AskingService(restaurant)
         .serve(rmcp::transport::stdio())
         .await?;
     running.waiting().await?;

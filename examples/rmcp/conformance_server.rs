@@ -21,7 +21,9 @@
 use std::sync::Arc;
 
 use mcp_elicit::mrtr::{Answer, Ask, Capability};
-use mcp_elicit::rmcp::{Asker, Asking, AskingServer, Reply, Stop, input_required, reply};
+use mcp_elicit::rmcp::{
+    AskConfig, Asker, AskingServer, Stop, ToolResponse, input_required, respond,
+};
 use mcp_elicit::{Elicit, Elicitation, FormRequest, FromContent, Mode};
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{
@@ -163,11 +165,11 @@ struct PromptContext {
 
 #[derive(Clone)]
 struct Conformance {
-    asking: Asking,
+    asking: AskConfig,
 }
 
 impl AskingServer for Conformance {
-    fn asking(&self) -> &Asking {
+    fn asking(&self) -> &AskConfig {
         &self.asking
     }
 }
@@ -220,8 +222,8 @@ impl Conformance {
         &self,
         mut asker: Asker,
         Parameters(argument): Parameters<MessageArgument>,
-    ) -> Reply {
-        reply(async {
+    ) -> ToolResponse {
+        respond(async {
             let form = UserInfo::form_request().with_message(argument.message)?;
             let outcome = asker.form_request(keyed(form, "form")).await?;
             Ok(text(format!("User response: {}", describe(&outcome))))
@@ -230,22 +232,22 @@ impl Conformance {
     }
 
     #[tool(description = "Elicitation with a default on every kind of field (SEP-1034)")]
-    async fn test_elicitation_sep1034_defaults(&self, asker: Asker) -> Reply {
+    async fn test_elicitation_sep1034_defaults(&self, asker: Asker) -> ToolResponse {
         completed::<Sep1034Defaults>(asker).await
     }
 
     #[tool(description = "Elicitation with every kind of enum (SEP-1330)")]
-    async fn test_elicitation_sep1330_enums(&self, asker: Asker) -> Reply {
+    async fn test_elicitation_sep1330_enums(&self, asker: Asker) -> ToolResponse {
         completed::<Sep1330Enums>(asker).await
     }
 
     #[tool(description = "Asks the user's name (input-required result)")]
-    async fn test_input_required_result_elicitation(&self, mut asker: Asker) -> Reply {
+    async fn test_input_required_result_elicitation(&self, mut asker: Asker) -> ToolResponse {
         // The suite's `ignore-extra-params` answers this question in its very first request,
         // without a `requestState`: a stateless tool may accept such an up-front answer (the
         // name is not consent; consent asks never read answers given before they were asked).
-        asker.answer_before_asked();
-        reply(async {
+        asker.answerable_before_asked();
+        respond(async {
             let outcome = asker
                 .form_request(keyed(Name::form_request(), "user_name"))
                 .await?;
@@ -255,18 +257,18 @@ impl Conformance {
     }
 
     #[tool(description = "Asks for confirmation, with sealed request state")]
-    async fn test_input_required_result_request_state(&self, asker: Asker) -> Reply {
+    async fn test_input_required_result_request_state(&self, asker: Asker) -> ToolResponse {
         confirm(asker).await
     }
 
     #[tool(description = "Asks for confirmation; refuses a tampered request state")]
-    async fn test_input_required_result_tampered_state(&self, asker: Asker) -> Reply {
+    async fn test_input_required_result_tampered_state(&self, asker: Asker) -> ToolResponse {
         confirm(asker).await
     }
 
     #[tool(description = "Asks two questions, one round each")]
-    async fn test_input_required_result_multi_round(&self, mut asker: Asker) -> Reply {
-        reply(async {
+    async fn test_input_required_result_multi_round(&self, mut asker: Asker) -> ToolResponse {
+        respond(async {
             let step1 = Name::form_request().with_message("Step 1: What is your name?")?;
             let name = match asker.form_request(keyed(step1, "step1")).await? {
                 Elicitation::Accept(who) => who.name,
@@ -286,8 +288,8 @@ impl Conformance {
     }
 
     #[tool(description = "Asks the client's model a question (input-required result)")]
-    async fn test_input_required_result_sampling(&self, mut asker: Asker) -> Reply {
-        reply(async {
+    async fn test_input_required_result_sampling(&self, mut asker: Asker) -> ToolResponse {
+        respond(async {
             let sampled = ask(&mut asker, capital())?;
             Ok(text(format!("Sampled: {}", sampled_text(&sampled))))
         })
@@ -295,8 +297,8 @@ impl Conformance {
     }
 
     #[tool(description = "Asks for the client's roots (input-required result)")]
-    async fn test_input_required_result_list_roots(&self, mut asker: Asker) -> Reply {
-        reply(async {
+    async fn test_input_required_result_list_roots(&self, mut asker: Asker) -> ToolResponse {
+        respond(async {
             let roots = ask(&mut asker, Ask::roots("client_roots"))?;
             let uris: Vec<&str> = roots["roots"]
                 .as_array()
@@ -310,8 +312,8 @@ impl Conformance {
     }
 
     #[tool(description = "Asks for a form, a sample and the roots in one round")]
-    async fn test_input_required_result_multiple_inputs(&self, mut asker: Asker) -> Reply {
-        reply(async {
+    async fn test_input_required_result_multiple_inputs(&self, mut asker: Asker) -> ToolResponse {
+        respond(async {
             let greet = Ask::sampling(
                 "greeting",
                 json!({"messages": [{"role": "user", "content": {"type": "text",
@@ -334,8 +336,8 @@ impl Conformance {
     }
 
     #[tool(description = "Asks only what the request's capabilities allow")]
-    async fn test_input_required_result_capabilities(&self, mut asker: Asker) -> Reply {
-        reply(async {
+    async fn test_input_required_result_capabilities(&self, mut asker: Asker) -> ToolResponse {
+        respond(async {
             // Ask only what this request declared it can answer.
             let Some(round) = asker.round() else {
                 return Ok(text("This tool speaks protocol 2026-07-28 only."));
@@ -362,8 +364,8 @@ impl Conformance {
 }
 
 /// "Elicitation completed: …" after asking the derived form `T`.
-async fn completed<T: Elicit + 'static>(mut asker: Asker) -> Reply {
-    reply(async {
+async fn completed<T: Elicit + 'static>(mut asker: Asker) -> ToolResponse {
+    respond(async {
         let outcome = asker.form_request(keyed(T::form_request(), "form")).await?;
         Ok(text(format!(
             "Elicitation completed: {}",
@@ -374,8 +376,8 @@ async fn completed<T: Elicit + 'static>(mut asker: Asker) -> Reply {
 }
 
 /// A confirmation whose round state is sealed; a tampered state never opens.
-async fn confirm(mut asker: Asker) -> Reply {
-    reply(async {
+async fn confirm(mut asker: Asker) -> ToolResponse {
+    respond(async {
         Ok(
             match asker
                 .form_request(keyed(Confirm::form_request(), "confirm"))
@@ -405,7 +407,7 @@ fn ask<A: mcp_elicit::mrtr::Asks>(asker: &mut Asker, asks: A) -> Result<A::Outpu
     };
     match round.answer(asks)? {
         Answer::Ready(answers) => Ok(answers),
-        Answer::Ask(result) => Err(Stop::Suspend(Box::new(input_required(&result)?))),
+        Answer::Ask(result) => Err(Stop::InputRequired(Box::new(input_required(&result)?))),
         Answer::Rejected(rejected) => Err(rejected.into()),
     }
 }
@@ -453,7 +455,7 @@ impl ServerHandler for Conformance {
         let context_text = match asker.form_request(form).await {
             Ok(Elicitation::Accept(answer)) => answer.context,
             Ok(_) => "(no context given)".to_owned(),
-            Err(Stop::Suspend(input_required)) => return Ok((*input_required).into()),
+            Err(Stop::InputRequired(input_required)) => return Ok((*input_required).into()),
             Err(Stop::Error(error)) => return Err(error),
             Err(other) => other.to_string(),
         };
@@ -472,8 +474,8 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         Err(_) => 3001,
     };
     // Nobody authenticates to this test server, so there is one principal; keys are made for
-    // the life of the process (replicas would load shared keys: `Asking::per_user`).
-    let asking = Asking::single_user()?;
+    // the life of the process (replicas would load shared keys: `AskConfig::per_user`).
+    let asking = AskConfig::single_user()?;
     let service: StreamableHttpService<Conformance, LocalSessionManager> =
         StreamableHttpService::new(
             move || {

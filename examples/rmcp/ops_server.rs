@@ -19,8 +19,13 @@
 //! cargo run -p elicit-examples --features rmcp --example ops_server
 //! ```
 
-use mcp_elicit::rmcp::{Asker, Asking, AskingServer, Conformant, Reply, reply};
-use mcp_elicit::{Consent, Elicit, ElicitUrl, Elicitation, ElicitationId, UrlOutcome};
+use std::sync::{Arc, Mutex, PoisonError};
+
+use mcp_elicit::rmcp::{AskConfig, Asker, AskingServer, AskingService, ToolResponse, respond};
+use mcp_elicit::state::MemoryReplayGuard;
+use mcp_elicit::{
+    Consent, Elicit, ElicitUrl, Elicitation, ElicitationId, UrlOutcome, UrlRequestError,
+};
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{CallToolResult, ContentBlock};
 use rmcp::{ServerHandler, ServiceExt, schemars, tool, tool_handler, tool_router};
@@ -93,11 +98,34 @@ fn failed(text: String) -> CallToolResult {
 
 #[derive(Clone)]
 struct Ops {
-    asking: Asking,
+    asking: AskConfig,
+    /// Consent is spent once: a replayed retry of `drop_table` drops nothing a second time.
+    redeemed: Arc<MemoryReplayGuard>,
+    /// The GitHub connection this server's one user has pending, if any.
+    github_flow: Arc<Mutex<Option<ElicitationId>>>,
+}
+
+impl Ops {
+    /// The pending flow, or a new one. On 2026-07-28 `connect_github` runs again when the
+    /// answer arrives, and the answer is read only for the same page: the flow in its URL must
+    /// not change between the runs. (A server with several users keeps one per user, and its
+    /// page checks that whoever opens it is that user.)
+    fn github_flow(&self) -> Result<ElicitationId, UrlRequestError> {
+        let mut pending = self
+            .github_flow
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        if let Some(flow) = pending.as_ref() {
+            return Ok(flow.clone());
+        }
+        let flow = ElicitationId::random()?;
+        *pending = Some(flow.clone());
+        Ok(flow)
+    }
 }
 
 impl AskingServer for Ops {
-    fn asking(&self) -> &Asking {
+    fn asking(&self) -> &AskConfig {
         &self.asking
     }
 }
@@ -105,10 +133,14 @@ impl AskingServer for Ops {
 #[tool_router]
 impl Ops {
     #[tool(description = "Deploy a service; asks the user where to.")]
-    async fn deploy(&self, mut asker: Asker, Parameters(args): Parameters<Service>) -> Reply {
+    async fn deploy(
+        &self,
+        mut asker: Asker,
+        Parameters(args): Parameters<Service>,
+    ) -> ToolResponse {
         let service = args.service;
         asker.set_hint("Nothing was deployed.");
-        reply(async {
+        respond(async {
             let form = DeployTarget::form_request().with_message(format!(
                 "Where should `{service}` be deployed? Production serves customer traffic."
             ))?;
@@ -128,15 +160,22 @@ impl Ops {
     }
 
     #[tool(description = "Permanently drop a table; asks the user for consent first.")]
-    async fn drop_table(&self, mut asker: Asker, Parameters(args): Parameters<Table>) -> Reply {
+    async fn drop_table(
+        &self,
+        mut asker: Asker,
+        Parameters(args): Parameters<Table>,
+    ) -> ToolResponse {
         let table = args.table;
         asker.set_hint(format!("`{table}` was not dropped."));
-        reply(async {
+        respond(async {
             let form = DropTable::form_request().with_message(format!(
                 "Permanently drop table `{table}` and every row in it? This cannot be undone."
             ))?;
             Ok(match asker.consent_request(form).await? {
-                Elicitation::Accept(consent) => done(drop_table(&table, consent)),
+                Elicitation::Accept(consent) => {
+                    asker.redeem_once(&*self.redeemed).await?;
+                    done(drop_table(&table, consent))
+                }
                 Elicitation::Decline => done(format!("You declined: `{table}` was not dropped.")),
                 Elicitation::Cancel => done(format!(
                     "You dismissed the question: `{table}` was not dropped."
@@ -150,12 +189,10 @@ impl Ops {
     }
 
     #[tool(description = "Connect the user's GitHub account through a page of ours (URL mode).")]
-    async fn connect_github(&self, mut asker: Asker) -> Reply {
+    async fn connect_github(&self, mut asker: Asker) -> ToolResponse {
         asker.set_hint("You can also connect GitHub at https://ops.example.com/settings.");
-        reply(async {
-            // A real server stores the flow id against the user, and checks on its page that
-            // whoever opens it is that user.
-            let flow = ElicitationId::random()?;
+        respond(async {
+            let flow = self.github_flow()?;
             let page = format!("https://ops.example.com/connect/github?flow={flow}");
             Ok(match asker.url(ConnectGithub::url_request(&page)?).await? {
                 UrlOutcome::Accept => done(
@@ -185,9 +222,11 @@ impl ServerHandler for Ops {}
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     // One user (whoever started this stdio server): keys for the life of the process.
     let ops = Ops {
-        asking: Asking::single_user()?,
+        asking: AskConfig::single_user()?,
+        redeemed: Arc::new(MemoryReplayGuard::new()),
+        github_flow: Arc::default(),
     };
-    Conformant(ops)
+    AskingService(ops)
         .serve(rmcp::transport::stdio())
         .await?
         .waiting()

@@ -15,12 +15,12 @@ use ::rmcp::{ErrorData, RoleServer};
 use serde_json::Value;
 
 use super::{
-    Stop, counted_action, elicitation_support, form_params, input_required, mrtr_error, revision,
-    url_outcome, url_params,
+    Stop, counted_action, elicitation_support, form_outcome, form_params, input_required,
+    mrtr_error, revision, url_outcome, url_params,
 };
 use crate::mrtr::{Answer, Ask, DeclaredCapabilities, Retry, Round, Rounds};
 use crate::observe::{self, Outcome};
-use crate::state::{Binding, KeyError, ParamsDigest, UnixTime};
+use crate::state::{Binding, KeyError, ParamsDigest, ReplayGuard, UnixTime};
 use crate::{
     Consent, ConsentForm, Elicit, Elicitation, ElicitationSupport, FormRequest, FromContent, Mode,
     Rejected, ReplyError, Revision, Text, UrlOutcome, UrlRequest,
@@ -30,23 +30,23 @@ use crate::{
 /// is asking, how often an answer that breaks a form's rules is asked again, and how long to wait
 /// for an answer. Made once at start-up; cheap to clone.
 ///
-/// - [`single_user`](Asking::single_user): a server with one user, the one who started it
+/// - [`single_user`](AskConfig::single_user): a server with one user, the one who started it
 ///   (stdio). No principal to name; keys generated for the life of the process.
-/// - [`per_user`](Asking::per_user): a server behind authentication (streamable HTTP). Round
+/// - [`per_user`](AskConfig::per_user): a server behind authentication (streamable HTTP). Round
 ///   state opens only for the principal that was asked, and keys come from the environment or
 ///   a secret store, shared by every replica.
 ///
 /// ```
 /// use mcp_elicit::mrtr::Rounds;
-/// use mcp_elicit::rmcp::Asking;
+/// use mcp_elicit::rmcp::AskConfig;
 ///
 /// // A stdio server: one call.
-/// let asking = Asking::single_user()?;
+/// let asking = AskConfig::single_user()?;
 /// assert_eq!(asking.rounds().reasks(), 1);
 /// # Ok::<(), mcp_elicit::state::KeyError>(())
 /// ```
 #[derive(Clone)]
-pub struct Asking {
+pub struct AskConfig {
     rounds: Arc<Rounds>,
     principal: Principal,
     timeout: Duration,
@@ -63,9 +63,9 @@ enum Principal {
 
 type PrincipalFn = dyn Fn(&RequestContext<RoleServer>) -> Option<String> + Send + Sync;
 
-impl fmt::Debug for Asking {
+impl fmt::Debug for AskConfig {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Asking")
+        f.debug_struct("AskConfig")
             .field("rounds", &self.rounds)
             .field(
                 "principal",
@@ -79,7 +79,7 @@ impl fmt::Debug for Asking {
     }
 }
 
-impl Asking {
+impl AskConfig {
     /// How long to wait for an answer (before 2026-07-28) before it counts as
     /// [`Elicitation::NoReply`]: time for a person to read and fill in a short form.
     pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(600);
@@ -90,7 +90,7 @@ impl Asking {
     /// storing.
     ///
     /// Not for a server that several people reach (streamable HTTP): with one principal, a
-    /// round's state would open for any of them. Use [`per_user`](Asking::per_user) there.
+    /// round's state would open for any of them. Use [`per_user`](AskConfig::per_user) there.
     ///
     /// # Errors
     /// [`KeyError::RandomnessUnavailable`] if the operating system has no randomness to give.
@@ -98,7 +98,7 @@ impl Asking {
         Ok(Self::single_user_with(Rounds::generate()?))
     }
 
-    /// [`single_user`](Asking::single_user) with rounds set up by the caller, e.g. keys kept
+    /// [`single_user`](AskConfig::single_user) with rounds set up by the caller, e.g. keys kept
     /// across restarts ([`StateKeys::from_env`](crate::state::StateKeys::from_env)) or a
     /// different [`with_reasks`](Rounds::with_reasks).
     pub fn single_user_with(rounds: Rounds) -> Self {
@@ -116,7 +116,7 @@ impl Asking {
     ///
     /// ```no_run
     /// use mcp_elicit::mrtr::Rounds;
-    /// use mcp_elicit::rmcp::Asking;
+    /// use mcp_elicit::rmcp::AskConfig;
     /// use mcp_elicit::state::StateKeys;
     ///
     /// /// What the server's authentication layer leaves in each request's extensions.
@@ -125,7 +125,7 @@ impl Asking {
     ///
     /// // Every replica loads the same keys: `2:<hex of 32 bytes>,1:<the previous key>`.
     /// let rounds = Rounds::new(StateKeys::from_env("ELICIT_STATE_KEYS")?);
-    /// let asking = Asking::per_user(rounds, |request| {
+    /// let asking = AskConfig::per_user(rounds, |request| {
     ///     request.extensions.get::<Subject>().map(|subject| subject.0.clone())
     /// });
     /// # let _ = asking;
@@ -167,10 +167,10 @@ impl Asking {
     }
 }
 
-/// A server whose handlers ask: where an [`Asker`] finds the server's [`Asking`].
+/// A server whose handlers ask: where an [`Asker`] finds the server's [`AskConfig`].
 pub trait AskingServer {
     /// How this server asks.
-    fn asking(&self) -> &Asking;
+    fn asking(&self) -> &AskConfig;
 }
 
 /// Asks the user from inside one rmcp handler, the way the negotiated revision asks. See the
@@ -181,11 +181,12 @@ pub trait AskingServer {
 /// or [`for_prompt`](Asker::for_prompt).
 ///
 /// Its round state is bound to the call's name and arguments, so that an answer given for one
-/// set of arguments (consent to drop *this* table) is never read for another. A `#[tool]`'s
-/// `Parameters<..>` takes the arguments out of rmcp's context before or after the asker is
-/// built, so the server is served through [`Conformant`](super::Conformant), which records them
-/// from the request itself. On 2026-07-28 an asker refuses to start without that record
-/// (`-32603`, naming `Conformant`): the mistake shows on the first call, not in an attack.
+/// set of arguments (consent to drop *this* table) is never read for another; each answer is
+/// also bound to the exact question it answered. **Put the `Asker` before `Parameters<..>`** in
+/// a `#[tool]`'s parameters: rmcp's `Parameters` takes the arguments out of the tool's context,
+/// so an asker after it would bind to the tool's name alone. (A server served through
+/// [`AskingService`](super::AskingService) records them from the request itself, and the order
+/// does not matter.)
 ///
 /// Each question is asked under its name ([`FormRequest::name`], [`UrlRequest::name`]; the
 /// type's name for a derived form), the key of a 2026-07-28 `inputRequests`: to ask the same
@@ -203,6 +204,8 @@ pub struct Asker {
     round: Option<Round<'static, ()>>,
     /// 2026-07-28: read answers to form and URL questions no earlier round asked.
     before_asked: bool,
+    /// The key of every question asked in this call.
+    keys: std::collections::BTreeSet<String>,
 }
 
 impl fmt::Debug for Asker {
@@ -228,21 +231,22 @@ pub(super) fn call_digest(name: &str, arguments: Option<&JsonObject>) -> ParamsD
     ParamsDigest::of_request_params(&Value::Object(call))
 }
 
-/// A `tools/call`'s [`call_digest`], taken by [`Conformant`](super::Conformant) from the request
-/// as the client sent it, before any of the tool's parameters is built: the `Parameters<..>`
-/// parameter takes the arguments out of rmcp's context, so an `Asker` after it would not see
-/// them.
+/// A `tools/call`'s [`call_digest`], taken by [`AskingService`](super::AskingService) from the
+/// request as the client sent it, before any of the tool's parameters is built: rmcp's
+/// `Parameters<..>` takes the arguments out of the tool's context, so an `Asker` after it would
+/// not see them.
 #[derive(Clone, Copy)]
 pub(super) struct CallDigest(pub(super) ParamsDigest);
 
 /// `tools/call` in a `#[tool]` function.
 impl<S: AskingServer> FromContextPart<ToolCallContext<'_, S>> for Asker {
     fn from_context_part(context: &mut ToolCallContext<'_, S>) -> Result<Self, ErrorData> {
-        let digest = context
-            .request_context
-            .extensions
-            .get::<CallDigest>()
-            .map(|digest| digest.0);
+        // The request as the client sent it, when served through `AskingService`; otherwise the
+        // arguments still in the context (this asker comes before `Parameters<..>`).
+        let digest = match context.request_context.extensions.get::<CallDigest>() {
+            Some(recorded) => recorded.0,
+            None => call_digest(&context.name, context.arguments.as_ref()),
+        };
         Asker::new(
             context.service.asking(),
             "tools/call",
@@ -259,17 +263,17 @@ impl Asker {
     ///
     /// # Errors
     /// `-32602` if the retry's `requestState` does not open: forged, tampered, expired, or
-    /// sealed for another principal or call; `-32600` if a [`per_user`](Asking::per_user)
+    /// sealed for another principal or call; `-32600` if a [`per_user`](AskConfig::per_user)
     /// server finds no principal.
     pub fn for_tool_call(
-        asking: &Asking,
+        asking: &AskConfig,
         request: &CallToolRequestParams,
         context: &RequestContext<RoleServer>,
     ) -> Result<Self, ErrorData> {
         Self::new(
             asking,
             "tools/call",
-            Some(call_digest(&request.name, request.arguments.as_ref())),
+            call_digest(&request.name, request.arguments.as_ref()),
             request.input_responses.as_ref(),
             request.request_state.as_deref(),
             context.clone(),
@@ -283,14 +287,14 @@ impl Asker {
     /// # Errors
     /// As [`for_tool_call`](Asker::for_tool_call).
     pub fn for_prompt(
-        asking: &Asking,
+        asking: &AskConfig,
         request: &GetPromptRequestParams,
         context: &RequestContext<RoleServer>,
     ) -> Result<Self, ErrorData> {
         Self::new(
             asking,
             "prompts/get",
-            Some(call_digest(&request.name, request.arguments.as_ref())),
+            call_digest(&request.name, request.arguments.as_ref()),
             request.input_responses.as_ref(),
             request.request_state.as_deref(),
             context.clone(),
@@ -298,9 +302,9 @@ impl Asker {
     }
 
     fn new(
-        asking: &Asking,
+        asking: &AskConfig,
         method: &str,
-        params_digest: Option<ParamsDigest>,
+        params_digest: ParamsDigest,
         responses: Option<&InputResponses>,
         request_state: Option<&str>,
         context: RequestContext<RoleServer>,
@@ -312,14 +316,6 @@ impl Asker {
             None => (Revision::V2025_06_18, ElicitationSupport::NONE),
         };
         let round = if revision.has_per_request_capabilities() {
-            let params_digest = params_digest.ok_or_else(|| {
-                ErrorData::internal_error(
-                    "this server asks from a #[tool] on protocol 2026-07-28 but is not served \
-                     through `mcp_elicit::rmcp::Conformant`, which binds the round state to the \
-                     call's arguments: serve `Conformant(server)`",
-                    None,
-                )
-            })?;
             let principal = asking.principal_of(&context)?;
             let declared = capabilities
                 .and_then(|c| serde_json::to_value(c).ok())
@@ -350,6 +346,7 @@ impl Asker {
             failure: None,
             round,
             before_asked: false,
+            keys: std::collections::BTreeSet::new(),
         })
     }
 
@@ -379,7 +376,7 @@ impl Asker {
     /// 2026-07-28: also read answers to form and URL questions that no earlier round asked
     /// (see [`Ask::answerable_before_asked`]), for a stateless tool whose client may answer up
     /// front. Consent is never read this way.
-    pub fn answer_before_asked(&mut self) -> &mut Self {
+    pub fn answerable_before_asked(&mut self) -> &mut Self {
         self.before_asked = true;
         self
     }
@@ -409,7 +406,7 @@ impl Asker {
     /// Ask with the derived form `T`, as declared.
     ///
     /// # Errors
-    /// A [`Stop`]: return it with `?` inside [`reply`](super::reply).
+    /// A [`Stop`]: return it with `?` inside [`respond`](super::respond).
     pub async fn form<T: Elicit + 'static>(&mut self) -> Result<Elicitation<T>, Stop> {
         self.form_request(T::form_request()).await
     }
@@ -418,33 +415,23 @@ impl Asker {
     /// filled in, a hand-built schema); the answer is validated against exactly this request.
     ///
     /// # Errors
-    /// A [`Stop`]: return it with `?` inside [`reply`](super::reply).
+    /// A [`Stop`]: return it with `?` inside [`respond`](super::respond).
     pub async fn form_request<T: FromContent + 'static>(
         &mut self,
         request: FormRequest<T>,
     ) -> Result<Elicitation<T>, Stop> {
-        self.check(Mode::Form)?;
+        self.start(Mode::Form, request.name())?;
         if self.round.is_some() {
-            let ask = Ask::form_request(request.name().to_owned(), request);
-            let ask = if self.before_asked {
-                ask.answerable_before_asked()
-            } else {
-                ask
-            };
-            return self.answer(ask);
+            return self.answer(Ask::form_request(request.name().to_owned(), request));
         }
-        self.ask_form(request, |request, result| {
-            let action = counted_action(request.name(), &result)?;
-            request.parse_parts(action, result.content)
-        })
-        .await
+        self.ask_form(request, form_outcome).await
     }
 
     /// Ask for consent with the derived `#[elicit(consent)]` form `T`: only an accepted form
     /// with every confirmation ticked is a [`Consent`]; an unticked one is a decline.
     ///
     /// # Errors
-    /// A [`Stop`]: return it with `?` inside [`reply`](super::reply).
+    /// A [`Stop`]: return it with `?` inside [`respond`](super::respond).
     pub async fn consent<T: ConsentForm + 'static>(
         &mut self,
     ) -> Result<Elicitation<Consent<T>>, Stop> {
@@ -455,12 +442,12 @@ impl Asker {
     /// what is about to be destroyed. The consent carries that message.
     ///
     /// # Errors
-    /// A [`Stop`]: return it with `?` inside [`reply`](super::reply).
+    /// A [`Stop`]: return it with `?` inside [`respond`](super::respond).
     pub async fn consent_request<T: ConsentForm + 'static>(
         &mut self,
         request: FormRequest<T>,
     ) -> Result<Elicitation<Consent<T>>, Stop> {
-        self.check(Mode::Form)?;
+        self.start(Mode::Form, request.name())?;
         if self.round.is_some() {
             return self.answer(Ask::consent_request(request.name().to_owned(), request));
         }
@@ -474,70 +461,116 @@ impl Asker {
     /// Send the user to a page (URL mode). [`UrlOutcome::Accept`] means they agreed to open
     /// it, not that they finished: check your own records for that.
     ///
+    /// On 2026-07-28 the tool runs again when the answer arrives, and the answer is read only
+    /// if it asks about the same URL: a flow id in the URL must be the same in every run (look
+    /// up the pending flow of this user rather than making a new one).
+    ///
     /// # Errors
-    /// A [`Stop`]: return it with `?` inside [`reply`](super::reply).
+    /// A [`Stop`]: return it with `?` inside [`respond`](super::respond).
     pub async fn url(&mut self, request: UrlRequest) -> Result<UrlOutcome, Stop> {
-        self.check(Mode::Url)?;
+        self.start(Mode::Url, request.name())?;
         if self.round.is_some() {
-            let ask = Ask::url(request.name().to_owned(), request);
-            let ask = if self.before_asked {
-                ask.answerable_before_asked()
-            } else {
-                ask
-            };
-            return self.answer(ask);
+            return self.answer(Ask::url(request.name().to_owned(), request));
         }
         let name = request.name().to_owned();
         let params = url_params(&request, self.revision)?;
-        let mut asks = 0;
-        loop {
-            asks += 1;
-            let Some(result) = self.send(&name, params.clone()).await else {
-                return Ok(UrlOutcome::NoReply);
-            };
-            match url_outcome(&name, &result) {
-                Ok(outcome) => return Ok(outcome),
-                Err(_) if asks <= self.reasks => {}
-                Err(error) => {
-                    let explanation = format!("the reply could not be read ({error}).");
-                    return Err(self.rejected(Rejected::new(name, asks, error, explanation)));
-                }
-            }
+        self.ask_legacy(
+            &name,
+            params,
+            |result| url_outcome(&name, &result),
+            |_| Ok(None),
+            |asks, error| Rejected::unreadable(name.as_str(), asks, error),
+            || UrlOutcome::NoReply,
+        )
+        .await
+    }
+
+    /// For an operation that must happen at most once (dropping a table, a payment): record the
+    /// 2026-07-28 round state this call resumed as redeemed in `guard`, after every answer is
+    /// read and before acting. Of any number of replays of the same retry, exactly one gets
+    /// past this; the others stop with `-32602`. Before 2026-07-28 each call asks anew, and a
+    /// call that resumed no state read no answers: nothing to redeem.
+    ///
+    /// # Errors
+    /// [`Stop::Error`]: the state was redeemed already (`-32602`), or the guard could not
+    /// decide (`-32603`; it fails closed).
+    pub async fn redeem_once<G: ReplayGuard + ?Sized>(&self, guard: &G) -> Result<(), Stop> {
+        match &self.round {
+            Some(round) => Ok(round.redeem_once(guard).await?),
+            None => Ok(()),
         }
     }
 
-    /// Whether the client declared `mode`; a [`Stop::CannotAsk`] if not.
-    fn check(&self, mode: Mode) -> Result<(), Stop> {
+    /// Before asking: whether the client declared `mode` (a [`Stop::CannotAsk`] if not), and
+    /// whether `key` is new in this call. Each question has its own key, on every revision: on
+    /// 2026-07-28 a second question under a key would read the first one's answer.
+    fn start(&mut self, mode: Mode, key: &str) -> Result<(), Stop> {
         self.support.check(mode, self.revision).map_err(|cannot| {
             Stop::CannotAsk(match &self.hint {
                 Some(hint) => cannot.with_hint(hint.clone()),
                 None => cannot,
             })
-        })
+        })?;
+        if !self.keys.insert(key.to_owned()) {
+            return Err(Stop::Error(ErrorData::internal_error(
+                format!(
+                    "`{key}` is asked twice in one call: give each question its own name \
+                     (`FormRequest::with_name`, `UrlRequest::with_name`)"
+                ),
+                None,
+            )));
+        }
+        Ok(())
     }
 
     /// Before 2026-07-28: send `request`, and while its answers break its rules, send it again
-    /// saying what was wrong, at most `reasks` times.
+    /// saying what was wrong.
     async fn ask_form<T, O>(
         &mut self,
         request: FormRequest<T>,
         read: impl Fn(&FormRequest<T>, ElicitResult) -> Result<Elicitation<O>, ReplyError>,
     ) -> Result<Elicitation<O>, Stop> {
-        let mut asked = request.clone();
-        let mut asks = 0;
+        let params = form_params(&request, self.revision)?;
+        let revision = self.revision;
+        self.ask_legacy(
+            request.name(),
+            params,
+            |result| read(&request, result),
+            |error| Ok(Some(form_params(&request.reasked(error), revision)?)),
+            |asks, error| {
+                let explanation = request.explain(&error);
+                Rejected::new(request.name(), asks, error, explanation)
+            },
+            || Elicitation::NoReply,
+        )
+        .await
+    }
+
+    /// Before 2026-07-28: send `params` and read the answer; while answers cannot be used, send
+    /// `reask`'s params (or the same) at most `reasks` more times, then stop `rejected`.
+    async fn ask_legacy<O>(
+        &mut self,
+        name: &str,
+        params: ElicitRequestParams,
+        read: impl Fn(ElicitResult) -> Result<O, ReplyError>,
+        reask: impl Fn(&ReplyError) -> Result<Option<ElicitRequestParams>, Stop>,
+        rejected: impl Fn(u32, ReplyError) -> Rejected,
+        no_reply: impl Fn() -> O,
+    ) -> Result<O, Stop> {
+        let mut sent = params.clone();
+        let mut unusable = 0;
         loop {
-            asks += 1;
-            let params = form_params(&asked, self.revision)?;
-            let Some(result) = self.send(request.name(), params).await else {
-                return Ok(Elicitation::NoReply);
+            let Some(result) = self.send(name, sent.clone()).await else {
+                return Ok(no_reply());
             };
-            match read(&request, result) {
+            match read(result) {
                 Ok(outcome) => return Ok(outcome),
-                Err(error) if asks <= self.reasks => asked = request.reasked(&error),
                 Err(error) => {
-                    let explanation = request.explain(&error);
-                    let rejected = Rejected::new(request.name(), asks, error, explanation);
-                    return Err(self.rejected(rejected));
+                    unusable += 1;
+                    if !Rejected::may_ask_again(unusable, self.reasks) {
+                        return Err(self.rejected(rejected(unusable, error)));
+                    }
+                    sent = reask(&error)?.unwrap_or_else(|| params.clone());
                 }
             }
         }
@@ -553,17 +586,26 @@ impl Asker {
     /// 2026-07-28: read the answer from the retry, or the input-required result asking for it.
     /// The round records both in [`observe`].
     fn answer<O>(&mut self, ask: Ask<O>) -> Result<O, Stop> {
+        // Never for consent: an `Ask` ignores it there.
+        let ask = if self.before_asked {
+            ask.answerable_before_asked()
+        } else {
+            ask
+        };
+        let hint = self.hint.clone();
         let Some(round) = self.round.as_mut() else {
             return Err(Stop::Error(ErrorData::internal_error(
                 "a 2026-07-28 answer was read outside a round",
                 None,
             )));
         };
-        match round.answer(ask) {
-            Ok(Answer::Ready(outcome)) => Ok(outcome),
-            Ok(Answer::Ask(result)) => Err(Stop::Suspend(Box::new(input_required(&result)?))),
-            Ok(Answer::Rejected(rejected)) => Err(self.rejected(rejected)),
-            Err(error) => Err(Stop::Error(mrtr_error(&error))),
+        match round.answer(ask)? {
+            Answer::Ready(outcome) => Ok(outcome),
+            Answer::Ask(result) => Err(Stop::InputRequired(Box::new(input_required(&result)?))),
+            Answer::Rejected(rejected) => Err(Stop::Rejected {
+                rejected: Box::new(rejected),
+                hint,
+            }),
         }
     }
 

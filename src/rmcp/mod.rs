@@ -9,10 +9,10 @@
 //! revision, what the client declared it can be asked, the call's name and arguments, and (on
 //! 2026-07-28) the retry's `inputResponses` and `requestState`, so there is nothing to rebuild
 //! and nothing to forget. The server says once how rounds are sealed and who is asking
-//! ([`Asking`], reached through [`AskingServer`]):
+//! ([`AskConfig`], reached through [`AskingServer`]):
 //!
 //! ```
-//! use mcp_elicit::rmcp::{Asker, Asking, AskingServer, Reply, reply};
+//! use mcp_elicit::rmcp::{Asker, AskConfig, AskingServer, ToolResponse, respond};
 //! use mcp_elicit::{Elicit, Elicitation};
 //!
 //! /// Your table: for how many?
@@ -24,19 +24,19 @@
 //!
 //! #[derive(Clone)]
 //! struct Restaurant {
-//!     asking: Asking, // Asking::single_user()? for a stdio server
+//!     asking: AskConfig, // AskConfig::single_user()? for a stdio server
 //! }
 //!
 //! impl AskingServer for Restaurant {
-//!     fn asking(&self) -> &Asking {
+//!     fn asking(&self) -> &AskConfig {
 //!         &self.asking
 //!     }
 //! }
 //!
 //! impl Restaurant {
 //!     // In a `#[tool_router] impl`, with `#[tool(description = "Book a table.")]`.
-//!     async fn book_table(&self, mut asker: Asker) -> Reply {
-//!         reply(async {
+//!     async fn book_table(&self, mut asker: Asker) -> ToolResponse {
+//!         respond(async {
 //!             Ok(match asker.form::<Booking>().await? {
 //!                 Elicitation::Accept(booking) => format!("A table for {}.", booking.party_size),
 //!                 Elicitation::Decline => "You declined: nothing was booked.".to_owned(),
@@ -53,11 +53,11 @@
 //! `#[tool_router]`, and `main` serving it over stdio.
 //!
 //! What the user answered is the one `match`; everything else leaves through `?` as a
-//! [`Stop`], which [`reply`] turns into what the tool returns:
+//! [`Stop`], which [`respond`] turns into what the tool returns:
 //!
 //! - up to 2025-11-25 the asker sends `elicitation/create` through the peer and waits (a timeout
 //!   or a transport error is [`Elicitation::NoReply`], never acceptance);
-//! - from 2026-07-28 on it returns the input-required result ([`Stop::Suspend`]) and reads the
+//! - from 2026-07-28 on it returns the input-required result ([`Stop::InputRequired`]) and reads the
 //!   answer from the client's retry, whose sealed state only opens for this principal and this
 //!   call;
 //! - a client that did not declare the mode is never asked: an `isError` result names the
@@ -76,7 +76,7 @@
 //!   serde_json's `preserve_order` feature is on, so this feature turns it on. With it, every
 //!   `serde_json::Map` in the program keeps insertion order (equality is unchanged).
 //! - **`elicitationId`.** rmcp's URL elicitation type always writes an `elicitationId`, which
-//!   2026-07-28 removed (rmcp writes `""`). Serve through [`Conformant`] and the field is left
+//!   2026-07-28 removed (rmcp writes `""`). Serve through [`AskingService`] and the field is left
 //!   out of 2026-07-28 input-required results.
 
 use std::fmt;
@@ -99,9 +99,9 @@ mod asker;
 mod stop;
 mod wire;
 
-pub use asker::{Asker, Asking, AskingServer};
-pub use stop::{Reply, Stop, reply};
-pub use wire::Conformant;
+pub use asker::{AskConfig, Asker, AskingServer};
+pub use stop::{Stop, ToolResponse, respond};
+pub use wire::AskingService;
 
 // ---------------------------------------------------------------------------------------------
 // Conversions
@@ -277,17 +277,28 @@ pub fn input_required(
     result: &crate::mrtr::InputRequiredResult,
 ) -> Result<::rmcp::model::InputRequiredResult, ConvertError> {
     through_json_with("input-required result", result, |back| {
-        let requests = back.get_mut("inputRequests").and_then(Value::as_object_mut);
-        for request in requests.into_iter().flat_map(|r| r.values_mut()) {
-            let params = request.get_mut("params").and_then(Value::as_object_mut);
-            if let Some(params) = params
-                && params.get("mode").and_then(Value::as_str) == Some("url")
-                && params.get("elicitationId").and_then(Value::as_str) == Some("")
-            {
-                params.remove("elicitationId");
-            }
-        }
+        without_empty_elicitation_ids(back);
     })
+}
+
+/// Removes the `"elicitationId": ""` rmcp writes into each URL request of an input-required
+/// result (JSON); whether there was one.
+pub(crate) fn without_empty_elicitation_ids(result: &mut Value) -> bool {
+    let mut removed = false;
+    let requests = result
+        .get_mut("inputRequests")
+        .and_then(Value::as_object_mut);
+    for request in requests.into_iter().flat_map(|r| r.values_mut()) {
+        let params = request.get_mut("params").and_then(Value::as_object_mut);
+        if let Some(params) = params
+            && params.get("mode").and_then(Value::as_str) == Some("url")
+            && params.get("elicitationId").and_then(Value::as_str) == Some("")
+        {
+            params.remove("elicitationId");
+            removed = true;
+        }
+    }
+    removed
 }
 
 /// A [`MrtrError`] as rmcp's error: the same code, message and `data`.

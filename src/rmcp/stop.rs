@@ -1,4 +1,4 @@
-//! [`Stop`]: why a tool ends before the user's answer, and [`reply`], which turns it into what
+//! [`Stop`]: why a tool ends before the user's answer, and [`respond`], which turns it into what
 //! the tool returns.
 
 use std::fmt;
@@ -17,22 +17,22 @@ use crate::{
 };
 
 /// What a tool returns: rmcp's response, or a protocol error.
-pub type Reply = Result<CallToolResponse, ErrorData>;
+pub type ToolResponse = Result<CallToolResponse, ErrorData>;
 
 /// Why a tool stops before it has the user's answer. Every ask of an [`Asker`](super::Asker)
 /// returns it as its error, and every error a handler meets while asking converts into it, so
-/// `?` works; [`reply`] turns it into the tool's response.
+/// `?` works; [`respond`] turns it into the tool's response.
 ///
 /// Only [`Error`](Stop::Error) is a protocol error. The others are results the client
 /// understands: the question itself (2026-07-28), or an `isError` result the model and the user
 /// can read.
 #[derive(Debug)]
-#[must_use = "a `Stop` is what the tool returns: pass it to `reply`"]
+#[must_use = "a `Stop` is what the tool returns: pass it to `respond`"]
 #[non_exhaustive]
 pub enum Stop {
     /// 2026-07-28: the question, as an input-required result. The client asks the user and
     /// calls the tool again with the answer; nothing has been done yet.
-    Suspend(Box<InputRequiredResult>),
+    InputRequired(Box<InputRequiredResult>),
     /// The client cannot be asked in this mode; nothing was asked. An `isError` result names the
     /// missing capability and what the user can do instead.
     CannotAsk(CannotAsk),
@@ -56,9 +56,9 @@ impl Stop {
     ///
     /// # Errors
     /// [`Stop::Error`]'s error.
-    pub fn into_response(self) -> Reply {
+    pub fn into_response(self) -> ToolResponse {
         match self {
-            Stop::Suspend(result) => Ok((*result).into()),
+            Stop::InputRequired(result) => Ok((*result).into()),
             Stop::CannotAsk(cannot) => Ok(super::headless_result(&cannot).into()),
             Stop::Rejected { rejected, hint } => {
                 let text = match hint {
@@ -75,7 +75,7 @@ impl Stop {
 impl fmt::Display for Stop {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Stop::Suspend(_) => f.write_str("the user is being asked (input required)"),
+            Stop::InputRequired(_) => f.write_str("the user is being asked (input required)"),
             Stop::CannotAsk(cannot) => fmt::Display::fmt(cannot, f),
             Stop::Rejected { rejected, .. } => fmt::Display::fmt(rejected, f),
             Stop::Error(error) => fmt::Display::fmt(&error.message, f),
@@ -90,11 +90,11 @@ impl std::error::Error for Stop {}
 ///
 /// A `#[tool]` cannot return `Result<T, Stop>` itself: rmcp refuses an input-required result
 /// from a tool's error branch. So the work is an `async` block whose `?` stops it, and the tool
-/// returns `reply(async { .. }).await` (the [module documentation](super) shows a whole tool).
+/// returns `respond(async { .. }).await` (the [module documentation](super) shows a whole tool).
 ///
 /// # Errors
 /// The protocol error of a [`Stop::Error`], or of the value's own conversion.
-pub async fn reply<T, W>(work: W) -> Reply
+pub async fn respond<T, W>(work: W) -> ToolResponse
 where
     W: Future<Output = Result<T, Stop>>,
     T: IntoCallToolResult,

@@ -1,25 +1,23 @@
-//! [`Conformant`]: what rmcp's types cannot leave out, left out on the wire.
+//! [`AskingService`]: what rmcp's types cannot leave out, left out on the wire.
 
 use std::borrow::Cow;
 use std::future::Future;
 
+use super::asker::{CallDigest, call_digest};
 use ::rmcp::model::{
     ClientNotification, ClientRequest, CustomResult, ProtocolVersion, ServerConfig, ServerResult,
 };
 use ::rmcp::service::{MaybeSendFuture, NotificationContext, RequestContext, Service};
 use ::rmcp::{ErrorData, RoleServer};
-use serde_json::Value;
 
-use super::asker::{CallDigest, call_digest};
-
-/// A server that asks as the spec says: serve every server whose tools take an
+/// A server that asks as the spec says: serve a server whose tools take an
 /// [`Asker`](super::Asker) through it. It does two things rmcp's types cannot:
 ///
-/// - **It binds round state to the call the client sent.** Before the tool's parameters are
-///   built, it records the digest of each `tools/call`'s name and arguments in the request's
-///   extensions, where the asker reads it (rmcp's `Parameters<..>` takes the arguments out of
-///   the context, so an asker after it could not see them). Without it, an asker on 2026-07-28
-///   refuses to start.
+/// - **It records the call the client sent.** Before the tool's parameters are built, it puts
+///   the digest of each `tools/call`'s name and arguments in the request's extensions, where
+///   the asker reads it to bind its round state. (rmcp's `Parameters<..>` takes the arguments
+///   out of the tool's context; served through `AskingService`, the order of the tool's
+///   parameters does not matter.)
 /// - **It writes what the revision says.** rmcp's URL elicitation type always has an
 ///   `elicitationId`; 2026-07-28 removed the field, and rmcp writes `"elicitationId": ""` into
 ///   every URL request of an input-required result. Those results go out without it.
@@ -27,26 +25,29 @@ use super::asker::{CallDigest, call_digest};
 /// Everything else passes through as it is: requests, notifications, the server's info, and
 /// every other result.
 ///
-/// Wrap the server where it is served: `Conformant(server).serve(rmcp::transport::stdio())`,
-/// or `StreamableHttpService::new(move || Ok(Conformant(server.clone())), ..)`. It is an rmcp
-/// service like the one it wraps:
+/// It is an rmcp [`Service`], which `serve` takes (stdio, any byte stream). rmcp's
+/// `StreamableHttpService` takes a `ServerHandler` instead, so a streamable HTTP server cannot
+/// be wrapped: there, put the `Asker` before `Parameters<..>`, and rmcp writes the empty
+/// `elicitationId` (2026-07-28's schema allows members it does not name).
+///
+/// Wrap the server where it is served, `AskingService(server).serve(rmcp::transport::stdio())`:
 ///
 /// ```
-/// use mcp_elicit::rmcp::Conformant;
+/// use mcp_elicit::rmcp::AskingService;
 /// use rmcp::{RoleServer, ServerHandler, Service};
 ///
 /// struct Server;
 /// impl ServerHandler for Server {}
 ///
 /// fn served(server: Server) -> impl Service<RoleServer> {
-///     Conformant(server)
+///     AskingService(server)
 /// }
 /// # let _ = served(Server);
 /// ```
 #[derive(Debug, Clone)]
-pub struct Conformant<S>(pub S);
+pub struct AskingService<S>(pub S);
 
-impl<S: Service<RoleServer>> Service<RoleServer> for Conformant<S> {
+impl<S: Service<RoleServer>> Service<RoleServer> for AskingService<S> {
     fn handle_request(
         &self,
         request: ClientRequest,
@@ -86,24 +87,7 @@ fn without_empty_elicitation_ids(result: ServerResult) -> ServerResult {
     let Ok(mut value) = serde_json::to_value(input_required) else {
         return result;
     };
-    let mut removed = false;
-    let requests = value
-        .get_mut("inputRequests")
-        .and_then(Value::as_object_mut);
-    for request in requests
-        .into_iter()
-        .flat_map(|requests| requests.values_mut())
-    {
-        let params = request.get_mut("params").and_then(Value::as_object_mut);
-        if let Some(params) = params
-            && params.get("mode").and_then(Value::as_str) == Some("url")
-            && params.get("elicitationId").and_then(Value::as_str) == Some("")
-        {
-            params.remove("elicitationId");
-            removed = true;
-        }
-    }
-    if removed {
+    if super::without_empty_elicitation_ids(&mut value) {
         ServerResult::CustomResult(CustomResult(value))
     } else {
         result

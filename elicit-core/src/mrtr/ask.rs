@@ -73,7 +73,7 @@ impl Unusable {
     /// An answer to a question that is asked again as it was.
     fn unreadable(error: ReplyError) -> Box<Self> {
         Box::new(Self {
-            explanation: format!("the reply could not be read ({error})."),
+            explanation: crate::reply::explain_without_schema(&error),
             error,
             again: None,
         })
@@ -283,18 +283,20 @@ pub(crate) mod sealed {
     /// What a round offers the asks it reads: an answer's lookup, and the record of what is
     /// still missing.
     pub trait Collect {
-        /// The answer to `key`, if the client gave one it was asked for (or an earlier round
-        /// carried it forward), and whether it is fresh: given in this request, not carried.
-        /// With `unasked`, an answer to a key no earlier round asked is read too.
-        fn lookup(&self, key: &str, unasked: bool) -> Option<(Value, bool)>;
-        /// `response` is a usable answer to `key`: carry it into any later round.
-        fn usable(&mut self, key: String, response: Value);
+        /// The answer to `key`, if the client gave one to exactly `question` (or an earlier
+        /// round carried one forward), and whether it is fresh: given in this request, not
+        /// carried. With `unasked`, an answer to a key no earlier round asked is read too.
+        fn lookup(&self, key: &str, question: &str, unasked: bool) -> Option<(Value, bool)>;
+        /// `response` is a usable answer to `key`, asked as `question`: carry it into any later
+        /// round.
+        fn usable(&mut self, key: String, question: String, response: Value);
         /// The answer to `key` (an elicitation named `name`) could not be used. `true`: ask
         /// again (the round counts it against its re-asks); `false`: the re-asks are spent, and
         /// the round ends rejected.
         fn unusable(&mut self, key: &str, name: Option<&Text>, why: Box<Unusable>) -> bool;
-        /// `key` has no usable answer: send `request` (an elicitation named `name`).
-        fn missing(&mut self, key: String, request: Value, name: Option<Text>);
+        /// `key` has no usable answer: send `request` (an elicitation named `name`), which asks
+        /// `question`.
+        fn missing(&mut self, key: String, question: String, request: Value, name: Option<Text>);
     }
 
     impl<O> Sealed for Ask<O> {}
@@ -309,7 +311,8 @@ impl<O> Asks for Ask<O> {
 
     fn collect(self, round: &mut dyn sealed::Collect) -> Option<O> {
         let unasked = self.before_asked == Unsolicited::Read;
-        if let Some((response, fresh)) = round.lookup(&self.key, unasked) {
+        let question = question_of(&self.request);
+        if let Some((response, fresh)) = round.lookup(&self.key, &question, unasked) {
             let read = self.read(&response);
             // Count each answer once, when it arrives; carried answers were counted then.
             if let (true, Some(name)) = (fresh, &self.name) {
@@ -317,7 +320,7 @@ impl<O> Asks for Ask<O> {
             }
             match read {
                 Ok(answer) => {
-                    round.usable(self.key, response);
+                    round.usable(self.key, question, response);
                     return Some(answer);
                 }
                 Err(why) => {
@@ -326,15 +329,30 @@ impl<O> Asks for Ask<O> {
                         return None;
                     }
                     let (key, request, name) = self.into_parts();
-                    round.missing(key, again.unwrap_or(request), name);
+                    round.missing(key, question, again.unwrap_or(request), name);
                     return None;
                 }
             }
         }
         let (key, request, name) = self.into_parts();
-        round.missing(key, request, name);
+        round.missing(key, question, request, name);
         None
     }
+}
+
+/// What identifies a question: a digest of the input request as first asked (method, message,
+/// schema, URL). An answer is read only for the question it answered, so an answer carried under
+/// a key cannot be read for another question asked under the same key in a later round (the
+/// same consent form with a message naming another table). 128 bits, in hex, to keep the sealed
+/// state small.
+fn question_of(request: &Value) -> String {
+    use std::fmt::Write as _;
+    let digest = crate::state::ParamsDigest::of(request);
+    let mut hex = String::with_capacity(32);
+    for byte in digest.as_bytes().iter().take(16) {
+        let _ = write!(hex, "{byte:02x}");
+    }
+    hex
 }
 
 /// The interrupt-budget outcome of a fresh answer that was (`usable`) or was not read.

@@ -252,6 +252,8 @@ where
             responses: retry.responses.to_owned_map(),
             opened,
             asked: envelope.asked,
+            questions: envelope.questions,
+            read_keys: BTreeSet::new(),
             carried: envelope.answers,
             state: envelope.state,
             reasks,
@@ -429,6 +431,10 @@ struct Envelope<S> {
     /// How many answers to each key broke its rules so far (keys with none are left out).
     #[serde(rename = "r", default)]
     rejections: BTreeMap<String, u32>,
+    /// The question each asked or answered key was asked as ([`question_of`]): an answer is
+    /// read only for the same question.
+    #[serde(rename = "q", default)]
+    questions: BTreeMap<String, String>,
 }
 
 impl<S> Default for Envelope<S> {
@@ -438,6 +444,7 @@ impl<S> Default for Envelope<S> {
             answers: BTreeMap::new(),
             state: None,
             rejections: BTreeMap::new(),
+            questions: BTreeMap::new(),
         }
     }
 }
@@ -468,6 +475,8 @@ struct EnvelopeRef<'a, S> {
     state: Option<&'a S>,
     #[serde(rename = "r", skip_serializing_if = "BTreeMap::is_empty")]
     rejections: &'a BTreeMap<String, u32>,
+    #[serde(rename = "q")]
+    questions: BTreeMap<&'a str, &'a str>,
 }
 
 /// The outcome of asking: the answers are here, or the input-required result to return.
@@ -547,6 +556,10 @@ pub struct Round<'r, S = ()> {
     responses: BTreeMap<String, Value>,
     opened: Option<(StateId, UnixTime)>,
     asked: BTreeSet<String>,
+    /// The question each key of `asked` and `carried` was asked as.
+    questions: BTreeMap<String, String>,
+    /// Every key an `answer` of this run has read: each is read once per run.
+    read_keys: BTreeSet<String>,
     carried: BTreeMap<String, Value>,
     state: Option<S>,
     /// Answers that broke their question's rules may be followed by this many re-asks.
@@ -581,18 +594,26 @@ where
     /// input-required result asking for every one that is missing — in one round.
     ///
     /// # Errors
-    /// [`MrtrError::DuplicateKey`] if two asks share a key; [`MrtrError::MissingCapabilities`]
+    /// [`MrtrError::DuplicateKey`] if two asks share a key, in this call or an earlier `answer`
+    /// of this run (each question has its own key: a loop asking one form per item names each,
+    /// e.g. with [`FormRequest::with_name`](crate::FormRequest::with_name));
+    /// [`MrtrError::MissingCapabilities`]
     /// (`-32021`) if an answer is missing and the client did not declare the capability to be
     /// asked for it; [`MrtrError::Seal`] if the round's state would not seal.
     pub fn answer<A: Asks>(&mut self, asks: A) -> Result<Answer<A::Output>, MrtrError> {
         let mut keys = Vec::new();
         asks.keys(&mut keys);
         let mut seen = BTreeSet::new();
-        if let Some(key) = keys.into_iter().find(|key| !seen.insert(*key)) {
+        if let Some(key) = keys
+            .into_iter()
+            .find(|key| !seen.insert(*key) || self.read_keys.contains(*key))
+        {
             return Err(MrtrError::DuplicateKey {
                 key: key.to_owned(),
             });
         }
+        self.read_keys
+            .extend(seen.into_iter().map(ToOwned::to_owned));
         match asks.collect(self) {
             Some(answers) => Ok(Answer::Ready(answers)),
             None => match self.rejected.take() {
@@ -619,11 +640,20 @@ where
     fn input_required(&mut self) -> Result<InputRequiredResult, MrtrError> {
         let requests = std::mem::take(&mut self.missing);
         requests.check_capabilities(&self.capabilities)?;
+        let asked: Vec<&str> = requests.keys().collect();
+        // The question of every answer carried forward and of every key asked now.
+        let questions = self
+            .questions
+            .iter()
+            .filter(|(key, _)| self.carried.contains_key(*key) || asked.contains(&key.as_str()))
+            .map(|(key, question)| (key.as_str(), question.as_str()))
+            .collect();
         let envelope = EnvelopeRef {
-            asked: requests.keys().collect(),
+            asked,
             answers: &self.carried,
             state: self.state.as_ref(),
             rejections: &self.rejections,
+            questions,
         };
         let sealed =
             self.rounds
@@ -718,17 +748,20 @@ impl<S> Round<'_, S> {
 }
 
 impl<S> sealed::Collect for Round<'_, S> {
-    fn lookup(&self, key: &str, unasked: bool) -> Option<(Value, bool)> {
+    fn lookup(&self, key: &str, question: &str, unasked: bool) -> Option<(Value, bool)> {
+        let same_question = self.questions.get(key).map(String::as_str) == Some(question);
         if let Some(answer) = self.carried.get(key) {
-            return Some((answer.clone(), false));
+            // An answer to another question asked under this key is not an answer to this one.
+            return same_question.then(|| (answer.clone(), false));
         }
-        if unasked || self.asked.contains(key) {
+        if unasked || (self.asked.contains(key) && same_question) {
             return self.responses.get(key).cloned().map(|fresh| (fresh, true));
         }
         None
     }
 
-    fn usable(&mut self, key: String, response: Value) {
+    fn usable(&mut self, key: String, question: String, response: Value) {
+        self.questions.insert(key.clone(), question);
         self.carried.insert(key, response);
     }
 
@@ -736,7 +769,7 @@ impl<S> sealed::Collect for Round<'_, S> {
         self.unusable.push((key.to_owned(), why.error.to_string()));
         let count = self.rejections.entry(key.to_owned()).or_default();
         *count = count.saturating_add(1);
-        if *count <= self.reasks {
+        if Rejected::may_ask_again(*count, self.reasks) {
             return true;
         }
         if self.rejected.is_none() {
@@ -749,9 +782,11 @@ impl<S> sealed::Collect for Round<'_, S> {
         false
     }
 
-    fn missing(&mut self, key: String, request: Value, name: Option<Text>) {
-        // Keys are unique within one `answer`; a key asked again by a later `answer` in the same
-        // run replaces the earlier request.
+    fn missing(&mut self, key: String, question: String, request: Value, name: Option<Text>) {
+        // Keys are unique within a run (`answer` refuses a repeat). An answer carried under this
+        // key answered another question: it is dropped, and this question asked.
+        self.carried.remove(&key);
+        self.questions.insert(key.clone(), question);
         if let Some(name) = name {
             self.missing_names.insert(key.clone(), name);
         }

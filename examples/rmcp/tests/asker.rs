@@ -18,7 +18,7 @@ use std::task::{Context, Poll};
 use std::time::Duration;
 
 use mcp_elicit::mrtr::Rounds;
-use mcp_elicit::rmcp::{Asker, Asking, AskingServer, Conformant, Reply, reply};
+use mcp_elicit::rmcp::{AskConfig, Asker, AskingServer, AskingService, ToolResponse, respond};
 use mcp_elicit::state::{KeyId, StateKey, StateKeys};
 use mcp_elicit::{Elicit, ElicitUrl, Elicitation, Revision, UrlOutcome};
 use rmcp::handler::server::wrapper::Parameters;
@@ -84,23 +84,23 @@ struct Table {
 /// wait less for an answer.
 #[derive(Clone)]
 struct Ops {
-    asking: Asking,
+    asking: AskConfig,
     reasks: Option<u32>,
     timeout: Option<Duration>,
 }
 
 impl AskingServer for Ops {
-    fn asking(&self) -> &Asking {
+    fn asking(&self) -> &AskConfig {
         &self.asking
     }
 }
 
 impl Ops {
     fn new() -> Self {
-        Self::with(Asking::single_user().expect("the OS has randomness"))
+        Self::with(AskConfig::single_user().expect("the OS has randomness"))
     }
 
-    fn with(asking: Asking) -> Self {
+    fn with(asking: AskConfig) -> Self {
         Self {
             asking,
             reasks: None,
@@ -140,10 +140,14 @@ fn failed(text: String) -> CallToolResult {
 #[tool_router(server_handler)]
 impl Ops {
     #[tool(description = "Deploy a service; asks where to.")]
-    async fn deploy(&self, mut asker: Asker, Parameters(args): Parameters<Service>) -> Reply {
+    async fn deploy(
+        &self,
+        mut asker: Asker,
+        Parameters(args): Parameters<Service>,
+    ) -> ToolResponse {
         let service = args.service;
         self.set_up(&mut asker, "Nothing was deployed.".into());
-        reply(async {
+        respond(async {
             let form = DeployTarget::form_request()
                 .with_message(format!("Where should `{service}` be deployed?"))?;
             Ok(match asker.form_request(form).await? {
@@ -160,10 +164,14 @@ impl Ops {
     }
 
     #[tool(description = "Drop a table; asks for consent first.")]
-    async fn drop_table(&self, mut asker: Asker, Parameters(args): Parameters<Table>) -> Reply {
+    async fn drop_table(
+        &self,
+        mut asker: Asker,
+        Parameters(args): Parameters<Table>,
+    ) -> ToolResponse {
         let table = args.table;
         self.set_up(&mut asker, format!("`{table}` was not dropped."));
-        reply(async {
+        respond(async {
             let form = DropTable::form_request()
                 .with_message(format!("Permanently drop table `{table}`?"))?;
             Ok(match asker.consent_request(form).await? {
@@ -177,9 +185,9 @@ impl Ops {
     }
 
     #[tool(description = "Connect GitHub through our page (URL mode).")]
-    async fn connect_github(&self, mut asker: Asker) -> Reply {
+    async fn connect_github(&self, mut asker: Asker) -> ToolResponse {
         self.set_up(&mut asker, "Connect it in the settings instead.".into());
-        reply(async {
+        respond(async {
             Ok(match asker.url(ConnectGithub::url_request(PAGE)?).await? {
                 UrlOutcome::Accept => done("Finish on the page that opened.".into()),
                 UrlOutcome::Decline => done("You declined: GitHub was not connected.".into()),
@@ -330,7 +338,7 @@ impl<W: AsyncWrite + Unpin> AsyncWrite for Tee<W> {
     }
 }
 
-/// A client connected to a server (served through [`Conformant`]) on `revision`.
+/// A client connected to a server (served through [`AskingService`]) on `revision`.
 struct Session {
     revision: Revision,
     client: RunningService<RoleClient, Client>,
@@ -367,7 +375,7 @@ async fn connect(revision: Revision, server: Ops, client: Client) -> Session {
         wire: Arc::clone(&wire),
     };
     tokio::spawn(async move {
-        if let Ok(running) = Conformant(server).serve((read, tee)).await {
+        if let Ok(running) = AskingService(server).serve((read, tee)).await {
             let _ = running.waiting().await;
         }
     });
@@ -838,7 +846,7 @@ const PRINCIPAL: &str = "test/principal";
 fn per_user() -> Ops {
     let key = StateKey::generate().expect("the OS has randomness");
     let rounds = Rounds::new(StateKeys::single(KeyId::new(1), key));
-    Ops::with(Asking::per_user(rounds, |request| {
+    Ops::with(AskConfig::per_user(rounds, |request| {
         let principal = request.meta.get(PRINCIPAL)?;
         principal.as_str().map(str::to_owned)
     }))
