@@ -20,10 +20,8 @@
 
 use std::sync::Arc;
 
-use mcp_elicit::mrtr::{Answer, Ask, Capability};
-use mcp_elicit::rmcp::{
-    AskConfig, Asker, AskingServer, Stop, ToolResponse, input_required, respond,
-};
+use mcp_elicit::mrtr::{Ask, Capability};
+use mcp_elicit::rmcp::{AskConfig, Asker, AskingServer, Stop, ToolResponse, respond};
 use mcp_elicit::{Elicit, Elicitation, FormRequest, FromContent, Mode};
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{
@@ -290,7 +288,7 @@ impl Conformance {
     #[tool(description = "Asks the client's model a question (input-required result)")]
     async fn test_input_required_result_sampling(&self, mut asker: Asker) -> ToolResponse {
         respond(async {
-            let sampled = ask(&mut asker, capital())?;
+            let sampled = asker.answer_all(capital())?;
             Ok(text(format!("Sampled: {}", sampled_text(&sampled))))
         })
         .await
@@ -299,7 +297,7 @@ impl Conformance {
     #[tool(description = "Asks for the client's roots (input-required result)")]
     async fn test_input_required_result_list_roots(&self, mut asker: Asker) -> ToolResponse {
         respond(async {
-            let roots = ask(&mut asker, Ask::roots("client_roots"))?;
+            let roots = asker.answer_all(Ask::roots("client_roots"))?;
             let uris: Vec<&str> = roots["roots"]
                 .as_array()
                 .into_iter()
@@ -324,7 +322,7 @@ impl Conformance {
                 greet,
                 Ask::roots("client_roots"),
             );
-            let (name, sampled, roots) = ask(&mut asker, asks)?;
+            let (name, sampled, roots) = asker.answer_all(asks)?;
             Ok(text(format!(
                 "{} Sampled: {}. Roots: {}.",
                 greeting(name),
@@ -346,12 +344,12 @@ impl Conformance {
             let form = declared.supports(Capability::Elicitation(Mode::Form));
             let sampling = declared.supports(Capability::Sampling);
             if form {
-                Ok(text(greeting(ask(
-                    &mut asker,
-                    Ask::form::<Name>("user_name"),
-                )?)))
+                let name = asker
+                    .form_request(keyed(Name::form_request(), "user_name"))
+                    .await?;
+                Ok(text(greeting(name)))
             } else if sampling {
-                let sampled = ask(&mut asker, capital())?;
+                let sampled = asker.answer_all(capital())?;
                 Ok(text(format!("Sampled: {}", sampled_text(&sampled))))
             } else {
                 Ok(text(
@@ -397,19 +395,6 @@ fn capital() -> Ask<Value> {
         json!({"messages": [{"role": "user", "content": {"type": "text",
             "text": "What is the capital of France?"}}], "maxTokens": 100}),
     )
-}
-
-/// Sampling, roots, or several inputs at once, through the asker's 2026-07-28 round.
-fn ask<A: mcp_elicit::mrtr::Asks>(asker: &mut Asker, asks: A) -> Result<A::Output, Stop> {
-    let Some(round) = asker.round() else {
-        let only = "This tool speaks protocol 2026-07-28 only.";
-        return Err(ErrorData::invalid_request(only, None).into());
-    };
-    match round.answer(asks)? {
-        Answer::Ready(answers) => Ok(answers),
-        Answer::Ask(result) => Err(Stop::InputRequired(Box::new(input_required(&result)?))),
-        Answer::Rejected(rejected) => Err(rejected.into()),
-    }
 }
 
 #[tool_handler]

@@ -18,7 +18,7 @@ use super::{
     Stop, counted_action, elicitation_support, form_outcome, form_params, input_required,
     mrtr_error, revision, url_outcome, url_params,
 };
-use crate::mrtr::{Answer, Ask, DeclaredCapabilities, Retry, Round, Rounds};
+use crate::mrtr::{Answer, Ask, Asks, DeclaredCapabilities, Retry, Round, Rounds};
 use crate::observe::{self, Outcome};
 use crate::state::{Binding, KeyError, ParamsDigest, ReplayGuard, UnixTime};
 use crate::{
@@ -583,23 +583,35 @@ impl Asker {
         }
     }
 
-    /// 2026-07-28: read the answer from the retry, or the input-required result asking for it.
-    /// The round records both in [`observe`].
+    /// 2026-07-28: one [`Ask`] of the round, form and URL questions read before they were
+    /// asked if [`answerable_before_asked`](Asker::answerable_before_asked) says so (never
+    /// consent: an `Ask` ignores it there).
     fn answer<O>(&mut self, ask: Ask<O>) -> Result<O, Stop> {
-        // Never for consent: an `Ask` ignores it there.
         let ask = if self.before_asked {
             ask.answerable_before_asked()
         } else {
             ask
         };
+        self.answer_all(ask)
+    }
+
+    /// 2026-07-28: several inputs in one round — a tuple of [`Ask`]s, sampling and roots
+    /// requests among them — read from the retry, or the input-required result asking for every
+    /// one that is missing. Each key is read once per call.
+    ///
+    /// # Errors
+    /// A [`Stop`]: the input-required result, the rejected answers, or a protocol error — among
+    /// them `-32021` if the client did not declare what a missing input needs, and `-32600`
+    /// before 2026-07-28, which has no rounds (ask one question at a time there).
+    pub fn answer_all<A: Asks>(&mut self, asks: A) -> Result<A::Output, Stop> {
         let hint = self.hint.clone();
         let Some(round) = self.round.as_mut() else {
-            return Err(Stop::Error(ErrorData::internal_error(
-                "a 2026-07-28 answer was read outside a round",
+            return Err(Stop::Error(ErrorData::invalid_request(
+                "several inputs in one round need protocol 2026-07-28",
                 None,
             )));
         };
-        match round.answer(ask)? {
+        match round.answer(asks)? {
             Answer::Ready(outcome) => Ok(outcome),
             Answer::Ask(result) => Err(Stop::InputRequired(Box::new(input_required(&result)?))),
             Answer::Rejected(rejected) => Err(Stop::Rejected {

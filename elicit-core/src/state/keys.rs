@@ -332,26 +332,31 @@ impl StateKeys {
         }
     }
 
-    /// One fresh random key, id 1, for a server that runs as a single process. States sealed
-    /// with it die with the process: after a restart, and on any other replica, they no longer
-    /// open (as [`StateError::Tampered`](super::StateError::Tampered), since every generated
-    /// key has id 1), and the client must start its request again. A fleet of replicas cannot
-    /// share generated keys; it, and a server that may restart in the middle of a round, reads
-    /// one key list on every replica with [`StateKeys::from_env`] instead.
+    /// One fresh random key, with a random id, for a server that runs as a single process.
+    /// States sealed with it die with the process: after a restart, and on any other replica,
+    /// they fail as [`StateError::UnknownKey`](super::StateError::UnknownKey) (the id is not
+    /// theirs), and the client starts its request again. A fleet of replicas cannot share
+    /// generated keys; it, and a server that may restart in the middle of a round, reads one key
+    /// list on every replica with [`StateKeys::from_env`] instead.
     ///
     /// # Errors
     /// [`KeyError::RandomnessUnavailable`] if the operating system has no randomness to give.
     ///
     /// ```
     /// # extern crate elicit_core as mcp_elicit;
-    /// use mcp_elicit::state::{KeyId, StateKeys};
+    /// use mcp_elicit::state::StateKeys;
     ///
-    /// let keys = StateKeys::generate()?;
-    /// assert_eq!(keys.primary_key_id(), KeyId::new(1));
+    /// let (this_run, next_run) = (StateKeys::generate()?, StateKeys::generate()?);
+    /// # let _ = (this_run, next_run);
     /// # Ok::<(), mcp_elicit::state::KeyError>(())
     /// ```
     pub fn generate() -> Result<Self, KeyError> {
-        Ok(Self::single(KeyId::new(1), StateKey::generate()?))
+        let mut id = [0; 4];
+        getrandom::fill(&mut id).map_err(|_| KeyError::RandomnessUnavailable)?;
+        Ok(Self::single(
+            KeyId::new(u32::from_le_bytes(id)),
+            StateKey::generate()?,
+        ))
     }
 
     /// A key set of one key, which both seals and opens.
@@ -762,8 +767,23 @@ mod tests {
     fn generated_keys_are_fresh_and_open_nothing_else() {
         let one = StateKeys::generate().expect("randomness");
         let two = StateKeys::generate().expect("randomness");
-        assert_eq!(one.key_ids().collect::<Vec<_>>(), [KeyId::new(1)]);
+        assert_eq!(one.key_ids().count(), 1);
         assert_eq!(opens(&one, &one), Ok(()));
-        assert_eq!(opens(&one, &two), Err(StateError::Tampered));
+        // Another process's key: its id is not ours (a 1 in 2^32 chance that it is, and then the
+        // key is not: tampered).
+        let other = opens(&one, &two);
+        assert!(
+            matches!(
+                other,
+                Err(StateError::UnknownKey { .. } | StateError::Tampered)
+            ),
+            "{other:?}"
+        );
+        if one.primary_key_id() != two.primary_key_id() {
+            assert!(
+                matches!(other, Err(StateError::UnknownKey { .. })),
+                "{other:?}"
+            );
+        }
     }
 }
