@@ -135,7 +135,7 @@ fn rounds_from_env_seal_with_the_first_key() {
 }
 
 #[test]
-fn generated_rounds_have_one_key_with_id_1() {
+fn generated_rounds_have_one_key() {
     let rounds = Rounds::generate().expect("randomness");
-    assert_eq!(rounds.keys().key_ids().collect::<Vec<_>>(), [KeyId::new(1)]);
+    assert_eq!(rounds.keys().key_ids().count(), 1);
 }
