@@ -2,8 +2,8 @@
 //!
 //! The README shows the server as a `rust,ignore` block: compiling it as a doctest would build
 //! rmcp's macros (a second `syn`) and tokio into the README's `cargo test --workspace`. The
-//! example is built and driven end to end by `.ci/run` (`--features rmcp`); this test keeps the
-//! two the same text, so what the README shows is what CI compiles.
+//! example is built by `.ci/run` (`--features rmcp`); this test keeps the two the same text, so
+//! what the README shows is what CI compiles.
 
 use std::fs;
 use std::path::Path;

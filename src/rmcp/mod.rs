@@ -57,9 +57,9 @@
 //!
 //! - up to 2025-11-25 the asker sends `elicitation/create` through the peer and waits (a timeout
 //!   or a transport error is [`Elicitation::NoReply`], never acceptance);
-//! - from 2026-07-28 on it returns the input-required result ([`Stop::InputRequired`]) and reads the
-//!   answer from the client's retry, whose sealed state only opens for this principal and this
-//!   call;
+//! - from 2026-07-28 on it returns the input-required result ([`Stop::InputRequired`]) and
+//!   reads the answer from the client's retry, whose sealed state only opens for this principal
+//!   and this call;
 //! - a client that did not declare the mode is never asked: an `isError` result names the
 //!   missing capability ([`Stop::CannotAsk`]);
 //! - an answer that breaks the form's rules is asked again, saying what was wrong, at most
@@ -77,7 +77,10 @@
 //!   `serde_json::Map` in the program keeps insertion order (equality is unchanged).
 //! - **`elicitationId`.** rmcp's URL elicitation type always writes an `elicitationId`, which
 //!   2026-07-28 removed (rmcp writes `""`). Serve through [`AskingService`] and the field is left
-//!   out of 2026-07-28 input-required results.
+//!   out of 2026-07-28 input-required results; it also records each call's arguments for the
+//!   asker, whatever the order of the tool's parameters. rmcp's `StreamableHttpService` takes a
+//!   `ServerHandler`, not a service, so an HTTP server cannot be wrapped: there the empty field
+//!   stays, and the `Asker` goes before `Parameters<..>`.
 
 use std::fmt;
 
