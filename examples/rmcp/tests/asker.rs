@@ -19,7 +19,7 @@ use std::time::Duration;
 
 use mcp_elicit::mrtr::Rounds;
 use mcp_elicit::rmcp::{AskConfig, Asker, AskingServer, AskingService, ToolResponse, respond};
-use mcp_elicit::state::{KeyId, StateKey, StateKeys};
+use mcp_elicit::state::{KeyId, MemoryReplayGuard, StateKey, StateKeys};
 use mcp_elicit::{Elicit, ElicitUrl, Elicitation, Revision, UrlOutcome};
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{
@@ -76,6 +76,14 @@ struct Service {
 }
 
 #[derive(Deserialize, schemars::JsonSchema)]
+struct Tables {
+    /// The tables to drop.
+    tables: Vec<String>,
+    /// Whether each consent is asked under its own name.
+    named: bool,
+}
+
+#[derive(Deserialize, schemars::JsonSchema)]
 struct Table {
     table: String,
 }
@@ -87,6 +95,8 @@ struct Ops {
     asking: AskConfig,
     reasks: Option<u32>,
     timeout: Option<Duration>,
+    /// Where `drop_table` spends its consent, once.
+    redeemed: Arc<MemoryReplayGuard>,
 }
 
 impl AskingServer for Ops {
@@ -105,6 +115,7 @@ impl Ops {
             asking,
             reasks: None,
             timeout: None,
+            redeemed: Arc::new(MemoryReplayGuard::new()),
         }
     }
 
@@ -175,11 +186,39 @@ impl Ops {
             let form = DropTable::form_request()
                 .with_message(format!("Permanently drop table `{table}`?"))?;
             Ok(match asker.consent_request(form).await? {
-                Elicitation::Accept(_consent) => done(format!("Dropped table `{table}`.")),
+                Elicitation::Accept(_consent) => {
+                    asker.redeem_once(&*self.redeemed).await?;
+                    done(format!("Dropped table `{table}`."))
+                }
                 Elicitation::Decline => done(format!("You declined: `{table}` was not dropped.")),
                 Elicitation::Cancel => done("You dismissed the question.".into()),
                 Elicitation::NoReply => failed("No answer arrived.".into()),
             })
+        })
+        .await
+    }
+
+    #[tool(description = "Drop several tables; asks for consent for each.")]
+    async fn drop_tables(
+        &self,
+        mut asker: Asker,
+        Parameters(args): Parameters<Tables>,
+    ) -> ToolResponse {
+        respond(async {
+            let mut dropped = Vec::new();
+            for table in args.tables {
+                let form = DropTable::form_request()
+                    .with_message(format!("Permanently drop table `{table}`?"))?;
+                let form = if args.named {
+                    form.with_name(format!("drop-{table}"))
+                } else {
+                    form
+                };
+                if asker.consent_request(form).await?.is_accepted() {
+                    dropped.push(table);
+                }
+            }
+            Ok(done(format!("Dropped {}.", dropped.join(", "))))
         })
         .await
     }
@@ -367,6 +406,11 @@ fn returned(result: &CallToolResult) -> Returned {
 }
 
 async fn connect(revision: Revision, server: Ops, client: Client) -> Session {
+    connect_served(revision, server, client, true).await
+}
+
+/// [`connect`], the server served through `AskingService` or (`wrapped: false`) as it is.
+async fn connect_served(revision: Revision, server: Ops, client: Client, wrapped: bool) -> Session {
     let (server_io, client_io) = tokio::io::duplex(1 << 16);
     let (read, write) = tokio::io::split(server_io);
     let wire = Arc::new(Mutex::new(Vec::new()));
@@ -375,7 +419,11 @@ async fn connect(revision: Revision, server: Ops, client: Client) -> Session {
         wire: Arc::clone(&wire),
     };
     tokio::spawn(async move {
-        if let Ok(running) = AskingService(server).serve((read, tee)).await {
+        if wrapped {
+            if let Ok(running) = AskingService(server).serve((read, tee)).await {
+                let _ = running.waiting().await;
+            }
+        } else if let Ok(running) = server.serve((read, tee)).await {
             let _ = running.waiting().await;
         }
     });
@@ -923,4 +971,73 @@ async fn a_per_user_server_refuses_a_request_with_no_principal() {
     let s = on_2026_07_28(per_user()).await;
     let result = s.send("deploy", deploy(), None, None).await;
     assert_eq!(refused(result), ErrorCode::INVALID_REQUEST);
+}
+
+// ------------------------------------------------------------------------ one question per key
+
+fn yes() -> ElicitResult {
+    accept(json!({"confirm": true}))
+}
+
+on_both_revisions! {
+    async fn one_consent_per_table_each_under_its_own_name(revision) {
+        let client = Client::declaring(form_only()).answering([yes(), yes()]);
+        let s = connect(revision, Ops::new(), client).await;
+        let tables = json!({"tables": ["staging_tmp", "customers"], "named": true});
+        assert_eq!(s.call("drop_tables", tables).await, ok("Dropped staging_tmp, customers."));
+        assert_eq!(
+            s.messages(),
+            ["Permanently drop table `staging_tmp`?", "Permanently drop table `customers`?"]
+        );
+    }
+}
+
+on_both_revisions! {
+    async fn a_second_question_under_one_name_is_refused(revision) {
+        // On 2026-07-28 the second consent would otherwise read the first one's yes.
+        let client = Client::declaring(form_only()).answering([yes(), yes()]);
+        let s = connect(revision, Ops::new(), client).await;
+        let tables = json!({"tables": ["staging_tmp", "customers"], "named": false});
+        let params = CallToolRequestParams::new("drop_tables").with_arguments(arguments(tables));
+        let error = match within_a_while(s.client.call_tool(params)).await {
+            Err(ServiceError::McpError(error)) => error,
+            other => panic!("expected a JSON-RPC error, got {other:?}"),
+        };
+        assert_eq!(error.code, ErrorCode::INTERNAL_ERROR);
+        assert!(error.message.contains("`DropTable` is asked twice in one call"), "{}", error.message);
+        assert_eq!(s.messages(), ["Permanently drop table `staging_tmp`?"]);
+    }
+}
+
+#[tokio::test]
+async fn a_consent_is_spent_once() {
+    let s = on_2026_07_28(Ops::new()).await;
+    let asked = s.first_round("drop_table", drop_users(), None).await;
+    let first = s.send(
+        "drop_table",
+        drop_users(),
+        None,
+        Some(asked.answered(&yes())),
+    );
+    assert_eq!(completed(first.await), ok("Dropped table `users`."));
+    let replayed = s.send(
+        "drop_table",
+        drop_users(),
+        None,
+        Some(asked.answered(&yes())),
+    );
+    assert_eq!(refused(replayed.await), ErrorCode::INVALID_PARAMS);
+}
+
+#[tokio::test]
+async fn unwrapped_an_asker_before_parameters_binds_the_arguments() {
+    // Served as it is, not through `AskingService`: the asker reads the arguments itself.
+    let client = Client::declaring(form_only());
+    let s = connect_served(Revision::V2026_07_28, Ops::new(), client, false).await;
+    let asked = s.first_round("deploy", deploy(), None).await;
+    let other = json!({"service": "payments"});
+    let result = s.send("deploy", other, None, Some(asked.answered(&staging())));
+    assert_eq!(refused(result.await), ErrorCode::INVALID_PARAMS);
+    let retry = s.send("deploy", deploy(), None, Some(asked.answered(&staging())));
+    assert_eq!(completed(retry.await), ok(DEPLOYED));
 }
