@@ -14,8 +14,9 @@
 //!   `mcp_elicit::mrtr` rounds whose state is sealed (a tampered state is `-32602`).
 //!
 //! The tools are `#[tool]` functions taking an [`Asker`]; the prompt is a hand-written
-//! `get_prompt` ([`Asker::for_prompt`]), because rmcp's `#[prompt]` router does not pass a
-//! 2026-07-28 retry's `inputResponses` and `requestState` on. Sampling and roots go through the
+//! `get_prompt` ([`Asker::for_prompt`]): rmcp's `#[prompt]` router drops a 2026-07-28 retry's
+//! `inputResponses` and `requestState`, and only `AskingService` keeps them, which rmcp's
+//! `StreamableHttpService` cannot be given (it takes a `ServerHandler`). Sampling and roots go through the
 //! asker's [`Round`](mcp_elicit::mrtr::Round).
 
 use std::sync::Arc;

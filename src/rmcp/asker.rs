@@ -5,6 +5,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use ::rmcp::handler::server::common::FromContextPart;
+use ::rmcp::handler::server::prompt::PromptContext;
 use ::rmcp::handler::server::tool::ToolCallContext;
 use ::rmcp::model::{
     CallToolRequestParams, ElicitRequestParams, ElicitResult, GetPromptRequestParams,
@@ -176,9 +177,9 @@ pub trait AskingServer {
 /// Asks the user from inside one rmcp handler, the way the negotiated revision asks. See the
 /// [module documentation](super).
 ///
-/// A `#[tool]` function takes it as a parameter (the server implements [`AskingServer`]); a
-/// hand-written `call_tool` or `get_prompt` makes one with [`for_tool_call`](Asker::for_tool_call)
-/// or [`for_prompt`](Asker::for_prompt).
+/// A `#[tool]` or `#[prompt]` function takes it as a parameter (the server implements
+/// [`AskingServer`]); a hand-written `call_tool` or `get_prompt` makes one with
+/// [`for_tool_call`](Asker::for_tool_call) or [`for_prompt`](Asker::for_prompt).
 ///
 /// Its round state is bound to the call's name and arguments, so that an answer given for one
 /// set of arguments (consent to drop *this* table) is never read for another; each answer is
@@ -238,6 +239,54 @@ pub(super) fn call_digest(name: &str, arguments: Option<&JsonObject>) -> ParamsD
 #[derive(Clone, Copy)]
 pub(super) struct CallDigest(pub(super) ParamsDigest);
 
+/// A `prompts/get`'s digest and retry fields, taken by [`AskingService`](super::AskingService)
+/// from the request as the client sent it: rmcp's `#[prompt]` router does not pass a retry's
+/// `inputResponses` and `requestState` on to the prompt.
+#[derive(Clone)]
+pub(super) struct PromptRetry {
+    pub(super) digest: ParamsDigest,
+    pub(super) input_responses: Option<InputResponses>,
+    pub(super) request_state: Option<String>,
+}
+
+/// `prompts/get` in a `#[prompt]` function. On 2026-07-28 the server must be served through
+/// [`AskingService`](super::AskingService), which keeps the retry's fields rmcp's prompt router
+/// drops; without it the asker refuses to start (`-32603`, naming `AskingService`) rather than
+/// ask the same question in every round.
+impl<S: AskingServer> FromContextPart<PromptContext<'_, S>> for Asker {
+    fn from_context_part(context: &mut PromptContext<'_, S>) -> Result<Self, ErrorData> {
+        let asking = context.server.asking();
+        if let Some(retry) = context.context.extensions.get::<PromptRetry>().cloned() {
+            return Asker::new(
+                asking,
+                "prompts/get",
+                retry.digest,
+                retry.input_responses.as_ref(),
+                retry.request_state.as_deref(),
+                context.context.clone(),
+            );
+        }
+        let digest = call_digest(&context.name, context.arguments.as_ref());
+        let asker = Asker::new(
+            asking,
+            "prompts/get",
+            digest,
+            None,
+            None,
+            context.context.clone(),
+        )?;
+        if asker.round.is_some() {
+            return Err(ErrorData::internal_error(
+                "a #[prompt] that asks on protocol 2026-07-28 needs its server served through \
+                 `mcp_elicit::rmcp::AskingService`: rmcp's prompt router drops the retry's \
+                 inputResponses and requestState",
+                None,
+            ));
+        }
+        Ok(asker)
+    }
+}
+
 /// `tools/call` in a `#[tool]` function.
 impl<S: AskingServer> FromContextPart<ToolCallContext<'_, S>> for Asker {
     fn from_context_part(context: &mut ToolCallContext<'_, S>) -> Result<Self, ErrorData> {
@@ -280,9 +329,7 @@ impl Asker {
         )
     }
 
-    /// An asker for a hand-written `get_prompt`. (rmcp's `#[prompt]` router does not pass a
-    /// 2026-07-28 retry's `inputResponses` and `requestState` to the prompt, so a prompt that
-    /// asks is written by hand.)
+    /// An asker for a hand-written `get_prompt`.
     ///
     /// # Errors
     /// As [`for_tool_call`](Asker::for_tool_call).
@@ -638,5 +685,16 @@ impl Asker {
                 None
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod send_check {
+    fn is_send<T: Send>() {}
+
+    /// rmcp's `#[prompt]` takes only `Send` parameters (its `#[tool]` does not ask).
+    #[test]
+    fn asker_is_send() {
+        is_send::<super::Asker>();
     }
 }

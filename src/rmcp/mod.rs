@@ -69,6 +69,10 @@
 //!
 //! Decline and cancel are final answers on every revision: returned, never asked again.
 //!
+//! A `#[prompt]` takes an [`Asker`] the same way and returns [`respond_prompt`]'s
+//! [`PromptResponse`]; on 2026-07-28 its server is served through [`AskingService`] (see
+//! [`Asker`]).
+//!
 //! # On the wire
 //!
 //! - **Property order.** The form's fields reach the client in the order of the struct. rmcp
@@ -103,7 +107,7 @@ mod stop;
 mod wire;
 
 pub use asker::{AskConfig, Asker, AskingServer};
-pub use stop::{Stop, ToolResponse, respond};
+pub use stop::{PromptResponse, Stop, ToolResponse, respond, respond_prompt};
 pub use wire::AskingService;
 
 // ---------------------------------------------------------------------------------------------

@@ -5,8 +5,11 @@ use std::fmt;
 use std::future::Future;
 
 use ::rmcp::ErrorData;
+use ::rmcp::handler::server::prompt::IntoGetPromptResult;
 use ::rmcp::handler::server::tool::IntoCallToolResult;
-use ::rmcp::model::{CallToolResponse, CallToolResult, ContentBlock, InputRequiredResult};
+use ::rmcp::model::{
+    CallToolResponse, CallToolResult, ContentBlock, GetPromptResponse, InputRequiredResult,
+};
 
 use super::{ConvertError, jsonrpc_error, mrtr_error};
 use crate::mrtr::MrtrError;
@@ -72,6 +75,31 @@ impl Stop {
     }
 }
 
+impl Stop {
+    /// A `#[prompt]`'s response. A prompt has no `isError` result, so what a tool returns as one
+    /// is a JSON-RPC error here: [`CannotAsk`](Stop::CannotAsk) the revision's
+    /// ([`CannotAsk::to_jsonrpc_error`]: `-32602`, or `-32021` on 2026-07-28), and
+    /// [`Rejected`](Stop::Rejected) `-32602` with the same text (on 2026-07-28 the answers are
+    /// the retry's `inputResponses`).
+    ///
+    /// # Errors
+    /// As above, and [`Stop::Error`]'s error.
+    pub fn into_prompt_response(self) -> Result<GetPromptResponse, ErrorData> {
+        match self {
+            Stop::InputRequired(result) => Ok((*result).into()),
+            Stop::CannotAsk(cannot) => Err(jsonrpc_error(&cannot.to_jsonrpc_error())),
+            Stop::Rejected { rejected, hint } => {
+                let text = match hint {
+                    Some(hint) => format!("{rejected} {hint}"),
+                    None => rejected.to_string(),
+                };
+                Err(ErrorData::invalid_params(text, None))
+            }
+            Stop::Error(error) => Err(error),
+        }
+    }
+}
+
 impl fmt::Display for Stop {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -103,6 +131,41 @@ where
         Ok(value) => value.into_call_tool_result(),
         Err(stop) => stop.into_response(),
     }
+}
+
+/// What a `#[prompt]` that asks returns: the prompt's messages, the question (2026-07-28), or a
+/// JSON-RPC error. (rmcp's `#[prompt]` takes a `Result<GetPromptResult, ErrorData>` or an
+/// input-required result, but not a response that may be either; this is one.)
+#[derive(Debug)]
+pub struct PromptResponse(Result<GetPromptResponse, ErrorData>);
+
+impl PromptResponse {
+    /// The response, or the protocol error.
+    ///
+    /// # Errors
+    /// The protocol error.
+    pub fn into_inner(self) -> Result<GetPromptResponse, ErrorData> {
+        self.0
+    }
+}
+
+impl IntoGetPromptResult for PromptResponse {
+    fn into_get_prompt_result(self) -> Result<GetPromptResponse, ErrorData> {
+        self.0
+    }
+}
+
+/// [`respond`] for a `#[prompt]`: the messages, or what the [`Stop`] turns into
+/// ([`Stop::into_prompt_response`]).
+pub async fn respond_prompt<T, W>(work: W) -> PromptResponse
+where
+    W: Future<Output = Result<T, Stop>>,
+    T: IntoGetPromptResult,
+{
+    PromptResponse(match work.await {
+        Ok(value) => value.into_get_prompt_result(),
+        Err(stop) => stop.into_prompt_response(),
+    })
 }
 
 impl From<ErrorData> for Stop {

@@ -3,7 +3,7 @@
 use std::borrow::Cow;
 use std::future::Future;
 
-use super::asker::{CallDigest, call_digest};
+use super::asker::{CallDigest, PromptRetry, call_digest};
 use ::rmcp::model::{
     ClientNotification, ClientRequest, CustomResult, ProtocolVersion, ServerConfig, ServerResult,
 };
@@ -17,7 +17,9 @@ use ::rmcp::{ErrorData, RoleServer};
 ///   the digest of each `tools/call`'s name and arguments in the request's extensions, where
 ///   the asker reads it to bind its round state. (rmcp's `Parameters<..>` takes the arguments
 ///   out of the tool's context; served through `AskingService`, the order of the tool's
-///   parameters does not matter.)
+///   parameters does not matter.) For a `prompts/get` it also keeps a 2026-07-28 retry's
+///   `inputResponses` and `requestState`, which rmcp's `#[prompt]` router drops: a `#[prompt]`
+///   that asks on 2026-07-28 needs it.
 /// - **It writes what the revision says.** rmcp's URL elicitation type always has an
 ///   `elicitationId`; 2026-07-28 removed the field, and rmcp writes `"elicitationId": ""` into
 ///   every URL request of an input-required result. Those results go out without it.
@@ -53,9 +55,19 @@ impl<S: Service<RoleServer>> Service<RoleServer> for AskingService<S> {
         request: ClientRequest,
         mut context: RequestContext<RoleServer>,
     ) -> impl Future<Output = Result<ServerResult, ErrorData>> + MaybeSendFuture + '_ {
-        if let ClientRequest::CallToolRequest(call) = &request {
-            let digest = call_digest(&call.params.name, call.params.arguments.as_ref());
-            context.extensions.insert(CallDigest(digest));
+        match &request {
+            ClientRequest::CallToolRequest(call) => {
+                let digest = call_digest(&call.params.name, call.params.arguments.as_ref());
+                context.extensions.insert(CallDigest(digest));
+            }
+            ClientRequest::GetPromptRequest(get) => {
+                context.extensions.insert(PromptRetry {
+                    digest: call_digest(&get.params.name, get.params.arguments.as_ref()),
+                    input_responses: get.params.input_responses.clone(),
+                    request_state: get.params.request_state.clone(),
+                });
+            }
+            _ => {}
         }
         let response = self.0.handle_request(request, context);
         async move { response.await.map(without_empty_elicitation_ids) }

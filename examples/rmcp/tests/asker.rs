@@ -18,7 +18,10 @@ use std::task::{Context, Poll};
 use std::time::Duration;
 
 use mcp_elicit::mrtr::Rounds;
-use mcp_elicit::rmcp::{AskConfig, Asker, AskingServer, AskingService, ToolResponse, respond};
+use mcp_elicit::rmcp::{
+    AskConfig, Asker, AskingServer, AskingService, PromptResponse, ToolResponse, respond,
+    respond_prompt,
+};
 use mcp_elicit::state::{KeyId, MemoryReplayGuard, StateKey, StateKeys};
 use mcp_elicit::{Elicit, ElicitUrl, Elicitation, Revision, UrlOutcome};
 use rmcp::handler::server::wrapper::Parameters;
@@ -27,11 +30,15 @@ use rmcp::model::{
     ContentBlock, ElicitRequestParams, ElicitResult, ElicitationAction, ErrorCode, Implementation,
     InputRequiredResult, InputResponses, ProtocolVersion, RequestMetaObject, ServerResult,
 };
+use rmcp::model::{GetPromptRequestParams, PromptMessage, Role};
 use rmcp::service::{
     ClientLifecycleMode, ClientServiceExt, PeerRequestOptions, RequestContext, RunningService,
     ServiceError,
 };
-use rmcp::{ClientHandler, ErrorData, RoleClient, ServiceExt, schemars, tool, tool_router};
+use rmcp::{
+    ClientHandler, ErrorData, RoleClient, ServerHandler, ServiceExt, prompt, prompt_handler,
+    prompt_router, schemars, tool, tool_handler, tool_router,
+};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use tokio::io::AsyncWrite;
@@ -148,7 +155,7 @@ fn failed(text: String) -> CallToolResult {
     CallToolResult::error(vec![ContentBlock::text(text)])
 }
 
-#[tool_router(server_handler)]
+#[tool_router]
 impl Ops {
     #[tool(description = "Deploy a service; asks where to.")]
     async fn deploy(
@@ -237,6 +244,27 @@ impl Ops {
         .await
     }
 }
+
+#[prompt_router]
+impl Ops {
+    #[prompt(description = "A deploy plan; asks where to deploy.")]
+    async fn deploy_plan(&self, mut asker: Asker) -> PromptResponse {
+        respond_prompt(async {
+            let plan = match asker.form::<DeployTarget>().await? {
+                Elicitation::Accept(t) => {
+                    format!("Plan: {:?} with {} replicas.", t.env, t.replicas)
+                }
+                _ => "Plan: nothing to deploy.".to_owned(),
+            };
+            Ok(vec![PromptMessage::new_text(Role::User, plan)])
+        })
+        .await
+    }
+}
+
+#[tool_handler]
+#[prompt_handler]
+impl ServerHandler for Ops {}
 
 const PAGE: &str = "https://ops.example.com/connect/github?flow=7f3a";
 const DEPLOY_MESSAGE: &str = "Where should `billing-api` be deployed?";
@@ -1040,4 +1068,36 @@ async fn unwrapped_an_asker_before_parameters_binds_the_arguments() {
     assert_eq!(refused(result.await), ErrorCode::INVALID_PARAMS);
     let retry = s.send("deploy", deploy(), None, Some(asked.answered(&staging())));
     assert_eq!(completed(retry.await), ok(DEPLOYED));
+}
+
+// ------------------------------------------------------------------------------------ #[prompt]
+
+on_both_revisions! {
+    async fn a_prompt_asks_like_a_tool(revision) {
+        let client = Client::declaring(form_only()).answering([staging()]);
+        let s = connect(revision, Ops::new(), client).await;
+        let prompt = within_a_while(s.client.get_prompt(GetPromptRequestParams::new("deploy_plan")))
+            .await
+            .expect("the prompt completes");
+        let text = serde_json::to_value(&prompt.messages).unwrap()[0]["content"]["text"].clone();
+        assert_eq!(text, "Plan: Staging with 2 replicas.");
+        assert_eq!(s.asked().len(), 1);
+    }
+}
+
+#[tokio::test]
+async fn unwrapped_a_prompt_that_asks_on_2026_07_28_is_refused_naming_asking_service() {
+    let client = Client::declaring(form_only()).answering([staging()]);
+    let s = connect_served(Revision::V2026_07_28, Ops::new(), client, false).await;
+    let refused = within_a_while(
+        s.client
+            .get_prompt(GetPromptRequestParams::new("deploy_plan")),
+    )
+    .await;
+    let Err(ServiceError::McpError(error)) = refused else {
+        panic!("expected a JSON-RPC error, got {refused:?}")
+    };
+    assert_eq!(error.code, ErrorCode::INTERNAL_ERROR);
+    assert!(error.message.contains("AskingService"), "{}", error.message);
+    assert!(s.asked().is_empty(), "nothing was asked");
 }
