@@ -117,6 +117,15 @@ fn ready<T>(answer: Answer<T>) -> T {
     }
 }
 
+/// One run on `params` that must ask: its input-required result.
+fn asked<A: elicit_core::mrtr::Asks>(
+    rounds: &Rounds,
+    params: &Value,
+    asks: A,
+) -> InputRequiredResult {
+    ask(round::<()>(rounds, params).unwrap().answer(asks).unwrap())
+}
+
 fn keys_of(result: &InputRequiredResult) -> Vec<&str> {
     result.input_requests().keys().collect()
 }
@@ -527,10 +536,7 @@ fn message_of<'a>(result: &'a InputRequiredResult, key: &str) -> &'a str {
 fn an_invalid_answer_is_asked_again_once_saying_what_was_wrong_then_rejected() {
     let rounds = rounds();
     let params = call();
-    let first = ask(round::<()>(&rounds, &params)
-        .unwrap()
-        .answer(Ask::form::<Window>("window"))
-        .unwrap());
+    let first = asked(&rounds, &params, Ask::form::<Window>("window"));
     let original = message_of(&first, "window").to_owned();
 
     // The first invalid answer: asked again, the message saying which field broke which rule.
@@ -539,10 +545,7 @@ fn an_invalid_answer_is_asked_again_once_saying_what_was_wrong_then_rejected() {
         &first,
         json!({ "window": accept(json!({ "hour": 24 })) }),
     );
-    let again = ask(round::<()>(&rounds, &retried)
-        .unwrap()
-        .answer(Ask::form::<Window>("window"))
-        .unwrap());
+    let again = asked(&rounds, &retried, Ask::form::<Window>("window"));
     assert_eq!(
         message_of(&again, "window"),
         format!("Your last answer could not be used: hour must be at most 23.\n\n{original}")
@@ -582,19 +585,13 @@ fn an_invalid_answer_is_asked_again_once_saying_what_was_wrong_then_rejected() {
 fn a_valid_answer_after_an_invalid_one_is_used() {
     let rounds = rounds();
     let params = call();
-    let first = ask(round::<()>(&rounds, &params)
-        .unwrap()
-        .answer(Ask::form::<Window>("window"))
-        .unwrap());
+    let first = asked(&rounds, &params, Ask::form::<Window>("window"));
     let retried = retry(
         &params,
         &first,
         json!({ "window": accept(json!({ "hour": 99 })) }),
     );
-    let again = ask(round::<()>(&rounds, &retried)
-        .unwrap()
-        .answer(Ask::form::<Window>("window"))
-        .unwrap());
+    let again = asked(&rounds, &retried, Ask::form::<Window>("window"));
     let retried = retry(
         &params,
         &again,
@@ -614,10 +611,7 @@ fn reasks_are_configurable_and_corrections_do_not_pile_up() {
     for reasks in [0, 1, 3] {
         let rounds = rounds().with_reasks(reasks);
         let params = call();
-        let mut result = ask(round::<()>(&rounds, &params)
-            .unwrap()
-            .answer(Ask::form::<Window>("window"))
-            .unwrap());
+        let mut result = asked(&rounds, &params, Ask::form::<Window>("window"));
         let original = message_of(&result, "window").to_owned();
         let mut asks = 1;
         loop {
@@ -663,10 +657,7 @@ fn a_rejected_question_asks_nothing_else() {
             Ask::form::<Window>("window"),
         )
     };
-    let first = ask(round::<()>(&rounds, &params)
-        .unwrap()
-        .answer(asks())
-        .unwrap());
+    let first = asked(&rounds, &params, asks());
     assert_eq!(keys_of(&first), ["target", "window"]);
     let retried = retry(
         &params,
@@ -697,15 +688,9 @@ fn an_unreadable_url_answer_counts_against_the_same_reasks() {
     let meta = capabilities(json!({ "elicitation": { "url": {} } }));
     let mut params = params;
     params["_meta"] = meta;
-    let first = ask(round::<()>(&rounds, &params)
-        .unwrap()
-        .answer(page())
-        .unwrap());
+    let first = asked(&rounds, &params, page());
     let retried = retry(&params, &first, json!({ "connect": { "action": "maybe" } }));
-    let again = ask(round::<()>(&rounds, &retried)
-        .unwrap()
-        .answer(page())
-        .unwrap());
+    let again = asked(&rounds, &retried, page());
     assert_eq!(
         again.input_requests().get("connect").unwrap(),
         first.input_requests().get("connect").unwrap(),
@@ -753,10 +738,7 @@ fn drop_consent(table: &str) -> Ask<Elicitation<serde_json::Map<String, Value>>>
 fn a_fresh_answer_is_read_only_for_the_question_it_answered() {
     let rounds = rounds();
     let params = call();
-    let first = ask(round::<()>(&rounds, &params)
-        .unwrap()
-        .answer(drop_consent("staging_tmp"))
-        .unwrap());
+    let first = asked(&rounds, &params, drop_consent("staging_tmp"));
     // The retry's run asks about another table under the same key (the list it drops from
     // changed): the user's yes was not about it.
     let retried = retry(
@@ -764,10 +746,7 @@ fn a_fresh_answer_is_read_only_for_the_question_it_answered() {
         &first,
         json!({ "confirm": accept(json!({ "confirm": true })) }),
     );
-    let again = ask(round::<()>(&rounds, &retried)
-        .unwrap()
-        .answer(drop_consent("customers"))
-        .unwrap());
+    let again = asked(&rounds, &retried, drop_consent("customers"));
     assert_eq!(message_of(&again, "confirm"), "Drop table `customers`?");
 }
 
@@ -776,20 +755,14 @@ fn a_carried_answer_is_read_only_for_the_question_it_answered() {
     let rounds = rounds();
     let params = call();
     let asks = |table: &str| (drop_consent(table), Ask::form::<Window>("window"));
-    let first = ask(round::<()>(&rounds, &params)
-        .unwrap()
-        .answer(asks("staging_tmp"))
-        .unwrap());
+    let first = asked(&rounds, &params, asks("staging_tmp"));
     // Round 2: the consent is answered, the window not yet: the consent is carried.
     let retried = retry(
         &params,
         &first,
         json!({ "confirm": accept(json!({ "confirm": true })) }),
     );
-    let second = ask(round::<()>(&rounds, &retried)
-        .unwrap()
-        .answer(asks("staging_tmp"))
-        .unwrap());
+    let second = asked(&rounds, &retried, asks("staging_tmp"));
     assert_eq!(keys_of(&second), ["window"]);
     // Round 3 asks about another table: the carried yes is not read for it.
     let retried = retry(
@@ -797,10 +770,7 @@ fn a_carried_answer_is_read_only_for_the_question_it_answered() {
         &second,
         json!({ "window": accept(json!({ "hour": 9 })) }),
     );
-    let third = ask(round::<()>(&rounds, &retried)
-        .unwrap()
-        .answer(asks("customers"))
-        .unwrap());
+    let third = asked(&rounds, &retried, asks("customers"));
     assert_eq!(keys_of(&third), ["confirm"]);
     assert_eq!(message_of(&third, "confirm"), "Drop table `customers`?");
     // And with the same table, the carried yes and the fresh window complete the call.
@@ -818,10 +788,7 @@ fn a_carried_answer_is_read_only_for_the_question_it_answered() {
 fn unknown_response_keys_are_ignored() {
     let rounds = rounds();
     let params = call();
-    let result = ask(round::<()>(&rounds, &params)
-        .unwrap()
-        .answer(Ask::form::<Window>("window"))
-        .unwrap());
+    let result = asked(&rounds, &params, Ask::form::<Window>("window"));
     let retried = retry(
         &params,
         &result,
@@ -877,10 +844,7 @@ fn decline_and_cancel_are_final_answers_never_asked_again() {
         ("decline", Elicitation::Decline),
         ("cancel", Elicitation::Cancel),
     ] {
-        let result = ask(round::<()>(&rounds, &params)
-            .unwrap()
-            .answer(Ask::form::<DeployTarget>("target"))
-            .unwrap());
+        let result = asked(&rounds, &params, Ask::form::<DeployTarget>("target"));
         let retried = retry(&params, &result, json!({ "target": { "action": action } }));
         let mut round = round::<()>(&rounds, &retried).unwrap();
         let target = ready(round.answer(Ask::form::<DeployTarget>("target")).unwrap());
@@ -908,18 +872,12 @@ fn answers_the_server_did_not_ask_for_are_ignored() {
     let mut params = call();
     params["inputResponses"] =
         json!({ "target": accept(json!({ "env": "production", "ticket": "CHG-0001" })) });
-    let result = ask(round::<()>(&rounds, &params)
-        .unwrap()
-        .answer(Ask::form::<DeployTarget>("target"))
-        .unwrap());
+    let result = asked(&rounds, &params, Ask::form::<DeployTarget>("target"));
     assert_eq!(keys_of(&result), ["target"]);
 
     // A retry answering a key that round did not ask: not read either.
     let first = call();
-    let asked_window = ask(round::<()>(&rounds, &first)
-        .unwrap()
-        .answer(Ask::form::<Window>("window"))
-        .unwrap());
+    let asked_window = asked(&rounds, &first, Ask::form::<Window>("window"));
     let retried = retry(
         &first,
         &asked_window,
@@ -938,10 +896,7 @@ fn answers_the_server_did_not_ask_for_are_ignored() {
 fn input_responses_from_a_transport_map_read_the_same() {
     let rounds = rounds();
     let params = call();
-    let result = ask(round::<()>(&rounds, &params)
-        .unwrap()
-        .answer(Ask::form::<Window>("window"))
-        .unwrap());
+    let result = asked(&rounds, &params, Ask::form::<Window>("window"));
     // What rmcp hands over: `BTreeMap<String, Value>` and `Option<String>`.
     let responses: BTreeMap<String, Value> =
         BTreeMap::from([("window".to_owned(), accept(json!({ "hour": 12 })))]);
@@ -995,10 +950,7 @@ fn the_typed_state_travels_sealed_between_rounds() {
 fn a_request_state_that_does_not_open_is_invalid_params_naming_the_check() {
     let rounds = rounds();
     let params = call();
-    let result = ask(round::<()>(&rounds, &params)
-        .unwrap()
-        .answer(Ask::form::<Window>("window"))
-        .unwrap());
+    let result = asked(&rounds, &params, Ask::form::<Window>("window"));
     let retried = retry(&params, &result, json!({}));
     let open = |params: &Value, binding: Binding<'_>, now| {
         let retry = Retry::from_params(params).unwrap();
@@ -1079,10 +1031,7 @@ fn a_request_state_that_does_not_open_is_invalid_params_naming_the_check() {
 fn sixty_four_concurrent_redemptions_of_one_round_succeed_exactly_once() {
     let rounds = Arc::new(rounds());
     let params = call();
-    let result = ask(round::<()>(&rounds, &params)
-        .unwrap()
-        .answer(Ask::form::<Window>("window"))
-        .unwrap());
+    let result = asked(&rounds, &params, Ask::form::<Window>("window"));
     let retried = Arc::new(retry(
         &params,
         &result,
