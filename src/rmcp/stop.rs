@@ -64,18 +64,13 @@ impl Stop {
             Stop::InputRequired(result) => Ok((*result).into()),
             Stop::CannotAsk(cannot) => Ok(super::headless_result(&cannot).into()),
             Stop::Rejected { rejected, hint } => {
-                let text = match hint {
-                    Some(hint) => format!("{rejected} {hint}"),
-                    None => rejected.to_string(),
-                };
+                let text = rejected_text(&rejected, hint.as_deref());
                 Ok(CallToolResult::error(vec![ContentBlock::text(text)]).into())
             }
             Stop::Error(error) => Err(error),
         }
     }
-}
 
-impl Stop {
     /// A `#[prompt]`'s response. A prompt has no `isError` result, so what a tool returns as one
     /// is a JSON-RPC error here: [`CannotAsk`](Stop::CannotAsk) the revision's
     /// ([`CannotAsk::to_jsonrpc_error`]: `-32602`, or `-32021` on 2026-07-28), and
@@ -88,15 +83,20 @@ impl Stop {
         match self {
             Stop::InputRequired(result) => Ok((*result).into()),
             Stop::CannotAsk(cannot) => Err(jsonrpc_error(&cannot.to_jsonrpc_error())),
-            Stop::Rejected { rejected, hint } => {
-                let text = match hint {
-                    Some(hint) => format!("{rejected} {hint}"),
-                    None => rejected.to_string(),
-                };
-                Err(ErrorData::invalid_params(text, None))
-            }
+            Stop::Rejected { rejected, hint } => Err(ErrorData::invalid_params(
+                rejected_text(&rejected, hint.as_deref()),
+                None,
+            )),
             Stop::Error(error) => Err(error),
         }
+    }
+}
+
+/// What a rejection says to the user: why, then the tool's hint.
+fn rejected_text(rejected: &Rejected, hint: Option<&str>) -> String {
+    match hint {
+        Some(hint) => format!("{rejected} {hint}"),
+        None => rejected.to_string(),
     }
 }
 
