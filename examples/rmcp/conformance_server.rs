@@ -460,8 +460,10 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         Err(_) => 3001,
     };
     // Nobody authenticates to this test server, so there is one principal; keys are made for
-    // the life of the process (replicas would load shared keys: `AskConfig::per_user`).
-    let asking = AskConfig::single_user()?;
+    // the life of the process (replicas would load shared keys: `AskConfig::per_user`). Served
+    // over streamable HTTP, it cannot be wrapped in `AskingService`: every tool lists its `Asker`
+    // before `Parameters<..>`, and says so.
+    let asking = AskConfig::single_user()?.with_asker_before_parameters();
     let service: StreamableHttpService<Conformance, LocalSessionManager> =
         StreamableHttpService::new(
             move || {

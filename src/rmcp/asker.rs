@@ -51,6 +51,9 @@ pub struct AskConfig {
     rounds: Arc<Rounds>,
     principal: Principal,
     timeout: Duration,
+    /// The tools list the `Asker` before `Parameters<..>`: a `#[tool]` may bind to the arguments
+    /// it finds in its context, without `AskingService`.
+    asker_first: bool,
 }
 
 /// Who is asking, for the binding of round state.
@@ -76,6 +79,7 @@ impl fmt::Debug for AskConfig {
                 },
             )
             .field("timeout", &self.timeout)
+            .field("asker_before_parameters", &self.asker_first)
             .finish()
     }
 }
@@ -107,6 +111,7 @@ impl AskConfig {
             rounds: Arc::new(rounds),
             principal: Principal::Single,
             timeout: Self::DEFAULT_TIMEOUT,
+            asker_first: false,
         }
     }
 
@@ -140,6 +145,7 @@ impl AskConfig {
             rounds: Arc::new(rounds),
             principal: Principal::PerRequest(Arc::new(principal)),
             timeout: Self::DEFAULT_TIMEOUT,
+            asker_first: false,
         }
     }
 
@@ -147,6 +153,22 @@ impl AskConfig {
     #[must_use]
     pub fn with_timeout(mut self, timeout: Duration) -> Self {
         self.timeout = timeout;
+        self
+    }
+
+    /// For a server that cannot be served through [`AskingService`](super::AskingService)
+    /// (rmcp's `StreamableHttpService` takes a `ServerHandler`): every `#[tool]` of this server
+    /// lists its `Asker` before any `Parameters<..>`, so the asker binds its round state to the
+    /// arguments it finds in the tool's context.
+    ///
+    /// Without `AskingService` and without this promise, a `#[tool]` that asks on 2026-07-28 is
+    /// refused (`-32603`): rmcp's `Parameters<..>` takes the arguments out of the context, and
+    /// an asker after it could not tell a call without arguments from arguments taken, so it
+    /// would bind to the tool's name alone. A promise broken (a `Parameters<..>` first) is that
+    /// weak binding again: an answer given for one set of arguments could be read for another.
+    #[must_use]
+    pub fn with_asker_before_parameters(mut self) -> Self {
+        self.asker_first = true;
         self
     }
 
@@ -183,11 +205,13 @@ pub trait AskingServer {
 ///
 /// Its round state is bound to the call's name and arguments, so that an answer given for one
 /// set of arguments (consent to drop *this* table) is never read for another; each answer is
-/// also bound to the exact question it answered. **Put the `Asker` before `Parameters<..>`** in
-/// a `#[tool]`'s parameters: rmcp's `Parameters` takes the arguments out of the tool's context,
-/// so an asker after it would bind to the tool's name alone. (A server served through
-/// [`AskingService`](super::AskingService) records them from the request itself, and the order
-/// does not matter.)
+/// also bound to the exact question it answered. rmcp's `Parameters<..>` takes the arguments
+/// out of a tool's context, so the server is served through
+/// [`AskingService`](super::AskingService), which records them from the request itself (the
+/// order of the tool's parameters then does not matter); where it cannot be (streamable HTTP),
+/// every tool lists the `Asker` before `Parameters<..>` and the server says so with
+/// [`AskConfig::with_asker_before_parameters`]. Otherwise a `#[tool]` that asks on 2026-07-28
+/// is refused (`-32603`) before anything is asked.
 ///
 /// Each question is asked under its name ([`FormRequest::name`], [`UrlRequest::name`]; the
 /// type's name for a derived form), the key of a 2026-07-28 `inputRequests`: to ask the same
@@ -291,19 +315,33 @@ impl<S: AskingServer> FromContextPart<PromptContext<'_, S>> for Asker {
 impl<S: AskingServer> FromContextPart<ToolCallContext<'_, S>> for Asker {
     fn from_context_part(context: &mut ToolCallContext<'_, S>) -> Result<Self, ErrorData> {
         // The request as the client sent it, when served through `AskingService`; otherwise the
-        // arguments still in the context (this asker comes before `Parameters<..>`).
-        let digest = match context.request_context.extensions.get::<CallDigest>() {
-            Some(recorded) => recorded.0,
-            None => call_digest(&context.name, context.arguments.as_ref()),
+        // arguments still in the context, if the server promised the asker comes first.
+        let asking = context.service.asking();
+        let (digest, bound) = match context.request_context.extensions.get::<CallDigest>() {
+            Some(recorded) => (recorded.0, true),
+            None => (
+                call_digest(&context.name, context.arguments.as_ref()),
+                asking.asker_first,
+            ),
         };
-        Asker::new(
-            context.service.asking(),
+        let asker = Asker::new(
+            asking,
             "tools/call",
             digest,
             context.input_responses.as_ref(),
             context.request_state.as_deref(),
             context.request_context.clone(),
-        )
+        )?;
+        if asker.round.is_some() && !bound {
+            return Err(ErrorData::internal_error(
+                "a #[tool] that asks on protocol 2026-07-28 binds its round state to the call's \
+                 arguments: serve the server through `mcp_elicit::rmcp::AskingService`, or (where \
+                 it cannot be, as over streamable HTTP) list the `Asker` before `Parameters<..>` \
+                 in every tool and say so with `AskConfig::with_asker_before_parameters`",
+                None,
+            ));
+        }
+        Ok(asker)
     }
 }
 
