@@ -87,6 +87,11 @@ impl std::error::Error for ConsentMismatch {}
 /// it: consent is granted when the reply is accepted, valid, and every field marked
 /// `#[elicit(consent)]` (a confirmation checkbox) is `true`. An accepted form with an unticked
 /// checkbox is a decline.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a consent form",
+    label = "consent is asked with a form marked `#[elicit(consent)]`",
+    note = "add `#[elicit(consent)]` to the struct, and a `bool` field marked `#[elicit(consent)]` the user ticks"
+)]
 pub trait ConsentForm: Elicit {
     /// Whether the accepted form grants consent (every confirmation checkbox ticked).
     fn granted(&self) -> bool;

@@ -191,6 +191,14 @@ impl AskConfig {
 }
 
 /// A server whose handlers ask: where an [`Asker`] finds the server's [`AskConfig`].
+///
+/// A `#[tool]` that takes an `Asker` on a server without it fails to compile with rmcp's
+/// "`IntoToolRoute` is not satisfied": implement this trait.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` does not say how it asks: implement `mcp_elicit::rmcp::AskingServer` for it",
+    label = "a tool of this server takes an `Asker`",
+    note = "`impl AskingServer for {Self} {{ fn asking(&self) -> &AskConfig {{ &self.asking }} }}`, with an `AskConfig` field made by `AskConfig::single_user()?`"
+)]
 pub trait AskingServer {
     /// How this server asks.
     fn asking(&self) -> &AskConfig;

@@ -15,8 +15,8 @@ use super::{ConvertError, jsonrpc_error, mrtr_error};
 use crate::mrtr::MrtrError;
 use crate::state::{KeyError, RedeemError, SealError, StateError};
 use crate::{
-    CannotAsk, CapabilityError, Rejected, RevisionError, SchemaError, Text, UrlError,
-    UrlRequestError,
+    CannotAsk, CapabilityError, ConsentMismatch, Rejected, RevisionError, SchemaError, Text,
+    UrlError, UrlRequestError,
 };
 
 /// What a tool returns: rmcp's response, or a protocol error.
@@ -48,6 +48,10 @@ pub enum Stop {
         /// ([`Asker::set_hint`](super::Asker::set_hint)).
         hint: Option<Text>,
     },
+    /// The consent the user gave does not cover what the tool is about to do
+    /// ([`Consent::ensure`](crate::Consent::ensure)): nothing was done. An `isError` result
+    /// says so, with the hint.
+    ConsentMismatch(ConsentMismatch),
     /// A protocol error: a `requestState` that does not open (`-32602`), or a request this
     /// server could not build or send (`-32603`).
     Error(ErrorData),
@@ -65,6 +69,10 @@ impl Stop {
             Stop::CannotAsk(cannot) => Ok(super::headless_result(&cannot).into()),
             Stop::Rejected { rejected, hint } => {
                 let text = rejected_text(&rejected, hint.as_deref());
+                Ok(CallToolResult::error(vec![ContentBlock::text(text)]).into())
+            }
+            Stop::ConsentMismatch(mismatch) => {
+                let text = format!("Nothing was done: {mismatch}.");
                 Ok(CallToolResult::error(vec![ContentBlock::text(text)]).into())
             }
             Stop::Error(error) => Err(error),
@@ -87,6 +95,9 @@ impl Stop {
                 rejected_text(&rejected, hint.as_deref()),
                 None,
             )),
+            Stop::ConsentMismatch(mismatch) => {
+                Err(ErrorData::invalid_request(mismatch.to_string(), None))
+            }
             Stop::Error(error) => Err(error),
         }
     }
@@ -106,6 +117,7 @@ impl fmt::Display for Stop {
             Stop::InputRequired(_) => f.write_str("the user is being asked (input required)"),
             Stop::CannotAsk(cannot) => fmt::Display::fmt(cannot, f),
             Stop::Rejected { rejected, .. } => fmt::Display::fmt(rejected, f),
+            Stop::ConsentMismatch(mismatch) => fmt::Display::fmt(mismatch, f),
             Stop::Error(error) => fmt::Display::fmt(&error.message, f),
         }
     }
@@ -200,6 +212,12 @@ impl From<RedeemError> for Stop {
 impl From<CannotAsk> for Stop {
     fn from(cannot: CannotAsk) -> Self {
         Stop::CannotAsk(cannot)
+    }
+}
+
+impl From<ConsentMismatch> for Stop {
+    fn from(mismatch: ConsentMismatch) -> Self {
+        Stop::ConsentMismatch(mismatch)
     }
 }
 
