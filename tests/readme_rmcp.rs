@@ -1,7 +1,8 @@
 //! The README's "rmcp in five minutes" is `examples/rmcp/booking.rs`, byte for byte.
 //!
-//! The README shows the server as a `rust,ignore` block: compiling it as a doctest would build
-//! rmcp's macros (a second `syn`) and tokio into the README's `cargo test --workspace`. The
+//! The README shows the server as an `rs` block, which rustdoc does not compile (and GitHub
+//! highlights as Rust): as a doctest it would build rmcp's macros (a second `syn`) and tokio
+//! into the README's `cargo test --workspace`. The
 //! example is built by `.ci/run` (`--features rmcp`); this test keeps the two the same text, so
 //! what the README shows is what CI compiles.
 
@@ -22,8 +23,8 @@ fn the_readme_rmcp_server_is_the_booking_example() {
         .expect("the README marks the block it copies from the example")
         .1;
     let block = after_marker
-        .split_once("```rust,ignore\n")
-        .expect("a rust,ignore block follows the marker")
+        .split_once("```rs\n")
+        .expect("an `rs` block follows the marker")
         .1
         .split_once("```\n")
         .expect("the block is closed")
