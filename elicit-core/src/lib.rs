@@ -27,6 +27,7 @@
 
 mod capabilities;
 mod consent;
+mod credential;
 mod elicit;
 mod field;
 mod format;
@@ -55,6 +56,7 @@ pub use crate::capabilities::{
     Mode,
 };
 pub use crate::consent::{Consent, ConsentForm, ConsentMismatch};
+pub use crate::credential::credential_kind;
 pub use crate::elicit::Elicit;
 pub use crate::field::{Choice, Choices, ElicitField, Select};
 pub use crate::format::Format;

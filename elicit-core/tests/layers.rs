@@ -11,8 +11,17 @@ use std::path::{Path, PathBuf};
 
 /// Bottom first. Modules in the same layer may import each other only without a cycle.
 const LAYERS: &[&[&str]] = &[
-    // Leaves: formats, revisions, JSON-RPC errors, URL syntax, the interrupt budget's sink.
-    &["format", "revision", "jsonrpc", "url", "observe", "limits"],
+    // Leaves: formats, revisions, JSON-RPC errors, URL syntax, the interrupt budget's sink, the
+    // lexicon of credential names.
+    &[
+        "format",
+        "revision",
+        "jsonrpc",
+        "url",
+        "observe",
+        "limits",
+        "credential",
+    ],
     // What a broken rule is.
     &["violation"],
     // Schemas: kinds, builders, their rules, their wire form, and a property's value.
