@@ -26,6 +26,7 @@
 )]
 
 mod capabilities;
+pub mod client;
 mod consent;
 mod credential;
 mod elicit;

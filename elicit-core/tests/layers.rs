@@ -35,7 +35,7 @@ const LAYERS: &[&[&str]] = &[
     // URL mode and what the client declared.
     &["url_mode", "capabilities"],
     // Multi round-trip requests and their sealed state.
-    &["state", "mrtr"],
+    &["state", "mrtr", "client"],
 ];
 
 fn src() -> PathBuf {

@@ -582,3 +582,43 @@ pub fn rmcp(data: &[u8]) {
         assert_eq!(revision.as_str(), version.as_str());
     }
 }
+
+/// What a client reads from a server: `elicitation/create` params on every revision and an
+/// input-required result. Whatever is read can be answered (an empty answer is accepted or
+/// refused with violations, never a panic); whatever is refused is refused briefly.
+pub fn client(data: &[u8]) {
+    use mcp_elicit::client::{Incoming, read_input_required, read_request};
+    let Ok(value) = serde_json::from_slice::<Value>(data) else {
+        return;
+    };
+    for revision in Revision::ALL {
+        match read_request(&value, revision) {
+            Ok(Incoming::Form(form)) => {
+                for note in form.notes() {
+                    check_error_is_short(note);
+                }
+                match form.accept(serde_json::Map::new()) {
+                    // Accepted with nothing typed: every required field had a default.
+                    Ok(sent) => {
+                        let content = &sent["content"];
+                        for name in form.schema().required() {
+                            assert!(content.get(name).is_some(), "required `{name}` missing");
+                        }
+                    }
+                    Err(violations) => check_error_is_short(&violations),
+                }
+            }
+            Ok(Incoming::Url(page)) => {
+                assert!(matches!(page.url().scheme(), "https" | "http"));
+                let _ = page.accept();
+            }
+            Err(error) => check_error_is_short(&error),
+        }
+    }
+    match read_input_required(&value) {
+        Ok(round) => {
+            assert!(round.inputs.len() <= mcp_elicit::client::MAX_INPUT_REQUESTS);
+        }
+        Err(error) => check_error_is_short(&error),
+    }
+}

@@ -582,6 +582,36 @@ impl PropertyKind {
         }
     }
 
+    /// The default a client pre-fills, as the JSON value it sends if the user leaves the field
+    /// as it is.
+    ///
+    /// ```
+    /// # extern crate elicit_core as mcp_elicit;
+    /// use mcp_elicit::{IntegerSchema, PropertyKind};
+    /// let kind: PropertyKind = IntegerSchema::new().default_value(2).into();
+    /// assert_eq!(kind.default_json(), Some(serde_json::json!(2)));
+    /// ```
+    pub fn default_json(&self) -> Option<Value> {
+        match self {
+            PropertyKind::String(s) => s.default.as_deref().map(Value::from),
+            PropertyKind::Select(s) => s.default.as_deref().map(Value::from),
+            PropertyKind::Integer(n) => n.default.and_then(|d| {
+                i64::try_from(d)
+                    .map(Value::from)
+                    .or_else(|_| u64::try_from(d).map(Value::from))
+                    .ok()
+            }),
+            PropertyKind::Number(n) => n
+                .default
+                .and_then(|d| serde_json::Number::from_f64(d).map(Value::Number)),
+            PropertyKind::Boolean(b) => b.default.map(Value::from),
+            PropertyKind::MultiSelect(m) => m
+                .default
+                .as_ref()
+                .map(|d| Value::Array(d.iter().map(|v| Value::from(v.as_ref())).collect())),
+        }
+    }
+
     fn is_dynamic_select(&self) -> bool {
         match self {
             PropertyKind::Select(s) => s.dynamic,
