@@ -227,11 +227,32 @@ mod tests {
         );
         let message = output(&parse_quote! {
             #[elicit(message = " ")]
-            struct A { password: String }
+            struct A { password: String, tags: Vec<String> }
         });
         assert!(
             message.contains("rules :: message_is_not_empty ("),
             "{message}"
+        );
+        assert!(
+            message.contains(r#"credential_kind ("password")"#),
+            "{message}"
+        );
+    }
+
+    #[test]
+    fn a_name_is_checked_against_the_lexicon_unless_not_secret_says_why() {
+        // The message's mistake sends the derive here; the names are still checked.
+        let out = output(&parse_quote! {
+            struct A {
+                api_key: String,
+                #[elicit(not_secret = "the key's public id")]
+                key_id_token: String,
+            }
+        });
+        assert!(out.contains(r#"credential_kind ("api_key")"#), "{out}");
+        assert!(
+            !out.contains(r#"credential_kind ("key_id_token")"#),
+            "{out}"
         );
     }
 

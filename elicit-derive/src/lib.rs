@@ -15,8 +15,9 @@
 //! - `fallback.rs`: on error, a stub impl beside the errors, from what the attributes step read,
 //!   so that the user sees only the real diagnostics.
 //!
-//! Beside them: `ty.rs` (what a field's type is, as far as the syntax shows), `case.rs`
-//! (`rename_all`) and `secret.rs` (field names that denote credentials).
+//! Beside them: `ty.rs` (what a field's type is, as far as the syntax shows) and `case.rs`
+//! (`rename_all`). Which field names denote credentials is the core's lexicon
+//! (`credential_kind`), called from a `const _` (`value_rules.rs`).
 #![forbid(unsafe_code)]
 
 mod attributes;
@@ -25,7 +26,6 @@ mod errors;
 mod expand;
 mod fallback;
 mod model;
-mod secret;
 mod ty;
 mod validation;
 mod value_rules;

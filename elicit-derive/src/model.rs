@@ -50,6 +50,9 @@ pub struct Field {
     pub name_span: Span,
     /// `#[elicit(consent)]` on the field: a confirmation checkbox that must be ticked.
     pub consent: bool,
+    /// `#[elicit(not_secret = "..")]`: the name is not checked against the core's lexicon of
+    /// credential names.
+    pub not_secret: bool,
     pub title: Option<String>,
     pub description: Option<String>,
     pub class: Class,
@@ -180,7 +183,7 @@ pub fn property_name(
 }
 
 /// Where a field's property name is written: at `rename = ".."`, else at the field's name.
-pub fn name_span(f: &FieldOpts, ident: &syn::Ident) -> Span {
+fn name_span(f: &FieldOpts, ident: &syn::Ident) -> Span {
     f.rename.as_ref().map_or_else(|| ident.span(), |r| r.span())
 }
 
@@ -316,6 +319,7 @@ impl Field {
             name: property_name(f, ident, rename_all, serde),
             name_span: name_span(f, ident),
             consent: f.consent.is_present(),
+            not_secret: f.not_secret.is_some(),
             title: f.title.as_ref().map(|t| t.as_str().to_owned()),
             description: f
                 .description

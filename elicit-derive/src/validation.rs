@@ -4,9 +4,10 @@
 //! on the tokens that caused it, saying what to do instead.
 //!
 //! The rules on values alone (bounds against bounds, a default against its constraints, names
-//! against names, the message) are not here: they are the core's `const fn`s
-//! (`elicit_core::__private::rules`), which the same functions check a hand-built schema with at
-//! run time; `value_rules.rs` writes the `const _` items that have the compiler call them.
+//! against names and against the lexicon of credential names, the message) are not here: they
+//! are the core's `const fn`s (`elicit_core::__private::rules`, `elicit_core::credential_kind`),
+//! which the same functions check a hand-built schema or a received form with at run time;
+//! `value_rules.rs` writes the `const _` items that have the compiler call them.
 
 use darling::util::SpannedValue;
 use proc_macro2::Span;
@@ -16,7 +17,6 @@ use crate::attributes::{doc_text, serde_attrs};
 use crate::case::{RULE_NAMES, RenameRule};
 use crate::errors::Errors;
 use crate::model::{self, Model};
-use crate::secret::credential_kind;
 use crate::ty::{Class, classify};
 
 /// Check every rule; the model to expand when all hold, else every error found.
@@ -54,7 +54,6 @@ pub fn validate(input: &syn::DeriveInput, attributes: &Attributes) -> Result<Mod
                         type_is_a_form_field(field, errors);
                         secret_is_not_asked_in_a_form(field, errors);
                         not_secret_gives_a_reason(field, errors);
-                        credential_is_not_asked_in_a_form(field, errors);
                         attributes_fit_the_field_kind(field, errors);
                         legacy_enum_names_is_on_a_single_select(field, errors);
                         bounds_fit_the_type(field, errors);
@@ -94,8 +93,6 @@ struct FieldView<'a> {
     opts: &'a FieldOpts,
     /// The property name, after renaming.
     name: String,
-    /// Where the name is written: at `rename = ".."`, else at the field's name.
-    name_span: Span,
     class: Class,
 }
 
@@ -134,7 +131,6 @@ fn fields_asked<'a>(opts: &InputOpts, body: &'a Body) -> Vec<FieldView<'a>> {
             (!model::is_skipped(f, &serde)).then(|| FieldView {
                 opts: f,
                 name: model::property_name(f, ident, rename_all, &serde),
-                name_span: model::name_span(f, ident),
                 class: classify(&f.ty),
             })
         })
@@ -395,20 +391,6 @@ fn not_secret_gives_a_reason(field: &FieldView<'_>, errors: &mut Errors) {
     }
 }
 
-fn credential_is_not_asked_in_a_form(field: &FieldView<'_>, errors: &mut Errors) {
-    if field.opts.not_secret.is_none()
-        && let Some(kind) = credential_kind(&field.name)
-    {
-        errors.at(
-            field.name_span,
-            format!(
-                "field `{}` looks like {kind}, and form mode MUST NOT ask for credentials; ask through URL mode (`#[elicit(mode = \"url\")]`), or if it is not a secret say why with `#[elicit(not_secret = \"reason\")]`",
-                field.name
-            ),
-        );
-    }
-}
-
 /// When the syntax cannot classify the type (an alias like `type Email = String`, or an options
 /// enum), the compiler decides instead, through a marker trait asserted on the attribute's
 /// tokens (`model::Field::kind_asserts`).
@@ -639,10 +621,10 @@ mod tests {
                 contact: String,
             }
         };
-        // No message, then one mistake per field. The unknown format, the inverted bounds and the
-        // repeated name break value rules, which the compiler checks through the core's
-        // functions (the fallback emits those checks: see `fallback::tests`).
-        assert_eq!(errors(input), 5);
+        // No message, then one mistake per field. The credential's name, the unknown format, the
+        // inverted bounds and the repeated name break value rules, which the compiler checks
+        // through the core's functions (the fallback emits those checks: see `fallback::tests`).
+        assert_eq!(errors(input), 4);
     }
 
     #[test]
@@ -688,12 +670,14 @@ mod tests {
     }
 
     #[test]
-    fn a_credential_name_fails_unless_not_secret_gives_a_reason() {
+    fn not_secret_gives_a_reason() {
+        // Whether `api_key` is a credential is the core's lexicon's call, in a `const _`
+        // (`value_rules::name_is_not_a_credential`): not an error of the derive's own.
         assert_eq!(
             errors(parse_quote! { /// Why.
                 struct A { api_key: String }
             }),
-            1
+            0
         );
         assert_eq!(
             errors(parse_quote! { /// Why.

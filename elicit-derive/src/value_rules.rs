@@ -1,6 +1,7 @@
 //! The rules on values alone — a bound against a bound, a default against its constraints, a
-//! name against the other names, the message — checked by the compiler through the core's
-//! `rules` (`const fn`s), each in a `const _` on the tokens that break it.
+//! name against the other names and against the lexicon of credential names, the message —
+//! checked by the compiler through the core's `rules` and `credential_kind` (`const fn`s), each
+//! in a `const _` on the tokens that break it.
 //!
 //! The derive decides which rules the attributes call for and words each error (it knows the
 //! field's name and where each value is written); whether a rule holds is decided only by the
@@ -31,6 +32,7 @@ pub fn form(form: &Form, variant_paths: bool) -> TokenStream {
     }
     for (i, f) in form.fields.iter().enumerate() {
         checks.extend(property_name_is_valid(f, i));
+        checks.extend(name_is_not_a_credential(f));
         checks.extend(format_is_known(f));
         checks.extend(counts_are_ordered(f));
         checks.extend(bounds_are_ordered(f));
@@ -101,6 +103,32 @@ fn property_name_is_valid(f: &Field, index: usize) -> TokenStream {
             ::core::panic!(#empty)
         } else if !_elicit::__private::rules::name_is_unique(__ELICIT_NAMES, #index) {
             ::core::panic!(#repeated)
+        };
+    }
+}
+
+/// Form mode MUST NOT ask for credentials: a name the core's lexicon reads as one (`api_key`,
+/// `refreshToken`) is refused unless `not_secret = ".."` says why it is not. The lexicon names
+/// the kind, so the message is joined at compile time around it (`__private::Message`).
+fn name_is_not_a_credential(f: &Field) -> TokenStream {
+    if f.not_secret {
+        return TokenStream::new();
+    }
+    let name = &f.name;
+    let before = format!("field `{name}` looks like ");
+    let after = ", and form mode MUST NOT ask for credentials; ask through URL mode (`#[elicit(mode = \"url\")]`), or if it is not a secret say why with `#[elicit(not_secret = \"reason\")]`";
+    let room = before.len() + after.len();
+    quote_spanned! {f.name_span=>
+        const _: () = if let _elicit::__private::Some(kind) =
+            _elicit::__private::credential_kind(#name)
+        {
+            ::core::panic!(
+                "{}",
+                _elicit::__private::Message::<{ #room + _elicit::__private::LONGEST_CREDENTIAL_KIND }>::join(
+                    &[#before, kind, #after]
+                )
+                .as_str()
+            )
         };
     }
 }
