@@ -3,7 +3,7 @@
 //! library's own test is not a `const fn`.
 //!
 //! Generated from the standard library of Unicode 17.0.0; `credential`'s tests check it
-//! against the standard library's, and one of them prints it anew.
+//! against the standard library's, and one of them writes it anew.
 
 /// The Unicode version of [`RANGES`].
 #[cfg(test)]
