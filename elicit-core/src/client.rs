@@ -553,6 +553,15 @@ fn read_form(
         }
         read.push(read_property);
     }
+    for name in required
+        .iter()
+        .filter(|name| !properties.contains_key(**name))
+    {
+        notes.push(nonconformant(format!(
+            "`{}` is required but is not a property",
+            quote(name)
+        )));
+    }
     let schema = RequestedSchema::new(read)?;
     Ok(IncomingForm {
         message,

@@ -169,6 +169,12 @@ fn what_a_revision_does_not_have_is_noted() {
             "`phone` has the format \"phone\", which no revision defines; it is read as plain text",
         ),
         (
+            json!({"mode": "form", "message": "m", "requestedSchema": {"type": "object",
+                "properties": {}, "required": ["ghost"]}}),
+            Revision::V2025_11_25,
+            "`ghost` is required but is not a property",
+        ),
+        (
             json!({"mode": "url", "message": "m", "url": "https://example.com/a", "elicitationId": "x"}),
             Revision::V2026_07_28,
             "2026-07-28 has no `elicitationId`",
