@@ -461,3 +461,129 @@ fn ten_thousand_input_requests_are_refused_before_any_is_read() {
         }
     );
 }
+
+// ------------------------------------------------------------------------------ answerers
+
+mod answerers {
+    use std::future::Future;
+    use std::pin::pin;
+    use std::task::{Context, Poll, Waker};
+
+    use elicit_core::Mode;
+    use elicit_core::client::{Answerer, FnAnswerer, Incoming, Scripted, Step};
+    use serde_json::{Value, json};
+
+    use super::{Revision, read_request};
+
+    /// The scripted and function answerers answer at once.
+    fn now<F: Future>(future: F) -> F::Output {
+        match pin!(future).poll(&mut Context::from_waker(Waker::noop())) {
+            Poll::Ready(value) => value,
+            Poll::Pending => panic!("an answer that is not ready at once"),
+        }
+    }
+
+    fn form(message: &str, field: &str) -> Incoming {
+        let params = json!({"mode": "form", "message": message, "requestedSchema": {"type": "object",
+            "properties": {field: {"type": "integer", "maximum": 10}}}});
+        read_request(&params, Revision::V2025_11_25).unwrap()
+    }
+
+    fn page() -> Incoming {
+        let params = json!({"mode": "url", "message": "Connect.", "url": "https://example.com/c",
+            "elicitationId": "e"});
+        read_request(&params, Revision::V2025_11_25).unwrap()
+    }
+
+    #[test]
+    fn rules_first_then_answers_in_order_then_otherwise() {
+        let user = Scripted::new()
+            .when_message("Drop", Step::Decline)
+            .when_field("replicas", Step::accept(json!({"replicas": 3})))
+            .when_url(Step::accept(Value::Null))
+            .then(Step::Cancel)
+            .then(Step::Raw(json!({"action": "maybe"})))
+            .otherwise(Step::Silence);
+        let answer = |request: &Incoming| now(user.answer("ops", request));
+        assert_eq!(
+            answer(&form("Drop `users`?", "replicas")),
+            Some(json!({"action": "decline"}))
+        );
+        assert_eq!(
+            answer(&form("How many?", "replicas")),
+            Some(json!({"action": "accept", "content": {"replicas": 3}}))
+        );
+        assert_eq!(answer(&page()), Some(json!({"action": "accept"})));
+        assert_eq!(
+            answer(&form("Port?", "port")),
+            Some(json!({"action": "cancel"}))
+        );
+        assert_eq!(
+            answer(&form("Port?", "port")),
+            Some(json!({"action": "maybe"}))
+        );
+        assert_eq!(
+            answer(&form("Port?", "port")),
+            None,
+            "nothing left: silence, as told"
+        );
+        let seen: Vec<String> = user
+            .seen()
+            .iter()
+            .map(|(server, request)| format!("{server}: {}", request.message()))
+            .collect();
+        assert_eq!(
+            seen,
+            [
+                "ops: Drop `users`?",
+                "ops: How many?",
+                "ops: Connect.",
+                "ops: Port?",
+                "ops: Port?",
+                "ops: Port?"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_scripted_acceptance_is_sent_unchecked_and_a_user_with_nothing_to_say_cancels() {
+        // A test sends what a real client's checks would stop: the server's own check is tested.
+        let user = Scripted::new().then(Step::accept(json!({"replicas": 99})));
+        let request = form("How many?", "replicas");
+        assert_eq!(
+            now(user.answer("ops", &request)),
+            Some(json!({"action": "accept", "content": {"replicas": 99}}))
+        );
+        assert_eq!(
+            now(user.answer("ops", &request)),
+            Some(json!({"action": "cancel"}))
+        );
+        assert_eq!(user.modes(), [Mode::Form, Mode::Url]);
+        assert_eq!(
+            Scripted::new().answering(&[Mode::Form]).modes(),
+            [Mode::Form]
+        );
+    }
+
+    #[test]
+    fn a_function_answers_with_what_it_returns() {
+        let answerer = FnAnswerer::new(|server: &str, request: &Incoming| match request {
+            Incoming::Form(form) => form
+                .accept(
+                    json!({"replicas": server.len()})
+                        .as_object()
+                        .unwrap()
+                        .clone(),
+                )
+                .ok(),
+            Incoming::Url(_) => None,
+        })
+        .answering(&[Mode::Form]);
+        assert_eq!(
+            now(answerer.answer("ops", &form("How many?", "replicas"))),
+            Some(json!({"action": "accept", "content": {"replicas": 3}}))
+        );
+        assert_eq!(now(answerer.answer("ops", &page())), None);
+        assert_eq!(answerer.modes(), [Mode::Form]);
+    }
+}

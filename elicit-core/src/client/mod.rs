@@ -51,6 +51,10 @@ use crate::schema::{
 use crate::url::{ElicitationUrl, UrlError, UrlPolicy};
 use crate::violation::{Violations, quote};
 
+mod answerer;
+
+pub use answerer::{Answerer, FnAnswerer, Scripted, Step};
+
 /// The longest message a client shows; a longer one is refused, not cut.
 pub const MAX_MESSAGE_BYTES: usize = 16 * 1024;
 /// The most properties a form may have: a form a person fills in is short.

@@ -1,0 +1,282 @@
+//! Who answers a request on the client's side: an [`Answerer`]. Two come with the crate: a
+//! [`Scripted`] user, the test kit for server authors, and [`FnAnswerer`], a function the host
+//! supplies (a GUI, a bot).
+
+use std::collections::VecDeque;
+use std::future::{Future, ready};
+use std::sync::{Mutex, PoisonError};
+
+use serde_json::{Map, Value};
+
+use super::{Incoming, answer};
+use crate::capabilities::Mode;
+use crate::reply::Action;
+
+/// Answers the requests a server sends: with the user (a terminal, a GUI), a script, or a
+/// function.
+pub trait Answerer: Send + Sync {
+    /// The modes it can answer, which the client declares: form, and URL if it can show a page
+    /// and ask the user's consent to open it.
+    fn modes(&self) -> &[Mode];
+
+    /// The `ElicitResult` (JSON) to send for `request`, which `server` (its name, to show) sent;
+    /// `None` sends nothing, and the server's own timeout decides.
+    fn answer(
+        &self,
+        server: &str,
+        request: &Incoming,
+    ) -> impl Future<Output = Option<Value>> + Send;
+}
+
+/// One answer of a [`Scripted`] user.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum Step {
+    /// Accept a form with this content, sent as it is — not checked, so that a test can send
+    /// what a real client's checks would stop. Accepting a URL request ignores the content.
+    Accept(Map<String, Value>),
+    /// Decline: the user said no.
+    Decline,
+    /// Cancel: the user dismissed the request.
+    Cancel,
+    /// Send nothing: the server waits until its own timeout.
+    Silence,
+    /// Send this JSON as the `ElicitResult`, whatever it is: a malformed reply.
+    Raw(Value),
+}
+
+impl Step {
+    /// Accept a form with `content` (a JSON object; anything else is accepted with no content).
+    pub fn accept(content: Value) -> Self {
+        match content {
+            Value::Object(content) => Step::Accept(content),
+            _ => Step::Accept(Map::new()),
+        }
+    }
+
+    fn reply(&self, request: &Incoming) -> Option<Value> {
+        match self {
+            Step::Accept(content) => Some(match request {
+                Incoming::Form(_) => {
+                    let mut result = Map::new();
+                    result.insert("action".to_owned(), Value::from(Action::Accept.as_str()));
+                    result.insert("content".to_owned(), Value::Object(content.clone()));
+                    Value::Object(result)
+                }
+                Incoming::Url(_) => answer(Action::Accept),
+            }),
+            Step::Decline => Some(answer(Action::Decline)),
+            Step::Cancel => Some(answer(Action::Cancel)),
+            Step::Silence => None,
+            Step::Raw(value) => Some(value.clone()),
+        }
+    }
+}
+
+/// Which requests a rule of a [`Scripted`] user answers.
+#[derive(Debug, Clone)]
+enum Matching {
+    /// Its message contains this text.
+    Message(String),
+    /// It is a form with a property of this name.
+    Field(String),
+    /// It is a URL request.
+    Url,
+}
+
+impl Matching {
+    fn matches(&self, request: &Incoming) -> bool {
+        match (self, request) {
+            (Matching::Message(text), request) => request.message().contains(text.as_str()),
+            (Matching::Field(name), Incoming::Form(form)) => form.schema().property(name).is_some(),
+            (Matching::Url, Incoming::Url(_)) => true,
+            _ => false,
+        }
+    }
+}
+
+/// A scripted user: answers by rule (by message, by field, URL requests), or else the next
+/// answer in order, or else [`otherwise`](Scripted::otherwise) (by default
+/// [`Step::Cancel`]: a user with nothing left to say dismisses the question). It records every
+/// request it saw, for a test to assert on what was asked.
+///
+/// ```
+/// # extern crate elicit_core as mcp_elicit;
+/// use mcp_elicit::Revision;
+/// use mcp_elicit::client::{Answerer, Scripted, Step, read_request};
+/// use serde_json::json;
+///
+/// let user = Scripted::new()
+///     .when_message("Drop", Step::Decline)
+///     .then(Step::accept(json!({"replicas": 3})));
+/// let form = read_request(&json!({"mode": "form", "message": "How many?", "requestedSchema":
+///     {"type": "object", "properties": {"replicas": {"type": "integer"}}}}), Revision::V2025_11_25)?;
+/// let sent = now(user.answer("ops", &form));
+/// assert_eq!(sent, Some(json!({"action": "accept", "content": {"replicas": 3}})));
+/// assert_eq!(user.seen().len(), 1);
+/// # /// A scripted answer is ready at once.
+/// # fn now<F: std::future::Future>(f: F) -> F::Output {
+/// #     let mut f = std::pin::pin!(f);
+/// #     let waker = std::task::Waker::noop();
+/// #     match f.as_mut().poll(&mut std::task::Context::from_waker(waker)) {
+/// #         std::task::Poll::Ready(v) => v,
+/// #         std::task::Poll::Pending => unreachable!("a scripted answer is ready at once"),
+/// #     }
+/// # }
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug)]
+pub struct Scripted {
+    rules: Vec<(Matching, Step)>,
+    queue: Mutex<VecDeque<Step>>,
+    otherwise: Step,
+    modes: Vec<Mode>,
+    seen: Mutex<Vec<(String, Incoming)>>,
+}
+
+impl Default for Scripted {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Scripted {
+    /// A user with nothing to say yet, who can answer forms and URL requests.
+    pub fn new() -> Self {
+        Self {
+            rules: Vec::new(),
+            queue: Mutex::new(VecDeque::new()),
+            otherwise: Step::Cancel,
+            modes: vec![Mode::Form, Mode::Url],
+            seen: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// Answer only these modes (the client declares only these): a form-only client, say.
+    #[must_use]
+    pub fn answering(mut self, modes: &[Mode]) -> Self {
+        self.modes = modes.to_vec();
+        self
+    }
+
+    /// The next answer, in order, to a request no rule answers.
+    #[must_use]
+    pub fn then(self, step: Step) -> Self {
+        self.queue
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push_back(step);
+        self
+    }
+
+    /// Answer every request whose message contains `text` with `step` (rules are tried in the
+    /// order they were added, before the answers in order).
+    #[must_use]
+    pub fn when_message(mut self, text: impl Into<String>, step: Step) -> Self {
+        self.rules.push((Matching::Message(text.into()), step));
+        self
+    }
+
+    /// Answer every form with a property named `name` with `step`.
+    #[must_use]
+    pub fn when_field(mut self, name: impl Into<String>, step: Step) -> Self {
+        self.rules.push((Matching::Field(name.into()), step));
+        self
+    }
+
+    /// Answer every URL request with `step`.
+    #[must_use]
+    pub fn when_url(mut self, step: Step) -> Self {
+        self.rules.push((Matching::Url, step));
+        self
+    }
+
+    /// The answer when no rule matches and no answer is left in order (by default
+    /// [`Step::Cancel`]).
+    #[must_use]
+    pub fn otherwise(mut self, step: Step) -> Self {
+        self.otherwise = step;
+        self
+    }
+
+    /// Every request it was sent, with the name of the server that sent it, in order.
+    pub fn seen(&self) -> Vec<(String, Incoming)> {
+        self.seen
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
+    fn step_for(&self, request: &Incoming) -> Step {
+        if let Some((_, step)) = self.rules.iter().find(|(rule, _)| rule.matches(request)) {
+            return step.clone();
+        }
+        self.queue
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .pop_front()
+            .unwrap_or_else(|| self.otherwise.clone())
+    }
+}
+
+impl Answerer for Scripted {
+    fn modes(&self) -> &[Mode] {
+        &self.modes
+    }
+
+    fn answer(
+        &self,
+        server: &str,
+        request: &Incoming,
+    ) -> impl Future<Output = Option<Value>> + Send {
+        self.seen
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push((server.to_owned(), request.clone()));
+        ready(self.step_for(request).reply(request))
+    }
+}
+
+/// An answerer that is a function of the server's name and the request: the `ElicitResult` to
+/// send, or `None` for none. For a GUI or a bot that answers at once.
+pub struct FnAnswerer<F> {
+    answer: F,
+    modes: Vec<Mode>,
+}
+
+impl<F> FnAnswerer<F>
+where
+    F: Fn(&str, &Incoming) -> Option<Value> + Send + Sync,
+{
+    /// `answer` answers forms and URL requests.
+    pub fn new(answer: F) -> Self {
+        Self {
+            answer,
+            modes: vec![Mode::Form, Mode::Url],
+        }
+    }
+
+    /// Answer only these modes.
+    #[must_use]
+    pub fn answering(mut self, modes: &[Mode]) -> Self {
+        self.modes = modes.to_vec();
+        self
+    }
+}
+
+impl<F> Answerer for FnAnswerer<F>
+where
+    F: Fn(&str, &Incoming) -> Option<Value> + Send + Sync,
+{
+    fn modes(&self) -> &[Mode] {
+        &self.modes
+    }
+
+    fn answer(
+        &self,
+        server: &str,
+        request: &Incoming,
+    ) -> impl Future<Output = Option<Value>> + Send {
+        ready((self.answer)(server, request))
+    }
+}
