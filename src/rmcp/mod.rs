@@ -103,12 +103,17 @@ use crate::{
 };
 
 mod asker;
+#[cfg(feature = "rmcp-client")]
+mod client;
 mod stop;
 mod wire;
 
 pub use asker::{AskConfig, Asker, AskingServer};
 pub use stop::{PromptResponse, Stop, ToolResponse, respond, respond_prompt};
 pub use wire::AskingService;
+
+#[cfg(feature = "rmcp-client")]
+pub use client::AnsweringClient;
 
 // ---------------------------------------------------------------------------------------------
 // Conversions

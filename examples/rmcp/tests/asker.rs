@@ -17,7 +17,9 @@ use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
 use std::time::Duration;
 
+use mcp_elicit::client::{Scripted, Step as KitStep};
 use mcp_elicit::mrtr::Rounds;
+use mcp_elicit::rmcp::AnsweringClient;
 use mcp_elicit::rmcp::{
     AskConfig, Asker, AskingServer, AskingService, PromptResponse, ToolResponse, respond,
     respond_prompt,
@@ -1130,4 +1132,97 @@ async fn unwrapped_on_2025_11_25_a_tool_asks_without_the_promise() {
     let client = Client::declaring(form_only()).answering([staging()]);
     let s = connect_served(Revision::V2025_11_25, Ops::new(), client, false).await;
     assert_eq!(s.call("deploy", deploy()).await, ok(DEPLOYED));
+}
+
+// ------------------------------------------------------------ the test kit: a scripted user
+
+/// `server` (through `AskingService`) and an `AnsweringClient` of `user`, in process.
+async fn kit(
+    revision: Revision,
+    server: Ops,
+    user: &Arc<Scripted>,
+) -> RunningService<RoleClient, AnsweringClient<Scripted>> {
+    let (server_io, client_io) = tokio::io::duplex(1 << 16);
+    tokio::spawn(async move {
+        if let Ok(running) = AskingService(server).serve(server_io).await {
+            let _ = running.waiting().await;
+        }
+    });
+    let (client, lifecycle) = match revision {
+        Revision::V2025_11_25 => (
+            AnsweringClient::new(Arc::clone(user))
+                .with_protocol_version(ProtocolVersion::V_2025_11_25),
+            ClientLifecycleMode::Initialize,
+        ),
+        Revision::V2026_07_28 => (
+            AnsweringClient::new(Arc::clone(user)),
+            ClientLifecycleMode::Discover {
+                preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+            },
+        ),
+        other => panic!("no test on {other}"),
+    };
+    client
+        .serve_with_lifecycle(client_io, lifecycle)
+        .await
+        .expect("the client connects")
+}
+
+async fn call_deploy(client: &RunningService<RoleClient, AnsweringClient<Scripted>>) -> Returned {
+    let params = CallToolRequestParams::new("deploy").with_arguments(arguments(deploy()));
+    let result = within_a_while(client.call_tool(params))
+        .await
+        .expect("a tool result");
+    returned(&result)
+}
+
+on_both_revisions! {
+    async fn a_scripted_user_answers_through_the_answering_client(revision) {
+        let user = Arc::new(Scripted::new().when_field("replicas", KitStep::accept(
+            json!({"env": "staging", "replicas": 2}),
+        )));
+        let client = kit(revision, Ops::new(), &user).await;
+        assert_eq!(call_deploy(&client).await, ok(DEPLOYED));
+        let seen = user.seen();
+        let [(_, asked)] = &seen[..] else { panic!("asked {} times", seen.len()) };
+        assert_eq!(asked.message(), DEPLOY_MESSAGE);
+    }
+}
+
+on_both_revisions! {
+    async fn a_scripted_decline_and_a_scripted_invalid_answer(revision) {
+        let user = Arc::new(Scripted::new().then(KitStep::Decline));
+        let client = kit(revision, Ops::new(), &user).await;
+        assert_eq!(call_deploy(&client).await, ok("You declined: nothing was deployed."));
+
+        let invalid = KitStep::accept(json!({"env": "staging", "replicas": 99}));
+        let user = Arc::new(Scripted::new().when_field("replicas", invalid));
+        let client = kit(revision, Ops::new(), &user).await;
+        assert_eq!(call_deploy(&client).await, rejected_after("2 tries"));
+        assert_eq!(user.seen().len(), 2, "asked once, and once again");
+    }
+}
+
+on_both_revisions! {
+    async fn a_scripted_user_who_cannot_be_asked_is_never_asked(revision) {
+        let user = Arc::new(Scripted::new().answering(&[]));
+        let client = kit(revision, Ops::new(), &user).await;
+        let returned = call_deploy(&client).await;
+        assert!(returned.1, "an isError result: {returned:?}");
+        assert!(returned.0.contains("elicitation.form"), "{}", returned.0);
+        assert!(user.seen().is_empty());
+    }
+}
+
+/// 2025-11-25: a user who says nothing is no reply once the server stops waiting.
+#[tokio::test]
+async fn a_silent_scripted_user_is_no_reply() {
+    let user = Arc::new(Scripted::new().otherwise(KitStep::Silence));
+    let server = Ops::new().waiting(Duration::from_millis(100));
+    let client = kit(Revision::V2025_11_25, server, &user).await;
+    assert_eq!(
+        call_deploy(&client).await,
+        error("No answer arrived: nothing was deployed.")
+    );
+    assert_eq!(user.seen().len(), 1);
 }
