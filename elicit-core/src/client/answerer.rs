@@ -8,7 +8,7 @@ use std::sync::{Mutex, PoisonError};
 
 use serde_json::{Map, Value};
 
-use super::{Incoming, answer};
+use super::{Incoming, accepted, answer};
 use crate::capabilities::Mode;
 use crate::reply::Action;
 
@@ -57,12 +57,7 @@ impl Step {
     fn reply(&self, request: &Incoming) -> Option<Value> {
         match self {
             Step::Accept(content) => Some(match request {
-                Incoming::Form(_) => {
-                    let mut result = Map::new();
-                    result.insert("action".to_owned(), Value::from(Action::Accept.as_str()));
-                    result.insert("content".to_owned(), Value::Object(content.clone()));
-                    Value::Object(result)
-                }
+                Incoming::Form(_) => accepted(content.clone()),
                 Incoming::Url(_) => answer(Action::Accept),
             }),
             Step::Decline => Some(answer(Action::Decline)),

@@ -135,10 +135,7 @@ impl IncomingForm {
             }
         }
         self.schema.validate(&content)?;
-        let mut result = Map::new();
-        result.insert("action".to_owned(), Value::from(Action::Accept.as_str()));
-        result.insert("content".to_owned(), Value::Object(content));
-        Ok(Value::Object(result))
+        Ok(accepted(content))
     }
 }
 
@@ -182,6 +179,14 @@ impl IncomingUrl {
     pub fn accept(&self) -> Value {
         answer(Action::Accept)
     }
+}
+
+/// The `ElicitResult` accepting a form with `content`, as it is.
+pub(crate) fn accepted(content: Map<String, Value>) -> Value {
+    let mut result = Map::new();
+    result.insert("action".to_owned(), Value::from(Action::Accept.as_str()));
+    result.insert("content".to_owned(), Value::Object(content));
+    Value::Object(result)
 }
 
 /// The `ElicitResult` of a user who refused (`Decline`) or dismissed (`Cancel`) the request.
