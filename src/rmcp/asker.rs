@@ -697,7 +697,6 @@ impl Asker {
     /// them `-32021` if the client did not declare what a missing input needs, and `-32600`
     /// before 2026-07-28, which has no rounds (ask one question at a time there).
     pub fn answer_all<A: Asks>(&mut self, asks: A) -> Result<A::Output, Stop> {
-        let hint = self.hint.clone();
         let Some(round) = self.round.as_mut() else {
             return Err(Stop::Error(ErrorData::invalid_request(
                 "several inputs in one round need protocol 2026-07-28",
@@ -707,10 +706,7 @@ impl Asker {
         match round.answer(asks)? {
             Answer::Ready(outcome) => Ok(outcome),
             Answer::Ask(result) => Err(Stop::InputRequired(Box::new(input_required(&result)?))),
-            Answer::Rejected(rejected) => Err(Stop::Rejected {
-                rejected: Box::new(rejected),
-                hint,
-            }),
+            Answer::Rejected(rejected) => Err(self.rejected(rejected)),
         }
     }
 
