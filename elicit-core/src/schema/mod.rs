@@ -139,6 +139,14 @@ impl StringSchema {
         self.default = Some(default.into());
         self
     }
+    /// The format a value must have, if any: for a host to show what is expected.
+    pub const fn required_format(&self) -> Option<Format> {
+        self.format
+    }
+    /// The bounds on its length in characters: (`minLength`, `maxLength`).
+    pub const fn length_range(&self) -> (Option<u32>, Option<u32>) {
+        (self.min_length, self.max_length)
+    }
 }
 
 /// An `integer` property. Bounds are `i128` so every Rust integer type's range fits.
@@ -173,6 +181,10 @@ impl IntegerSchema {
         self.default = Some(default);
         self
     }
+    /// Its inclusive bounds: (`minimum`, `maximum`).
+    pub const fn range(&self) -> (Option<i128>, Option<i128>) {
+        (self.minimum, self.maximum)
+    }
 }
 
 /// A `number` property (any JSON number).
@@ -206,6 +218,10 @@ impl NumberSchema {
     pub const fn default_value(mut self, default: f64) -> Self {
         self.default = Some(default);
         self
+    }
+    /// Its inclusive bounds: (`minimum`, `maximum`).
+    pub const fn range(&self) -> (Option<f64>, Option<f64>) {
+        (self.minimum, self.maximum)
     }
 }
 
@@ -321,6 +337,10 @@ impl MultiSelectSchema {
     pub fn options(&self) -> &[EnumOption] {
         &self.options
     }
+    /// The bounds on how many may be selected: (`minItems`, `maxItems`).
+    pub const fn items_range(&self) -> (Option<u32>, Option<u32>) {
+        (self.min_items, self.max_items)
+    }
 }
 
 /// What kind of value a property holds, with the kind's own constraints.
@@ -424,6 +444,40 @@ impl Property {
     pub fn description_text(&self) -> Option<&str> {
         self.description.as_deref()
     }
+
+    /// This property's rules on one value (`None` or `null`: left empty), the first one broken:
+    /// what a host checks as its user answers a field, before the whole form. It is the check
+    /// [`RequestedSchema::validate`] runs on each property.
+    ///
+    /// ```
+    /// # extern crate elicit_core as mcp_elicit;
+    /// use mcp_elicit::{IntegerSchema, Property, Rule};
+    /// let replicas = Property::new("replicas", IntegerSchema::new().minimum(1).maximum(10));
+    /// assert_eq!(replicas.check(Some(&serde_json::json!(3))), Ok(()));
+    /// let too_many = replicas.check(Some(&serde_json::json!(11))).unwrap_err();
+    /// assert_eq!(too_many.for_user().to_string(), "must be at most 10");
+    /// assert_eq!(replicas.check(None), Err(Rule::Required));
+    /// ```
+    ///
+    /// # Errors
+    /// The first rule the value breaks.
+    pub fn check(&self, value: Option<&Value>) -> Result<(), Rule> {
+        self.check_read(read_value(&self.kind, value).as_ref())
+    }
+
+    /// The rules on a value as read for this property (`None`: absent or `null`).
+    fn check_read(&self, value: Option<&FieldValue<'_>>) -> Result<(), Rule> {
+        match value {
+            Some(value) => check::check_value(&self.kind, value),
+            None if self.required => Err(Rule::Required),
+            None => Ok(()),
+        }
+    }
+}
+
+/// `value` read for a property of `kind`, as a reply's would be (`None`: absent or `null`).
+fn read_value<'c>(kind: &PropertyKind, value: Option<&'c Value>) -> Option<FieldValue<'c>> {
+    value.and_then(|value| ValueSeed { kind }.deserialize(value).ok().flatten())
 }
 
 /// The `requestedSchema` of a form: `type: object`, ordered `properties`, and `required`.
@@ -538,14 +592,7 @@ impl RequestedSchema {
     fn values_of<'c>(&self, content: &'c Map<String, Value>) -> Vec<Option<FieldValue<'c>>> {
         self.properties
             .iter()
-            .map(|p| {
-                content.get(p.name()).and_then(|value| {
-                    ValueSeed { kind: p.kind() }
-                        .deserialize(value)
-                        .ok()
-                        .flatten()
-                })
-            })
+            .map(|p| read_value(p.kind(), content.get(p.name())))
             .collect()
     }
 
@@ -554,11 +601,7 @@ impl RequestedSchema {
     pub(crate) fn check_values(&self, values: &[Option<FieldValue<'_>>]) -> Result<(), Violations> {
         let mut violations = Vec::new();
         for (i, p) in self.properties.iter().enumerate() {
-            let broken = match values.get(i).and_then(Option::as_ref) {
-                Some(value) => check::check_value(&p.kind, value).err(),
-                None => p.required.then_some(Rule::Required),
-            };
-            if let Some(rule) = broken {
+            if let Err(rule) = p.check_read(values.get(i).and_then(Option::as_ref)) {
                 violations.push(Violation {
                     property: p.name.to_string(),
                     rule,
