@@ -26,3 +26,5 @@ pub use elicit_derive::Elicit;
 
 #[cfg(feature = "rmcp")]
 pub mod rmcp;
+#[cfg(feature = "terminal")]
+pub mod terminal;

@@ -1,0 +1,498 @@
+//! The terminal answerer in a real pseudo-terminal: `answer_in_terminal` runs on the slave side
+//! of a pty, these tests type on the master side (keys as a terminal sends them) and read what
+//! it draws, and each ends on the `ElicitResult` it printed.
+#![cfg(unix)]
+
+use std::process::Command;
+
+use rexpect::reader::Options;
+use rexpect::session::{PtySession, spawn_with_options};
+use serde_json::{Value, json};
+
+const ENTER: &str = "\r";
+const DOWN: &str = "\x1b[B";
+const UP: &str = "\x1b[A";
+const SPACE: &str = " ";
+const ESC: &str = "\x1b";
+const BACKSPACE: &str = "\x7f";
+
+/// A terminal answering `params` from `server` on `revision`.
+struct Screen {
+    session: PtySession,
+}
+
+impl Screen {
+    fn answering(server: &str, revision: &str, params: &Value) -> Self {
+        // A pty starts with no size; a terminal window has one.
+        let mut command = Command::new("sh");
+        command.args([
+            "-c",
+            "stty rows 40 cols 120 && exec \"$@\"",
+            "sh",
+            env!("CARGO_BIN_EXE_answer_in_terminal"),
+            server,
+            revision,
+            &params.to_string(),
+        ]);
+        let options = Options::new()
+            .timeout_ms(Some(20_000))
+            .strip_ansi_escape_codes(true);
+        let session = spawn_with_options(command, options).expect("the pty starts");
+        Self { session }
+    }
+
+    fn form(params: Value) -> Self {
+        Self::answering("Bistro", "2025-11-25", &params)
+    }
+
+    /// Wait until `text` is drawn.
+    fn sees(&mut self, text: &str) -> &mut Self {
+        // rexpect reads the terminal a byte at a time, each byte a `char`: so is the needle.
+        let drawn: String = text.bytes().map(char::from).collect();
+        if let Err(error) = self.session.exp_string(&drawn) {
+            panic!("the terminal never showed {text:?}: {error}");
+        }
+        self
+    }
+
+    /// Type `keys`, as a terminal sends them.
+    fn types(&mut self, keys: &str) -> &mut Self {
+        self.session.send(keys).expect("the pty takes keys");
+        self.session.flush().expect("the pty takes keys");
+        self
+    }
+
+    /// Press Esc alone: a terminal sends the byte by itself, which is how it differs from the
+    /// start of an arrow key.
+    fn escape(&mut self) -> &mut Self {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        self.types(ESC)
+    }
+
+    /// The `ElicitResult` it sent.
+    fn sent(&mut self) -> Value {
+        let (_, line) = self
+            .session
+            .exp_regex(r"sent: [^\r\n]*")
+            .expect("it prints what it sent");
+        serde_json::from_str(line.trim_start_matches("sent: ")).expect("what it sent is JSON")
+    }
+}
+
+fn booking() -> Value {
+    json!({
+        "mode": "form",
+        "message": "Book a table.",
+        "requestedSchema": {
+            "type": "object",
+            "properties": {
+                "party_size": {"type": "integer", "title": "Party size", "minimum": 1, "maximum": 12},
+                "date": {"type": "string", "title": "Date", "format": "date"},
+                "ratio": {"type": "number", "title": "Deposit share", "minimum": 0, "maximum": 1},
+                "vip": {"type": "boolean", "title": "VIP"},
+                "seating": {
+                    "type": "string",
+                    "title": "Seating",
+                    "oneOf": [
+                        {"const": "indoors", "title": "Indoors"},
+                        {"const": "terrace", "title": "On the terrace"}
+                    ]
+                },
+                "extras": {
+                    "type": "array",
+                    "title": "Extras",
+                    "items": {"anyOf": [
+                        {"const": "chair", "title": "High chair"},
+                        {"const": "cake", "title": "Cake"},
+                        {"const": "candles", "title": "Candles"}
+                    ]},
+                    "minItems": 1,
+                    "maxItems": 2
+                },
+                "note": {"type": "string", "title": "Note", "maxLength": 20}
+            },
+            "required": ["party_size", "date", "ratio", "vip", "seating", "extras"]
+        }
+    })
+}
+
+#[test]
+fn every_field_kind_is_asked_reviewed_and_sent() {
+    let mut screen = Screen::form(booking());
+    screen
+        .sees("── Bistro asks ──")
+        .sees("Book a table.")
+        .sees("Answer this form?")
+        .types(ENTER)
+        .sees("a whole number from 1 to 12")
+        .types("4")
+        .types(ENTER)
+        .sees("a date like 2026-07-28")
+        .types("2026-12-24")
+        .types(ENTER)
+        .sees("a number from 0 to 1")
+        .types("0.5")
+        .types(ENTER)
+        .sees("VIP")
+        .types(DOWN)
+        .types(ENTER)
+        .sees("On the terrace")
+        .types(DOWN)
+        .types(ENTER)
+        .sees("choose 1 to 2")
+        .types(SPACE)
+        .types(DOWN)
+        .types(DOWN)
+        .types(SPACE)
+        .types(ENTER)
+        .sees("at most 20 characters")
+        .types(ENTER)
+        .sees("Your answers:")
+        .sees("On the terrace")
+        .sees("High chair, Candles")
+        .sees("(empty)")
+        .sees("Send these answers?")
+        .types(ENTER);
+    assert_eq!(
+        screen.sent(),
+        json!({"action": "accept", "content": {
+            "party_size": 4, "date": "2026-12-24", "ratio": 0.5, "vip": false,
+            "seating": "terrace", "extras": ["chair", "candles"]
+        }})
+    );
+}
+
+fn one_field(property: Value, required: bool) -> Value {
+    json!({
+        "mode": "form",
+        "message": "One question.",
+        "requestedSchema": {
+            "type": "object",
+            "properties": {"answer": property},
+            "required": if required { json!(["answer"]) } else { json!([]) }
+        }
+    })
+}
+
+#[test]
+fn an_invalid_value_is_refused_in_words_and_fixed_in_place() {
+    let replicas = json!({"type": "integer", "title": "Replicas", "minimum": 1, "maximum": 10});
+    let mut screen = Screen::form(one_field(replicas, true));
+    screen
+        .sees("Answer this form?")
+        .types(ENTER)
+        .sees("Replicas")
+        .types("11")
+        .types(ENTER)
+        .sees("Replicas must be at most 10")
+        .types(BACKSPACE)
+        .types(BACKSPACE)
+        .types("two")
+        .types(ENTER)
+        .sees("Replicas must be a whole number")
+        .types(&BACKSPACE.repeat(3))
+        .types("3")
+        .types(ENTER)
+        .sees("Send these answers?")
+        .types(ENTER);
+    assert_eq!(
+        screen.sent(),
+        json!({"action": "accept", "content": {"answer": 3}})
+    );
+}
+
+#[test]
+fn a_required_field_left_empty_is_refused() {
+    let name = json!({"type": "string", "title": "Name", "minLength": 2});
+    let mut screen = Screen::form(one_field(name, true));
+    screen
+        .sees("Answer this form?")
+        .types(ENTER)
+        .sees("Name")
+        .types(ENTER)
+        .sees("Name is required")
+        .types("x")
+        .types(ENTER)
+        .sees("Name must be at least 2 characters long")
+        .types("y")
+        .types(ENTER)
+        .sees("Send these answers?")
+        .types(ENTER);
+    assert_eq!(
+        screen.sent(),
+        json!({"action": "accept", "content": {"answer": "xy"}})
+    );
+}
+
+#[test]
+fn defaults_are_filled_in_and_sent_as_they_are() {
+    let params = json!({
+        "mode": "form",
+        "message": "Deploy.",
+        "requestedSchema": {
+            "type": "object",
+            "properties": {
+                "env": {"type": "string", "enum": ["staging", "production"], "default": "staging"},
+                "replicas": {"type": "integer", "default": 2},
+                "tag": {"type": "string", "default": "latest"},
+                "notify": {"type": "boolean", "default": true},
+                "regions": {"type": "array", "items": {"type": "string", "enum": ["eu", "us"]},
+                            "default": ["us"]}
+            },
+            "required": ["env"]
+        }
+    });
+    let mut screen = Screen::form(params);
+    screen.sees("Answer this form?").types(ENTER);
+    for field in ["env", "replicas", "tag", "notify", "regions"] {
+        screen.sees(field).types(ENTER);
+    }
+    screen.sees("Send these answers?").types(ENTER);
+    assert_eq!(
+        screen.sent(),
+        json!({"action": "accept", "content": {
+            "env": "staging", "replicas": 2, "tag": "latest", "notify": true, "regions": ["us"]
+        }})
+    );
+}
+
+#[test]
+fn optional_fields_can_be_left_empty() {
+    let params = json!({
+        "mode": "form",
+        "message": "Anything else?",
+        "requestedSchema": {
+            "type": "object",
+            "properties": {
+                "note": {"type": "string"},
+                "count": {"type": "integer"},
+                "urgent": {"type": "boolean"},
+                "colour": {"type": "string", "enum": ["red", "blue"]},
+                "tags": {"type": "array", "items": {"type": "string", "enum": ["a", "b"]}, "minItems": 1}
+            }
+        }
+    });
+    let mut screen = Screen::form(params);
+    screen
+        .sees("Answer this form?")
+        .types(ENTER)
+        .sees("leaves it empty")
+        .types(ENTER)
+        .sees("count (optional)")
+        .types(ENTER)
+        .sees("(leave empty)")
+        .types(ENTER)
+        .sees("colour (optional)")
+        .types(ENTER)
+        .sees("tags (optional)")
+        .types(ENTER)
+        .sees("Send these answers?")
+        .types(ENTER);
+    assert_eq!(screen.sent(), json!({"action": "accept", "content": {}}));
+}
+
+#[test]
+fn a_multi_select_keeps_to_its_bounds() {
+    let tags = json!({"type": "array", "title": "Tags", "minItems": 1, "maxItems": 1,
+                      "items": {"type": "string", "enum": ["a", "b"]}});
+    let mut screen = Screen::form(one_field(tags, true));
+    screen
+        .sees("Answer this form?")
+        .types(ENTER)
+        .sees("choose exactly 1")
+        .types(ENTER)
+        .sees("Tags needs at least 1 choice")
+        .types(SPACE)
+        .types(DOWN)
+        .types(SPACE)
+        .types(ENTER)
+        .sees("Tags allows at most 1 choice")
+        .types(SPACE)
+        .types(ENTER)
+        .sees("Send these answers?")
+        .types(ENTER);
+    assert_eq!(
+        screen.sent(),
+        json!({"action": "accept", "content": {"answer": ["a"]}})
+    );
+}
+
+#[test]
+fn an_answer_is_changed_at_the_review() {
+    let params = json!({
+        "mode": "form",
+        "message": "Deploy.",
+        "requestedSchema": {
+            "type": "object",
+            "properties": {
+                "env": {"type": "string", "title": "Environment", "enum": ["staging", "production"]},
+                "replicas": {"type": "integer", "title": "Replicas"}
+            },
+            "required": ["env", "replicas"]
+        }
+    });
+    let mut screen = Screen::form(params);
+    screen
+        .sees("Answer this form?")
+        .types(ENTER)
+        .sees("Environment")
+        .types(ENTER)
+        .sees("Replicas")
+        .types("2")
+        .types(ENTER)
+        .sees("Send these answers?")
+        .types(DOWN)
+        .types(ENTER)
+        .sees("Which answer?")
+        .types(ENTER)
+        .sees("Environment")
+        .types(DOWN)
+        .types(ENTER)
+        .sees("Your answers:")
+        .sees("production")
+        .sees("Send these answers?")
+        .types(ENTER);
+    assert_eq!(
+        screen.sent(),
+        json!({"action": "accept", "content": {"env": "production", "replicas": 2}})
+    );
+}
+
+#[test]
+fn decline_first_or_at_the_review() {
+    let replicas = json!({"type": "integer"});
+    let mut screen = Screen::form(one_field(replicas.clone(), true));
+    screen.sees("Answer this form?").types(DOWN).types(ENTER);
+    assert_eq!(screen.sent(), json!({"action": "decline"}));
+
+    let mut screen = Screen::form(one_field(replicas, true));
+    screen
+        .sees("Answer this form?")
+        .types(ENTER)
+        .sees("answer")
+        .types("1")
+        .types(ENTER)
+        .sees("Send these answers?")
+        .types(UP)
+        .types(ENTER);
+    assert_eq!(screen.sent(), json!({"action": "decline"}));
+}
+
+#[test]
+fn escape_or_ctrl_c_anywhere_dismisses_the_form() {
+    let name = json!({"type": "string", "title": "Name"});
+    let mut screen = Screen::form(one_field(name.clone(), true));
+    screen
+        .sees("Answer this form?")
+        .types(ENTER)
+        .sees("Name")
+        .types("half typed")
+        .escape();
+    assert_eq!(screen.sent(), json!({"action": "cancel"}));
+
+    let mut screen = Screen::form(one_field(name, true));
+    screen.sees("Answer this form?").escape();
+    assert_eq!(screen.sent(), json!({"action": "cancel"}));
+
+    let mut screen = Screen::form(one_field(json!({"type": "boolean"}), true));
+    screen.sees("Answer this form?").types(ENTER).sees("Yes");
+    screen
+        .session
+        .send_control('c')
+        .expect("the pty takes keys");
+    assert_eq!(screen.sent(), json!({"action": "cancel"}));
+}
+
+#[test]
+fn a_field_named_like_a_credential_is_warned_about_first() {
+    let params = json!({
+        "mode": "form",
+        "message": "Connect.",
+        "requestedSchema": {"type": "object", "properties": {"password": {"type": "string"}}}
+    });
+    let mut screen = Screen::form(params);
+    screen
+        .sees("⚠ `password` looks like a password: a server must not ask for one in a form")
+        .sees("Answer this form?")
+        .types(DOWN)
+        .types(ENTER);
+    assert_eq!(screen.sent(), json!({"action": "decline"}));
+}
+
+#[test]
+fn what_a_server_writes_cannot_act_on_the_terminal() {
+    let params = json!({
+        "mode": "form",
+        "message": "Fine\u{1b}[2J\u{1b}[1;1Hprint\u{202e}gnp.exe",
+        "requestedSchema": {"type": "object", "properties": {
+            "a": {"type": "string", "title": "Ti\u{1b}[8mtle"}
+        }}
+    });
+    let mut screen = Screen::answering("ops\u{7}", "2025-11-25", &params);
+    screen
+        .sees("── ops\\u{7} asks ──")
+        .sees("Fine\\u{1b}[2J\\u{1b}[1;1Hprint\\u{202e}gnp.exe")
+        .sees("Answer this form?")
+        .types(ENTER)
+        .sees("Ti\\u{1b}[8mtle (optional)")
+        .escape();
+    assert_eq!(screen.sent(), json!({"action": "cancel"}));
+}
+
+fn page(url: &str) -> Value {
+    json!({
+        "mode": "url",
+        "message": "Sign in to connect your account.",
+        "url": url,
+        "elicitationId": "e-1"
+    })
+}
+
+#[test]
+fn a_page_is_shown_whole_its_host_apart_and_accepted() {
+    let url = "https://accounts.example.com/oauth/authorize?client_id=abc&state=xyz";
+    let mut screen = Screen::answering("GitHub tools", "2025-11-25", &page(url));
+    screen
+        .sees("── GitHub tools asks you to open a page ──")
+        .sees("Sign in to connect your account.")
+        .sees("Host  accounts.example.com")
+        .sees(&format!("URL   {url}"))
+        .sees("nothing is opened unless you accept")
+        .types(ENTER)
+        .sees("Open it in your browser:")
+        .sees(url);
+    assert_eq!(screen.sent(), json!({"action": "accept"}));
+}
+
+#[test]
+fn a_look_alike_host_is_warned_about_and_the_page_declined_or_dismissed() {
+    let url = "https://xn--pple-43d.com/login";
+    let mut screen = Screen::answering("tools", "2025-11-25", &page(url));
+    screen
+        .sees("Host  xn--pple-43d.com")
+        .sees("⚠ the host has an internationalised name (xn--), which may imitate another")
+        .sees("Open this page?")
+        .types(DOWN)
+        .types(ENTER);
+    assert_eq!(screen.sent(), json!({"action": "decline"}));
+
+    let mut screen = Screen::answering("tools", "2025-11-25", &page("https://192.0.2.7/login"));
+    screen
+        .sees("⚠ the host is an IP address, not a name")
+        .sees("Open this page?")
+        .escape();
+    assert_eq!(screen.sent(), json!({"action": "cancel"}));
+}
+
+#[test]
+fn a_request_a_host_cannot_show_is_refused_before_anything_is_drawn() {
+    let nested = one_field(json!({"type": "object", "properties": {}}), true);
+    let mut screen = Screen::form(nested);
+    let (_, line) = screen
+        .session
+        .exp_regex(r"refused: [^\r\n]*")
+        .expect("it says why");
+    assert!(line.contains("answer"), "{line}");
+    let mut screen = Screen::answering("tools", "2025-11-25", &page("javascript:alert(1)"));
+    screen.sees("refused: ");
+}
