@@ -175,6 +175,20 @@ impl Answerer for Terminal {
     }
 }
 
+/// `text` a server wrote (a tool's description, a result), safe to print on a terminal: every
+/// character that would act on the terminal instead of being shown (escape sequences and other
+/// controls, bidirectional overrides) is made visible as `\u{…}`; line feeds are kept. The
+/// terminal answerer shows every message, title and URL this way.
+///
+/// ```
+/// use mcp_elicit::terminal::printable;
+/// assert_eq!(printable("done\u{1b}[2J"), "done\\u{1b}[2J");
+/// assert_eq!(printable("two\nlines"), "two\nlines");
+/// ```
+pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
+    shown(text, true)
+}
+
 /// How a request ended without content.
 #[derive(Debug)]
 enum Ended {

@@ -1,0 +1,239 @@
+//! An MCP host in the terminal: starts any MCP server command over stdio, lists its tools, calls
+//! one with JSON arguments, and lets its user answer the server's elicitations in the terminal.
+//!
+//! ```sh
+//! cargo run -p elicit-examples --features terminal --example terminal_client -- \
+//!     target/debug/examples/booking
+//! cargo run -p elicit-examples --features terminal --example terminal_client -- \
+//!     --revision 2026-07-28 --call book_table target/debug/examples/booking
+//! cargo run -p elicit-examples --features terminal --example terminal_client -- \
+//!     python3 my_server.py
+//! ```
+//!
+//! Options, before the server command (or before `--`):
+//! - `--revision 2025-06-18 | 2025-11-25 | 2026-07-28`: the protocol revision to ask for (by
+//!   default 2025-11-25, which every server speaks; 2026-07-28 is opened by discovery, and the
+//!   call's input-required rounds are driven by rmcp's client through the same answerer);
+//! - `--call <tool>` and `--args <JSON object>`: call one tool and exit (its exit code is 3 if the
+//!   result is an error); without `--call` it asks which tool to call, until an empty line;
+//! - `--server-log`: show the server's standard error (hidden, as it would draw over the forms).
+use std::error::Error;
+use std::process::{ExitCode, Stdio};
+use std::sync::Arc;
+
+use mcp_elicit::client::Answerer;
+use mcp_elicit::rmcp::AnsweringClient;
+use mcp_elicit::terminal::{Terminal, printable};
+use rmcp::model::{CallToolRequestParams, CallToolResult, ProtocolVersion};
+use rmcp::service::{ClientLifecycleMode, RunningService};
+use rmcp::transport::TokioChildProcess;
+use rmcp::{ClientServiceExt, RoleClient, ServiceExt};
+use serde_json::{Map, Value};
+
+const USAGE: &str = "usage: terminal_client [--revision 2025-06-18|2025-11-25|2026-07-28] \
+    [--call <tool> [--args <JSON object>]] [--server-log] [--] <server command> [args...]";
+
+type Client = RunningService<RoleClient, AnsweringClient<Terminal>>;
+
+#[tokio::main]
+async fn main() -> ExitCode {
+    match run().await {
+        Ok(code) => code,
+        Err(error) => {
+            eprintln!("terminal_client: {error}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+async fn run() -> Result<ExitCode, Box<dyn Error>> {
+    let options = Options::parse(std::env::args().skip(1))?;
+    let (program, args) = options.server.split_first().ok_or(USAGE)?;
+    let mut command = tokio::process::Command::new(program);
+    command.args(args);
+    let stderr = if options.server_log {
+        Stdio::inherit()
+    } else {
+        Stdio::null()
+    };
+    let (transport, _) = TokioChildProcess::builder(command)
+        .stderr(stderr)
+        .spawn()
+        .map_err(|e| format!("cannot start `{program}`: {e}"))?;
+
+    let terminal = Terminal::new();
+    if terminal.modes().is_empty() {
+        eprintln!("Not a terminal: the client declares no elicitation, so no server asks.");
+    }
+    let client = AnsweringClient::new(Arc::new(terminal)).with_name("terminal_client");
+    let client: Client = if options.revision == ProtocolVersion::V_2026_07_28 {
+        let lifecycle = ClientLifecycleMode::Discover {
+            preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+        };
+        client.serve_with_lifecycle(transport, lifecycle).await?
+    } else {
+        let client = client.with_protocol_version(options.revision);
+        client.serve(transport).await?
+    };
+
+    let server = client
+        .peer_info()
+        .and_then(|info| info.server_info.as_ref().map(|s| s.name.clone()))
+        .unwrap_or_default();
+    let tools = client.list_all_tools().await?;
+    println!("{} offers {} tool(s):", printable(&server), tools.len());
+    for tool in &tools {
+        let description = tool.description.as_deref().unwrap_or("");
+        println!("  {}  {}", printable(&tool.name), printable(description));
+    }
+
+    let code = match options.call {
+        Some(tool) => {
+            let arguments = arguments(options.args.as_deref().unwrap_or(""))?;
+            if call(&client, tool, arguments).await? {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(3)
+            }
+        }
+        None => {
+            while let Some(tool) = line("Call which tool? (empty line: quit) ").await? {
+                let text = line("Arguments, a JSON object (empty line: none) ").await?;
+                match arguments(text.as_deref().unwrap_or("")) {
+                    Ok(arguments) => {
+                        call(&client, tool, arguments).await?;
+                    }
+                    Err(error) => println!("{error}"),
+                }
+            }
+            ExitCode::SUCCESS
+        }
+    };
+    client.cancel().await?;
+    Ok(code)
+}
+
+/// Call `tool` and print its result; whether it succeeded.
+async fn call(
+    client: &Client,
+    tool: String,
+    arguments: Map<String, Value>,
+) -> Result<bool, Box<dyn Error>> {
+    let params = CallToolRequestParams::new(tool.clone()).with_arguments(arguments);
+    match client.call_tool(params).await {
+        Ok(result) => {
+            let failed = result.is_error == Some(true);
+            let heading = if failed { "failed" } else { "returned" };
+            println!("── {} {heading} ──", printable(&tool));
+            println!("{}", printable(&text_of(&result)));
+            Ok(!failed)
+        }
+        // A JSON-RPC error (an unknown tool, bad arguments): the session goes on.
+        Err(error) => {
+            println!(
+                "── {} failed ──\n{}",
+                printable(&tool),
+                printable(&error.to_string())
+            );
+            Ok(false)
+        }
+    }
+}
+
+/// A result's text content, one block a line (other content by its kind).
+fn text_of(result: &CallToolResult) -> String {
+    let mut lines: Vec<String> = result
+        .content
+        .iter()
+        .map(|content| match content.as_text() {
+            Some(text) => text.text.clone(),
+            None => "(content that is not text)".to_owned(),
+        })
+        .collect();
+    if let Some(structured) = &result.structured_content {
+        lines.push(structured.to_string());
+    }
+    lines.join("\n")
+}
+
+/// A tool's arguments: a JSON object, or nothing.
+fn arguments(text: &str) -> Result<Map<String, Value>, String> {
+    if text.trim().is_empty() {
+        return Ok(Map::new());
+    }
+    match serde_json::from_str(text) {
+        Ok(Value::Object(arguments)) => Ok(arguments),
+        Ok(_) => Err("the arguments must be a JSON object".to_owned()),
+        Err(error) => Err(format!("the arguments are not JSON: {error}")),
+    }
+}
+
+/// One line the user types after `prompt`; `None` at an empty line or the end of input.
+async fn line(prompt: &'static str) -> Result<Option<String>, Box<dyn Error>> {
+    let read = tokio::task::spawn_blocking(move || {
+        eprint!("{prompt}");
+        let mut line = String::new();
+        std::io::stdin().read_line(&mut line).map(|_| line)
+    });
+    let line = read.await??;
+    let line = line.trim();
+    Ok((!line.is_empty()).then(|| line.to_owned()))
+}
+
+/// The command line.
+struct Options {
+    revision: ProtocolVersion,
+    call: Option<String>,
+    args: Option<String>,
+    server_log: bool,
+    server: Vec<String>,
+}
+
+impl Options {
+    fn parse(mut args: impl Iterator<Item = String>) -> Result<Self, String> {
+        let mut options = Options {
+            revision: ProtocolVersion::V_2025_11_25,
+            call: None,
+            args: None,
+            server_log: false,
+            server: Vec::new(),
+        };
+        while let Some(arg) = args.next() {
+            let mut value =
+                |name: &str| args.next().ok_or(format!("{name} needs a value\n{USAGE}"));
+            match arg.as_str() {
+                "--revision" => {
+                    options.revision = match value("--revision")?.as_str() {
+                        "2025-06-18" => ProtocolVersion::V_2025_06_18,
+                        "2025-11-25" => ProtocolVersion::V_2025_11_25,
+                        "2026-07-28" => ProtocolVersion::V_2026_07_28,
+                        other => return Err(format!("no revision `{other}`\n{USAGE}")),
+                    }
+                }
+                "--call" => options.call = Some(value("--call")?),
+                "--args" => options.args = Some(value("--args")?),
+                "--server-log" => options.server_log = true,
+                "--help" | "-h" => return Err(USAGE.to_owned()),
+                "--" => {
+                    options.server.extend(args);
+                    break;
+                }
+                flag if flag.starts_with("--") => {
+                    return Err(format!("no option `{flag}`\n{USAGE}"));
+                }
+                _ => {
+                    options.server.push(arg);
+                    options.server.extend(args);
+                    break;
+                }
+            }
+        }
+        if options.server.is_empty() {
+            return Err(format!("no server command\n{USAGE}"));
+        }
+        if options.args.is_some() && options.call.is_none() {
+            return Err(format!("--args needs --call\n{USAGE}"));
+        }
+        Ok(options)
+    }
+}
