@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # End to end with a client nobody here wrote: the official Python MCP SDK (`mcp==2.3.0`) drives
 # `examples/rmcp/ops_server.rs` over stdio, in legacy (2025-11-25) and 2026-07-28 modes; a few
-# cases also write and read the server's stdio lines themselves, to check its raw JSON.
+# cases also write and read the server's stdio lines themselves, to check its raw JSON. Then the
+# other way round, with a server nobody here wrote: `AnsweringClient` with a scripted user
+# answers tests/e2e/elicit_server.py, on the same SDK, on both revisions.
 #
-# Creates the venv .ci/.venv, builds the example, runs tests/e2e/test_ops_server.py and fails on
-# any failed case. Usage: .ci/python_e2e.sh [case-filter ...]
+# Creates the venv .ci/.venv, builds the example, runs tests/e2e/test_ops_server.py and then
+# examples/rmcp/tests/python_server.rs, and fails on any failed case.
+# Usage: .ci/python_e2e.sh [case-filter ...] (the filters select Python cases only)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -26,3 +29,7 @@ echo "=== tests/e2e/test_ops_server.py"
 # Every case starts its own server (through the SDK's client, or as a raw subprocess) and stops
 # it when the case ends.
 "$venv/bin/python" tests/e2e/test_ops_server.py "$@"
+
+echo "=== examples/rmcp/tests/python_server.rs (the client against tests/e2e/elicit_server.py)"
+# Ignored in a plain `cargo test`: they need this venv's Python, named by ELICIT_PYTHON.
+ELICIT_PYTHON="$venv/bin/python" cargo test -p elicit-examples --features rmcp --test python_server -- --ignored

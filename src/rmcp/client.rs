@@ -12,15 +12,15 @@ use ::rmcp::{ClientHandler, ErrorData, RoleClient};
 use serde_json::{Map, Value, json};
 
 use super::revision;
-use crate::client::{Answerer, read_request};
+use crate::client::{Answerer, Incoming, read_request};
 use crate::{Mode, Revision};
 
 /// An rmcp client that answers the server's elicitations through an [`Answerer`]: it declares
-/// the modes the answerer can answer, reads each `elicitation/create` with
-/// [`read_request`] (a request a host cannot show is refused, `-32602`), and sends the
-/// answerer's `ElicitResult`. On 2026-07-28, rmcp's own client drives the rounds of a call
-/// (`call_tool` answers each input-required result through this handler and retries), so the
-/// same answerer answers both revisions.
+/// the modes the answerer can answer, reads each `elicitation/create` with [`read_request`] (a
+/// request a host cannot show is refused, `-32602`; so is one in a mode it did not declare,
+/// which the answerer never sees), and sends the answerer's `ElicitResult`. On 2026-07-28,
+/// rmcp's own client drives the rounds of a call (`call_tool` answers each input-required result
+/// through this handler and retries), so the same answerer answers both revisions.
 ///
 /// With a [`Scripted`](crate::client::Scripted) user it is the test kit of a server's tools:
 /// connect it to the server in process, call a tool, and assert on the result and on
@@ -82,6 +82,20 @@ impl<A: Answerer + 'static> ClientHandler for AnsweringClient<A> {
         }
         let incoming = read_request(&params, revision)
             .map_err(|e| ErrorData::invalid_params(e.to_string(), None))?;
+        // A server must not ask in a mode the client did not declare; a client sent one anyway
+        // answers -32602 (2025-11-25, elicitation: error handling), and its user never sees it.
+        let (mode, name) = match &incoming {
+            Incoming::Form(_) => (Mode::Form, "form"),
+            Incoming::Url(_) => (Mode::Url, "url"),
+        };
+        if !self.answerer.modes().contains(&mode) {
+            return Err(ErrorData::invalid_params(
+                format!(
+                    "this client did not declare `elicitation.{name}`: it is not asked in {name} mode"
+                ),
+                None,
+            ));
+        }
         let Some(answer) = self.answerer.answer(&server, &incoming).await else {
             // No answer: the server's timeout decides.
             return pending().await;

@@ -25,21 +25,21 @@ use mcp_elicit::rmcp::{
     respond_prompt,
 };
 use mcp_elicit::state::{KeyId, MemoryReplayGuard, StateKey, StateKeys};
-use mcp_elicit::{Elicit, ElicitUrl, Elicitation, Revision, UrlOutcome};
+use mcp_elicit::{Elicit, ElicitUrl, Elicitation, Mode, Revision, UrlOutcome};
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{
     CallToolRequest, CallToolRequestParams, CallToolResult, ClientConfig, ClientRequest,
     ContentBlock, ElicitRequestParams, ElicitResult, ElicitationAction, ErrorCode, Implementation,
     InputRequiredResult, InputResponses, ProtocolVersion, RequestMetaObject, ServerResult,
 };
-use rmcp::model::{GetPromptRequestParams, PromptMessage, Role};
+use rmcp::model::{CallToolResponse, GetPromptRequestParams, PromptMessage, Role};
 use rmcp::service::{
     ClientLifecycleMode, ClientServiceExt, PeerRequestOptions, RequestContext, RunningService,
     ServiceError,
 };
 use rmcp::{
-    ClientHandler, ErrorData, RoleClient, ServerHandler, ServiceExt, prompt, prompt_handler,
-    prompt_router, schemars, tool, tool_handler, tool_router,
+    ClientHandler, ErrorData, RoleClient, RoleServer, ServerHandler, ServiceExt, prompt,
+    prompt_handler, prompt_router, schemars, tool, tool_handler, tool_router,
 };
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -1225,4 +1225,58 @@ async fn a_silent_scripted_user_is_no_reply() {
         error("No answer arrived: nothing was deployed.")
     );
     assert_eq!(user.seen().len(), 1);
+}
+
+/// A server that asks for a page whatever the client declared (rmcp's `Peer::create_elicitation`
+/// sends what it is given), and says how the client answered.
+struct Careless;
+
+impl ServerHandler for Careless {
+    async fn call_tool(
+        &self,
+        _request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let page = ElicitRequestParams::UrlElicitationParams {
+            meta: None,
+            message: "Open our page.".into(),
+            url: PAGE.into(),
+            elicitation_id: "page-1".into(),
+        };
+        let text = match context.peer.create_elicitation(page).await {
+            Ok(result) => format!("answered: {:?}", result.action),
+            Err(ServiceError::McpError(error)) => {
+                format!("refused: {} {}", error.code.0, error.message)
+            }
+            Err(other) => format!("failed: {other}"),
+        };
+        Ok(done(text).into())
+    }
+}
+
+/// 2025-11-25: a request in a mode the client did not declare is refused with -32602 (the
+/// spec's error for it), and the user is never shown it.
+#[tokio::test]
+async fn a_mode_the_scripted_user_did_not_declare_is_refused_unseen() {
+    for modes in [&[Mode::Form][..], &[]] {
+        let user = Arc::new(Scripted::new().answering(modes).otherwise(KitStep::Decline));
+        let (server_io, client_io) = tokio::io::duplex(1 << 16);
+        tokio::spawn(async move {
+            if let Ok(running) = Careless.serve(server_io).await {
+                let _ = running.waiting().await;
+            }
+        });
+        let client = AnsweringClient::new(Arc::clone(&user))
+            .with_protocol_version(ProtocolVersion::V_2025_11_25)
+            .serve_with_lifecycle(client_io, ClientLifecycleMode::Initialize)
+            .await
+            .expect("the client connects");
+        let result = within_a_while(client.call_tool(CallToolRequestParams::new("open_page")))
+            .await
+            .expect("a tool result");
+        let (text, _) = returned(&result);
+        assert!(text.starts_with("refused: -32602 "), "{modes:?}: {text}");
+        assert!(text.contains("`elicitation.url`"), "{modes:?}: {text}");
+        assert!(user.seen().is_empty(), "{modes:?}: shown {:?}", user.seen());
+    }
 }
