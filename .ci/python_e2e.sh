@@ -3,7 +3,8 @@
 # `examples/rmcp/ops_server.rs` over stdio, in legacy (2025-11-25) and 2026-07-28 modes; a few
 # cases also write and read the server's stdio lines themselves, to check its raw JSON. Then the
 # other way round, with a server nobody here wrote: `AnsweringClient` with a scripted user
-# answers tests/e2e/elicit_server.py, on the same SDK, on both revisions.
+# answers tests/e2e/elicit_server.py, on the same SDK, on both revisions; and terminal_client,
+# typed into in a real pseudo-terminal, answers it too.
 #
 # Creates the venv .ci/.venv, builds the example, runs tests/e2e/test_ops_server.py and then
 # examples/rmcp/tests/python_server.rs, and fails on any failed case.
@@ -33,3 +34,8 @@ echo "=== tests/e2e/test_ops_server.py"
 echo "=== examples/rmcp/tests/python_server.rs (the client against tests/e2e/elicit_server.py)"
 # Ignored in a plain `cargo test`: they need this venv's Python, named by ELICIT_PYTHON.
 ELICIT_PYTHON="$venv/bin/python" cargo test -p elicit-examples --features rmcp --test python_server -- --ignored
+
+echo "=== examples/rmcp/tests/terminal.rs: terminal_client in a pty against the same Python server"
+# The form and the page are answered by typing in a real pseudo-terminal, as a user would.
+cargo build --quiet -p elicit-examples --features terminal --example terminal_client
+ELICIT_PYTHON="$venv/bin/python" cargo test -p elicit-examples --features terminal --test terminal -- --ignored

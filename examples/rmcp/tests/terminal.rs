@@ -3,6 +3,7 @@
 //! it draws, and each ends on the `ElicitResult` it printed.
 #![cfg(unix)]
 
+use std::path::PathBuf;
 use std::process::Command;
 
 use rexpect::reader::Options;
@@ -23,17 +24,18 @@ struct Screen {
 
 impl Screen {
     fn answering(server: &str, revision: &str, params: &Value) -> Self {
+        let params = params.to_string();
+        let program = env!("CARGO_BIN_EXE_answer_in_terminal");
+        Self::running(program, &[server, revision, &params])
+    }
+
+    /// `program` with `args`, in a pty of 40 rows and 120 columns.
+    fn running(program: &str, args: &[&str]) -> Self {
         // A pty starts with no size; a terminal window has one.
         let mut command = Command::new("sh");
-        command.args([
-            "-c",
-            "stty rows 40 cols 120 && exec \"$@\"",
-            "sh",
-            env!("CARGO_BIN_EXE_answer_in_terminal"),
-            server,
-            revision,
-            &params.to_string(),
-        ]);
+        command
+            .args(["-c", "stty rows 40 cols 120 && exec \"$@\"", "sh", program])
+            .args(args);
         let options = Options::new()
             .timeout_ms(Some(20_000))
             .strip_ansi_escape_codes(true);
@@ -67,6 +69,13 @@ impl Screen {
     fn escape(&mut self) -> &mut Self {
         std::thread::sleep(std::time::Duration::from_millis(50));
         self.types(ESC)
+    }
+
+    /// The line drawn after `text`, up to its end.
+    fn line_after(&mut self, text: &str) -> String {
+        self.sees(text);
+        let (_, line) = self.session.exp_regex(r"[^\r\n]+").expect("a line follows");
+        line
     }
 
     /// The `ElicitResult` it sent.
@@ -495,4 +504,156 @@ fn a_request_a_host_cannot_show_is_refused_before_anything_is_drawn() {
     assert!(line.contains("answer"), "{line}");
     let mut screen = Screen::answering("tools", "2025-11-25", &page("javascript:alert(1)"));
     screen.sees("refused: ");
+}
+
+// ------------------------------------------------- terminal_client: a host, in a real terminal
+
+/// An example built beside this test (`cargo test -p elicit-examples --features terminal`
+/// builds them all): `target/<profile>/examples/<name>`.
+fn example(name: &str) -> String {
+    let test = std::env::current_exe().expect("the test knows where it is");
+    let path: PathBuf = test
+        .parent()
+        .and_then(|deps| deps.parent())
+        .map(|profile| profile.join("examples").join(name))
+        .expect("the test runs from target/<profile>/deps");
+    assert!(
+        path.exists(),
+        "{} is not built: `cargo test -p elicit-examples --features terminal` builds it",
+        path.display()
+    );
+    path.display().to_string()
+}
+
+/// Answer `book_table`'s form: 4 guests on 2026-12-24, the rest as it is, and send it.
+fn books_for_four(screen: &mut Screen) {
+    screen
+        .sees("book_table  Book a table; asks the guest for the details.")
+        .sees("Your table: for how many, when, and where would you like to sit?")
+        .sees("Answer this form?")
+        .types(ENTER)
+        .sees("Party size")
+        .types("4")
+        .types(ENTER)
+        .sees("Date")
+        .types("2026-12-24")
+        .types(ENTER)
+        .sees("Seating")
+        .types(ENTER)
+        .sees("Anything we should know? (optional)")
+        .types(ENTER)
+        .sees("Send these answers?")
+        .types(ENTER);
+}
+
+#[test]
+fn terminal_client_books_a_table_on_the_booking_server_on_both_revisions() {
+    let (client, booking) = (example("terminal_client"), example("booking"));
+    for revision in ["2025-11-25", "2026-07-28"] {
+        let args = [
+            "--revision",
+            revision,
+            "--call",
+            "book_table",
+            booking.as_str(),
+        ];
+        let mut screen = Screen::running(&client, &args);
+        books_for_four(&mut screen);
+        let result = screen.line_after("── book_table returned ──");
+        assert_eq!(
+            result.trim(),
+            "A table for 4 on 2026-12-24.",
+            "on {revision}"
+        );
+        screen.session.exp_eof().expect("it exits after the call");
+    }
+}
+
+#[test]
+fn terminal_client_says_what_a_declined_form_returned() {
+    let (client, booking) = (example("terminal_client"), example("booking"));
+    let mut screen = Screen::running(&client, &["--call", "book_table", booking.as_str()]);
+    screen.sees("Answer this form?").types(DOWN).types(ENTER);
+    let result = screen.line_after("── book_table returned ──");
+    assert_eq!(result.trim(), "You declined: nothing was booked.");
+}
+
+/// The Python SDK's server (`tests/e2e/elicit_server.py`), run by `.ci/python_e2e.sh`.
+fn python_server() -> [String; 2] {
+    let python = std::env::var("ELICIT_PYTHON").unwrap_or_else(|_| {
+        panic!("set ELICIT_PYTHON to a Python with mcp==2.3.0, as .ci/python_e2e.sh does")
+    });
+    let script = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/e2e/elicit_server.py"
+    );
+    [python, script.to_owned()]
+}
+
+/// What the Python server says it received, from its result line.
+fn received(screen: &mut Screen, tool: &str) -> Value {
+    let line = screen.line_after(&format!("── {tool} returned ──"));
+    serde_json::from_str(line.trim()).expect("the Python server returns JSON")
+}
+
+#[test]
+#[ignore = "needs Python with mcp==2.3.0: run by .ci/python_e2e.sh (ELICIT_PYTHON)"]
+fn python_sdk_server_answered_in_terminal_client() {
+    let client = example("terminal_client");
+    let [python, script] = python_server();
+    for revision in ["2025-11-25", "2026-07-28"] {
+        let args = [
+            "--revision",
+            revision,
+            "--call",
+            "book_table",
+            &python,
+            &script,
+        ];
+        let mut screen = Screen::running(&client, &args);
+        screen
+            .sees("elicit-e2e offers 2 tool(s):")
+            .sees("Book a table: who is it for, how many, and where?")
+            .sees("Answer this form?")
+            .types(ENTER)
+            .sees("Who the table is for")
+            .types("Ada")
+            .types(ENTER)
+            .sees("a whole number from 1 to 12")
+            .types("3")
+            .types(ENTER)
+            .sees("A table outside")
+            .types(ENTER)
+            .sees("Where")
+            .types(DOWN)
+            .types(ENTER)
+            .sees("Send these answers?")
+            .types(ENTER);
+        let got = received(&mut screen, "book_table");
+        assert_eq!(got["protocolVersion"], revision);
+        assert_eq!(got["action"], "accept");
+        assert_eq!(
+            got["content"],
+            json!({"name": "Ada", "guests": 3, "outdoor": false, "seating": "terrace"}),
+            "on {revision}"
+        );
+
+        let args = [
+            "--revision",
+            revision,
+            "--call",
+            "connect_account",
+            &python,
+            &script,
+        ];
+        let mut screen = Screen::running(&client, &args);
+        screen
+            .sees("asks you to open a page")
+            .sees("Host  calendar.example.com")
+            .sees("URL   https://calendar.example.com/connect?flow=e2e")
+            .types(ENTER)
+            .sees("Open it in your browser:");
+        let got = received(&mut screen, "connect_account");
+        assert_eq!(got["action"], "accept", "on {revision}");
+    }
 }
