@@ -604,8 +604,21 @@ pub fn client(data: &[u8]) {
                         for name in form.schema().required() {
                             assert!(content.get(name).is_some(), "required `{name}` missing");
                         }
+                        // The per-field check a host runs agrees with the whole form's.
+                        for property in form.schema().properties() {
+                            let value = content.get(property.name());
+                            assert_eq!(property.check(value), Ok(()), "{}", property.name());
+                        }
                     }
-                    Err(violations) => check_error_is_short(&violations),
+                    Err(violations) => {
+                        check_error_is_short(&violations);
+                        for violation in &violations {
+                            let property = form.schema().property(&violation.property);
+                            let default = property.and_then(|p| p.kind().default_json());
+                            let checked = property.map(|p| p.check(default.as_ref()));
+                            assert_eq!(checked, Some(Err(violation.rule.clone())));
+                        }
+                    }
                 }
             }
             Ok(Incoming::Url(page)) => {
