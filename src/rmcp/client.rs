@@ -22,9 +22,13 @@ use crate::{Mode, Revision};
 /// (`call_tool` answers each input-required result through this handler and retries), so the
 /// same answerer answers both revisions.
 ///
-/// With a [`Scripted`](crate::client::Scripted) user it is the test kit of a server's tools:
-/// connect it to the server in process, call a tool, and assert on the result and on
-/// [`Scripted::seen`](crate::client::Scripted::seen).
+/// With a [`Scripted`](crate::client::Scripted) user it is the client of the test kit,
+/// [`TestKit`](super::TestKit): connected to a server in process, it calls a tool for a test
+/// to assert on the result and on [`Scripted::seen`](crate::client::Scripted::seen).
+///
+/// An answerer that gives no answer (`None`) gets no response sent: before 2026-07-28 the
+/// server's own timeout decides; on 2026-07-28 rmcp's client never retries the call, which
+/// never ends.
 pub struct AnsweringClient<A> {
     answerer: Arc<A>,
     name: String,
@@ -83,7 +87,8 @@ impl<A: Answerer + 'static> ClientHandler for AnsweringClient<A> {
         let incoming = read_request(&params, revision)
             .map_err(|e| ErrorData::invalid_params(e.to_string(), None))?;
         let Some(answer) = self.answerer.answer(&server, &incoming).await else {
-            // No answer: the server's timeout decides.
+            // No answer: the server's timeout decides (before 2026-07-28), or the call is never
+            // retried (2026-07-28).
             return pending().await;
         };
         serde_json::from_value(answer).map_err(|e| {

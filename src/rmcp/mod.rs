@@ -105,6 +105,8 @@ use crate::{
 mod asker;
 #[cfg(feature = "rmcp-client")]
 mod client;
+#[cfg(feature = "rmcp-client")]
+mod kit;
 mod stop;
 mod wire;
 
@@ -114,6 +116,8 @@ pub use wire::AskingService;
 
 #[cfg(feature = "rmcp-client")]
 pub use client::AnsweringClient;
+#[cfg(feature = "rmcp-client")]
+pub use kit::{Called, Connected, KitError, TestKit};
 
 // ---------------------------------------------------------------------------------------------
 // Conversions
