@@ -25,9 +25,10 @@ enum Seating {
     Terrace,
 }
 
+/// `pub`: its tests build it (`examples/rmcp/tests/kit.rs`).
 #[derive(Clone)]
-struct Restaurant {
-    asking: AskConfig,
+pub struct Restaurant {
+    pub asking: AskConfig,
 }
 
 impl AskingServer for Restaurant {

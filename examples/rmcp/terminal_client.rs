@@ -21,13 +21,14 @@ use std::error::Error;
 use std::process::{ExitCode, Stdio};
 use std::sync::Arc;
 
+use mcp_elicit::Revision;
 use mcp_elicit::client::Answerer;
 use mcp_elicit::rmcp::AnsweringClient;
 use mcp_elicit::terminal::{Terminal, printable};
-use rmcp::model::{CallToolRequestParams, CallToolResult, ProtocolVersion};
-use rmcp::service::{ClientLifecycleMode, RunningService};
+use rmcp::RoleClient;
+use rmcp::model::{CallToolRequestParams, CallToolResult};
+use rmcp::service::RunningService;
 use rmcp::transport::TokioChildProcess;
-use rmcp::{ClientServiceExt, RoleClient, ServiceExt};
 use serde_json::{Map, Value};
 
 const USAGE: &str = "usage: terminal_client [--revision 2025-06-18|2025-11-25|2026-07-28] \
@@ -66,15 +67,7 @@ async fn run() -> Result<ExitCode, Box<dyn Error>> {
         eprintln!("Not a terminal: the client declares no elicitation, so no server asks.");
     }
     let client = AnsweringClient::new(Arc::new(terminal)).with_name("terminal_client");
-    let client: Client = if options.revision == ProtocolVersion::V_2026_07_28 {
-        let lifecycle = ClientLifecycleMode::Discover {
-            preferred_versions: vec![ProtocolVersion::V_2026_07_28],
-        };
-        client.serve_with_lifecycle(transport, lifecycle).await?
-    } else {
-        let client = client.with_protocol_version(options.revision);
-        client.serve(transport).await?
-    };
+    let client: Client = client.connect(transport, options.revision).await?;
 
     let server = client
         .peer_info()
@@ -182,7 +175,7 @@ async fn line(prompt: &'static str) -> Result<Option<String>, Box<dyn Error>> {
 
 /// The command line.
 struct Options {
-    revision: ProtocolVersion,
+    revision: Revision,
     call: Option<String>,
     args: Option<String>,
     server_log: bool,
@@ -192,7 +185,7 @@ struct Options {
 impl Options {
     fn parse(mut args: impl Iterator<Item = String>) -> Result<Self, String> {
         let mut options = Options {
-            revision: ProtocolVersion::V_2025_11_25,
+            revision: Revision::V2025_11_25,
             call: None,
             args: None,
             server_log: false,
@@ -203,12 +196,8 @@ impl Options {
                 |name: &str| args.next().ok_or(format!("{name} needs a value\n{USAGE}"));
             match arg.as_str() {
                 "--revision" => {
-                    options.revision = match value("--revision")?.as_str() {
-                        "2025-06-18" => ProtocolVersion::V_2025_06_18,
-                        "2025-11-25" => ProtocolVersion::V_2025_11_25,
-                        "2026-07-28" => ProtocolVersion::V_2026_07_28,
-                        other => return Err(format!("no revision `{other}`\n{USAGE}")),
-                    }
+                    let revision = value("--revision")?;
+                    options.revision = revision.parse().map_err(|e| format!("{e}\n{USAGE}"))?;
                 }
                 "--call" => options.call = Some(value("--call")?),
                 "--args" => options.args = Some(value("--args")?),

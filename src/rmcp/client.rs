@@ -7,11 +7,14 @@ use ::rmcp::model::{
     ClientCapabilities, ClientConfig, ElicitRequestParams, ElicitResult, Implementation,
     ProtocolVersion,
 };
-use ::rmcp::service::RequestContext;
+use ::rmcp::service::{
+    ClientInitializeError, ClientLifecycleMode, ClientServiceExt, RequestContext, RunningService,
+};
+use ::rmcp::transport::IntoTransport;
 use ::rmcp::{ClientHandler, ErrorData, RoleClient};
 use serde_json::{Map, Value, json};
 
-use super::revision;
+use super::{protocol_version, revision};
 use crate::client::{Answerer, Incoming, read_request};
 use crate::{Mode, Revision};
 
@@ -22,9 +25,13 @@ use crate::{Mode, Revision};
 /// rmcp's own client drives the rounds of a call (`call_tool` answers each input-required result
 /// through this handler and retries), so the same answerer answers both revisions.
 ///
-/// With a [`Scripted`](crate::client::Scripted) user it is the test kit of a server's tools:
-/// connect it to the server in process, call a tool, and assert on the result and on
-/// [`Scripted::seen`](crate::client::Scripted::seen).
+/// With a [`Scripted`](crate::client::Scripted) user it is the client of the test kit,
+/// [`TestKit`](super::TestKit): connected to a server in process, it calls a tool for a test
+/// to assert on the result and on [`Scripted::seen`](crate::client::Scripted::seen).
+///
+/// An answerer that gives no answer (`None`) gets no response sent: before 2026-07-28 the
+/// server's own timeout decides; on 2026-07-28 rmcp's client never retries the call, which
+/// never ends.
 pub struct AnsweringClient<A> {
     answerer: Arc<A>,
     name: String,
@@ -55,6 +62,38 @@ impl<A> AnsweringClient<A> {
     pub fn with_name(mut self, name: impl Into<String>) -> Self {
         self.name = name.into();
         self
+    }
+}
+
+impl<A: Answerer + 'static> AnsweringClient<A> {
+    /// Open a session with the server at the other end of `transport` on `revision`, as a
+    /// client of that revision does: `initialize`, asking for its protocol version, on
+    /// 2025-06-18 and 2025-11-25; `server/discover` on 2026-07-28, whose calls rmcp's client then
+    /// drives round by round through this handler ([`RunningService::call_tool`]).
+    ///
+    /// # Errors
+    /// rmcp's, if the session does not open. The version the server agreed on is in
+    /// `peer_info()`: check it if the test or host needs exactly `revision`.
+    pub async fn connect<T, E, Args>(
+        self,
+        transport: T,
+        revision: Revision,
+    ) -> Result<RunningService<RoleClient, Self>, ClientInitializeError>
+    where
+        T: IntoTransport<RoleClient, E, Args>,
+        E: std::error::Error + Send + Sync + 'static,
+    {
+        let version = protocol_version(revision);
+        if revision.has_per_request_capabilities() {
+            let preferred_versions = vec![version];
+            let lifecycle = ClientLifecycleMode::Discover { preferred_versions };
+            self.serve_with_lifecycle(transport, lifecycle).await
+        } else {
+            let client = self.with_protocol_version(version);
+            client
+                .serve_with_lifecycle(transport, ClientLifecycleMode::Initialize)
+                .await
+        }
     }
 }
 
@@ -97,7 +136,8 @@ impl<A: Answerer + 'static> ClientHandler for AnsweringClient<A> {
             ));
         }
         let Some(answer) = self.answerer.answer(&server, &incoming).await else {
-            // No answer: the server's timeout decides.
+            // No answer: the server's timeout decides (before 2026-07-28), or the call is never
+            // retried (2026-07-28).
             return pending().await;
         };
         serde_json::from_value(answer).map_err(|e| {

@@ -105,6 +105,8 @@ use crate::{
 mod asker;
 #[cfg(feature = "rmcp-client")]
 mod client;
+#[cfg(feature = "rmcp-client")]
+mod kit;
 mod stop;
 mod wire;
 
@@ -114,6 +116,8 @@ pub use wire::AskingService;
 
 #[cfg(feature = "rmcp-client")]
 pub use client::AnsweringClient;
+#[cfg(feature = "rmcp-client")]
+pub use kit::{Called, Connected, KitError, TestKit};
 
 // ---------------------------------------------------------------------------------------------
 // Conversions
@@ -393,4 +397,15 @@ pub fn elicitation_support(capabilities: Option<&ClientCapabilities>) -> Elicita
 /// The revision of an rmcp protocol version, if it is one with elicitation.
 pub fn revision(version: &ProtocolVersion) -> Option<Revision> {
     version.as_str().parse().ok()
+}
+
+/// rmcp's protocol version of a revision: the inverse of [`revision`].
+pub fn protocol_version(revision: Revision) -> ProtocolVersion {
+    match revision {
+        Revision::V2025_06_18 => ProtocolVersion::V_2025_06_18,
+        Revision::V2025_11_25 => ProtocolVersion::V_2025_11_25,
+        Revision::V2026_07_28 => ProtocolVersion::V_2026_07_28,
+        // A revision newer than this list: rmcp reads any version string.
+        other => serde_json::from_value(Value::from(other.as_str())).unwrap_or_default(),
+    }
 }

@@ -20,7 +20,8 @@ pub trait Answerer: Send + Sync {
     fn modes(&self) -> &[Mode];
 
     /// The `ElicitResult` (JSON) to send for `request`, which `server` (its name, to show) sent;
-    /// `None` sends nothing, and the server's own timeout decides.
+    /// `None` sends nothing: before 2026-07-28 the server's own timeout decides, on 2026-07-28
+    /// the call is never retried.
     fn answer(
         &self,
         server: &str,
@@ -39,7 +40,8 @@ pub enum Step {
     Decline,
     /// Cancel: the user dismissed the request.
     Cancel,
-    /// Send nothing: the server waits until its own timeout.
+    /// Send nothing. Before 2026-07-28 the server waits until its own timeout; on 2026-07-28
+    /// nothing waits on the server, and the client never retries the call.
     Silence,
     /// Send this JSON as the `ElicitResult`, whatever it is: a malformed reply.
     Raw(Value),

@@ -19,7 +19,7 @@ use std::time::Duration;
 
 use mcp_elicit::client::{Scripted, Step as KitStep};
 use mcp_elicit::mrtr::Rounds;
-use mcp_elicit::rmcp::AnsweringClient;
+use mcp_elicit::rmcp::{AnsweringClient, Connected, TestKit};
 use mcp_elicit::rmcp::{
     AskConfig, Asker, AskingServer, AskingService, PromptResponse, ToolResponse, respond,
     respond_prompt,
@@ -1136,44 +1136,18 @@ async fn unwrapped_on_2025_11_25_a_tool_asks_without_the_promise() {
 
 // ------------------------------------------------------------ the test kit: a scripted user
 
-/// `server` (through `AskingService`) and an `AnsweringClient` of `user`, in process.
-async fn kit(
-    revision: Revision,
-    server: Ops,
-    user: &Arc<Scripted>,
-) -> RunningService<RoleClient, AnsweringClient<Scripted>> {
-    let (server_io, client_io) = tokio::io::duplex(1 << 16);
-    tokio::spawn(async move {
-        if let Ok(running) = AskingService(server).serve(server_io).await {
-            let _ = running.waiting().await;
-        }
-    });
-    let (client, lifecycle) = match revision {
-        Revision::V2025_11_25 => (
-            AnsweringClient::new(Arc::clone(user))
-                .with_protocol_version(ProtocolVersion::V_2025_11_25),
-            ClientLifecycleMode::Initialize,
-        ),
-        Revision::V2026_07_28 => (
-            AnsweringClient::new(Arc::clone(user)),
-            ClientLifecycleMode::Discover {
-                preferred_versions: vec![ProtocolVersion::V_2026_07_28],
-            },
-        ),
-        other => panic!("no test on {other}"),
-    };
-    client
-        .serve_with_lifecycle(client_io, lifecycle)
+/// `server` (served through `AskingService` by the kit) and an `AnsweringClient` of `user`, in
+/// process.
+async fn kit(revision: Revision, server: Ops, user: &Arc<Scripted>) -> Connected<Scripted> {
+    TestKit::new(revision)
+        .connect(server, Arc::clone(user))
         .await
         .expect("the client connects")
 }
 
-async fn call_deploy(client: &RunningService<RoleClient, AnsweringClient<Scripted>>) -> Returned {
-    let params = CallToolRequestParams::new("deploy").with_arguments(arguments(deploy()));
-    let result = within_a_while(client.call_tool(params))
-        .await
-        .expect("a tool result");
-    returned(&result)
+async fn call_deploy(kit: &Connected<Scripted>) -> Returned {
+    let called = kit.call("deploy", deploy()).await.expect("a tool result");
+    (called.text().to_owned(), called.is_error())
 }
 
 on_both_revisions! {
@@ -1267,8 +1241,7 @@ async fn a_mode_the_scripted_user_did_not_declare_is_refused_unseen() {
             }
         });
         let client = AnsweringClient::new(Arc::clone(&user))
-            .with_protocol_version(ProtocolVersion::V_2025_11_25)
-            .serve_with_lifecycle(client_io, ClientLifecycleMode::Initialize)
+            .connect(client_io, Revision::V2025_11_25)
             .await
             .expect("the client connects");
         let result = within_a_while(client.call_tool(CallToolRequestParams::new("open_page")))

@@ -33,8 +33,8 @@ use mcp_elicit::{
     SelectSchema, StringSchema,
 };
 use rmcp::RoleClient;
-use rmcp::model::{CallToolRequestParams, ErrorCode, ErrorData, ProtocolVersion};
-use rmcp::service::{ClientLifecycleMode, ClientServiceExt, RunningService, ServiceError};
+use rmcp::model::{CallToolRequestParams, ErrorCode, ErrorData};
+use rmcp::service::{RunningService, ServiceError};
 use rmcp::transport::TokioChildProcess;
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, Lines};
@@ -80,21 +80,8 @@ async fn connect(revision: Revision, user: &Arc<Scripted>) -> Client {
         .stderr(Stdio::inherit())
         .spawn()
         .expect("the Python server starts");
-    let (client, lifecycle) = match revision {
-        Revision::V2025_11_25 => (
-            AnsweringClient::new(Arc::clone(user))
-                .with_protocol_version(ProtocolVersion::V_2025_11_25),
-            ClientLifecycleMode::Initialize,
-        ),
-        Revision::V2026_07_28 => (
-            AnsweringClient::new(Arc::clone(user)),
-            ClientLifecycleMode::Discover {
-                preferred_versions: vec![ProtocolVersion::V_2026_07_28],
-            },
-        ),
-        other => panic!("no test on {other}"),
-    };
-    let client = within_a_while(client.serve_with_lifecycle(transport, lifecycle))
+    let client = AnsweringClient::new(Arc::clone(user));
+    let client = within_a_while(client.connect(transport, revision))
         .await
         .expect("the client connects to the Python server");
     let negotiated = client

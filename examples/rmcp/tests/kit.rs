@@ -1,0 +1,275 @@
+//! The booking example's `book_table`, called in process by a scripted user: every answer a
+//! user can give, on 2025-11-25 and on 2026-07-28, and a client that cannot be asked.
+//! `cargo test -p elicit-examples --features rmcp --test kit`
+use std::sync::Arc;
+use std::time::Duration;
+
+use mcp_elicit::Revision;
+use mcp_elicit::client::{Incoming, Scripted, Step};
+use mcp_elicit::rmcp::{AskConfig, Called, KitError, TestKit};
+use serde_json::json;
+
+#[allow(dead_code)] // its `main`, which serves stdio
+#[path = "../booking.rs"]
+mod booking;
+
+const BOTH: [Revision; 2] = [Revision::V2025_11_25, Revision::V2026_07_28];
+
+/// The server waits 5 s for an answer on 2025-11-25 (10 minutes by default), the kit 10 s for
+/// a result. The tests run on tokio's paused clock: neither wait takes any time.
+fn restaurant() -> booking::Restaurant {
+    let asking = AskConfig::single_user().unwrap();
+    let asking = asking.with_timeout(Duration::from_secs(5));
+    booking::Restaurant { asking }
+}
+
+/// `book_table`, called by `user` on `revision`, and each request the user was shown.
+async fn book(revision: Revision, user: Scripted) -> (Result<Called, KitError>, Vec<Incoming>) {
+    let user = Arc::new(user);
+    let kit = TestKit::new(revision).connect(restaurant(), user.clone());
+    let called = kit.await.unwrap().call("book_table", json!({})).await;
+    let seen = user.seen().into_iter().map(|(_server, asked)| asked);
+    (called, seen.collect())
+}
+
+/// The message of a form the user was shown, and its fields.
+fn form(asked: &Incoming) -> (&str, Vec<&str>) {
+    let Incoming::Form(form) = asked else {
+        panic!("a form")
+    };
+    let fields = form.schema().properties().iter().map(|p| p.name());
+    (form.message(), fields.collect())
+}
+
+#[tokio::test(start_paused = true)]
+async fn accept() {
+    for revision in BOTH {
+        let answer = json!({"party_size": 4, "date": "2026-08-01", "seating": "terrace"});
+        let (called, seen) = book(revision, Scripted::new().then(Step::accept(answer))).await;
+        assert_eq!(called.unwrap().text(), "A table for 4 on 2026-08-01.");
+        let message = "Your table: for how many, when, and where would you like to sit?";
+        let fields = vec!["party_size", "date", "seating", "note"];
+        assert_eq!(form(&seen[0]), (message, fields));
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn decline() {
+    for revision in BOTH {
+        let (called, seen) = book(revision, Scripted::new().then(Step::Decline)).await;
+        assert_eq!(called.unwrap().text(), "You declined: nothing was booked.");
+        assert_eq!(seen.len(), 1);
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn cancel() {
+    for revision in BOTH {
+        let (called, seen) = book(revision, Scripted::new().then(Step::Cancel)).await;
+        let dismissed = "You dismissed the form: nothing was booked.";
+        assert_eq!(called.unwrap().text(), dismissed);
+        assert_eq!(seen.len(), 1);
+    }
+}
+
+/// 2025-11-25: the server stops waiting, and the tool says so. 2026-07-28: the tool returned
+/// its input-required result, and the client never retries: the call never ends.
+#[tokio::test(start_paused = true)]
+async fn no_reply() {
+    let silent = || Scripted::new().then(Step::Silence);
+    let (called, seen) = book(Revision::V2025_11_25, silent()).await;
+    let no_reply = "No answer arrived: nothing was booked.";
+    assert_eq!(called.unwrap().text(), no_reply);
+    assert_eq!(seen.len(), 1);
+
+    let (called, seen) = book(Revision::V2026_07_28, silent()).await;
+    assert!(matches!(called, Err(KitError::Unanswered { .. })));
+    assert_eq!(seen.len(), 1);
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_client_that_cannot_be_asked() {
+    for revision in BOTH {
+        let (called, seen) = book(revision, Scripted::new().answering(&[])).await;
+        let called = called.unwrap();
+        assert!(called.is_error());
+        assert!(called.text().contains("elicitation.form` is missing"));
+        assert!(seen.is_empty());
+    }
+}
+
+// ----------------------------------------------- the README shows this file down to here
+// The kit's own behaviour: a server that outwaits it, one that keeps asking, a call that
+// fails, a server that does not speak the revision, no runtime.
+use std::borrow::Cow;
+use std::pin::pin;
+use std::task::{Context, Poll, Waker};
+
+use mcp_elicit::mrtr::Rounds;
+use rmcp::ServerHandler;
+use rmcp::model::{ErrorCode, ProtocolVersion};
+
+/// The booking server asking again after every answer that breaks its rules, `reasks` times.
+fn insistent(reasks: u32) -> booking::Restaurant {
+    let rounds = Rounds::generate().unwrap().with_reasks(reasks);
+    booking::Restaurant {
+        asking: AskConfig::single_user_with(rounds),
+    }
+}
+
+/// A user whose every answer breaks the rules (at most 12 guests).
+fn always_too_many() -> Arc<Scripted> {
+    let answer = json!({"party_size": 99, "date": "2026-08-01"});
+    Arc::new(Scripted::new().otherwise(Step::accept(answer)))
+}
+
+/// 2025-11-25: a server that waits longer than the kit (the default 10 minutes) leaves the call
+/// unanswered; the kit gives up after its own wait, and says where the call was.
+#[tokio::test(start_paused = true)]
+async fn a_server_that_outwaits_the_kit_is_unanswered() {
+    let user = Arc::new(Scripted::new().then(Step::Silence));
+    let patient = booking::Restaurant {
+        asking: AskConfig::single_user().unwrap(),
+    };
+    let wait = Duration::from_secs(60);
+    let kit = TestKit::new(Revision::V2025_11_25).with_wait(wait);
+    let connected = kit.connect(patient, Arc::clone(&user)).await.unwrap();
+
+    let started = tokio::time::Instant::now();
+    let error = connected.call("book_table", json!({})).await.unwrap_err();
+    assert_eq!(started.elapsed(), wait, "the kit's wait, on tokio's clock");
+    assert!(
+        matches!(&error, KitError::Unanswered { tool, revision: Revision::V2025_11_25, after }
+            if tool == "book_table" && *after == wait),
+        "{error:?}"
+    );
+    assert_eq!(
+        error.to_string(),
+        "`book_table` had no result within 60s on 2025-11-25: the server is still waiting (for \
+         an answer the user did not give, for longer than the kit does), or the tool never \
+         returned"
+    );
+    assert_eq!(user.seen().len(), 1);
+}
+
+/// 2026-07-28: the same silence is the kit's wait, whatever the server's timeout (it has none
+/// on this revision), and the error says the client is waiting for the user.
+#[tokio::test(start_paused = true)]
+async fn a_silent_user_on_2026_07_28_is_the_kits_wait() {
+    let user = Arc::new(Scripted::new().then(Step::Silence));
+    let kit = TestKit::new(Revision::V2026_07_28).with_wait(Duration::from_millis(250));
+    let connected = kit.connect(restaurant(), Arc::clone(&user)).await.unwrap();
+    let started = tokio::time::Instant::now();
+    let error = connected.call("book_table", json!({})).await.unwrap_err();
+    assert_eq!(started.elapsed(), Duration::from_millis(250));
+    assert!(
+        error.to_string().starts_with(
+            "`book_table` had no result within 250ms on 2026-07-28: the tool returned"
+        ),
+        "{error}"
+    );
+    assert_eq!(user.seen().len(), 1);
+}
+
+/// 2026-07-28: a server that keeps asking ends at rmcp's round cap (10 calls by default), the
+/// user having answered once per call.
+#[tokio::test(start_paused = true)]
+async fn a_server_that_keeps_asking_ends_at_the_round_cap() {
+    let default = TestKit::new(Revision::V2026_07_28);
+    for (kit, cap) in [(default, 10), (default.with_max_rounds(3), 3)] {
+        let user = always_too_many();
+        let connected = kit.connect(insistent(50), Arc::clone(&user)).await.unwrap();
+        let error = connected.call("book_table", json!({})).await.unwrap_err();
+        assert!(
+            matches!(&error, KitError::RoundsExceeded { max_rounds, .. } if *max_rounds == cap),
+            "{error:?}"
+        );
+        assert_eq!(
+            error.to_string(),
+            format!("`book_table` was still asking after {cap} rounds (the client's round cap)")
+        );
+        assert_eq!(user.seen().len(), cap);
+    }
+}
+
+/// 2025-11-25 has no rounds: the cap does not apply, and the server asks within its one call
+/// as often as it does (once, and once again per re-ask), then says the answer broke a rule.
+#[tokio::test(start_paused = true)]
+async fn before_2026_07_28_the_round_cap_does_not_apply() {
+    let kit = TestKit::new(Revision::V2025_11_25).with_max_rounds(3);
+    let user = always_too_many();
+    let connected = kit.connect(insistent(4), Arc::clone(&user)).await.unwrap();
+    let called = connected.call("book_table", json!({})).await.unwrap();
+    assert!(called.is_error());
+    assert!(called.text().contains("after 5 tries"), "{}", called.text());
+    assert_eq!(user.seen().len(), 5);
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_call_that_fails_is_an_error_that_names_it() {
+    for revision in BOTH {
+        let kit = TestKit::new(revision);
+        let user = Arc::new(Scripted::new());
+        let connected = kit.connect(restaurant(), user).await.unwrap();
+        assert_eq!(connected.revision(), revision);
+
+        let error = connected.call("book_a_room", json!({})).await.unwrap_err();
+        assert!(
+            matches!(&error, KitError::Rpc { tool, error } if tool == "book_a_room"
+                && error.code == ErrorCode::INVALID_PARAMS),
+            "{error:?}"
+        );
+        assert_eq!(
+            error.to_string(),
+            "`book_a_room` ended in a JSON-RPC error, not a tool result: tool not found (-32602)"
+        );
+
+        let error = connected.call("book_table", json!([4])).await.unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "the arguments of `book_table` must be a JSON object (or null for none), not an array"
+        );
+    }
+}
+
+/// A server that speaks 2025-11-25 at most.
+struct Legacy;
+
+impl ServerHandler for Legacy {
+    fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
+        Cow::Borrowed(&[ProtocolVersion::V_2025_11_25])
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_server_that_does_not_speak_the_revision_is_named() {
+    let user = Arc::new(Scripted::new());
+    let kit = TestKit::new(Revision::V2026_07_28);
+    let error = kit.connect(Legacy, Arc::clone(&user)).await.unwrap_err();
+    assert!(matches!(error, KitError::Connect { .. }), "{error:?}");
+    assert!(
+        error
+            .to_string()
+            .starts_with("the client could not connect on 2026-07-28: "),
+        "{error}"
+    );
+
+    let kit = TestKit::new(Revision::V2025_06_18);
+    let error = kit.connect(Legacy, user).await.unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "the client asked for 2025-06-18 and the server agreed on 2025-11-25"
+    );
+}
+
+#[test]
+fn outside_a_tokio_runtime_the_kit_says_so() {
+    let user = Arc::new(Scripted::new());
+    let kit = TestKit::new(Revision::V2025_11_25);
+    let connect = pin!(kit.connect(restaurant(), user));
+    let Poll::Ready(Err(error)) = connect.poll(&mut Context::from_waker(Waker::noop())) else {
+        panic!("no runtime: an error at once")
+    };
+    assert!(matches!(error, KitError::NoRuntime));
+    assert!(error.to_string().contains("inside a tokio runtime"));
+}
