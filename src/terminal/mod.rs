@@ -149,7 +149,10 @@ impl Answerer for Terminal {
         &self.modes
     }
 
-    /// Asks on a thread of its own (the prompts block), so any executor can wait for it.
+    /// Asks on a thread of its own (the prompts block), so any executor can wait for it. If the
+    /// future is dropped (the server cancelled the request, the session ended), the prompt on
+    /// the screen is not taken back: the user finishes or dismisses it, and the answer goes
+    /// nowhere. Requests answered at once wait their turn for the terminal.
     fn answer(
         &self,
         server: &str,

@@ -657,3 +657,30 @@ fn python_sdk_server_answered_in_terminal_client() {
         assert_eq!(got["action"], "accept", "on {revision}");
     }
 }
+
+/// Without a terminal (standard input not one) the client declares no elicitation: the server
+/// does not ask, and says so in its result.
+#[test]
+fn terminal_client_without_a_terminal_declares_no_elicitation() {
+    let (client, booking) = (example("terminal_client"), example("booking"));
+    let output = Command::new(client)
+        .args(["--call", "book_table", booking.as_str()])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("terminal_client runs");
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr),
+    );
+    assert!(
+        stderr.contains("Not a terminal: the client declares no elicitation"),
+        "{stderr}"
+    );
+    assert!(stdout.contains("── book_table failed ──"), "{stdout}");
+    assert!(stdout.contains("elicitation"), "{stdout}");
+    assert_eq!(
+        output.status.code(),
+        Some(3),
+        "an error result exits with 3"
+    );
+}
