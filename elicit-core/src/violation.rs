@@ -41,6 +41,11 @@ impl JsonType {
     }
 }
 
+/// `"s"` unless `n` is one.
+pub(crate) const fn plural(n: u32) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
+
 /// A rule of the schema that a value broke.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
@@ -193,7 +198,6 @@ struct ForUser<'a>(&'a Rule);
 
 impl fmt::Display for ForUser<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let plural = |n: u32| if n == 1 { "" } else { "s" };
         match self.0 {
             Rule::Required => f.write_str("is required"),
             Rule::Type { expected, .. } => f.write_str(match expected {

@@ -130,7 +130,7 @@ impl IncomingForm {
                 continue;
             }
             content.remove(property.name());
-            if let Some(default) = property.kind().default_json() {
+            if let Some(default) = property.sent(None) {
                 content.insert(property.name().to_owned(), default);
             }
         }

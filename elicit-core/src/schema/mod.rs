@@ -20,6 +20,7 @@ mod error;
 pub mod rules;
 pub(crate) mod value;
 mod wire;
+mod words;
 
 pub use error::SchemaError;
 pub(crate) use wire::SchemaOnWire;
@@ -463,6 +464,21 @@ impl Property {
     /// The first rule the value breaks.
     pub fn check(&self, value: Option<&Value>) -> Result<(), Rule> {
         self.check_read(read_value(&self.kind, value).as_ref())
+    }
+
+    /// What a client sends for this property when its user answered `answer` (`None`: left
+    /// empty): the answer, or else the default, which clients pre-fill. A host shows and checks
+    /// this value; [`IncomingForm::accept`](crate::client::IncomingForm::accept) sends it.
+    ///
+    /// ```
+    /// # extern crate elicit_core as mcp_elicit;
+    /// use mcp_elicit::{IntegerSchema, Property};
+    /// let replicas = Property::new("replicas", IntegerSchema::new().default_value(2));
+    /// assert_eq!(replicas.sent(None), Some(serde_json::json!(2)));
+    /// assert_eq!(replicas.sent(Some(serde_json::json!(5))), Some(serde_json::json!(5)));
+    /// ```
+    pub fn sent(&self, answer: Option<Value>) -> Option<Value> {
+        answer.or_else(|| self.kind.default_json())
     }
 
     /// The rules on a value as read for this property (`None`: absent or `null`).
