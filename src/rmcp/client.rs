@@ -1,7 +1,9 @@
 //! [`AnsweringClient`]: an rmcp client whose elicitations an [`Answerer`] answers.
 
-use std::future::pending;
+use std::future::{Future, poll_fn};
+use std::pin::pin;
 use std::sync::Arc;
+use std::task::Poll;
 
 use ::rmcp::model::{
     ClientCapabilities, ClientConfig, ElicitRequestParams, ElicitResult, Implementation,
@@ -35,6 +37,7 @@ use crate::{Mode, Revision};
 pub struct AnsweringClient<A> {
     answerer: Arc<A>,
     name: String,
+    server_label: Option<String>,
     protocol_version: Option<ProtocolVersion>,
 }
 
@@ -45,6 +48,7 @@ impl<A> AnsweringClient<A> {
         Self {
             answerer,
             name: "elicit-client".to_owned(),
+            server_label: None,
             protocol_version: None,
         }
     }
@@ -54,6 +58,15 @@ impl<A> AnsweringClient<A> {
     #[must_use]
     pub fn with_protocol_version(mut self, version: ProtocolVersion) -> Self {
         self.protocol_version = Some(version);
+        self
+    }
+
+    /// The name the answerer shows for the server that asks: the host's own (the command it
+    /// started, the address it connected to), instead of the one the server gives itself, which
+    /// is whatever the server likes.
+    #[must_use]
+    pub fn with_server_label(mut self, label: impl Into<String>) -> Self {
+        self.server_label = Some(label.into());
         self
     }
 
@@ -108,9 +121,10 @@ impl<A: Answerer + 'static> ClientHandler for AnsweringClient<A> {
             .as_ref()
             .and_then(|info| revision(&info.protocol_version))
             .unwrap_or(Revision::LATEST);
-        let server = peer
-            .and_then(|info| info.server_info.as_ref().map(|server| server.name.clone()))
-            .unwrap_or_default();
+        let server = self.server_label.clone().unwrap_or_else(|| {
+            peer.and_then(|info| info.server_info.as_ref().map(|server| server.name.clone()))
+                .unwrap_or_default()
+        });
         let mut params = serde_json::to_value(&request)
             .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
         // rmcp's type always has an `elicitationId`, `""` where the request had none.
@@ -135,10 +149,25 @@ impl<A: Answerer + 'static> ClientHandler for AnsweringClient<A> {
                 None,
             ));
         }
-        let Some(answer) = self.answerer.answer(&server, &incoming).await else {
-            // No answer: the server's timeout decides (before 2026-07-28), or the call is never
-            // retried (2026-07-28).
-            return pending().await;
+        // The answer, unless the server withdraws the request first (`notifications/cancelled`,
+        // as rmcp's own request timeout sends): then the answerer's future is dropped, and a
+        // terminal does not show a question nobody waits for.
+        let withdrawn =
+            || ErrorData::internal_error("the server withdrew the request".to_owned(), None);
+        let answer = {
+            let mut answering = pin!(self.answerer.answer(&server, &incoming));
+            let mut cancelled = pin!(context.ct.cancelled());
+            poll_fn(|cx| match answering.as_mut().poll(cx) {
+                Poll::Ready(answer) => Poll::Ready(Some(answer)),
+                Poll::Pending => cancelled.as_mut().poll(cx).map(|()| None),
+            })
+            .await
+        };
+        let Some(answer) = answer.ok_or_else(withdrawn)? else {
+            // No answer: the server's timeout decides (before 2026-07-28, and its cancellation
+            // ends the wait), or the call is never retried (2026-07-28).
+            context.ct.cancelled().await;
+            return Err(withdrawn());
         };
         serde_json::from_value(answer).map_err(|e| {
             ErrorData::internal_error(

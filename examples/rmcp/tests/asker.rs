@@ -1201,6 +1201,50 @@ async fn a_silent_scripted_user_is_no_reply() {
     assert_eq!(user.seen().len(), 1);
 }
 
+/// A user still thinking when the server gives up (its timeout cancels the request): the client
+/// stops waiting for the answerer, whose future is dropped, so a terminal would not go on
+/// asking a question nobody waits for.
+#[tokio::test]
+async fn a_request_the_server_withdraws_is_no_longer_asked() {
+    /// Never answers; says when its answer is no longer awaited.
+    struct Thinking(Arc<std::sync::atomic::AtomicBool>);
+    struct Dropped(Arc<std::sync::atomic::AtomicBool>);
+    impl Drop for Dropped {
+        fn drop(&mut self) {
+            self.0.store(true, std::sync::atomic::Ordering::SeqCst);
+        }
+    }
+    impl mcp_elicit::client::Answerer for Thinking {
+        fn modes(&self) -> &[Mode] {
+            &[Mode::Form]
+        }
+        fn answer(
+            &self,
+            _server: &str,
+            _request: &mcp_elicit::client::Incoming,
+        ) -> impl Future<Output = Option<Value>> + Send {
+            let dropped = Dropped(Arc::clone(&self.0));
+            async move {
+                let _dropped = dropped;
+                std::future::pending::<Option<Value>>().await
+            }
+        }
+    }
+    let dropped = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let user = Arc::new(Thinking(Arc::clone(&dropped)));
+    let server = Ops::new().waiting(Duration::from_millis(100));
+    let kit = TestKit::new(Revision::V2025_11_25).connect(server, user);
+    let client = kit.await.expect("connected");
+    let called = client.call("deploy", deploy()).await.expect("a result");
+    assert_eq!(called.text(), "No answer arrived: nothing was deployed.");
+    within_a_while(async {
+        while !dropped.load(std::sync::atomic::Ordering::SeqCst) {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    })
+    .await;
+}
+
 /// A server that asks for a page whatever the client declared (rmcp's `Peer::create_elicitation`
 /// sends what it is given), and says how the client answered.
 struct Careless;
