@@ -41,7 +41,8 @@ async fn main() -> ExitCode {
     match run().await {
         Ok(code) => code,
         Err(error) => {
-            eprintln!("terminal_client: {error}");
+            let _screen = Terminal::screen();
+            eprintln!("terminal_client: {}", printable(&error.to_string()));
             ExitCode::from(1)
         }
     }
@@ -49,6 +50,8 @@ async fn main() -> ExitCode {
 
 async fn run() -> Result<ExitCode, Box<dyn Error>> {
     let options = Options::parse(std::env::args().skip(1))?;
+    // Bad arguments are said before any server starts.
+    let call_arguments = arguments(options.args.as_deref().unwrap_or(""))?;
     let (program, args) = options.server.split_first().ok_or(USAGE)?;
     let mut command = tokio::process::Command::new(program);
     command.args(args);
@@ -66,7 +69,20 @@ async fn run() -> Result<ExitCode, Box<dyn Error>> {
     if terminal.modes().is_empty() {
         eprintln!("Not a terminal: the client declares no elicitation, so no server asks.");
     }
-    let client = AnsweringClient::new(Arc::new(terminal)).with_name("terminal_client");
+    // Who asks, as this host knows it: the command it started (a server names itself as it
+    // likes, and the booking example calls itself "rmcp"), its paths cut to file names.
+    let label: Vec<String> = options
+        .server
+        .iter()
+        .map(|part| match std::path::Path::new(part).file_name() {
+            Some(name) => name.to_string_lossy().into_owned(),
+            None => part.clone(),
+        })
+        .collect();
+    let label = label.join(" ");
+    let client = AnsweringClient::new(Arc::new(terminal))
+        .with_name("terminal_client")
+        .with_server_label(label);
     let client: Client = client.connect(transport, options.revision).await?;
 
     let server = client
@@ -74,16 +90,18 @@ async fn run() -> Result<ExitCode, Box<dyn Error>> {
         .and_then(|info| info.server_info.as_ref().map(|s| s.name.clone()))
         .unwrap_or_default();
     let tools = client.list_all_tools().await?;
-    println!("{} offers {} tool(s):", printable(&server), tools.len());
-    for tool in &tools {
-        let description = tool.description.as_deref().unwrap_or("");
-        println!("  {}  {}", printable(&tool.name), printable(description));
+    {
+        let _screen = Terminal::screen();
+        println!("{} offers {} tool(s):", printable(&server), tools.len());
+        for tool in &tools {
+            let description = tool.description.as_deref().unwrap_or("");
+            println!("  {}  {}", printable(&tool.name), printable(description));
+        }
     }
 
     let code = match options.call {
         Some(tool) => {
-            let arguments = arguments(options.args.as_deref().unwrap_or(""))?;
-            if call(&client, tool, arguments).await? {
+            if call(&client, tool, call_arguments).await? {
                 ExitCode::SUCCESS
             } else {
                 ExitCode::from(3)
@@ -91,18 +109,29 @@ async fn run() -> Result<ExitCode, Box<dyn Error>> {
         }
         None => {
             while let Some(tool) = line("Call which tool? (empty line: quit) ").await? {
+                if !tools.iter().any(|t| t.name == tool) {
+                    let _screen = Terminal::screen();
+                    println!("No tool `{}` here.", printable(&tool));
+                    continue;
+                }
                 let text = line("Arguments, a JSON object (empty line: none) ").await?;
                 match arguments(text.as_deref().unwrap_or("")) {
                     Ok(arguments) => {
                         call(&client, tool, arguments).await?;
                     }
-                    Err(error) => println!("{error}"),
+                    Err(error) => {
+                        let _screen = Terminal::screen();
+                        println!("{error}");
+                    }
                 }
             }
             ExitCode::SUCCESS
         }
     };
     client.cancel().await?;
+    // A prompt the server withdrew may still be on the screen: it ends before the host does,
+    // so the terminal is not left in its raw mode.
+    drop(Terminal::screen());
     Ok(code)
 }
 
@@ -113,7 +142,10 @@ async fn call(
     arguments: Map<String, Value>,
 ) -> Result<bool, Box<dyn Error>> {
     let params = CallToolRequestParams::new(tool.clone()).with_arguments(arguments);
-    match client.call_tool(params).await {
+    let called = client.call_tool(params).await;
+    // After the call, and after any prompt still on the screen.
+    let _screen = Terminal::screen();
+    match called {
         Ok(result) => {
             let failed = result.is_error == Some(true);
             let heading = if failed { "failed" } else { "returned" };
@@ -164,6 +196,7 @@ fn arguments(text: &str) -> Result<Map<String, Value>, String> {
 /// One line the user types after `prompt`; `None` at an empty line or the end of input.
 async fn line(prompt: &'static str) -> Result<Option<String>, Box<dyn Error>> {
     let read = tokio::task::spawn_blocking(move || {
+        let _screen = Terminal::screen();
         eprint!("{prompt}");
         let mut line = String::new();
         std::io::stdin().read_line(&mut line).map(|_| line)

@@ -1,15 +1,13 @@
 //! A form, asked field by field, each answer checked before the next, and reviewed whole
 //! before anything is sent.
 
-use std::fmt::Write;
-
 use inquire::list_option::ListOption;
 use inquire::validator::{ErrorMessage, Validation};
-use inquire::{CustomUserError, MultiSelect, Select, Text};
+use inquire::{CustomUserError, InquireError, MultiSelect, Select, Text};
 use serde_json::{Map, Number, Value};
 
 use super::shown::shown;
-use super::{Ended, heading, warnings};
+use super::{Ended, discard_typeahead, heading, say, warnings};
 use crate::client::IncomingForm;
 use crate::{EnumOption, Property, PropertyKind};
 
@@ -22,8 +20,9 @@ const SELECT_KEYS: &str = "↑↓ to move, enter to choose, esc to dismiss";
 /// field, and the review (Send, Change an answer, Decline). The `ElicitResult` of an accepted
 /// form, checked whole by [`IncomingForm::accept`].
 pub(super) fn ask(server: &str, form: &IncomingForm) -> Result<Value, Ended> {
-    heading(server, "asks", form.message());
-    warnings(form.notes());
+    heading(server, "asks", form.message())?;
+    warnings(form.notes())?;
+    discard_typeahead()?;
     let start = Select::new("Answer this form?", vec!["Answer", "Decline"])
         .with_help_message(SELECT_KEYS)
         .without_filtering()
@@ -34,19 +33,21 @@ pub(super) fn ask(server: &str, form: &IncomingForm) -> Result<Value, Ended> {
     let properties = form.schema().properties();
     let mut answers = Vec::with_capacity(properties.len());
     for property in properties {
-        answers.push(ask_field(property, property.kind().default_json())?);
+        answers.push(ask_field(property, property.sent(None))?);
+    }
+    let mut choices = vec!["Send", "Change an answer", "Decline"];
+    if properties.is_empty() {
+        choices.remove(1);
     }
     loop {
-        review(properties, &answers);
-        let choice = Select::new(
-            "Send these answers?",
-            vec!["Send", "Change an answer", "Decline"],
-        )
-        .with_help_message(SELECT_KEYS)
-        .without_filtering()
-        .raw_prompt()?;
-        match choice.index {
-            0 => {
+        review(properties, &answers)?;
+        discard_typeahead()?;
+        let choice = Select::new("Send these answers?", choices.clone())
+            .with_help_message(SELECT_KEYS)
+            .without_filtering()
+            .prompt()?;
+        match choice {
+            "Send" => {
                 let content: Map<String, Value> = properties
                     .iter()
                     .zip(&answers)
@@ -61,44 +62,44 @@ pub(super) fn ask(server: &str, form: &IncomingForm) -> Result<Value, Ended> {
                             let label = form
                                 .schema()
                                 .property(&violation.property)
-                                .map_or_else(|| violation.property.clone(), label);
-                            eprintln!("  ✗ {label} {}", violation.rule.for_user());
+                                .map_or_else(|| shown(&violation.property, false).into(), label);
+                            say(&format!("  ✗ {label} {}", violation.rule.for_user()))?;
                         }
                     }
                 }
             }
-            1 => {
-                let labels: Vec<String> = properties.iter().map(label).collect();
-                let which = Select::new("Which answer?", labels)
-                    .with_help_message(SELECT_KEYS)
-                    .raw_prompt()?
-                    .index;
-                if let (Some(property), Some(answer)) =
-                    (properties.get(which), answers.get_mut(which))
-                {
-                    *answer = ask_field(property, answer.take())?;
-                }
-            }
+            "Change an answer" => change(properties, &mut answers)?,
             _ => return Err(Ended::Decline),
         }
     }
 }
 
-/// Ask one field, `current` (the default, or the answer being changed) filled in: what will be
-/// sent for it, `None` for a field left empty.
-fn ask_field(property: &Property, current: Option<Value>) -> Result<Option<Value>, Ended> {
-    Ok(sent(property, ask_kind(property, current)?))
+/// Ask again the field the user picks; Esc goes back to the review, not out of the form.
+fn change(properties: &[Property], answers: &mut [Option<Value>]) -> Result<(), Ended> {
+    let labels: Vec<String> = properties.iter().map(label).collect();
+    let picked = Select::new("Which answer?", labels)
+        .with_help_message("↑↓ to move, enter to choose, esc to go back")
+        .raw_prompt();
+    let which = match picked {
+        Ok(picked) => picked.index,
+        Err(InquireError::OperationCanceled) => return Ok(()),
+        Err(error) => return Err(error.into()),
+    };
+    if let (Some(property), Some(answer)) = (properties.get(which), answers.get_mut(which)) {
+        *answer = ask_field(property, answer.take())?;
+    }
+    Ok(())
 }
 
-/// What is sent for a field answered `value`: a field left empty sends its default, as
-/// [`IncomingForm::accept`] fills it in, so the review and the prompt's check see it too.
-fn sent(property: &Property, value: Option<Value>) -> Option<Value> {
-    value.or_else(|| property.kind().default_json())
+/// Ask one field, `current` (the default, or the answer being changed) filled in: what will be
+/// sent for it ([`Property::sent`]), `None` for a field left empty.
+fn ask_field(property: &Property, current: Option<Value>) -> Result<Option<Value>, Ended> {
+    Ok(property.sent(ask_kind(property, current)?))
 }
 
 /// Whether a select offers to leave the field empty: optional, and no default it would send.
 fn may_leave_empty(property: &Property) -> bool {
-    !property.is_required() && property.kind().default_json().is_none()
+    !property.is_required() && property.sent(None).is_none()
 }
 
 fn ask_kind(property: &Property, current: Option<Value>) -> Result<Option<Value>, Ended> {
@@ -110,16 +111,19 @@ fn ask_kind(property: &Property, current: Option<Value>) -> Result<Option<Value>
                 Some(Value::Number(number)) => number.to_string(),
                 _ => String::new(),
             };
-            let help = help(property, None);
+            // Text that would act on the terminal is not put where it would be drawn as it is:
+            // the help line shows it, made visible, and an empty answer still sends it.
+            let safe = matches!(shown(&initial, false), std::borrow::Cow::Borrowed(_));
+            let help = help(property, None, (!safe).then_some(initial.as_str()));
             let checked = property.clone();
             let validator = move |input: &str| -> Result<Validation, CustomUserError> {
                 Ok(verdict(
                     &checked,
-                    sent(&checked, typed(&checked, input)).as_ref(),
+                    checked.sent(typed(&checked, input)).as_ref(),
                 ))
             };
             let input = Text::new(&label)
-                .with_initial_value(&initial)
+                .with_initial_value(if safe { &initial } else { "" })
                 .with_help_message(&help)
                 .with_validator(validator)
                 .prompt()?;
@@ -128,14 +132,15 @@ fn ask_kind(property: &Property, current: Option<Value>) -> Result<Option<Value>
         PropertyKind::Boolean(_) => {
             let mut options = vec!["Yes", "No"];
             let start = match current {
-                Some(Value::Bool(false)) => 1,
+                Some(Value::Bool(true)) => 0,
                 None if may_leave_empty(property) => 2,
-                _ => 0,
+                // Nothing chosen yet: the cursor starts on the answer that changes nothing.
+                _ => 1,
             };
             if may_leave_empty(property) {
                 options.push(LEAVE_EMPTY);
             }
-            let help = help(property, Some(SELECT_KEYS));
+            let help = help(property, Some(SELECT_KEYS), None);
             let chosen = Select::new(&label, options)
                 .with_help_message(&help)
                 .with_starting_cursor(start)
@@ -158,10 +163,8 @@ fn ask_kind(property: &Property, current: Option<Value>) -> Result<Option<Value>
                 None if may_leave_empty(property) => options.len(),
                 None => 0,
             };
-            let help = help(
-                property,
-                Some("↑↓ to move, type to filter, enter to choose, esc to dismiss"),
-            );
+            let keys = "↑↓ to move, type to filter, enter to choose, esc to dismiss";
+            let help = help(property, Some(keys), None);
             let chosen = Select::new(&label, shown_options)
                 .with_help_message(&help)
                 .with_starting_cursor(start)
@@ -181,16 +184,14 @@ fn ask_kind(property: &Property, current: Option<Value>) -> Result<Option<Value>
                     .collect(),
                 _ => Vec::new(),
             };
-            let help = help(
-                property,
-                Some("↑↓ to move, space to select, enter to confirm, esc to dismiss"),
-            );
+            let keys = "↑↓ to move, space to select, enter to confirm, esc to dismiss";
+            let help = help(property, Some(keys), None);
             let checked = property.clone();
             let values: Vec<String> = options.iter().map(|o| o.value().to_owned()).collect();
             let validator =
                 move |chosen: &[ListOption<&String>]| -> Result<Validation, CustomUserError> {
                     let indices: Vec<usize> = chosen.iter().map(|o| o.index).collect();
-                    let value = sent(&checked, items(&checked, &values, &indices));
+                    let value = checked.sent(items(&checked, &values, &indices));
                     Ok(verdict(&checked, value.as_ref()))
                 };
             let shown_options: Vec<String> = options.iter().map(option_label).collect();
@@ -210,38 +211,24 @@ fn ask_kind(property: &Property, current: Option<Value>) -> Result<Option<Value>
 }
 
 /// What was typed into a text, integer or number field, as the JSON the server will read:
-/// `None` for nothing typed; text as typed; a number read as one, or left as text that the
-/// field's rules then refuse with "must be a whole number" (or "a number").
+/// `None` for nothing typed; text as typed; a number read as JSON reads one (serde_json's
+/// grammar, so `.5` is not one), or else left as text, which the field's rules then refuse in
+/// words ("must be a whole number", "must be a number").
 fn typed(property: &Property, input: &str) -> Option<Value> {
     if input.is_empty() {
         return None;
     }
     let number = match property.kind() {
-        PropertyKind::Integer(_) => {
-            let trimmed = input.trim();
-            trimmed
-                .parse::<i64>()
-                .map(Value::from)
-                .or_else(|_| trimmed.parse::<u64>().map(Value::from))
-                .ok()
-                // Beyond 64 bits: the nearest number, which the bounds then refuse.
-                .or_else(|| float(trimmed).filter(|_| trimmed.parse::<i128>().is_ok()))
-        }
-        PropertyKind::Number(_) => float(input.trim()),
+        PropertyKind::Integer(_) | PropertyKind::Number(_) => input.trim().parse::<Number>().ok(),
         _ => None,
     };
-    Some(number.unwrap_or_else(|| Value::String(input.to_owned())))
+    Some(number.map_or_else(|| Value::String(input.to_owned()), Value::Number))
 }
 
-/// A finite decimal number.
-fn float(text: &str) -> Option<Value> {
-    let parsed: f64 = text.parse().ok()?;
-    Number::from_f64(parsed).map(Value::Number)
-}
-
-/// The selections at `indices` of `values`; none at all is leaving an optional field empty.
+/// The selections at `indices` of `values`. None at all leaves an optional field without a
+/// default empty; on a field with a default, it is a choice of its own (`[]`), not the default.
 fn items(property: &Property, values: &[String], indices: &[usize]) -> Option<Value> {
-    if indices.is_empty() && !property.is_required() {
+    if indices.is_empty() && may_leave_empty(property) {
         return None;
     }
     let chosen = indices
@@ -278,104 +265,42 @@ fn option_label(option: &EnumOption) -> String {
     shown(option.title().unwrap_or(option.value()), false).into_owned()
 }
 
-/// The help line under a field: its description, what a value must be, and the keys.
-fn help(property: &Property, keys: Option<&str>) -> String {
+/// The help line under a field: its description, what a value must be, what an empty answer
+/// sends (`unsafe_default`: a default not drawn in the field, shown here), and the keys.
+fn help(property: &Property, keys: Option<&str>, unsafe_default: Option<&str>) -> String {
     let mut parts: Vec<String> = Vec::new();
     if let Some(description) = property.description_text() {
         parts.push(shown(description, false).into_owned());
     }
-    let expected = expected(property);
-    if !expected.is_empty() {
-        parts.push(expected);
+    let expects = property.expects();
+    if !expects.is_empty() {
+        parts.push(expects);
     }
-    let has_default = property.kind().default_json().is_some();
-    if !property.is_required() && keys.is_none() && !has_default {
-        parts.push("enter with nothing typed leaves it empty".to_owned());
-    }
-    if has_default && keys.is_none() {
-        parts.push("emptied, it sends the default".to_owned());
+    if keys.is_none() {
+        if let Some(default) = unsafe_default {
+            parts.push(format!("empty, it sends {}", shown(default, false)));
+        } else if property.sent(None).is_some() {
+            parts.push("emptied, it sends the default".to_owned());
+        } else if !property.is_required() {
+            parts.push("enter with nothing typed leaves it empty".to_owned());
+        }
     }
     parts.push(keys.unwrap_or("esc to dismiss").to_owned());
     parts.join(" · ")
 }
 
-/// What a value of this field must be, in words (empty when anything goes).
-fn expected(property: &Property) -> String {
-    let mut out = String::new();
-    match property.kind() {
-        PropertyKind::String(text) => {
-            if let Some(format) = text.required_format() {
-                out.push_str(format.describe());
-            }
-            let (min, max) = text.length_range();
-            let count = |n: u32| format!("{n} character{}", if n == 1 { "" } else { "s" });
-            let length = match (min, max) {
-                (Some(min), Some(max)) if min == max => Some(format!("exactly {}", count(min))),
-                (Some(min), Some(max)) => Some(format!("{min} to {}", count(max))),
-                (Some(min), None) if min > 0 => Some(format!("at least {}", count(min))),
-                (_, Some(max)) => Some(format!("at most {}", count(max))),
-                _ => None,
-            };
-            if let Some(length) = length {
-                if !out.is_empty() {
-                    out.push_str(", ");
-                }
-                out.push_str(&length);
-            }
-        }
-        PropertyKind::Integer(integer) => {
-            out.push_str("a whole number");
-            bounds(&mut out, integer.range());
-        }
-        PropertyKind::Number(number) => {
-            out.push_str("a number");
-            bounds(&mut out, number.range());
-        }
-        PropertyKind::MultiSelect(multi) => match multi.items_range() {
-            (Some(min), Some(max)) if min == max => {
-                let _ = write!(out, "choose exactly {min}");
-            }
-            (Some(min), Some(max)) => {
-                let _ = write!(out, "choose {min} to {max}");
-            }
-            (Some(min), None) if min > 0 => {
-                let _ = write!(out, "choose at least {min}");
-            }
-            (_, Some(max)) => {
-                let _ = write!(out, "choose at most {max}");
-            }
-            _ => {}
-        },
-        _ => {}
-    }
-    out
-}
-
-/// " from 1 to 12", " of at least 1", " of at most 12", or nothing.
-fn bounds<T: std::fmt::Display>(out: &mut String, range: (Option<T>, Option<T>)) {
-    let _ = match range {
-        (Some(min), Some(max)) => write!(out, " from {min} to {max}"),
-        (Some(min), None) => write!(out, " of at least {min}"),
-        (None, Some(max)) => write!(out, " of at most {max}"),
-        (None, None) => Ok(()),
-    };
-}
-
 /// Every answer, before it is sent.
-fn review(properties: &[Property], answers: &[Option<Value>]) {
-    eprintln!();
-    eprintln!("Your answers:");
+fn review(properties: &[Property], answers: &[Option<Value>]) -> Result<(), Ended> {
     let labels: Vec<String> = properties.iter().map(label).collect();
     let width = labels.iter().map(|l| l.chars().count()).max().unwrap_or(0);
+    let mut out = String::from("\nYour answers:\n");
     for ((property, label), answer) in properties.iter().zip(&labels).zip(answers) {
         let pad = width - label.chars().count();
-        eprintln!(
-            "  {label}{:pad$}  {}",
-            "",
-            answer_text(property, answer.as_ref())
-        );
+        let value = answer_text(property, answer.as_ref());
+        out.push_str(&format!("  {label}{:pad$}  {value}\n", ""));
     }
-    eprintln!();
+    say(&out)?;
+    Ok(())
 }
 
 /// An answer as the review shows it: options by their titles, booleans as yes or no.
@@ -412,9 +337,9 @@ fn answer_text(property: &Property, answer: Option<&Value>) -> String {
 mod tests {
     use serde_json::json;
 
-    use super::{expected, items, typed};
+    use super::{items, typed};
     use crate::{
-        EnumOption, Format, IntegerSchema, MultiSelectSchema, NumberSchema, Property, StringSchema,
+        EnumOption, IntegerSchema, MultiSelectSchema, NumberSchema, Property, StringSchema,
     };
 
     #[test]
@@ -426,13 +351,26 @@ mod tests {
             Some(json!(u64::MAX))
         );
         assert_eq!(
+            typed(&replicas, "3.0"),
+            Some(json!(3.0)),
+            "whole, as the server reads it"
+        );
+        assert_eq!(replicas.check(typed(&replicas, "3.0").as_ref()), Ok(()));
+        assert_eq!(
             typed(&replicas, "2.5"),
-            Some(json!("2.5")),
+            Some(json!(2.5)),
             "refused as not whole"
         );
+        assert_eq!(typed(&replicas, "seven"), Some(json!("seven")));
         assert_eq!(typed(&replicas, ""), None);
         let ratio = Property::new("ratio", NumberSchema::new());
         assert_eq!(typed(&ratio, "0.25"), Some(json!(0.25)));
+        assert_eq!(typed(&ratio, "1e2"), Some(json!(100.0)));
+        assert_eq!(
+            typed(&ratio, ".5"),
+            Some(json!(".5")),
+            "not JSON: refused as not a number"
+        );
         assert_eq!(
             typed(&ratio, "NaN"),
             Some(json!("NaN")),
@@ -447,30 +385,19 @@ mod tests {
     }
 
     #[test]
-    fn what_a_field_expects_in_words() {
-        let date = Property::new("d", StringSchema::new().format(Format::Date).max_length(10));
-        assert_eq!(
-            expected(&date),
-            "a date like 2026-07-28 (RFC 3339 full-date), at most 10 characters"
-        );
-        let size = Property::new("n", IntegerSchema::new().minimum(1).maximum(12));
-        assert_eq!(expected(&size), "a whole number from 1 to 12");
-        let tags = Property::new(
-            "t",
-            MultiSelectSchema::new(vec![EnumOption::new("a"), EnumOption::new("b")]).min_items(1),
-        );
-        assert_eq!(expected(&tags), "choose at least 1");
-    }
-
-    #[test]
-    fn no_selection_leaves_only_an_optional_field_empty() {
+    fn no_selection_is_empty_only_where_nothing_else_would_be_sent() {
         let values = ["a".to_owned(), "b".to_owned()];
-        let required = Property::new(
-            "t",
-            MultiSelectSchema::new(vec![EnumOption::new("a"), EnumOption::new("b")]),
-        );
+        let ab = || MultiSelectSchema::new(vec![EnumOption::new("a"), EnumOption::new("b")]);
+        let required = Property::new("t", ab());
         assert_eq!(items(&required, &values, &[]), Some(json!([])));
         assert_eq!(items(&required, &values, &[1, 0]), Some(json!(["b", "a"])));
-        assert_eq!(items(&required.clone().optional(), &values, &[]), None);
+        let optional = Property::new("t", ab()).optional();
+        assert_eq!(items(&optional, &values, &[]), None);
+        // Everything unticked on a field with a default is the user's choice, not the default.
+        let defaulted = Property::new("t", ab().default_value(vec!["a".into()])).optional();
+        assert_eq!(
+            defaulted.sent(items(&defaulted, &values, &[])),
+            Some(json!([]))
+        );
     }
 }

@@ -44,9 +44,11 @@ mod shown;
 
 use std::fmt;
 use std::future::Future;
-use std::io::{self, IsTerminal};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::io::{self, IsTerminal, Write};
+use std::sync::mpsc::{self, Sender};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
 use std::thread;
+use std::time::Duration;
 
 use futures_channel::oneshot;
 use inquire::InquireError;
@@ -56,8 +58,8 @@ use crate::client::{Answerer, Incoming, Note, answer};
 use crate::{Action, Mode};
 use shown::shown;
 
-/// One prompt on the terminal at a time: two requests answered at once (a 2026-07-28 round
-/// asks several) queue here instead of drawing over each other.
+/// The terminal, one user of it at a time: a prompt, or the host's own output
+/// ([`Terminal::screen`]), never both drawn at once.
 static SCREEN: Mutex<()> = Mutex::new(());
 
 /// Opens an accepted page: the host's choice (a browser, a new tab), called only after the user
@@ -122,12 +124,23 @@ impl Terminal {
         self
     }
 
+    /// The terminal, for the host's own output: while the guard lives no prompt is drawn, and it
+    /// is taken only once no prompt is on the screen (one the server has withdrawn included: the
+    /// user finishes it first). A host writes its results under it, and takes it before it
+    /// exits, so that it never draws over a prompt nor leaves the terminal in a prompt's raw mode.
+    /// Never across a call that may ask: the prompt would wait for the guard, and the call for
+    /// the prompt.
+    pub fn screen() -> Screen {
+        Screen(SCREEN.lock().unwrap_or_else(PoisonError::into_inner))
+    }
+
     /// Ask the user `request`, which `server` sent, and wait for the `ElicitResult` (JSON) to
     /// send: what [`Answerer::answer`] does on its own thread, for a host without an executor.
+    /// It asks whatever the [`modes`](Answerer::modes) are (they are what a client declares).
     /// A terminal that fails (no terminal, a write error) cannot show the request: it is said
-    /// on standard error and the request is dismissed (`cancel`).
+    /// on standard error if it can be, and the request is dismissed (`cancel`).
     pub fn answer_blocking(&self, server: &str, request: &Incoming) -> Value {
-        let _screen = SCREEN.lock().unwrap_or_else(PoisonError::into_inner);
+        let _screen = Self::screen();
         let asked = match request {
             Incoming::Form(form) => form::ask(server, form),
             Incoming::Url(page) => page::ask(server, page, self.opener.as_deref()),
@@ -137,10 +150,22 @@ impl Terminal {
             Err(Ended::Decline) => answer(Action::Decline),
             Err(Ended::Cancel) => answer(Action::Cancel),
             Err(Ended::Failed(error)) => {
-                eprintln!("The request could not be shown ({error}): it was dismissed.");
+                let _ = say(&format!(
+                    "The request could not be shown ({error}): it was dismissed."
+                ));
                 answer(Action::Cancel)
             }
         }
+    }
+}
+
+/// A hold on the terminal: see [`Terminal::screen`].
+#[must_use = "the terminal is held only while the guard lives"]
+pub struct Screen(#[allow(dead_code)] MutexGuard<'static, ()>);
+
+impl fmt::Debug for Screen {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Screen")
     }
 }
 
@@ -149,33 +174,67 @@ impl Answerer for Terminal {
         &self.modes
     }
 
-    /// Asks on a thread of its own (the prompts block), so any executor can wait for it. If the
-    /// future is dropped (the server cancelled the request, the session ended), the prompt on
-    /// the screen is not taken back: the user finishes or dismisses it, and the answer goes
-    /// nowhere. Requests answered at once wait their turn for the terminal.
+    /// Queues the request for the terminal's one prompt thread (the prompts block), so any
+    /// executor can wait for it; requests are asked one at a time, in the order they came.
+    /// A request whose future is dropped before its turn (the client stopped waiting: the server
+    /// cancelled it, the session ended) is not asked. One already on the screen cannot be taken
+    /// back: the user finishes or dismisses it, is told it was withdrawn, and nothing is sent.
     fn answer(
         &self,
         server: &str,
         request: &Incoming,
     ) -> impl Future<Output = Option<Value>> + Send {
-        let (send, answered) = oneshot::channel();
-        let terminal = self.clone();
-        let (server, request) = (server.to_owned(), request.clone());
-        let asking = thread::Builder::new()
-            .name("elicit-terminal".to_owned())
-            .spawn(move || {
-                // The receiver is gone if the request was: nothing is left to answer.
-                let _ = send.send(terminal.answer_blocking(&server, &request));
-            });
+        let job = Job {
+            terminal: self.clone(),
+            server: server.to_owned(),
+            request: request.clone(),
+        };
         async move {
-            if let Err(error) = asking {
-                eprintln!("The request could not be shown ({error}): it was dismissed.");
+            let (send, answered) = oneshot::channel();
+            let queued = prompter().is_some_and(|queue| queue.send((job, send)).is_ok());
+            if !queued {
+                let _ = say("The request could not be shown (no prompt thread): it was dismissed.");
                 return Some(answer(Action::Cancel));
             }
-            // A prompt thread that panicked dropped its sender: the request was not answered.
+            // A prompt thread that panicked dropped the sender: the request was not answered.
             Some(answered.await.unwrap_or_else(|_| answer(Action::Cancel)))
         }
     }
+}
+
+/// A request for the prompt thread, and where its answer goes.
+type Queued = (Job, oneshot::Sender<Value>);
+
+/// One request for the prompt thread.
+struct Job {
+    terminal: Terminal,
+    server: String,
+    request: Incoming,
+}
+
+/// The queue of the one thread that prompts, started with the first request (`None` if it
+/// could not be).
+fn prompter() -> Option<&'static Sender<Queued>> {
+    static QUEUE: OnceLock<Option<Sender<Queued>>> = OnceLock::new();
+    QUEUE
+        .get_or_init(|| {
+            let (queue, jobs) = mpsc::channel::<Queued>();
+            let prompting = thread::Builder::new()
+                .name("elicit-terminal".to_owned())
+                .spawn(move || {
+                    for (job, send) in jobs {
+                        if send.is_canceled() {
+                            continue;
+                        }
+                        let result = job.terminal.answer_blocking(&job.server, &job.request);
+                        if send.send(result).is_err() {
+                            let _ = say("The server withdrew this request: nothing was sent.");
+                        }
+                    }
+                });
+            prompting.ok().map(|_| queue)
+        })
+        .as_ref()
 }
 
 /// `text` a server wrote (a tool's description, a result), safe to print on a terminal: every
@@ -212,25 +271,56 @@ impl From<InquireError> for Ended {
     }
 }
 
-/// The heading every request starts with: who asks, and what.
-fn heading(server: &str, asks: &str, message: &str) {
+impl From<io::Error> for Ended {
+    fn from(error: io::Error) -> Self {
+        Ended::Failed(InquireError::IO(error))
+    }
+}
+
+/// Write `text` and a line feed on standard error, where the prompts are: an error, not a panic,
+/// if the terminal is gone.
+fn say(text: &str) -> io::Result<()> {
+    let mut err = io::stderr().lock();
+    writeln!(err, "{text}")?;
+    err.flush()
+}
+
+/// Throw away the keys typed before a prompt that gives consent is drawn (an Enter meant for
+/// the last prompt must not accept a page the user has not seen yet).
+fn discard_typeahead() -> io::Result<()> {
+    crossterm::terminal::enable_raw_mode()?;
+    let drained = (|| {
+        while crossterm::event::poll(Duration::ZERO)? {
+            crossterm::event::read()?;
+        }
+        Ok(())
+    })();
+    crossterm::terminal::disable_raw_mode()?;
+    drained
+}
+
+/// The heading every request starts with: who asks (the name the server gives itself, quoted
+/// as its own words), and what. The message is set off by a gutter, line by line, so that
+/// nothing in it can pass for what the terminal itself shows (a page's host and URL).
+fn heading(server: &str, asks: &str, message: &str) -> io::Result<()> {
     let server = if server.is_empty() {
-        "A server".into()
+        "A server that gives no name".to_owned()
     } else {
-        shown(server, false)
+        format!("The server \"{}\"", shown(server, false))
     };
-    eprintln!();
-    eprintln!("── {server} {asks} ──");
-    eprintln!("{}", shown(message, true));
-    eprintln!();
+    let mut out = format!("\n── {server} {asks} ──\n");
+    for line in shown(message, true).lines() {
+        out.push_str("│ ");
+        out.push_str(line);
+        out.push('\n');
+    }
+    say(&out)
 }
 
 /// The notes a careful host shows before anything is answered.
-fn warnings(notes: &[Note]) {
+fn warnings(notes: &[Note]) -> io::Result<()> {
     for note in notes {
-        eprintln!("  ⚠ {}", shown(&note.to_string(), false));
+        say(&format!("  ⚠ {}", shown(&note.to_string(), false)))?;
     }
-    if !notes.is_empty() {
-        eprintln!();
-    }
+    if notes.is_empty() { Ok(()) } else { say("") }
 }

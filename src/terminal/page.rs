@@ -4,7 +4,7 @@ use inquire::Select;
 use serde_json::Value;
 
 use super::shown::shown;
-use super::{Ended, Opener, heading, warnings};
+use super::{Ended, Opener, discard_typeahead, heading, say, warnings};
 use crate::client::IncomingUrl;
 
 /// Ask the user to open `page`, which `server` sent: the heading, the URL whole and its host
@@ -15,33 +15,39 @@ pub(super) fn ask(
     page: &IncomingUrl,
     opener: Option<&Opener>,
 ) -> Result<Value, Ended> {
-    heading(server, "asks you to open a page", page.message());
+    heading(server, "asks you to open a page", page.message())?;
     let url = page.url().as_str();
-    eprintln!("  Host  {}", shown(page.host(), false));
-    eprintln!("  URL   {}", shown(url, false));
-    eprintln!();
-    warnings(page.notes());
+    say(&format!(
+        "  Host  {}\n  URL   {}\n",
+        shown(page.host(), false),
+        shown(url, false)
+    ))?;
+    warnings(page.notes())?;
     let accept = if opener.is_some() {
         "Open it"
     } else {
         "Accept (I will open it myself)"
     };
+    // Consent is given on this screen, after it is drawn: nothing typed before counts, and the
+    // cursor starts on Decline.
+    discard_typeahead()?;
     let choice = Select::new("Open this page?", vec![accept, "Decline"])
         .with_help_message(
             "↑↓ to move, enter to choose, esc to dismiss · nothing is opened unless you accept",
         )
+        .with_starting_cursor(1)
         .without_filtering()
         .raw_prompt()?;
     if choice.index == 1 {
         return Err(Ended::Decline);
     }
+    let shown_url = shown(url, false);
     match opener.map(|open| open(url)) {
-        Some(Ok(())) => eprintln!("Opened {}", shown(page.host(), false)),
-        Some(Err(error)) => eprintln!(
-            "It could not be opened ({error}): open it yourself:\n  {}",
-            shown(url, false)
-        ),
-        None => eprintln!("Open it in your browser:\n  {}", shown(url, false)),
+        Some(Ok(())) => say(&format!("Opened {}", shown(page.host(), false)))?,
+        Some(Err(error)) => say(&format!(
+            "It could not be opened ({error}): open it yourself:\n  {shown_url}"
+        ))?,
+        None => say(&format!("Open it in your browser:\n  {shown_url}"))?,
     }
     Ok(page.accept())
 }

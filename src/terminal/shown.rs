@@ -3,13 +3,28 @@
 use std::borrow::Cow;
 use std::fmt::Write;
 
+use unicode_general_category::{GeneralCategory, get_general_category};
+
 /// `text` with every character that would act on the terminal instead of being shown made
-/// visible as `\u{…}`: C0 and C1 controls (escape sequences move the cursor, clear lines and
-/// recolour), DEL, and the Unicode bidirectional controls (which reorder what follows, so a URL
-/// or a name reads as another). Line feeds are kept where `lines` is true (a message), and
-/// shown too elsewhere (a title, a host, an option).
+/// visible as `\u{…}`: controls (Unicode's `Cc`: escape sequences move the cursor, clear lines
+/// and recolour; DEL; C1), format characters (`Cf`: the bidirectional overrides and isolates,
+/// which reorder what follows so that a URL or a name reads as another, and the invisible ones:
+/// zero-width spaces and joiners, tags), and the line and paragraph separators (`Zl`, `Zp`).
+/// Line feeds are kept where `lines` is true (a message), and shown too elsewhere (a title, a
+/// host, an option).
 pub(super) fn shown(text: &str, lines: bool) -> Cow<'_, str> {
-    let acts = |c: char| (c.is_control() && !(lines && c == '\n')) || is_bidi_control(c);
+    let acts = |c: char| {
+        if lines && c == '\n' {
+            return false;
+        }
+        matches!(
+            get_general_category(c),
+            GeneralCategory::Control
+                | GeneralCategory::Format
+                | GeneralCategory::LineSeparator
+                | GeneralCategory::ParagraphSeparator
+        )
+    };
     if !text.chars().any(acts) {
         return Cow::Borrowed(text);
     }
@@ -22,12 +37,6 @@ pub(super) fn shown(text: &str, lines: bool) -> Cow<'_, str> {
         }
     }
     Cow::Owned(out)
-}
-
-/// The characters of Unicode's bidirectional algorithm that change the order of the text
-/// around them (UAX #9, "Explicit Directional Formatting Characters", and the marks).
-fn is_bidi_control(c: char) -> bool {
-    matches!(c, '\u{061C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
 }
 
 #[cfg(test)]

@@ -129,8 +129,8 @@ fn booking() -> Value {
 fn every_field_kind_is_asked_reviewed_and_sent() {
     let mut screen = Screen::form(booking());
     screen
-        .sees("── Bistro asks ──")
-        .sees("Book a table.")
+        .sees("── The server \"Bistro\" asks ──")
+        .sees("│ Book a table.")
         .sees("Answer this form?")
         .types(ENTER)
         .sees("a whole number from 1 to 12")
@@ -142,8 +142,8 @@ fn every_field_kind_is_asked_reviewed_and_sent() {
         .sees("a number from 0 to 1")
         .types("0.5")
         .types(ENTER)
-        .sees("VIP")
-        .types(DOWN)
+        .sees("? VIP")
+        .sees("> No")
         .types(ENTER)
         .sees("On the terrace")
         .types(DOWN)
@@ -254,7 +254,7 @@ fn defaults_are_filled_in_and_sent_as_they_are() {
     let mut screen = Screen::form(params);
     screen.sees("Answer this form?").types(ENTER);
     for field in ["env", "replicas", "tag", "notify", "regions"] {
-        screen.sees(field).types(ENTER);
+        screen.sees(&format!("? {field}")).types(ENTER);
     }
     screen.sees("Send these answers?").types(ENTER);
     assert_eq!(
@@ -354,7 +354,7 @@ fn an_answer_is_changed_at_the_review() {
         .types(ENTER)
         .sees("Which answer?")
         .types(ENTER)
-        .sees("Environment")
+        .sees("? Environment")
         .types(DOWN)
         .types(ENTER)
         .sees("Your answers:")
@@ -439,8 +439,8 @@ fn what_a_server_writes_cannot_act_on_the_terminal() {
     });
     let mut screen = Screen::answering("ops\u{7}", "2025-11-25", &params);
     screen
-        .sees("── ops\\u{7} asks ──")
-        .sees("Fine\\u{1b}[2J\\u{1b}[1;1Hprint\\u{202e}gnp.exe")
+        .sees("── The server \"ops\\u{7}\" asks ──")
+        .sees("│ Fine\\u{1b}[2J\\u{1b}[1;1Hprint\\u{202e}gnp.exe")
         .sees("Answer this form?")
         .types(ENTER)
         .sees("Ti\\u{1b}[8mtle (optional)")
@@ -462,11 +462,12 @@ fn a_page_is_shown_whole_its_host_apart_and_accepted() {
     let url = "https://accounts.example.com/oauth/authorize?client_id=abc&state=xyz";
     let mut screen = Screen::answering("GitHub tools", "2025-11-25", &page(url));
     screen
-        .sees("── GitHub tools asks you to open a page ──")
+        .sees("── The server \"GitHub tools\" asks you to open a page ──")
         .sees("Sign in to connect your account.")
         .sees("Host  accounts.example.com")
         .sees(&format!("URL   {url}"))
         .sees("nothing is opened unless you accept")
+        .types(UP)
         .types(ENTER)
         .sees("Open it in your browser:")
         .sees(url);
@@ -481,7 +482,6 @@ fn a_look_alike_host_is_warned_about_and_the_page_declined_or_dismissed() {
         .sees("Host  xn--pple-43d.com")
         .sees("⚠ the host has an internationalised name (xn--), which may imitate another")
         .sees("Open this page?")
-        .types(DOWN)
         .types(ENTER);
     assert_eq!(screen.sent(), json!({"action": "decline"}));
 
@@ -529,7 +529,8 @@ fn example(name: &str) -> String {
 fn books_for_four(screen: &mut Screen) {
     screen
         .sees("book_table  Book a table; asks the guest for the details.")
-        .sees("Your table: for how many, when, and where would you like to sit?")
+        .sees("── The server \"booking\" asks ──")
+        .sees("│ Your table: for how many, when, and where would you like to sit?")
         .sees("Answer this form?")
         .types(ENTER)
         .sees("Party size")
@@ -613,6 +614,7 @@ fn python_sdk_server_answered_in_terminal_client() {
         let mut screen = Screen::running(&client, &args);
         screen
             .sees("elicit-e2e offers 2 tool(s):")
+            .sees("── The server \"python elicit_server.py\" asks ──")
             .sees("Book a table: who is it for, how many, and where?")
             .sees("Answer this form?")
             .types(ENTER)
@@ -651,6 +653,8 @@ fn python_sdk_server_answered_in_terminal_client() {
             .sees("asks you to open a page")
             .sees("Host  calendar.example.com")
             .sees("URL   https://calendar.example.com/connect?flow=e2e")
+            .sees("Open this page?")
+            .types(UP)
             .types(ENTER)
             .sees("Open it in your browser:");
         let got = received(&mut screen, "connect_account");
@@ -683,4 +687,135 @@ fn terminal_client_without_a_terminal_declares_no_elicitation() {
         Some(3),
         "an error result exits with 3"
     );
+}
+
+#[test]
+fn keys_typed_before_a_page_is_shown_do_not_accept_it() {
+    let url = "https://accounts.example.com/login";
+    let mut screen = Screen::answering("tools", "2025-11-25", &page(url));
+    // Keys meant for something else, typed before the page is drawn: they would accept it.
+    screen.types(UP).types(ENTER);
+    screen.sees("Open this page?").escape();
+    assert_eq!(screen.sent(), json!({"action": "cancel"}));
+}
+
+#[test]
+fn an_empty_form_is_sent_or_declined_with_nothing_to_change() {
+    let empty = json!({"mode": "form", "message": "Go on?",
+                       "requestedSchema": {"type": "object", "properties": {}}});
+    let mut screen = Screen::form(empty);
+    screen
+        .sees("Answer this form?")
+        .types(ENTER)
+        .sees("Send these answers?")
+        .sees("Send")
+        .sees("Decline");
+    screen.types(DOWN).types(ENTER);
+    assert_eq!(screen.sent(), json!({"action": "decline"}));
+}
+
+#[test]
+fn escape_at_which_answer_goes_back_to_the_review() {
+    let mut screen = Screen::form(one_field(json!({"type": "integer", "title": "N"}), true));
+    screen
+        .sees("Answer this form?")
+        .types(ENTER)
+        .sees("? N")
+        .types("5")
+        .types(ENTER)
+        .sees("Send these answers?")
+        .types(DOWN)
+        .types(ENTER)
+        .sees("esc to go back")
+        .escape()
+        .sees("Send these answers?")
+        .types(ENTER);
+    assert_eq!(
+        screen.sent(),
+        json!({"action": "accept", "content": {"answer": 5}})
+    );
+}
+
+#[test]
+fn an_emptied_multi_select_with_a_default_sends_no_choice_not_the_default() {
+    let channels = json!({"type": "array", "title": "Channels", "default": ["email"],
+                          "items": {"type": "string", "enum": ["email", "sms"]}});
+    let mut screen = Screen::form(one_field(channels, false));
+    screen
+        .sees("Answer this form?")
+        .types(ENTER)
+        .sees("? Channels")
+        .types(SPACE)
+        .types(ENTER)
+        .sees("Send these answers?")
+        .types(ENTER);
+    assert_eq!(
+        screen.sent(),
+        json!({"action": "accept", "content": {"answer": []}})
+    );
+}
+
+/// With nothing stripped from what the terminal receives: a server's escape sequence or
+/// bidirectional override, wherever the server can put text (its name, the message, a title, a
+/// description, an option, a default, a field's name in a note), never reaches the terminal.
+#[test]
+fn no_raw_control_from_the_server_reaches_the_terminal() {
+    let evil = "\u{1b}]0;pwned\u{7}\u{1b}[31m\u{202e}";
+    let params = json!({
+        "mode": "form",
+        "message": format!("msg{evil}"),
+        "requestedSchema": {"type": "object", "properties": {
+            format!("password{evil}"): {"type": "string", "title": format!("T{evil}"),
+                "description": format!("D{evil}"), "default": format!("d{evil}")},
+            "pick": {"type": "string", "oneOf": [{"const": format!("v{evil}"), "title": format!("O{evil}")}]}
+        }}
+    });
+    let mut command = Command::new("sh");
+    command
+        .args(["-c", "stty rows 40 cols 200 && exec \"$@\"", "sh"])
+        .arg(env!("CARGO_BIN_EXE_answer_in_terminal"))
+        .args([
+            format!("srv{evil}"),
+            "2025-11-25".to_owned(),
+            params.to_string(),
+        ]);
+    let options = Options::new().timeout_ms(Some(20_000));
+    let mut session = spawn_with_options(command, options).expect("the pty starts");
+    let mut drawn = String::new();
+    let mut upto = |session: &mut PtySession, text: &str| {
+        let before = session.exp_string(text).expect("drawn");
+        drawn.push_str(&before);
+        drawn.push_str(text);
+    };
+    let press = |session: &mut PtySession, key: &str| {
+        session.send(key).expect("the pty takes keys");
+        session.flush().expect("the pty takes keys");
+    };
+    upto(&mut session, "Answer this form?");
+    press(&mut session, ENTER);
+    upto(&mut session, "T\\u{1b}]0;pwned");
+    upto(&mut session, "\n");
+    press(&mut session, ENTER);
+    upto(&mut session, "O\\u{1b}]0;pwned");
+    upto(&mut session, "\n");
+    std::thread::sleep(std::time::Duration::from_millis(50));
+    press(&mut session, ESC);
+    upto(&mut session, "sent: ");
+    // rexpect gives each byte as a char: the raw sequences, as it would read them.
+    let raw = |text: &str| -> String { text.bytes().map(char::from).collect() };
+    for sequence in ["\u{1b}]0;pwned", "\u{1b}[31m", "\u{202e}"] {
+        assert!(
+            !drawn.contains(&raw(sequence)),
+            "{sequence:?} reached the terminal: {drawn:?}"
+        );
+    }
+    for shown in [
+        "srv\\u{1b}",
+        "msg\\u{1b}",
+        "D\\u{1b}",
+        "password\\u{1b}",
+        "d\\u{1b}",
+    ] {
+        assert!(drawn.contains(shown), "{shown} was not shown: {drawn:?}");
+    }
 }
