@@ -77,4 +77,4 @@ pub use crate::url_mode::{
     ElicitUrl, ElicitationComplete, ElicitationId, InvalidElicitationId, RevisionedUrlRequest,
     UrlElicitationRequired, UrlOutcome, UrlRequest, UrlRequestError,
 };
-pub use crate::violation::{JsonType, Rule, Violation, Violations};
+pub use crate::violation::{JsonType, Rule, Violation, Violations, json_kind};

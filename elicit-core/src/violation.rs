@@ -41,6 +41,25 @@ impl JsonType {
     }
 }
 
+/// The JSON type of `value`, with its article, for messages: `"a string"`, `"an object"`,
+/// `"null"`.
+///
+/// ```
+/// # extern crate elicit_core as mcp_elicit;
+/// assert_eq!(mcp_elicit::json_kind(&serde_json::json!([1])), "an array");
+/// ```
+pub fn json_kind(value: &serde_json::Value) -> &'static str {
+    use serde_json::Value;
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
 /// `"s"` unless `n` is one.
 pub(crate) const fn plural(n: u32) -> &'static str {
     if n == 1 { "" } else { "s" }

@@ -245,7 +245,7 @@ impl<A: Answerer + 'static> Connected<A> {
             other => {
                 return Err(KitError::Arguments {
                     tool: tool.to_owned(),
-                    found: json_kind(&other),
+                    found: crate::json_kind(&other),
                 });
             }
         };
@@ -298,17 +298,6 @@ impl<A: Answerer + 'static> fmt::Debug for Connected<A> {
             .field("wait", &self.wait)
             .field("max_rounds", &self.max_rounds)
             .finish_non_exhaustive()
-    }
-}
-
-fn json_kind(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
     }
 }
 

@@ -340,7 +340,7 @@ impl<'a> Retry<'a> {
     pub fn from_params(params: &'a Value) -> Result<Self, MrtrError> {
         let Value::Object(members) = params else {
             return Err(MrtrError::ParamsNotAnObject {
-                found: json_type_of(params),
+                found: crate::violation::json_kind(params),
             });
         };
         let member = |name: &str| members.get(name).filter(|value| !value.is_null());
@@ -354,7 +354,7 @@ impl<'a> Retry<'a> {
             Some(Value::String(state)) => retry.request_state = Some(state),
             Some(other) => {
                 return Err(MrtrError::RequestStateNotAString {
-                    found: json_type_of(other),
+                    found: crate::violation::json_kind(other),
                 });
             }
         }
@@ -372,7 +372,7 @@ impl<'a> Retry<'a> {
                 Ok(self)
             }
             other => Err(MrtrError::InputResponsesNotAnObject {
-                found: json_type_of(other),
+                found: crate::violation::json_kind(other),
             }),
         }
     }
@@ -446,18 +446,6 @@ impl<S> Default for Envelope<S> {
             rejections: BTreeMap::new(),
             questions: BTreeMap::new(),
         }
-    }
-}
-
-/// The JSON type of `value`, with its article, for messages (`"a string"`, `"null"`).
-fn json_type_of(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
     }
 }
 

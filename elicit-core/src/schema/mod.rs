@@ -141,7 +141,7 @@ impl StringSchema {
         self
     }
     /// The format a value must have, if any: for a host to show what is expected.
-    pub const fn required_format(&self) -> Option<Format> {
+    pub const fn expected_format(&self) -> Option<Format> {
         self.format
     }
     /// The bounds on its length in characters: (`minLength`, `maxLength`).
