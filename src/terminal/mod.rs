@@ -45,6 +45,7 @@ mod shown;
 use std::fmt;
 use std::future::Future;
 use std::io::{self, IsTerminal, Write};
+use std::panic::{self, AssertUnwindSafe};
 use std::sync::mpsc::{self, Sender};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
 use std::thread;
@@ -196,7 +197,6 @@ impl Answerer for Terminal {
                 let _ = say("The request could not be shown (no prompt thread): it was dismissed.");
                 return Some(answer(Action::Cancel));
             }
-            // A prompt thread that panicked dropped the sender: the request was not answered.
             Some(answered.await.unwrap_or_else(|_| answer(Action::Cancel)))
         }
     }
@@ -226,7 +226,12 @@ fn prompter() -> Option<&'static Sender<Queued>> {
                         if send.is_canceled() {
                             continue;
                         }
-                        let result = job.terminal.answer_blocking(&job.server, &job.request);
+                        // A prompt that panics dismisses its request, not the thread that
+                        // every later request waits on.
+                        let asked = panic::catch_unwind(AssertUnwindSafe(|| {
+                            job.terminal.answer_blocking(&job.server, &job.request)
+                        }));
+                        let result = asked.unwrap_or_else(|_| answer(Action::Cancel));
                         if send.send(result).is_err() {
                             let _ = say("The server withdrew this request: nothing was sent.");
                         }
