@@ -24,7 +24,7 @@ use std::sync::Arc;
 use mcp_elicit::Revision;
 use mcp_elicit::client::Answerer;
 use mcp_elicit::rmcp::AnsweringClient;
-use mcp_elicit::terminal::{Terminal, printable};
+use mcp_elicit::terminal::{Terminal, printable, printable_line};
 use rmcp::RoleClient;
 use rmcp::model::{CallToolRequestParams, CallToolResult};
 use rmcp::service::RunningService;
@@ -56,14 +56,17 @@ async fn run() -> Result<ExitCode, Box<dyn Error>> {
     let mut command = tokio::process::Command::new(program);
     command.args(args);
     let stderr = if options.server_log {
-        Stdio::inherit()
+        Stdio::piped()
     } else {
         Stdio::null()
     };
-    let (transport, _) = TokioChildProcess::builder(command)
+    let (transport, server_log) = TokioChildProcess::builder(command)
         .stderr(stderr)
         .spawn()
         .map_err(|e| format!("cannot start `{program}`: {e}"))?;
+    if let Some(server_log) = server_log {
+        tokio::spawn(show_log(server_log));
+    }
 
     let terminal = Terminal::new();
     if terminal.modes().is_empty() {
@@ -92,10 +95,18 @@ async fn run() -> Result<ExitCode, Box<dyn Error>> {
     let tools = client.list_all_tools().await?;
     {
         let _screen = Terminal::screen();
-        println!("{} offers {} tool(s):", printable(&server), tools.len());
+        println!(
+            "{} offers {} tool(s):",
+            printable_line(&server),
+            tools.len()
+        );
         for tool in &tools {
             let description = tool.description.as_deref().unwrap_or("");
-            println!("  {}  {}", printable(&tool.name), printable(description));
+            println!(
+                "  {}  {}",
+                printable_line(&tool.name),
+                printable(description)
+            );
         }
     }
 
@@ -111,7 +122,7 @@ async fn run() -> Result<ExitCode, Box<dyn Error>> {
             while let Some(tool) = line("Call which tool? (empty line: quit) ").await? {
                 if !tools.iter().any(|t| t.name == tool) {
                     let _screen = Terminal::screen();
-                    println!("No tool `{}` here.", printable(&tool));
+                    println!("No tool `{}` here.", printable_line(&tool));
                     continue;
                 }
                 let text = line("Arguments, a JSON object (empty line: none) ").await?;
@@ -135,6 +146,21 @@ async fn run() -> Result<ExitCode, Box<dyn Error>> {
     Ok(code)
 }
 
+/// The server's standard error, line by line, made printable and never drawn over a prompt.
+async fn show_log(log: tokio::process::ChildStderr) {
+    use tokio::io::AsyncBufReadExt;
+    let mut lines = tokio::io::BufReader::new(log).lines();
+    while let Ok(Some(line)) = lines.next_line().await {
+        let shown = tokio::task::spawn_blocking(move || {
+            let _screen = Terminal::screen();
+            eprintln!("server: {}", printable_line(&line));
+        });
+        if shown.await.is_err() {
+            return;
+        }
+    }
+}
+
 /// Call `tool` and print its result; whether it succeeded.
 async fn call(
     client: &Client,
@@ -149,7 +175,7 @@ async fn call(
         Ok(result) => {
             let failed = result.is_error == Some(true);
             let heading = if failed { "failed" } else { "returned" };
-            println!("── {} {heading} ──", printable(&tool));
+            println!("── {} {heading} ──", printable_line(&tool));
             println!("{}", printable(&text_of(&result)));
             Ok(!failed)
         }
@@ -157,7 +183,7 @@ async fn call(
         Err(error) => {
             println!(
                 "── {} failed ──\n{}",
-                printable(&tool),
+                printable_line(&tool),
                 printable(&error.to_string())
             );
             Ok(false)

@@ -17,10 +17,25 @@ const LEAVE_EMPTY: &str = "(leave empty)";
 const SELECT_KEYS: &str = "↑↓ to move, enter to choose, esc to dismiss";
 
 /// Ask `form`, which `server` sent: the heading and the notes, then Answer or Decline, each
-/// field, and the review (Send, Change an answer, Decline). The `ElicitResult` of an accepted
-/// form, checked whole by [`IncomingForm::accept`].
-pub(super) fn ask(server: &str, form: &IncomingForm) -> Result<Value, Ended> {
-    heading(server, "asks", form.message())?;
+/// field, and the review (Send, Change an answer, Decline), as long as the answer is `wanted()`.
+/// The `ElicitResult` of an accepted form, checked whole by [`IncomingForm::accept`].
+pub(super) fn ask(
+    server: &str,
+    form: &IncomingForm,
+    wanted: &dyn Fn() -> bool,
+) -> Result<Value, Ended> {
+    let still = || {
+        if wanted() {
+            Ok(())
+        } else {
+            Err(Ended::Withdrawn)
+        }
+    };
+    heading(
+        server,
+        "A server asks you to fill in a form",
+        form.message(),
+    )?;
     warnings(form.notes())?;
     discard_typeahead()?;
     let start = Select::new("Answer this form?", vec!["Answer", "Decline"])
@@ -33,19 +48,22 @@ pub(super) fn ask(server: &str, form: &IncomingForm) -> Result<Value, Ended> {
     let properties = form.schema().properties();
     let mut answers = Vec::with_capacity(properties.len());
     for property in properties {
-        answers.push(ask_field(property, property.sent(None))?);
+        still()?;
+        answers.push(ask_field(property, property.sent(None), ESC_DISMISSES)?);
     }
     let mut choices = vec!["Send", "Change an answer", "Decline"];
     if properties.is_empty() {
         choices.remove(1);
     }
     loop {
+        still()?;
         review(properties, &answers)?;
         discard_typeahead()?;
         let choice = Select::new("Send these answers?", choices.clone())
             .with_help_message(SELECT_KEYS)
             .without_filtering()
             .prompt()?;
+        still()?;
         match choice {
             "Send" => {
                 let content: Map<String, Value> = properties
@@ -86,15 +104,28 @@ fn change(properties: &[Property], answers: &mut [Option<Value>]) -> Result<(), 
         Err(error) => return Err(error.into()),
     };
     if let (Some(property), Some(answer)) = (properties.get(which), answers.get_mut(which)) {
-        *answer = ask_field(property, answer.take())?;
+        match ask_field(property, answer.clone(), "esc to go back") {
+            Ok(changed) => *answer = changed,
+            // Esc while changing an answer keeps the one given: the form goes on.
+            Err(Ended::Cancel) => {}
+            Err(ended) => return Err(ended),
+        }
     }
     Ok(())
 }
 
-/// Ask one field, `current` (the default, or the answer being changed) filled in: what will be
-/// sent for it ([`Property::sent`]), `None` for a field left empty.
-fn ask_field(property: &Property, current: Option<Value>) -> Result<Option<Value>, Ended> {
-    Ok(property.sent(ask_kind(property, current)?))
+/// What Esc does on a field of the form the first time through.
+const ESC_DISMISSES: &str = "esc to dismiss";
+
+/// Ask one field, `current` (the default, or the answer being changed) filled in, its help line
+/// saying what Esc does (`esc`): what will be sent for it ([`Property::sent`]), `None` for a
+/// field left empty.
+fn ask_field(
+    property: &Property,
+    current: Option<Value>,
+    esc: &str,
+) -> Result<Option<Value>, Ended> {
+    Ok(property.sent(ask_kind(property, current, esc)?))
 }
 
 /// Whether a select offers to leave the field empty: optional, and no default it would send.
@@ -102,7 +133,11 @@ fn may_leave_empty(property: &Property) -> bool {
     !property.is_required() && property.sent(None).is_none()
 }
 
-fn ask_kind(property: &Property, current: Option<Value>) -> Result<Option<Value>, Ended> {
+fn ask_kind(
+    property: &Property,
+    current: Option<Value>,
+    esc: &str,
+) -> Result<Option<Value>, Ended> {
     let label = label(property);
     match property.kind() {
         PropertyKind::String(_) | PropertyKind::Integer(_) | PropertyKind::Number(_) => {
@@ -114,7 +149,7 @@ fn ask_kind(property: &Property, current: Option<Value>) -> Result<Option<Value>
             // Text that would act on the terminal is not put where it would be drawn as it is:
             // the help line shows it, made visible, and an empty answer still sends it.
             let safe = matches!(shown(&initial, false), std::borrow::Cow::Borrowed(_));
-            let help = help(property, None, (!safe).then_some(initial.as_str()));
+            let help = help(property, esc, None, (!safe).then_some(initial.as_str()));
             let checked = property.clone();
             let validator = move |input: &str| -> Result<Validation, CustomUserError> {
                 Ok(verdict(
@@ -140,7 +175,7 @@ fn ask_kind(property: &Property, current: Option<Value>) -> Result<Option<Value>
             if may_leave_empty(property) {
                 options.push(LEAVE_EMPTY);
             }
-            let help = help(property, Some(SELECT_KEYS), None);
+            let help = help(property, esc, Some("↑↓ to move, enter to choose"), None);
             let chosen = Select::new(&label, options)
                 .with_help_message(&help)
                 .with_starting_cursor(start)
@@ -163,8 +198,8 @@ fn ask_kind(property: &Property, current: Option<Value>) -> Result<Option<Value>
                 None if may_leave_empty(property) => options.len(),
                 None => 0,
             };
-            let keys = "↑↓ to move, type to filter, enter to choose, esc to dismiss";
-            let help = help(property, Some(keys), None);
+            let keys = "↑↓ to move, type to filter, enter to choose";
+            let help = help(property, esc, Some(keys), None);
             let chosen = Select::new(&label, shown_options)
                 .with_help_message(&help)
                 .with_starting_cursor(start)
@@ -184,8 +219,8 @@ fn ask_kind(property: &Property, current: Option<Value>) -> Result<Option<Value>
                     .collect(),
                 _ => Vec::new(),
             };
-            let keys = "↑↓ to move, space to select, enter to confirm, esc to dismiss";
-            let help = help(property, Some(keys), None);
+            let keys = "↑↓ to move, space to select, enter to confirm";
+            let help = help(property, esc, Some(keys), None);
             let checked = property.clone();
             let values: Vec<String> = options.iter().map(|o| o.value().to_owned()).collect();
             let validator =
@@ -266,8 +301,14 @@ fn option_label(option: &EnumOption) -> String {
 }
 
 /// The help line under a field: its description, what a value must be, what an empty answer
-/// sends (`unsafe_default`: a default not drawn in the field, shown here), and the keys.
-fn help(property: &Property, keys: Option<&str>, unsafe_default: Option<&str>) -> String {
+/// sends (`unsafe_default`: a default not drawn in the field, shown here), the keys of a select,
+/// and what Esc does.
+fn help(
+    property: &Property,
+    esc: &str,
+    keys: Option<&str>,
+    unsafe_default: Option<&str>,
+) -> String {
     let mut parts: Vec<String> = Vec::new();
     if let Some(description) = property.description_text() {
         parts.push(shown(description, false).into_owned());
@@ -285,7 +326,8 @@ fn help(property: &Property, keys: Option<&str>, unsafe_default: Option<&str>) -
             parts.push("enter with nothing typed leaves it empty".to_owned());
         }
     }
-    parts.push(keys.unwrap_or("esc to dismiss").to_owned());
+    let keys = keys.map_or_else(|| esc.to_owned(), |keys| format!("{keys}, {esc}"));
+    parts.push(keys);
     parts.join(" · ")
 }
 

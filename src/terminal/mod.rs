@@ -115,7 +115,8 @@ impl Terminal {
         self
     }
 
-    /// Open a page the user accepted with `open` (a browser), not only show its URL.
+    /// Open a page the user accepted with `open` (a browser), not only show its URL. It is
+    /// called while the terminal is held: it must not take [`Terminal::screen`] nor prompt.
     #[must_use]
     pub fn with_opener(
         mut self,
@@ -142,19 +143,27 @@ impl Terminal {
     /// on standard error if it can be, and the request is dismissed (`cancel`).
     pub fn answer_blocking(&self, server: &str, request: &Incoming) -> Value {
         let _screen = Self::screen();
+        self.ask(server, request, &|| true)
+            .unwrap_or_else(|| answer(Action::Cancel))
+    }
+
+    /// Ask `request` on the held terminal, while `wanted()` (a withdrawn request stops at its
+    /// next prompt, and a withdrawn page is not opened): the `ElicitResult`, `None` if withdrawn.
+    fn ask(&self, server: &str, request: &Incoming, wanted: &dyn Fn() -> bool) -> Option<Value> {
         let asked = match request {
-            Incoming::Form(form) => form::ask(server, form),
-            Incoming::Url(page) => page::ask(server, page, self.opener.as_deref()),
+            Incoming::Form(form) => form::ask(server, form, wanted),
+            Incoming::Url(page) => page::ask(server, page, self.opener.as_deref(), wanted),
         };
         match asked {
-            Ok(result) => result,
-            Err(Ended::Decline) => answer(Action::Decline),
-            Err(Ended::Cancel) => answer(Action::Cancel),
+            Ok(result) => Some(result),
+            Err(Ended::Decline) => Some(answer(Action::Decline)),
+            Err(Ended::Cancel) => Some(answer(Action::Cancel)),
+            Err(Ended::Withdrawn) => None,
             Err(Ended::Failed(error)) => {
                 let _ = say(&format!(
                     "The request could not be shown ({error}): it was dismissed."
                 ));
-                answer(Action::Cancel)
+                Some(answer(Action::Cancel))
             }
         }
     }
@@ -223,16 +232,24 @@ fn prompter() -> Option<&'static Sender<Queued>> {
                 .name("elicit-terminal".to_owned())
                 .spawn(move || {
                     for (job, send) in jobs {
+                        // The terminal first, then the question of whether anyone still waits:
+                        // a request withdrawn while the host held the terminal is not shown.
+                        let _screen = Terminal::screen();
                         if send.is_canceled() {
                             continue;
                         }
                         // A prompt that panics dismisses its request, not the thread that
                         // every later request waits on.
+                        let wanted = || !send.is_canceled();
                         let asked = panic::catch_unwind(AssertUnwindSafe(|| {
-                            job.terminal.answer_blocking(&job.server, &job.request)
+                            job.terminal.ask(&job.server, &job.request, &wanted)
                         }));
-                        let result = asked.unwrap_or_else(|_| answer(Action::Cancel));
-                        if send.send(result).is_err() {
+                        let sent = match asked {
+                            Ok(Some(result)) => send.send(result).is_ok(),
+                            Ok(None) => false,
+                            Err(_) => send.send(answer(Action::Cancel)).is_ok(),
+                        };
+                        if !sent {
                             let _ = say("The server withdrew this request: nothing was sent.");
                         }
                     }
@@ -244,8 +261,8 @@ fn prompter() -> Option<&'static Sender<Queued>> {
 
 /// `text` a server wrote (a tool's description, a result), safe to print on a terminal: every
 /// character that would act on the terminal instead of being shown (escape sequences and other
-/// controls, bidirectional overrides) is made visible as `\u{…}`; line feeds are kept. The
-/// terminal answerer shows every message, title and URL this way.
+/// controls, bidirectional overrides) is made visible as `\u{…}`; line feeds are kept (see
+/// [`printable_line`] for a name). The terminal answerer shows every message, title and URL so.
 ///
 /// ```
 /// use mcp_elicit::terminal::printable;
@@ -256,6 +273,17 @@ pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
     shown(text, true)
 }
 
+/// [`printable`] for text that must stay on one line (a name, a tool's name): line feeds are
+/// made visible too, so a name cannot add lines of its own.
+///
+/// ```
+/// use mcp_elicit::terminal::printable_line;
+/// assert_eq!(printable_line("ops\nFake heading"), "ops\\u{a}Fake heading");
+/// ```
+pub fn printable_line(text: &str) -> std::borrow::Cow<'_, str> {
+    shown(text, false)
+}
+
 /// How a request ended without content.
 #[derive(Debug)]
 enum Ended {
@@ -263,6 +291,8 @@ enum Ended {
     Decline,
     /// The user pressed Esc or Ctrl-C.
     Cancel,
+    /// Nobody waits for the answer any more (the server withdrew the request).
+    Withdrawn,
     /// The terminal failed.
     Failed(InquireError),
 }
@@ -290,36 +320,72 @@ fn say(text: &str) -> io::Result<()> {
     err.flush()
 }
 
-/// Throw away the keys typed before a prompt that gives consent is drawn (an Enter meant for
-/// the last prompt must not accept a page the user has not seen yet).
+/// How long after a consent screen is drawn the keys typed are still thrown away: a second Enter
+/// pressed with the last field's must not send a form whose review the user has not read.
+const CONSENT_GRACE: Duration = Duration::from_millis(400);
+
+/// Throw away the keys typed before a prompt that gives consent is drawn, and for
+/// [`CONSENT_GRACE`] after the screen it asks about is: an Enter meant for the last prompt, or for
+/// the host, must not accept what the user has not seen. Uses `crossterm`, inquire's own back
+/// end, at the same version, so that both read one queue of keys.
 fn discard_typeahead() -> io::Result<()> {
-    crossterm::terminal::enable_raw_mode()?;
+    let was_raw = crossterm::terminal::is_raw_mode_enabled()?;
+    if !was_raw {
+        crossterm::terminal::enable_raw_mode()?;
+    }
+    let deadline = std::time::Instant::now() + CONSENT_GRACE;
     let drained = (|| {
-        while crossterm::event::poll(Duration::ZERO)? {
+        loop {
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            if !crossterm::event::poll(left)? {
+                return Ok(());
+            }
             crossterm::event::read()?;
         }
-        Ok(())
     })();
-    crossterm::terminal::disable_raw_mode()?;
+    if !was_raw {
+        crossterm::terminal::disable_raw_mode()?;
+    }
     drained
 }
 
-/// The heading every request starts with: who asks (the name the server gives itself, quoted
-/// as its own words), and what. The message is set off by a gutter, line by line, so that
-/// nothing in it can pass for what the terminal itself shows (a page's host and URL).
-fn heading(server: &str, asks: &str, message: &str) -> io::Result<()> {
+/// The heading every request starts with, in this crate's words (`what`: "A server asks", …),
+/// then who asks and the message, every row of them set off by a gutter (`│`) and wrapped here
+/// to the terminal's width, so that no server text can start a row of its own and pass for what
+/// the terminal itself draws (a page's host and URL).
+fn heading(server: &str, what: &str, message: &str) -> io::Result<()> {
+    let width = crossterm::terminal::size().map_or(80, |(columns, _)| usize::from(columns));
     let server = if server.is_empty() {
-        "A server that gives no name".to_owned()
+        "(no name given)".into()
     } else {
-        format!("The server \"{}\"", shown(server, false))
+        shown(server, false)
     };
-    let mut out = format!("\n── {server} {asks} ──\n");
-    for line in shown(message, true).lines() {
-        out.push_str("│ ");
-        out.push_str(line);
+    let mut out = format!("\n── {what} ──\n");
+    gutter(&mut out, &format!("From: {server}"), width);
+    gutter(&mut out, &shown(message, true), width);
+    say(&out)
+}
+
+/// `text`, line by line, in rows of at most `width` columns each starting with the gutter.
+fn gutter(out: &mut String, text: &str, width: usize) {
+    use unicode_width::UnicodeWidthChar;
+    const GUTTER: &str = "│ ";
+    let room = width.saturating_sub(GUTTER.len()).max(8);
+    for line in text.split('\n') {
+        out.push_str(GUTTER);
+        let mut used = 0;
+        for c in line.chars() {
+            let columns = c.width().unwrap_or(0);
+            if used + columns > room {
+                out.push('\n');
+                out.push_str(GUTTER);
+                used = 0;
+            }
+            out.push(c);
+            used += columns;
+        }
         out.push('\n');
     }
-    say(&out)
 }
 
 /// The notes a careful host shows before anything is answered.

@@ -14,8 +14,9 @@ pub(super) fn ask(
     server: &str,
     page: &IncomingUrl,
     opener: Option<&Opener>,
+    wanted: &dyn Fn() -> bool,
 ) -> Result<Value, Ended> {
-    heading(server, "asks you to open a page", page.message())?;
+    heading(server, "A server asks you to open a page", page.message())?;
     let url = page.url().as_str();
     say(&format!(
         "  Host  {}\n  URL   {}\n",
@@ -40,6 +41,10 @@ pub(super) fn ask(
         .raw_prompt()?;
     if choice.index == 1 {
         return Err(Ended::Decline);
+    }
+    // Withdrawn while the user chose: nothing is opened for a request nobody waits for.
+    if !wanted() {
+        return Err(Ended::Withdrawn);
     }
     let shown_url = shown(url, false);
     match opener.map(|open| open(url)) {

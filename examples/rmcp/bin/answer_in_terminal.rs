@@ -7,7 +7,7 @@
 //! host cannot show.
 use mcp_elicit::Revision;
 use mcp_elicit::client::read_request;
-use mcp_elicit::terminal::Terminal;
+use mcp_elicit::terminal::{Terminal, printable_line};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -28,7 +28,7 @@ fn main() {
             Terminal::new().answer_blocking(server, &request)
         ),
         Err(why) => {
-            println!("refused: {why}");
+            println!("refused: {}", printable_line(&why));
             std::process::exit(2);
         }
     }

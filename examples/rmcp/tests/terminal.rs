@@ -129,7 +129,8 @@ fn booking() -> Value {
 fn every_field_kind_is_asked_reviewed_and_sent() {
     let mut screen = Screen::form(booking());
     screen
-        .sees("── The server \"Bistro\" asks ──")
+        .sees("── A server asks you to fill in a form ──")
+        .sees("│ From: Bistro")
         .sees("│ Book a table.")
         .sees("Answer this form?")
         .types(ENTER)
@@ -439,7 +440,7 @@ fn what_a_server_writes_cannot_act_on_the_terminal() {
     });
     let mut screen = Screen::answering("ops\u{7}", "2025-11-25", &params);
     screen
-        .sees("── The server \"ops\\u{7}\" asks ──")
+        .sees("│ From: ops\\u{7}")
         .sees("│ Fine\\u{1b}[2J\\u{1b}[1;1Hprint\\u{202e}gnp.exe")
         .sees("Answer this form?")
         .types(ENTER)
@@ -462,7 +463,8 @@ fn a_page_is_shown_whole_its_host_apart_and_accepted() {
     let url = "https://accounts.example.com/oauth/authorize?client_id=abc&state=xyz";
     let mut screen = Screen::answering("GitHub tools", "2025-11-25", &page(url));
     screen
-        .sees("── The server \"GitHub tools\" asks you to open a page ──")
+        .sees("── A server asks you to open a page ──")
+        .sees("│ From: GitHub tools")
         .sees("Sign in to connect your account.")
         .sees("Host  accounts.example.com")
         .sees(&format!("URL   {url}"))
@@ -529,7 +531,7 @@ fn example(name: &str) -> String {
 fn books_for_four(screen: &mut Screen) {
     screen
         .sees("book_table  Book a table; asks the guest for the details.")
-        .sees("── The server \"booking\" asks ──")
+        .sees("│ From: booking")
         .sees("│ Your table: for how many, when, and where would you like to sit?")
         .sees("Answer this form?")
         .types(ENTER)
@@ -614,7 +616,7 @@ fn python_sdk_server_answered_in_terminal_client() {
         let mut screen = Screen::running(&client, &args);
         screen
             .sees("elicit-e2e offers 2 tool(s):")
-            .sees("── The server \"python elicit_server.py\" asks ──")
+            .sees("│ From: python elicit_server.py")
             .sees("Book a table: who is it for, how many, and where?")
             .sees("Answer this form?")
             .types(ENTER)
@@ -818,4 +820,77 @@ fn no_raw_control_from_the_server_reaches_the_terminal() {
     ] {
         assert!(drawn.contains(shown), "{shown} was not shown: {drawn:?}");
     }
+}
+
+/// A message padded to wrap cannot start a row of its own: every row of it is in the gutter,
+/// so it cannot draw a second Host/URL pair above the page's own.
+#[test]
+fn a_message_cannot_pass_for_the_page_host() {
+    let fake = format!(
+        "Sign in.{pad}  Host  accounts.google.com{pad}  URL   https://accounts.google.com/",
+        pad = " ".repeat(130)
+    );
+    let params = json!({"mode": "url", "message": fake, "url": "https://evil.example/login",
+                        "elicitationId": "e-1"});
+    let mut screen = Screen::answering("tools", "2025-11-25", &params);
+    let drawn = screen.session.exp_string("Open this page?").expect("drawn");
+    let hosts: Vec<&str> = drawn
+        .split("\r\n")
+        .filter(|row| row.trim_start().starts_with("Host"))
+        .collect();
+    assert_eq!(hosts, ["  Host  evil.example"], "{drawn}");
+    // No row is wider than the terminal (120 columns), so none wraps into a row of its own.
+    let gutter: String = "│ ".bytes().map(char::from).collect();
+    for row in drawn
+        .split("\r\n")
+        .filter_map(|row| row.strip_prefix(gutter.as_str()))
+    {
+        assert!(
+            row.chars().count() <= 118,
+            "a row of {} columns: {row:?}",
+            row.len()
+        );
+    }
+    screen.escape();
+    assert_eq!(screen.sent(), json!({"action": "cancel"}));
+}
+
+/// A second Enter pressed right after the last field's does not send the form: the review waits.
+#[test]
+fn a_double_enter_does_not_skip_the_review() {
+    let mut screen = Screen::form(one_field(json!({"type": "integer", "title": "N"}), true));
+    screen
+        .sees("Answer this form?")
+        .types(ENTER)
+        .sees("? N")
+        .types("5")
+        .types(ENTER);
+    std::thread::sleep(std::time::Duration::from_millis(100));
+    screen.types(ENTER).sees("Send these answers?").escape();
+    assert_eq!(screen.sent(), json!({"action": "cancel"}));
+}
+
+#[test]
+fn escape_while_changing_an_answer_keeps_it() {
+    let mut screen = Screen::form(one_field(json!({"type": "integer", "title": "N"}), true));
+    screen
+        .sees("Answer this form?")
+        .types(ENTER)
+        .sees("? N")
+        .types("5")
+        .types(ENTER)
+        .sees("Send these answers?")
+        .types(DOWN)
+        .types(ENTER)
+        .sees("Which answer?")
+        .types(ENTER)
+        .sees("esc to go back")
+        .types("9")
+        .escape()
+        .sees("Send these answers?")
+        .types(ENTER);
+    assert_eq!(
+        screen.sent(),
+        json!({"action": "accept", "content": {"answer": 5}})
+    );
 }
