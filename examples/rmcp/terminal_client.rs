@@ -85,7 +85,7 @@ async fn run() -> Result<ExitCode, Box<dyn Error>> {
     let label = label.join(" ");
     let client = AnsweringClient::new(Arc::new(terminal))
         .with_name("terminal_client")
-        .with_server_label(label);
+        .with_server_label(label.clone());
     let client: Client = client.connect(transport, options.revision).await?;
 
     let server = client
@@ -95,8 +95,10 @@ async fn run() -> Result<ExitCode, Box<dyn Error>> {
     let tools = client.list_all_tools().await?;
     {
         let _screen = Terminal::screen();
+        // The name this host gives it (the command), and the one it gives itself.
         println!(
-            "{} offers {} tool(s):",
+            "{} (calling itself \"{}\") offers {} tool(s):",
+            printable_line(&label),
             printable_line(&server),
             tools.len()
         );

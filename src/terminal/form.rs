@@ -14,7 +14,7 @@ use crate::{EnumOption, Property, PropertyKind};
 /// What a select offers for an optional field besides its options.
 const LEAVE_EMPTY: &str = "(leave empty)";
 /// What a select of a field's options says about its keys.
-const SELECT_KEYS: &str = "↑↓ to move, enter to choose, esc to dismiss";
+const SELECT_KEYS: &str = "↑↓ to move, enter to choose, esc cancels the form";
 
 /// Ask `form`, which `server` sent: the heading and the notes, then Answer or Decline, each
 /// field, and the review (Send, Change an answer, Decline), as long as the answer is `wanted()`.
@@ -115,7 +115,7 @@ fn change(properties: &[Property], answers: &mut [Option<Value>]) -> Result<(), 
 }
 
 /// What Esc does on a field of the form the first time through.
-const ESC_DISMISSES: &str = "esc to dismiss";
+const ESC_DISMISSES: &str = "esc cancels the form";
 
 /// Ask one field, `current` (the default, or the answer being changed) filled in, its help line
 /// saying what Esc does (`esc`): what will be sent for it ([`Property::sent`]), `None` for a
@@ -189,7 +189,18 @@ fn ask_kind(
         }
         PropertyKind::Select(select) => {
             let options = select.options();
-            let mut shown_options: Vec<String> = options.iter().map(option_label).collect();
+            let default = property.sent(None);
+            let mut shown_options: Vec<String> = options
+                .iter()
+                .map(|option| {
+                    let label = option_label(option);
+                    if default.as_ref().and_then(Value::as_str) == Some(option.value()) {
+                        format!("{label} (default)")
+                    } else {
+                        label
+                    }
+                })
+                .collect();
             if may_leave_empty(property) {
                 shown_options.push(LEAVE_EMPTY.to_owned());
             }

@@ -34,7 +34,7 @@ pub(super) fn ask(
     discard_typeahead()?;
     let choice = Select::new("Open this page?", vec![accept, "Decline"])
         .with_help_message(
-            "↑↓ to move, enter to choose, esc to dismiss · nothing is opened unless you accept",
+            "↑↓ to move, enter to choose, esc dismisses · nothing is opened unless you accept",
         )
         .with_starting_cursor(1)
         .without_filtering()

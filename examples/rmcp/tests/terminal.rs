@@ -615,7 +615,7 @@ fn python_sdk_server_answered_in_terminal_client() {
         ];
         let mut screen = Screen::running(&client, &args);
         screen
-            .sees("elicit-e2e offers 2 tool(s):")
+            .sees("python elicit_server.py (calling itself \"elicit-e2e\") offers 2 tool(s):")
             .sees("│ From: python elicit_server.py")
             .sees("Book a table: who is it for, how many, and where?")
             .sees("Answer this form?")
