@@ -233,11 +233,11 @@ fn ask_kind(
             let keys = "↑↓ to move, space to select, enter to confirm";
             let help = help(property, esc, Some(keys), None);
             let checked = property.clone();
-            let values: Vec<String> = options.iter().map(|o| o.value().to_owned()).collect();
+            let offered = options.to_vec();
             let validator =
                 move |chosen: &[ListOption<&String>]| -> Result<Validation, CustomUserError> {
                     let indices: Vec<usize> = chosen.iter().map(|o| o.index).collect();
-                    let value = checked.sent(items(&checked, &values, &indices));
+                    let value = checked.sent(items(&checked, &offered, &indices));
                     Ok(verdict(&checked, value.as_ref()))
                 };
             let shown_options: Vec<String> = options.iter().map(option_label).collect();
@@ -246,9 +246,8 @@ fn ask_kind(
                 .with_default(&selected)
                 .with_validator(validator)
                 .raw_prompt()?;
-            let values: Vec<String> = options.iter().map(|o| o.value().to_owned()).collect();
             let indices: Vec<usize> = chosen.iter().map(|o| o.index).collect();
-            Ok(items(property, &values, &indices))
+            Ok(items(property, options, &indices))
         }
         // A kind this renderer does not know yet (the enum is non-exhaustive): dismissed, not
         // answered with a guess.
@@ -271,16 +270,16 @@ fn typed(property: &Property, input: &str) -> Option<Value> {
     Some(number.map_or_else(|| Value::String(input.to_owned()), Value::Number))
 }
 
-/// The selections at `indices` of `values`. None at all leaves an optional field without a
+/// The values of the options at `indices`. None at all leaves an optional field without a
 /// default empty; on a field with a default, it is a choice of its own (`[]`), not the default.
-fn items(property: &Property, values: &[String], indices: &[usize]) -> Option<Value> {
+fn items(property: &Property, options: &[EnumOption], indices: &[usize]) -> Option<Value> {
     if indices.is_empty() && may_leave_empty(property) {
         return None;
     }
     let chosen = indices
         .iter()
-        .filter_map(|&i| values.get(i))
-        .map(|value| Value::from(value.as_str()));
+        .filter_map(|&i| options.get(i))
+        .map(|option| Value::from(option.value()));
     Some(Value::Array(chosen.collect()))
 }
 
@@ -439,8 +438,8 @@ mod tests {
 
     #[test]
     fn no_selection_is_empty_only_where_nothing_else_would_be_sent() {
-        let values = ["a".to_owned(), "b".to_owned()];
-        let ab = || MultiSelectSchema::new(vec![EnumOption::new("a"), EnumOption::new("b")]);
+        let values = [EnumOption::new("a"), EnumOption::new("b")];
+        let ab = || MultiSelectSchema::new(values.to_vec());
         let required = Property::new("t", ab());
         assert_eq!(items(&required, &values, &[]), Some(json!([])));
         assert_eq!(items(&required, &values, &[1, 0]), Some(json!(["b", "a"])));

@@ -716,15 +716,22 @@ fn an_empty_form_is_sent_or_declined_with_nothing_to_change() {
     assert_eq!(screen.sent(), json!({"action": "decline"}));
 }
 
-#[test]
-fn escape_at_which_answer_goes_back_to_the_review() {
+/// A form of one whole number `N`, answered 5 (and Enter), on its way to the review.
+fn answered_five() -> Screen {
     let mut screen = Screen::form(one_field(json!({"type": "integer", "title": "N"}), true));
     screen
         .sees("Answer this form?")
         .types(ENTER)
         .sees("? N")
         .types("5")
-        .types(ENTER)
+        .types(ENTER);
+    screen
+}
+
+#[test]
+fn escape_at_which_answer_goes_back_to_the_review() {
+    let mut screen = answered_five();
+    screen
         .sees("Send these answers?")
         .types(DOWN)
         .types(ENTER)
@@ -858,13 +865,7 @@ fn a_message_cannot_pass_for_the_page_host() {
 /// A second Enter pressed right after the last field's does not send the form: the review waits.
 #[test]
 fn a_double_enter_does_not_skip_the_review() {
-    let mut screen = Screen::form(one_field(json!({"type": "integer", "title": "N"}), true));
-    screen
-        .sees("Answer this form?")
-        .types(ENTER)
-        .sees("? N")
-        .types("5")
-        .types(ENTER);
+    let mut screen = answered_five();
     std::thread::sleep(std::time::Duration::from_millis(100));
     screen.types(ENTER).sees("Send these answers?").escape();
     assert_eq!(screen.sent(), json!({"action": "cancel"}));
@@ -872,13 +873,8 @@ fn a_double_enter_does_not_skip_the_review() {
 
 #[test]
 fn escape_while_changing_an_answer_keeps_it() {
-    let mut screen = Screen::form(one_field(json!({"type": "integer", "title": "N"}), true));
+    let mut screen = answered_five();
     screen
-        .sees("Answer this form?")
-        .types(ENTER)
-        .sees("? N")
-        .types("5")
-        .types(ENTER)
         .sees("Send these answers?")
         .types(DOWN)
         .types(ENTER)
