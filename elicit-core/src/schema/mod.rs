@@ -140,14 +140,6 @@ impl StringSchema {
         self.default = Some(default.into());
         self
     }
-    /// The format a value must have, if any: for a host to show what is expected.
-    pub const fn expected_format(&self) -> Option<Format> {
-        self.format
-    }
-    /// The bounds on its length in characters: (`minLength`, `maxLength`).
-    pub const fn length_range(&self) -> (Option<u32>, Option<u32>) {
-        (self.min_length, self.max_length)
-    }
 }
 
 /// An `integer` property. Bounds are `i128` so every Rust integer type's range fits.
@@ -182,10 +174,6 @@ impl IntegerSchema {
         self.default = Some(default);
         self
     }
-    /// Its inclusive bounds: (`minimum`, `maximum`).
-    pub const fn range(&self) -> (Option<i128>, Option<i128>) {
-        (self.minimum, self.maximum)
-    }
 }
 
 /// A `number` property (any JSON number).
@@ -219,10 +207,6 @@ impl NumberSchema {
     pub const fn default_value(mut self, default: f64) -> Self {
         self.default = Some(default);
         self
-    }
-    /// Its inclusive bounds: (`minimum`, `maximum`).
-    pub const fn range(&self) -> (Option<f64>, Option<f64>) {
-        (self.minimum, self.maximum)
     }
 }
 
@@ -337,10 +321,6 @@ impl MultiSelectSchema {
     /// The offered options.
     pub fn options(&self) -> &[EnumOption] {
         &self.options
-    }
-    /// The bounds on how many may be selected: (`minItems`, `maxItems`).
-    pub const fn items_range(&self) -> (Option<u32>, Option<u32>) {
-        (self.min_items, self.max_items)
     }
 }
 
