@@ -31,7 +31,7 @@ use serde_json::Value;
 #[global_allocator]
 static ALLOC: Counting = Counting;
 
-fn elicit_parse(bytes: &[u8]) -> Result<Elicitation<Signup>, mcp_elicit::ReplyError> {
+fn elicit_parse(bytes: &[u8]) -> Result<Elicitation<Signup>, mcp_elicit::reply::ReplyError> {
     // A reply arrives as bytes; the UTF-8 check is part of the cost.
     Signup::from_reply_str(std::str::from_utf8(bytes).expect("utf-8"))
 }

@@ -6,7 +6,7 @@
 //!
 //! Run it with `cargo run --example quickstart`.
 
-use mcp_elicit::{Elicit, Elicitation, ReplyError};
+use mcp_elicit::{Elicit, Elicitation, reply::ReplyError};
 
 /// Choose where to deploy `billing-api` v2.4.1; production requires a change ticket.
 #[derive(Elicit, Debug)]

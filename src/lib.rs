@@ -3,6 +3,7 @@
 #![cfg_attr(not(doctest), doc = include_str!("../README.md"))]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_code)]
+#![deny(missing_docs)]
 // The rmcp integration reads what a client sends, like the runtime: nothing outside the tests
 // may panic on it (SECURITY.md).
 #![cfg_attr(
@@ -18,7 +19,19 @@
     )
 )]
 
-pub use elicit_core::*;
+// The names a first server needs, at the root; everything else in a module named for what it
+// holds. The same items are reachable in their module (`schema::FormRequest`).
+pub use elicit_core::{
+    Consent, Elicit, Elicitation, ElicitationSupport, FormRequest, Mode, Revision, UrlOutcome,
+    UrlRequest,
+};
+
+pub use elicit_core::{client, limits, observe, protocol, reply, schema, url_mode};
+#[cfg(feature = "mrtr")]
+pub use elicit_core::{mrtr, state};
+
+#[doc(hidden)]
+pub use elicit_core::__private;
 
 /// Derive an elicitation. See the [crate documentation](crate) for the attributes.
 #[cfg(feature = "derive")]

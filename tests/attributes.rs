@@ -5,7 +5,7 @@
 //! `serde_json::Value` sorts keys, so the property order (the struct's field order) is checked
 //! on the serialized text.
 
-use mcp_elicit::{Elicit, Elicitation, Rule};
+use mcp_elicit::{Elicit, Elicitation, schema::Rule};
 use serde_json::{Value, json};
 
 fn schema<T: Elicit>() -> Value {
@@ -25,7 +25,7 @@ fn accepted<T: Elicit + std::fmt::Debug>(content: Value) -> T {
 
 fn broken<T: Elicit + std::fmt::Debug>(content: Value) -> Vec<(String, Rule)> {
     match T::from_reply(&accept(content.clone())) {
-        Err(mcp_elicit::ReplyError::Invalid(violations)) => violations
+        Err(mcp_elicit::reply::ReplyError::Invalid(violations)) => violations
             .into_iter()
             .map(|v| (v.property, v.rule))
             .collect(),
@@ -290,10 +290,22 @@ fn format_min_length_and_max_length_are_enforced() {
             "code": "abcdef",
         })),
         vec![
-            ("email".into(), Rule::Format(mcp_elicit::Format::Email)),
-            ("homepage".into(), Rule::Format(mcp_elicit::Format::Uri)),
-            ("birthday".into(), Rule::Format(mcp_elicit::Format::Date)),
-            ("meeting".into(), Rule::Format(mcp_elicit::Format::DateTime)),
+            (
+                "email".into(),
+                Rule::Format(mcp_elicit::schema::Format::Email)
+            ),
+            (
+                "homepage".into(),
+                Rule::Format(mcp_elicit::schema::Format::Uri)
+            ),
+            (
+                "birthday".into(),
+                Rule::Format(mcp_elicit::schema::Format::Date)
+            ),
+            (
+                "meeting".into(),
+                Rule::Format(mcp_elicit::schema::Format::DateTime)
+            ),
             (
                 "code".into(),
                 Rule::MaxLength {

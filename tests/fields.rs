@@ -5,7 +5,11 @@
 
 use std::collections::{BTreeSet, HashSet};
 
-use mcp_elicit::{Choice, Choices, Elicit, Elicitation, EnumOption, ReplyError, Rule};
+use mcp_elicit::{
+    Elicit, Elicitation,
+    reply::ReplyError,
+    schema::{Choice, Choices, EnumOption, Rule},
+};
 use serde_json::{Value, json};
 
 /// The emitted property `name` of form `T`.
@@ -76,7 +80,7 @@ fn string_field_accepts_any_string_and_rejects_other_types() {
             one(
                 "name",
                 Rule::Type {
-                    expected: mcp_elicit::JsonType::String,
+                    expected: mcp_elicit::schema::JsonType::String,
                     found
                 }
             )
@@ -108,7 +112,7 @@ fn bool_field_rejects_strings_and_numbers() {
             one(
                 "subscribe",
                 Rule::Type {
-                    expected: mcp_elicit::JsonType::Boolean,
+                    expected: mcp_elicit::schema::JsonType::Boolean,
                     found: if value.is_string() {
                         "a string"
                     } else {
@@ -362,7 +366,7 @@ fn float_fields_reject_out_of_bounds_and_non_numbers() {
             (
                 "ratio".into(),
                 Rule::Type {
-                    expected: mcp_elicit::JsonType::Number,
+                    expected: mcp_elicit::schema::JsonType::Number,
                     found: "a string"
                 }
             ),
@@ -482,7 +486,7 @@ fn single_select_accepts_offered_values_only() {
             (
                 "legacy".into(),
                 Rule::Type {
-                    expected: mcp_elicit::JsonType::String,
+                    expected: mcp_elicit::schema::JsonType::String,
                     found: "a number"
                 }
             ),
@@ -591,14 +595,14 @@ fn multi_select_rejects_values_not_offered_and_non_arrays() {
             (
                 "sizes".into(),
                 Rule::Type {
-                    expected: mcp_elicit::JsonType::Array,
+                    expected: mcp_elicit::schema::JsonType::Array,
                     found: "a string"
                 }
             ),
             (
                 "tags".into(),
                 Rule::Type {
-                    expected: mcp_elicit::JsonType::Array,
+                    expected: mcp_elicit::schema::JsonType::Array,
                     found: "an array holding a non-string"
                 }
             ),
@@ -918,7 +922,7 @@ fn with_options_refuses_a_select_whose_options_are_fixed() {
         .expect_err("fixed options");
     assert_eq!(
         err,
-        mcp_elicit::SchemaError::NotADynamicSelect {
+        mcp_elicit::schema::SchemaError::NotADynamicSelect {
             property: "color".into()
         }
     );
@@ -938,7 +942,7 @@ fn with_options_refuses_fewer_options_than_min_items() {
         .expect_err("unsatisfiable");
     assert_eq!(
         err,
-        mcp_elicit::SchemaError::MinItemsExceedsOptions {
+        mcp_elicit::schema::SchemaError::MinItemsExceedsOptions {
             property: "picks".into()
         }
     );
@@ -969,7 +973,7 @@ fn choice_default_must_be_one_of_the_options_supplied() {
         .expect_err("the default is not offered");
     assert_eq!(
         err,
-        mcp_elicit::SchemaError::InvalidDefault {
+        mcp_elicit::schema::SchemaError::InvalidDefault {
             property: "account".into(),
             reason: "\"acct_2\" is not one of the offered options".into()
         }
@@ -1024,9 +1028,9 @@ fn an_integer_rounded_onto_a_bound_is_refused_not_read_as_the_bound() {
         );
     }
     // A hand-built schema bounded at `i64::MIN` hands back no rounded number either.
-    let schema = mcp_elicit::RequestedSchema::new(vec![mcp_elicit::Property::new(
+    let schema = mcp_elicit::schema::RequestedSchema::new(vec![mcp_elicit::schema::Property::new(
         "offset",
-        mcp_elicit::IntegerSchema::new().minimum(i128::from(i64::MIN)),
+        mcp_elicit::schema::IntegerSchema::new().minimum(i128::from(i64::MIN)),
     )])
     .expect("schema");
     let request = mcp_elicit::FormRequest::new("Which offset?", schema).expect("request");

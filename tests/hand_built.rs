@@ -4,9 +4,12 @@
 use std::borrow::Cow;
 
 use mcp_elicit::{
-    BooleanSchema, Elicit, Elicitation, EnumOption, FormRequest, Format, IntegerSchema,
-    MultiSelectSchema, NumberSchema, Property, ReplyError, RequestedSchema, SchemaError,
-    SelectSchema, SelectStyle, StringSchema,
+    Elicit, Elicitation, FormRequest,
+    reply::ReplyError,
+    schema::{
+        BooleanSchema, EnumOption, Format, IntegerSchema, MultiSelectSchema, NumberSchema,
+        Property, RequestedSchema, SchemaError, SelectSchema, SelectStyle, StringSchema,
+    },
 };
 use serde_json::{Value, json};
 

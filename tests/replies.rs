@@ -4,7 +4,10 @@
 use std::collections::BTreeSet;
 
 use mcp_elicit::{
-    Action, Elicit, Elicitation, JsonType, MAX_REPLY_BYTES, MalformedReply, ReplyError, Rule,
+    Elicit, Elicitation,
+    limits::MAX_REPLY_BYTES,
+    reply::{Action, MalformedReply, ReplyError},
+    schema::{JsonType, Rule},
 };
 use serde_json::{Value, json};
 
@@ -534,7 +537,7 @@ fn every_violation_is_collected_in_schema_order_each_naming_property_and_rule() 
         found,
         [
             ("name", &Rule::Required),
-            ("email", &Rule::Format(mcp_elicit::Format::Email)),
+            ("email", &Rule::Format(mcp_elicit::schema::Format::Email)),
             ("age", &Rule::NotAnInteger),
             (
                 "colors",
@@ -601,15 +604,15 @@ fn every_rule_has_a_readable_message() {
             "must be at most 3 characters long (maxLength) but has 4",
         ),
         (
-            Rule::Format(mcp_elicit::Format::Uri),
+            Rule::Format(mcp_elicit::schema::Format::Uri),
             "must be an absolute URI like https://example.com/path (format \"uri\")",
         ),
         (
-            Rule::Format(mcp_elicit::Format::Date),
+            Rule::Format(mcp_elicit::schema::Format::Date),
             "must be a date like 2026-07-28 (RFC 3339 full-date) (format \"date\")",
         ),
         (
-            Rule::Format(mcp_elicit::Format::DateTime),
+            Rule::Format(mcp_elicit::schema::Format::DateTime),
             "must be a date-time like 2026-07-28T09:30:00Z (RFC 3339) (format \"date-time\")",
         ),
         (

@@ -5,7 +5,10 @@
 
 use std::collections::{BTreeSet, HashSet};
 
-use mcp_elicit::{Choice, Choices, Elicit, Elicitation, EnumOption, FormRequest, Select};
+use mcp_elicit::{
+    Elicit, Elicitation, FormRequest,
+    schema::{Choice, Choices, EnumOption, Select},
+};
 
 #[derive(Elicit, Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[elicit(rename_all = "kebab-case")]

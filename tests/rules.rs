@@ -6,9 +6,12 @@
 use std::borrow::Cow;
 
 use mcp_elicit::{
-    EnumOption, FormRequest, IntegerSchema, MultiSelectSchema, NumberSchema, Property,
-    PropertyKind, RequestedSchema, SchemaError, SelectSchema, StringSchema, UrlRequest,
-    UrlRequestError,
+    FormRequest, UrlRequest,
+    schema::{
+        EnumOption, IntegerSchema, MultiSelectSchema, NumberSchema, Property, PropertyKind,
+        RequestedSchema, SchemaError, SelectSchema, StringSchema,
+    },
+    url_mode::UrlRequestError,
 };
 
 fn refused(properties: Vec<Property>) -> SchemaError {
@@ -213,13 +216,13 @@ fn number_is_finite() {
 
 #[test]
 fn string_fits_a_reply() {
-    let huge = "x".repeat(mcp_elicit::MAX_STRING_BYTES + 1);
+    let huge = "x".repeat(mcp_elicit::limits::MAX_STRING_BYTES + 1);
     assert_eq!(
         invalid_default(Property::new("p", StringSchema::new().default_value(huge))),
         format!(
             "is {} bytes, more than the {}-byte limit for a string in a reply",
-            mcp_elicit::MAX_STRING_BYTES + 1,
-            mcp_elicit::MAX_STRING_BYTES
+            mcp_elicit::limits::MAX_STRING_BYTES + 1,
+            mcp_elicit::limits::MAX_STRING_BYTES
         )
     );
 }

@@ -1,6 +1,9 @@
 //! `#[derive(Elicit)]` with `#[elicit(mode = "url")]` implements the runtime's `ElicitUrl`.
 
-use mcp_elicit::{Elicit, ElicitUrl, Revision, UrlError, UrlOutcome, UrlRequestError};
+use mcp_elicit::{
+    Elicit, Revision, UrlOutcome,
+    url_mode::{ElicitUrl, UrlError, UrlRequestError},
+};
 
 /// Connect a third-party account.
 #[derive(Elicit)]

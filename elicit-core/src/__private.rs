@@ -11,9 +11,9 @@ pub use crate::field::spec::{DefaultOf, default_of, is_required};
 pub use crate::field::{Bound, DefaultValue, FieldSpec, Select, select_from_value, select_kind};
 pub use crate::format::Format;
 pub use crate::request::WireCache;
-pub use crate::schema::rules;
-pub use crate::schema::value::FieldValue;
-pub use crate::schema::{EnumOption, Property, RequestedSchema};
+pub use crate::requested::rules;
+pub use crate::requested::value::FieldValue;
+pub use crate::requested::{EnumOption, Property, RequestedSchema};
 pub use serde_json::{Map, Value};
 pub use std::borrow::Cow;
 pub use std::option::Option::{self, None, Some};
@@ -21,10 +21,17 @@ pub use std::result::Result::{self, Err, Ok};
 pub use std::sync::OnceLock;
 pub use std::vec::Vec;
 
-use crate::FormRequest;
-use crate::field::ElicitField;
-use crate::read::Content;
-use crate::violation::{Rule, Violation, Violations};
+// The public items generated code names, by one path that the crate root's layout does not move.
+pub use crate::consent::{Consent, ConsentForm};
+pub use crate::elicit::Elicit;
+pub use crate::field::{Choice, Choices, ElicitField};
+pub use crate::read::{Content, FromContent};
+pub use crate::request::FormRequest;
+pub use crate::requested::PropertyKind;
+pub use crate::url_mode::ElicitUrl;
+pub use crate::violation::{Rule, Violations};
+
+use crate::violation::Violation;
 
 /// A property of a generated schema.
 pub fn property<T: ElicitField>(

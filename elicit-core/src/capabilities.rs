@@ -16,8 +16,8 @@ use std::fmt;
 use serde_json::{Map, Value, json};
 
 use crate::jsonrpc::JsonRpcError;
+use crate::requested::Text;
 use crate::revision::Revision;
-use crate::schema::Text;
 
 /// The `_meta` key under which a 2026-07-28 request carries the client's capabilities.
 pub const CLIENT_CAPABILITIES_META_KEY: &str = "io.modelcontextprotocol/clientCapabilities";
@@ -68,7 +68,7 @@ impl fmt::Display for Mode {
 /// let support = ElicitationSupport::from_request_meta(&call)?;
 /// assert!(support.check(Mode::Url, Revision::V2026_07_28).is_ok());
 /// assert!(support.check(Mode::Form, Revision::V2026_07_28).is_err());
-/// # Ok::<(), mcp_elicit::CapabilityError>(())
+/// # Ok::<(), mcp_elicit::protocol::CapabilityError>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct ElicitationSupport {

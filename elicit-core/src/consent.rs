@@ -14,7 +14,7 @@ use std::fmt;
 use serde_json::Value;
 
 use crate::elicit::Elicit;
-use crate::reply::{Elicitation, ReplyError};
+use crate::outcome::{Elicitation, ReplyError};
 use crate::request::FormRequest;
 
 /// Proof that a person accepted the consent form `T`, carrying what they agreed to.
@@ -127,7 +127,7 @@ impl<T: ConsentForm> FormRequest<T> {
     /// its action and `content` (see [`FormRequest::parse_parts`]).
     pub fn parse_consent_parts(
         &self,
-        action: crate::Action,
+        action: crate::outcome::Action,
         content: Option<Value>,
     ) -> Result<Elicitation<Consent<T>>, ReplyError> {
         self.parse_parts(action, content)

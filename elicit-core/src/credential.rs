@@ -19,7 +19,7 @@ mod alphanumeric;
 ///
 /// ```
 /// # extern crate elicit_core as mcp_elicit;
-/// use mcp_elicit::credential_kind;
+/// use mcp_elicit::schema::credential_kind;
 ///
 /// assert_eq!(credential_kind("apiKey"), Some("an API key"));
 /// assert_eq!(credential_kind("API_KEY"), Some("an API key"));

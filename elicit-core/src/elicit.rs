@@ -2,10 +2,10 @@
 
 use serde_json::{Map, Value};
 
+use crate::outcome::{Elicitation, ReplyError};
 use crate::read::{FromContent, parse_text_with_schema, parse_with_schema};
-use crate::reply::{Elicitation, ReplyError};
 use crate::request::FormRequest;
-use crate::schema::RequestedSchema;
+use crate::requested::RequestedSchema;
 
 /// A form-mode elicitation declared as a type: its message, its schema, and how to read the
 /// answer back into the type.
@@ -73,15 +73,15 @@ pub trait Elicit: FromContent {
     /// [`name`](Elicit::name).
     fn from_reply(reply: &Value) -> Result<Elicitation<Self>, ReplyError> {
         let result = parse_with_schema(Self::requested_schema(), reply);
-        crate::reply::record_reply(Self::name(), &result);
+        crate::outcome::record_reply(Self::name(), &result);
         result
     }
 
     /// [`from_reply`](Elicit::from_reply) from JSON text (at most
-    /// [`MAX_REPLY_BYTES`](crate::MAX_REPLY_BYTES)).
+    /// [`MAX_REPLY_BYTES`](crate::limits::MAX_REPLY_BYTES)).
     fn from_reply_str(reply: &str) -> Result<Elicitation<Self>, ReplyError> {
         let result = parse_text_with_schema(Self::requested_schema(), reply);
-        crate::reply::record_reply(Self::name(), &result);
+        crate::outcome::record_reply(Self::name(), &result);
         result
     }
 }

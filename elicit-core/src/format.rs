@@ -94,14 +94,14 @@ impl Format {
     ///
     /// ```
     /// # extern crate elicit_core as mcp_elicit;
-    /// use mcp_elicit::Format;
+    /// use mcp_elicit::schema::Format;
     /// assert!(Format::Uri.accepts("https://[2001:db8::1]:8443/a?b#c"));
     /// assert!(!Format::Uri.accepts("http://example.com:abc/path"));
     /// assert!(!Format::Uri.accepts("https://[@example.org/test.txt"));
     /// assert!(Format::Email.accepts("octocat@github.com"));
     /// ```
     ///
-    /// [`RequestedSchema::new`]: crate::RequestedSchema::new
+    /// [`RequestedSchema::new`]: crate::schema::RequestedSchema::new
     pub fn accepts(self, value: &str) -> bool {
         match self {
             Format::Uri => uri_by_parser(value),
@@ -119,7 +119,7 @@ impl Format {
     ///
     /// ```
     /// # extern crate elicit_core as mcp_elicit;
-    /// use mcp_elicit::Format;
+    /// use mcp_elicit::schema::Format;
     /// const BIRTHDAY_OK: bool = Format::Date.matches("2024-02-29");
     /// assert!(BIRTHDAY_OK);
     /// assert!(!Format::Date.matches("2023-02-29"));

@@ -47,7 +47,7 @@ impl Serialize for RequestId {
 ///
 /// ```
 /// # extern crate elicit_core as mcp_elicit;
-/// use mcp_elicit::JsonRpcError;
+/// use mcp_elicit::protocol::jsonrpc::JsonRpcError;
 /// let error = JsonRpcError::new(JsonRpcError::INVALID_PARAMS, "unknown tool", None);
 /// assert_eq!(
 ///     serde_json::to_value(error.response(7))?,

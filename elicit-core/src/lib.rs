@@ -1,7 +1,7 @@
 //! Runtime of the [`mcp-elicit`](https://docs.rs/mcp-elicit) crate: MCP elicitation schemas, outcomes,
 //! reply validation, modes, capabilities and multi round-trip state.
 //!
-//! Everything here works without the derive: a server that builds a [`RequestedSchema`] by hand
+//! Everything here works without the derive: a server that builds a [`RequestedSchema`](schema::RequestedSchema) by hand
 //! gets the same validation, and so does a client checking user input before sending it.
 //!
 //! The `mrtr` and `state` modules (multi round-trip requests and their sealed state) are
@@ -25,6 +25,8 @@
     )
 )]
 
+// The modules, bottom layer first (`tests/layers.rs` checks that each imports only from the
+// ones above it in this list). The public surface is the modules at the end of this file.
 mod capabilities;
 pub mod client;
 mod consent;
@@ -33,48 +35,72 @@ mod elicit;
 mod field;
 mod format;
 mod jsonrpc;
-mod limits;
-mod read;
-mod reply;
-mod request;
-mod revision;
-mod schema;
-mod url;
-mod url_mode;
-mod violation;
-
+pub mod limits;
 #[cfg(feature = "mrtr")]
 pub mod mrtr;
 pub mod observe;
+mod outcome;
+mod read;
+mod request;
+mod requested;
+mod revision;
 #[cfg(feature = "mrtr")]
 pub mod state;
+mod url;
+pub mod url_mode;
+mod violation;
 
 #[doc(hidden)]
 pub mod __private;
 
-pub use crate::capabilities::{
-    CLIENT_CAPABILITIES_META_KEY, CannotAsk, CannotAskReason, CapabilityError, ElicitationSupport,
-    Mode,
-};
-pub use crate::consent::{Consent, ConsentForm, ConsentMismatch};
-pub use crate::credential::credential_kind;
+pub use crate::capabilities::{ElicitationSupport, Mode};
+pub use crate::consent::Consent;
 pub use crate::elicit::Elicit;
-pub use crate::field::{Choice, Choices, ElicitField, Select};
-pub use crate::format::Format;
-pub use crate::jsonrpc::{ErrorResponse, JsonRpcError, RequestId};
-pub use crate::read::{Content, FromContent};
-pub use crate::reply::{
-    Action, Elicitation, MAX_REPLY_BYTES, MAX_STRING_BYTES, MalformedReply, Rejected, ReplyError,
-};
-pub use crate::request::{FormRequest, RevisionedRequest};
-pub use crate::revision::{Revision, RevisionError, UnknownRevision};
-pub use crate::schema::{
-    BooleanSchema, EnumOption, IntegerSchema, MultiSelectSchema, NumberSchema, Options, Property,
-    PropertyKind, RequestedSchema, SchemaError, SelectSchema, SelectStyle, StringSchema, Text,
-};
-pub use crate::url::{ElicitationUrl, MAX_URL_BYTES, UrlError, UrlPolicy};
-pub use crate::url_mode::{
-    ElicitUrl, ElicitationComplete, ElicitationId, InvalidElicitationId, RevisionedUrlRequest,
-    UrlElicitationRequired, UrlOutcome, UrlRequest, UrlRequestError,
-};
-pub use crate::violation::{JsonType, Rule, Violation, Violations, json_kind};
+pub use crate::outcome::Elicitation;
+pub use crate::request::FormRequest;
+pub use crate::revision::Revision;
+pub use crate::url_mode::{UrlOutcome, UrlRequest};
+
+/// What a form asks for: the requested schema, its property kinds and their rules, the formats,
+/// the Rust types that stand for selects, and what breaks a rule.
+///
+/// [`FormRequest`] puts a message and a [`RequestedSchema`](schema::RequestedSchema) together;
+/// [`Elicit`] derives both from a struct.
+pub mod schema {
+    pub use crate::credential::credential_kind;
+    pub use crate::field::{Choice, Choices, ElicitField, Select};
+    pub use crate::format::Format;
+    pub use crate::request::{FormRequest, RevisionedRequest};
+    pub use crate::requested::{
+        BooleanSchema, EnumOption, IntegerSchema, MultiSelectSchema, NumberSchema, Options,
+        Property, PropertyKind, RequestedSchema, SchemaError, SelectSchema, SelectStyle,
+        StringSchema, Text,
+    };
+    pub use crate::violation::{JsonType, Rule, Violation, Violations, json_kind};
+}
+
+/// What comes back: the four outcomes of a form, the client's action, the errors of a reply
+/// that cannot be used, and consent bound to what it agreed to.
+pub mod reply {
+    pub use crate::consent::{Consent, ConsentForm, ConsentMismatch};
+    pub use crate::outcome::{Action, Elicitation, MalformedReply, Rejected, ReplyError};
+    pub use crate::read::{Content, FromContent};
+}
+
+/// What differs between peers: the protocol revisions, what a client declared it can show, what
+/// to do when it cannot, and the JSON-RPC errors the protocol defines.
+pub mod protocol {
+    pub use crate::capabilities::{
+        CLIENT_CAPABILITIES_META_KEY, CannotAsk, CannotAskReason, CapabilityError,
+        ElicitationSupport, Mode,
+    };
+    pub use crate::revision::{Revision, RevisionError, UnknownRevision};
+
+    pub mod jsonrpc {
+        //! The JSON-RPC error objects elicitation defines, ready to serialize.
+        //!
+        //! Each error type of this crate converts into a [`JsonRpcError`] (the `error` member of
+        //! a response); [`JsonRpcError::response`] wraps it in a whole JSON-RPC error response.
+        pub use crate::jsonrpc::{ErrorResponse, JsonRpcError, RequestId};
+    }
+}

@@ -9,7 +9,7 @@ pub const MAX_REPLY_BYTES: usize = 256 * 1024;
 /// The text entry points never see a longer one (it cannot fit in [`MAX_REPLY_BYTES`]); the
 /// `&Value` entry points ([`Elicit::from_reply`](crate::Elicit::from_reply),
 /// [`FormRequest::parse_reply`](crate::FormRequest::parse_reply), …) refuse one
-/// ([`Rule::TooLarge`](crate::Rule::TooLarge)) before counting its characters, checking its
+/// ([`Rule::TooLarge`](crate::schema::Rule::TooLarge)) before counting its characters, checking its
 /// format or copying it (a `Value`'s strings are borrowed until every rule holds), so a reply
 /// that arrived as an already-parsed value is held to the same bound as one that arrived as text.
 ///
@@ -19,3 +19,30 @@ pub const MAX_REPLY_BYTES: usize = 256 * 1024;
 /// its options; so the work is linear in the reply's size and the memory kept is set by the
 /// schema.
 pub const MAX_STRING_BYTES: usize = MAX_REPLY_BYTES;
+
+/// The longest URL a [`UrlRequest`](crate::UrlRequest) may carry, or an
+/// [`ElicitationUrl`](crate::url_mode::ElicitationUrl) accept, in bytes.
+pub const MAX_URL_BYTES: usize = 8 * 1024;
+
+/// The longest `elicitationId` that [`ElicitationId::parse`](crate::url_mode::ElicitationId::parse)
+/// accepts, in bytes.
+pub const MAX_ELICITATION_ID_BYTES: usize = 256;
+
+/// The longest `requestState` that [`StateKeys::open`](crate::state::StateKeys::open) will look at, in characters (64 KiB).
+///
+/// Checked before any decoding or allocation, so an oversized state costs the server nothing;
+/// [`StateKeys::seal`](crate::state::StateKeys::seal) refuses to produce a longer one. Keep bulky data server-side and seal a
+/// reference to it.
+pub const MAX_STATE_LEN: usize = 64 * 1024;
+
+/// What a client reads ([`client::read_request`](crate::client::read_request)): the longest
+/// message it shows; a longer one is refused, not cut.
+pub const MAX_MESSAGE_BYTES: usize = 16 * 1024;
+/// What a client reads: the most properties a form may have (a form a person fills in is short).
+pub const MAX_PROPERTIES: usize = 64;
+/// What a client reads: the most options a select may offer.
+pub const MAX_OPTIONS: usize = 1000;
+/// What a client reads: the most input requests one input-required result may carry.
+pub const MAX_INPUT_REQUESTS: usize = 64;
+/// What a client reads: the longest property name, and the longest option value, a form may have.
+pub const MAX_NAME_BYTES: usize = 256;

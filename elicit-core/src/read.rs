@@ -6,18 +6,19 @@
 //! schema does not name are skipped unread, as the spec says to ignore them; for a member sent
 //! twice the last counts, as in a `Map`). Strings are borrowed from the input where the
 //! deserializer lends them, so a `&Value` is read without copying its text; the one copy is into
-//! the form's own field, after every rule is checked ([`crate::schema`]).
+//! the form's own field, after every rule is checked ([`crate::requested`]).
 
 use std::fmt;
 
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
 
-use crate::reply::{
-    Action, Elicitation, MAX_REPLY_BYTES, MalformedReply, ReplyError, action_named,
+use crate::limits::MAX_REPLY_BYTES;
+use crate::outcome::{Action, Elicitation, MalformedReply, ReplyError, action_named};
+use crate::requested::RequestedSchema;
+use crate::requested::value::{
+    FieldValue, ValueSeed, drain_map, drain_seq, numbers_booleans_arrays,
 };
-use crate::schema::RequestedSchema;
-use crate::schema::value::{FieldValue, ValueSeed, drain_map, drain_seq, numbers_booleans_arrays};
 use crate::violation::Violations;
 
 /// A type an accepted reply's content can be turned into, once every rule of the schema holds.
@@ -41,7 +42,7 @@ impl FromContent for Map<String, Value> {
 /// The `content` of an accepted reply, read against its schema: one value per property, in the
 /// schema's order (`None`: absent or `null`).
 ///
-/// A [`FromContent`](crate::FromContent) type is built from it once every rule of the schema
+/// A [`FromContent`](crate::reply::FromContent) type is built from it once every rule of the schema
 /// holds, so a form's own reading only converts values to their Rust types.
 #[derive(Debug)]
 pub struct Content<'r> {

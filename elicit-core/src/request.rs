@@ -9,12 +9,14 @@ use serde::{Serialize, Serializer};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
+use crate::outcome::{Action, Elicitation, ReplyError};
 use crate::read::{
     FromContent, parse_parts_with_schema, parse_text_with_schema, parse_with_schema,
 };
-use crate::reply::{Action, Elicitation, ReplyError};
+use crate::requested::{
+    EnumOption, PropertyKind, RequestedSchema, SchemaError, SchemaOnWire, Text,
+};
 use crate::revision::{Revision, RevisionError};
-use crate::schema::{EnumOption, PropertyKind, RequestedSchema, SchemaError, SchemaOnWire, Text};
 
 /// A form-mode request: serializes to exactly the `elicitation/create` params
 /// (`mode: "form"`, `message`, `requestedSchema`), and checks its own reply against the schema
@@ -74,7 +76,7 @@ impl FormRequest<Map<String, Value>> {
     ///
     /// ```
     /// # extern crate elicit_core as mcp_elicit;
-    /// use mcp_elicit::{FormRequest, Property, RequestedSchema, StringSchema};
+    /// use mcp_elicit::{FormRequest, schema::{Property, RequestedSchema, StringSchema}};
     /// let schema = RequestedSchema::new(vec![Property::new("name", StringSchema::new())])?;
     /// let request = FormRequest::new("Please provide your GitHub username", schema)?;
     /// assert_eq!(serde_json::to_value(&request)?, serde_json::json!({
@@ -100,7 +102,7 @@ impl FormRequest<Map<String, Value>> {
 }
 
 fn non_empty(message: Text) -> Result<Text, SchemaError> {
-    if !crate::schema::rules::message_is_not_empty(&message) {
+    if !crate::requested::rules::message_is_not_empty(&message) {
         Err(SchemaError::EmptyMessage)
     } else {
         Ok(message)
@@ -166,8 +168,8 @@ impl<T> FormRequest<T> {
         Ok(self)
     }
 
-    /// Supply the options of a field declared as [`Choice`](crate::Choice) or
-    /// [`Choices`](crate::Choices) — or of any select built with `SelectSchema::dynamic()`.
+    /// Supply the options of a field declared as [`Choice`](crate::schema::Choice) or
+    /// [`Choices`](crate::schema::Choices) — or of any select built with `SelectSchema::dynamic()`.
     /// On error (no such field, no options, duplicate values, a default that is not an option)
     /// the request is unchanged.
     pub fn with_options(
@@ -189,18 +191,18 @@ impl<T> FormRequest<T> {
         T: FromContent,
     {
         let result = parse_with_schema(&self.schema, reply);
-        crate::reply::record_reply(&self.name, &result);
+        crate::outcome::record_reply(&self.name, &result);
         result
     }
 
     /// [`parse_reply`](FormRequest::parse_reply) from JSON text (at most
-    /// [`MAX_REPLY_BYTES`](crate::MAX_REPLY_BYTES)).
+    /// [`MAX_REPLY_BYTES`](crate::limits::MAX_REPLY_BYTES)).
     pub fn parse_reply_str(&self, reply: &str) -> Result<Elicitation<T>, ReplyError>
     where
         T: FromContent,
     {
         let result = parse_text_with_schema(&self.schema, reply);
-        crate::reply::record_reply(&self.name, &result);
+        crate::outcome::record_reply(&self.name, &result);
         result
     }
 
@@ -216,7 +218,7 @@ impl<T> FormRequest<T> {
         T: FromContent,
     {
         let result = parse_parts_with_schema(&self.schema, action, content);
-        crate::reply::record_reply(&self.name, &result);
+        crate::outcome::record_reply(&self.name, &result);
         result
     }
 }
@@ -231,7 +233,7 @@ impl<T> FormRequest<T> {
     ///
     /// ```
     /// # extern crate elicit_core as mcp_elicit;
-    /// use mcp_elicit::{FormRequest, IntegerSchema, Property, RequestedSchema};
+    /// use mcp_elicit::{FormRequest, schema::{IntegerSchema, Property, RequestedSchema}};
     /// use serde_json::json;
     ///
     /// let schema = RequestedSchema::new(vec![
@@ -245,7 +247,7 @@ impl<T> FormRequest<T> {
     pub fn explain(&self, error: &ReplyError) -> String {
         use std::fmt::Write as _;
         let Some(violations) = error.violations() else {
-            return crate::reply::explain_without_schema(error);
+            return crate::outcome::explain_without_schema(error);
         };
         let mut text = String::new();
         for (i, violation) in violations.as_slice().iter().enumerate() {
@@ -297,7 +299,7 @@ impl<T> FormRequest<T> {
     ///
     /// ```
     /// # extern crate elicit_core as mcp_elicit;
-    /// use mcp_elicit::{EnumOption, FormRequest, Property, RequestedSchema, Revision, SelectSchema};
+    /// use mcp_elicit::{FormRequest, Revision, schema::{EnumOption, Property, RequestedSchema, SelectSchema}};
     /// let schema = RequestedSchema::new(vec![Property::new(
     ///     "env",
     ///     SelectSchema::new(vec![EnumOption::titled("stg", "Staging"), EnumOption::titled("prd", "Production")])

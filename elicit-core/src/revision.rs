@@ -25,7 +25,7 @@ use std::str::FromStr;
 ///     err.to_string(),
 ///     "unsupported protocol version \"2024-11-05\": elicitation is spoken in 2025-06-18, 2025-11-25 and 2026-07-28"
 /// );
-/// # Ok::<(), mcp_elicit::UnknownRevision>(())
+/// # Ok::<(), mcp_elicit::protocol::UnknownRevision>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[non_exhaustive]

@@ -27,8 +27,7 @@ use fluent_uri::component::{Authority, Host};
 use fluent_uri::{ParseError, ParseErrorKind, Uri};
 use serde::{Serialize, Serializer};
 
-/// The longest URL accepted, in bytes.
-pub const MAX_URL_BYTES: usize = 8 * 1024;
+use crate::limits::MAX_URL_BYTES;
 
 /// Which URLs an author accepts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -73,7 +72,7 @@ pub enum UrlPolicy {
 ///
 /// ```
 /// # extern crate elicit_core as mcp_elicit;
-/// use mcp_elicit::{ElicitationUrl, UrlError, UrlPolicy};
+/// use mcp_elicit::{url_mode::{ElicitationUrl, UrlError, UrlPolicy}};
 /// let url = ElicitationUrl::parse("https://mcp.example.com/connect?state=s3cr3t")?;
 /// assert_eq!(url.host(), "mcp.example.com");
 /// assert_eq!(url.to_string(), "https://mcp.example.com/connect?<redacted>");

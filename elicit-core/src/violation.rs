@@ -46,7 +46,7 @@ impl JsonType {
 ///
 /// ```
 /// # extern crate elicit_core as mcp_elicit;
-/// assert_eq!(mcp_elicit::json_kind(&serde_json::json!([1])), "an array");
+/// assert_eq!(mcp_elicit::schema::json_kind(&serde_json::json!([1])), "an array");
 /// ```
 pub fn json_kind(value: &serde_json::Value) -> &'static str {
     use serde_json::Value;
@@ -130,7 +130,7 @@ pub enum Rule {
         /// The repeated value (shortened).
         value: String,
     },
-    /// A string longer than [`MAX_STRING_BYTES`](crate::MAX_STRING_BYTES): refused before it is
+    /// A string longer than [`MAX_STRING_BYTES`](crate::limits::MAX_STRING_BYTES): refused before it is
     /// read, whatever the schema allows.
     TooLarge {
         /// Its size in bytes.
@@ -199,7 +199,7 @@ impl Rule {
     ///
     /// ```
     /// # extern crate elicit_core as mcp_elicit;
-    /// use mcp_elicit::{Format, Rule};
+    /// use mcp_elicit::{schema::{Format, Rule}};
     /// assert_eq!(Rule::Maximum { maximum: "10".into() }.for_user().to_string(), "must be at most 10");
     /// assert_eq!(
     ///     Rule::Format(Format::Email).for_user().to_string(),

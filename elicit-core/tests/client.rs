@@ -1,14 +1,20 @@
 //! The client's side: what a host reads from a server's `elicitation/create`, what it refuses,
 //! what it notes, and the answer it builds.
 
-use elicit_core::client::{
-    Incoming, IncomingError, IncomingInput, MAX_INPUT_REQUESTS, MAX_MESSAGE_BYTES, MAX_PROPERTIES,
-    Note, answer, read_input_required, read_request,
+use elicit_core::{
+    FormRequest, Revision, UrlRequest,
+    reply::Action,
+    schema::{
+        BooleanSchema, EnumOption, Format, IntegerSchema, MultiSelectSchema, NumberSchema,
+        Property, PropertyKind, RequestedSchema, SchemaError, SelectSchema, StringSchema,
+    },
+    url_mode::UrlError,
 };
 use elicit_core::{
-    Action, BooleanSchema, EnumOption, FormRequest, Format, IntegerSchema, MultiSelectSchema,
-    NumberSchema, Property, PropertyKind, RequestedSchema, Revision, SchemaError, SelectSchema,
-    StringSchema, UrlError, UrlRequest,
+    client::{
+        Incoming, IncomingError, IncomingInput, Note, answer, read_input_required, read_request,
+    },
+    limits::{MAX_INPUT_REQUESTS, MAX_MESSAGE_BYTES, MAX_PROPERTIES},
 };
 use serde_json::{Map, Value, json};
 

@@ -2,7 +2,7 @@
 //! that the `const fn` reads every name as the plain version it replaced (kept here as the
 //! oracle) did, so the two cannot drift.
 
-use elicit_core::credential_kind;
+use elicit_core::schema::credential_kind;
 
 #[test]
 fn credentials_in_any_casing_or_separator_are_caught() {

@@ -17,7 +17,7 @@
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
-use elicit_core::Format;
+use elicit_core::schema::Format;
 use serde_json::Value;
 
 /// Where the four files are, under the suite's directory.

@@ -4,12 +4,13 @@
 
 use std::time::Duration;
 
-use elicit_core::state::{
-    Binding, KeyId, MAX_STATE_LEN, ParamsDigest, StateError, StateKey, StateKeys, UnixTime,
-};
+use elicit_core::limits::MAX_STATE_LEN;
+use elicit_core::state::{Binding, KeyId, ParamsDigest, StateError, StateKey, StateKeys, UnixTime};
 use elicit_core::{
-    CLIENT_CAPABILITIES_META_KEY, ElicitationSupport, ElicitationUrl, Format, Mode, Revision,
-    UrlPolicy,
+    ElicitationSupport, Mode, Revision,
+    protocol::CLIENT_CAPABILITIES_META_KEY,
+    schema::Format,
+    url_mode::{ElicitationUrl, UrlPolicy},
 };
 use proptest::prelude::*;
 use proptest::test_runner::Config;
@@ -286,7 +287,7 @@ fn request_state_longer_than_the_limit_is_refused_before_decoding() {
 fn fuzz_regression_non_canonical_ipv6_loopback_is_refused() {
     assert!(matches!(
         ElicitationUrl::parse("http://[::01]"),
-        Err(elicit_core::UrlError::InvalidHost { .. })
+        Err(elicit_core::url_mode::UrlError::InvalidHost { .. })
     ));
     assert!(ElicitationUrl::parse("http://[::1]").is_ok_and(|url| url.is_loopback()));
 }

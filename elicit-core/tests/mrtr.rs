@@ -48,7 +48,7 @@ trait ToValue {
     fn to_value(&self) -> Value;
 }
 
-impl ToValue for elicit_core::JsonRpcError {
+impl ToValue for elicit_core::protocol::jsonrpc::JsonRpcError {
     fn to_value(&self) -> Value {
         serde_json::to_value(self).expect("an error object serializes")
     }
@@ -725,11 +725,12 @@ fn a_key_is_read_once_per_run() {
 
 /// A consent form whose message names the table, asked under the key `confirm`.
 fn drop_consent(table: &str) -> Ask<Elicitation<serde_json::Map<String, Value>>> {
-    let schema = elicit_core::RequestedSchema::new(vec![elicit_core::Property::new(
-        "confirm",
-        elicit_core::BooleanSchema::new(),
-    )])
-    .unwrap();
+    let schema =
+        elicit_core::schema::RequestedSchema::new(vec![elicit_core::schema::Property::new(
+            "confirm",
+            elicit_core::schema::BooleanSchema::new(),
+        )])
+        .unwrap();
     let form = elicit_core::FormRequest::new(format!("Drop table `{table}`?"), schema).unwrap();
     Ask::form_request("confirm", form)
 }

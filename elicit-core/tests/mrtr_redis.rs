@@ -12,7 +12,10 @@ use elicit_core::mrtr::{Answer, Ask, InputRequiredResult, Retry, Rounds};
 use elicit_core::state::{
     Binding, KeyId, ParamsDigest, RedeemError, RedisReplayGuard, StateKey, StateKeys, UnixTime,
 };
-use elicit_core::{Elicitation, FormRequest, Property, RequestedSchema, StringSchema};
+use elicit_core::{
+    Elicitation, FormRequest,
+    schema::{Property, RequestedSchema, StringSchema},
+};
 use serde_json::{Value, json};
 use tokio::sync::Barrier;
 

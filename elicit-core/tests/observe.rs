@@ -6,7 +6,10 @@ use std::sync::Mutex;
 use elicit_core::mrtr::{Answer, Ask, Retry, Rounds};
 use elicit_core::observe::{self, Observer, Outcome};
 use elicit_core::state::{Binding, KeyId, ParamsDigest, StateKey, StateKeys, UnixTime};
-use elicit_core::{Elicitation, FormRequest, IntegerSchema, Property, RequestedSchema};
+use elicit_core::{
+    Elicitation, FormRequest,
+    schema::{IntegerSchema, Property, RequestedSchema},
+};
 use serde_json::{Value, json};
 
 #[derive(Default)]

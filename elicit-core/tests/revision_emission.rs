@@ -1,9 +1,12 @@
 //! How a form is written for each protocol revision: one test per rule.
 
 use elicit_core::{
-    BooleanSchema, Elicitation, EnumOption, FormRequest, IntegerSchema, MultiSelectSchema,
-    NumberSchema, Property, RequestedSchema, Revision, RevisionError, SelectSchema, SelectStyle,
-    StringSchema,
+    Elicitation, FormRequest, Revision,
+    protocol::RevisionError,
+    schema::{
+        BooleanSchema, EnumOption, IntegerSchema, MultiSelectSchema, NumberSchema, Property,
+        RequestedSchema, SelectSchema, SelectStyle, StringSchema,
+    },
 };
 use serde_json::{Value, json};
 

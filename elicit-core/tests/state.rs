@@ -9,10 +9,11 @@ use std::time::Duration;
 
 use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use elicit_core::limits::MAX_STATE_LEN;
 use elicit_core::state::{
-    Binding, KeyError, KeyId, MAX_STATE_LEN, MalformedReason, MemoryReplayGuard, Opened,
-    ParamsDigest, RedeemError, ReplayGuard, RequestMismatch, SealError, StateError, StateId,
-    StateKey, StateKeys, UnixTime,
+    Binding, KeyError, KeyId, MalformedReason, MemoryReplayGuard, Opened, ParamsDigest,
+    RedeemError, ReplayGuard, RequestMismatch, SealError, StateError, StateId, StateKey, StateKeys,
+    UnixTime,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::json;

@@ -230,8 +230,8 @@ fn select_value_check(
         "`{name}` cannot default to {value:?}: that option is marked `#[elicit(dangerous)]`, and a dangerous path is never pre-selected; choose a safe default or none"
     );
     checks.extend(quote_spanned! {span=>
-        const _: () = match _elicit::__private::rules::option_index(<#e as _elicit::Select>::OPTIONS, #value) {
-            ::core::option::Option::Some(i) => if <#e as _elicit::Select>::DANGEROUS[i] {
+        const _: () = match _elicit::__private::rules::option_index(<#e as _elicit::__private::Select>::OPTIONS, #value) {
+            ::core::option::Option::Some(i) => if <#e as _elicit::__private::Select>::DANGEROUS[i] {
                 ::core::panic!(#dangerous)
             },
             ::core::option::Option::None => ::core::panic!(#missing),
@@ -301,7 +301,7 @@ fn expand_form(form: &Form) -> TokenStream {
         });
         quote! {
             #[automatically_derived]
-            impl _elicit::ConsentForm for #ident {
+            impl _elicit::__private::ConsentForm for #ident {
                 fn granted(&self) -> bool {
                     true #(#ticked)*
                 }
@@ -310,10 +310,10 @@ fn expand_form(form: &Form) -> TokenStream {
     });
     let body = quote! {
         #[automatically_derived]
-        impl _elicit::FromContent for #ident {
+        impl _elicit::__private::FromContent for #ident {
             fn from_content(
-                mut content: _elicit::Content<'_>,
-            ) -> _elicit::__private::Result<Self, _elicit::Violations> {
+                mut content: _elicit::__private::Content<'_>,
+            ) -> _elicit::__private::Result<Self, _elicit::__private::Violations> {
                 let mut violations = _elicit::__private::Vec::new();
                 #(#takes)*
                 let (#(_elicit::__private::Some(#vars),)*) = (#(#vars,)*) else {
@@ -324,7 +324,7 @@ fn expand_form(form: &Form) -> TokenStream {
         }
 
         #[automatically_derived]
-        impl _elicit::Elicit for #ident {
+        impl _elicit::__private::Elicit for #ident {
             fn message() -> &'static str {
                 #message
             }
@@ -333,8 +333,8 @@ fn expand_form(form: &Form) -> TokenStream {
                 #metric_name
             }
 
-            fn requested_schema() -> &'static _elicit::RequestedSchema {
-                static SCHEMA: _elicit::__private::OnceLock<_elicit::RequestedSchema> =
+            fn requested_schema() -> &'static _elicit::__private::RequestedSchema {
+                static SCHEMA: _elicit::__private::OnceLock<_elicit::__private::RequestedSchema> =
                     _elicit::__private::OnceLock::new();
                 SCHEMA.get_or_init(|| {
                     _elicit::__private::schema(_elicit::__private::Vec::from([
@@ -343,12 +343,12 @@ fn expand_form(form: &Form) -> TokenStream {
                 })
             }
 
-            fn form_request() -> _elicit::FormRequest<Self> {
+            fn form_request() -> _elicit::__private::FormRequest<Self> {
                 static WIRE: _elicit::__private::WireCache = _elicit::__private::WireCache::new();
                 _elicit::__private::form_request(
-                    <Self as _elicit::Elicit>::name(),
-                    <Self as _elicit::Elicit>::message(),
-                    <Self as _elicit::Elicit>::requested_schema(),
+                    <Self as _elicit::__private::Elicit>::name(),
+                    <Self as _elicit::__private::Elicit>::message(),
+                    <Self as _elicit::__private::Elicit>::requested_schema(),
                     &WIRE,
                 )
             }
@@ -374,7 +374,7 @@ fn expand_url(url: &UrlForm) -> TokenStream {
     let value_checks = value_rules::url(url);
     let body = quote! {
         #[automatically_derived]
-        impl _elicit::ElicitUrl for #ident {
+        impl _elicit::__private::ElicitUrl for #ident {
             fn message() -> &'static str {
                 #message
             }
@@ -397,8 +397,8 @@ fn expand_options(options: &OptionsEnum) -> TokenStream {
     let value_checks = value_rules::options(options);
     let body = quote! {
         #[automatically_derived]
-        impl _elicit::Select for #ident {
-            const OPTIONS: &'static [_elicit::EnumOption] = &[
+        impl _elicit::__private::Select for #ident {
+            const OPTIONS: &'static [_elicit::__private::EnumOption] = &[
                 #(_elicit::__private::enum_option(#values, #titles)),*
             ];
             const DANGEROUS: &'static [bool] = &[#(#dangerous),*];
@@ -425,17 +425,17 @@ fn expand_options(options: &OptionsEnum) -> TokenStream {
         impl _elicit::__private::SealedField for #ident {}
 
         #[automatically_derived]
-        impl _elicit::ElicitField for #ident {
-            fn property_kind(spec: &_elicit::__private::FieldSpec) -> _elicit::PropertyKind {
+        impl _elicit::__private::ElicitField for #ident {
+            fn property_kind(spec: &_elicit::__private::FieldSpec) -> _elicit::__private::PropertyKind {
                 _elicit::__private::select_kind::<Self>(spec)
             }
             fn from_value(
                 value: _elicit::__private::FieldValue<'_>,
-            ) -> _elicit::__private::Result<Self, _elicit::Rule> {
+            ) -> _elicit::__private::Result<Self, _elicit::__private::Rule> {
                 _elicit::__private::select_from_value::<Self>(value)
             }
             fn to_json(&self) -> _elicit::__private::Option<_elicit::__private::Value> {
-                _elicit::__private::Some(_elicit::__private::Value::from(_elicit::Select::value(self)))
+                _elicit::__private::Some(_elicit::__private::Value::from(_elicit::__private::Select::value(self)))
             }
         }
 

@@ -56,7 +56,7 @@ fn stub(input: &syn::DeriveInput, target: &Target) -> TokenStream {
     let is_form = matches!(input.data, syn::Data::Struct(_)) && !target.is_url;
     let consent_stub = (target.consent && is_form).then(|| {
         quote! {
-            impl _elicit::ConsentForm for #ident {
+            impl _elicit::__private::ConsentForm for #ident {
                 fn granted(&self) -> bool { ::core::unreachable!() }
             }
         }
@@ -66,17 +66,17 @@ fn stub(input: &syn::DeriveInput, target: &Target) -> TokenStream {
             let variants: Vec<_> = e.variants.iter().map(|v| &v.ident).collect();
             let names = variants.iter().map(|v| v.to_string());
             quote! {
-                impl _elicit::Select for #ident {
-                    const OPTIONS: &'static [_elicit::EnumOption] = &[];
+                impl _elicit::__private::Select for #ident {
+                    const OPTIONS: &'static [_elicit::__private::EnumOption] = &[];
                     const DANGEROUS: &'static [bool] = &[];
                     fn from_value(_: &str) -> ::core::option::Option<Self> { ::core::unreachable!() }
                     fn value(&self) -> &'static str { ::core::unreachable!() }
                     fn is_dangerous(&self) -> bool { ::core::unreachable!() }
                 }
                 impl _elicit::__private::SealedField for #ident {}
-                impl _elicit::ElicitField for #ident {
-                    fn property_kind(_: &_elicit::__private::FieldSpec) -> _elicit::PropertyKind { ::core::unreachable!() }
-                    fn from_value(_: _elicit::__private::FieldValue<'_>) -> ::core::result::Result<Self, _elicit::Rule> { ::core::unreachable!() }
+                impl _elicit::__private::ElicitField for #ident {
+                    fn property_kind(_: &_elicit::__private::FieldSpec) -> _elicit::__private::PropertyKind { ::core::unreachable!() }
+                    fn from_value(_: _elicit::__private::FieldValue<'_>) -> ::core::result::Result<Self, _elicit::__private::Rule> { ::core::unreachable!() }
                     fn to_json(&self) -> ::core::option::Option<_elicit::__private::Value> { ::core::unreachable!() }
                 }
                 impl #ident {
@@ -94,20 +94,20 @@ fn stub(input: &syn::DeriveInput, target: &Target) -> TokenStream {
             }
         }
         _ if target.is_url => quote! {
-            impl _elicit::ElicitUrl for #ident {
+            impl _elicit::__private::ElicitUrl for #ident {
                 fn message() -> &'static str { ::core::unreachable!() }
                 fn name() -> &'static str { ::core::unreachable!() }
             }
         },
         _ => quote! {
-            impl _elicit::FromContent for #ident {
-                fn from_content(_: _elicit::Content<'_>)
-                    -> ::core::result::Result<Self, _elicit::Violations> { ::core::unreachable!() }
+            impl _elicit::__private::FromContent for #ident {
+                fn from_content(_: _elicit::__private::Content<'_>)
+                    -> ::core::result::Result<Self, _elicit::__private::Violations> { ::core::unreachable!() }
             }
-            impl _elicit::Elicit for #ident {
+            impl _elicit::__private::Elicit for #ident {
                 fn message() -> &'static str { ::core::unreachable!() }
                 fn name() -> &'static str { ::core::unreachable!() }
-                fn requested_schema() -> &'static _elicit::RequestedSchema { ::core::unreachable!() }
+                fn requested_schema() -> &'static _elicit::__private::RequestedSchema { ::core::unreachable!() }
                 fn to_content(&self) -> _elicit::__private::Map<::std::string::String, _elicit::__private::Value> { ::core::unreachable!() }
             }
         },
@@ -275,13 +275,16 @@ mod tests {
             #[elicit(mode = "url", mesage = "Why.")]
             struct A;
         });
-        assert!(url.contains("impl _elicit :: ElicitUrl for A"), "{url}");
+        assert!(
+            url.contains("impl _elicit :: __private :: ElicitUrl for A"),
+            "{url}"
+        );
         let consent = output(&parse_quote! { /// Why.
             #[elicit(consent, mesage = "Why.")]
             struct A { #[elicit(consent)] agree: bool }
         });
         assert!(
-            consent.contains("impl _elicit :: ConsentForm for A"),
+            consent.contains("impl _elicit :: __private :: ConsentForm for A"),
             "{consent}"
         );
     }

@@ -34,7 +34,7 @@ use proc_macro::TokenStream;
 
 /// Derive an elicitation: on a struct with named fields, a form-mode request and typed,
 /// validated parsing of the reply (`mcp_elicit::Elicit`); on a unit-only enum, the options of a
-/// select (`mcp_elicit::Select`); with `#[elicit(mode = "url")]`, a URL-mode elicitation.
+/// select (`mcp_elicit::schema::Select`); with `#[elicit(mode = "url")]`, a URL-mode elicitation.
 #[proc_macro_derive(Elicit, attributes(elicit))]
 pub fn derive_elicit(input: TokenStream) -> TokenStream {
     let input = syn::parse_macro_input!(input as syn::DeriveInput);

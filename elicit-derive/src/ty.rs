@@ -19,9 +19,9 @@ pub enum Class {
     Float {
         name: &'static str,
     },
-    /// `mcp_elicit::Choice`: a single-select with run-time options.
+    /// `mcp_elicit::schema::Choice`: a single-select with run-time options.
     Choice,
-    /// `mcp_elicit::Choices`: a multi-select with run-time options.
+    /// `mcp_elicit::schema::Choices`: a multi-select with run-time options.
     Choices,
     /// A path the syntax cannot classify: an options enum (or a type the trait will refuse).
     Select(Type),
@@ -163,7 +163,7 @@ pub fn classify(ty: &Type) -> Class {
                 Class::Select(t) => Class::Multi(t),
                 Class::String | Class::Bool | Class::Int { .. } | Class::Float { .. } | Class::Choice => {
                     Class::Forbidden(format!(
-                        "free-form arrays are not part of form mode (only multi-selects of fixed options are); derive `Elicit` on a unit-only enum of the allowed values and use `{name}<ThatEnum>`, or use `mcp_elicit::Choices` for options known only at run time"
+                        "free-form arrays are not part of form mode (only multi-selects of fixed options are); derive `Elicit` on a unit-only enum of the allowed values and use `{name}<ThatEnum>`, or use `mcp_elicit::schema::Choices` for options known only at run time"
                     ))
                 }
                 _ => Class::Forbidden(format!(

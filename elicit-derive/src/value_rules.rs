@@ -56,7 +56,7 @@ pub fn options(options: &OptionsEnum) -> TokenStream {
     }
     let values = options.variants.iter().map(|v| &v.value);
     let mut checks = quote! {
-        const __ELICIT_OPTIONS: &[_elicit::EnumOption] =
+        const __ELICIT_OPTIONS: &[_elicit::__private::EnumOption] =
             &[#(_elicit::__private::enum_option(#values, _elicit::__private::None)),*];
     };
     for (i, v) in options.variants.iter().enumerate() {

@@ -23,7 +23,7 @@ use std::sync::Arc;
 
 use mcp_elicit::mrtr::{Ask, Capability};
 use mcp_elicit::rmcp::{AskConfig, Asker, AskingServer, Stop, ToolResponse, respond};
-use mcp_elicit::{Elicit, Elicitation, FormRequest, FromContent, Mode};
+use mcp_elicit::{Elicit, Elicitation, FormRequest, Mode, reply::FromContent};
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{
     CallToolResult, ContentBlock, GetPromptRequestParams, GetPromptResponse, GetPromptResult,

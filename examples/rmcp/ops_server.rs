@@ -24,7 +24,8 @@ use std::sync::{Arc, Mutex, PoisonError};
 use mcp_elicit::rmcp::{AskConfig, Asker, AskingServer, AskingService, ToolResponse, respond};
 use mcp_elicit::state::MemoryReplayGuard;
 use mcp_elicit::{
-    Consent, Elicit, ElicitUrl, Elicitation, ElicitationId, UrlOutcome, UrlRequestError,
+    Consent, Elicit, Elicitation, UrlOutcome,
+    url_mode::{ElicitUrl, ElicitationId, UrlRequestError},
 };
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{CallToolResult, ContentBlock};

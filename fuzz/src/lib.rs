@@ -10,10 +10,7 @@ use std::time::Duration;
 
 use mcp_elicit::mrtr::{Answer, Ask, MrtrError, Retry, Rounds};
 use mcp_elicit::state::{Binding, KeyId, ParamsDigest, StateError, StateKey, StateKeys, UnixTime};
-use mcp_elicit::{
-    Choice, Choices, Elicit, Elicitation, ElicitationId, ElicitationSupport, ElicitationUrl,
-    EnumOption, Format, Mode, ReplyError, Revision, UrlOutcome, UrlPolicy, UrlRequest,
-};
+use mcp_elicit::{Elicit, Elicitation, ElicitationSupport, Mode, Revision, UrlOutcome, UrlRequest, schema::{Choice, Choices, EnumOption, Format}, url_mode::{ElicitationId, ElicitationUrl, UrlPolicy}, reply::ReplyError};
 use serde_json::{Value, json};
 
 /// The longest error message any entry point may produce: errors name fields and rules and quote
@@ -308,7 +305,7 @@ pub fn capabilities(data: &[u8]) {
     }
     if let Some(capabilities) = value
         .get("_meta")
-        .and_then(|m| m.get(mcp_elicit::CLIENT_CAPABILITIES_META_KEY))
+        .and_then(|m| m.get(mcp_elicit::protocol::CLIENT_CAPABILITIES_META_KEY))
     {
         assert_eq!(
             from_meta,
@@ -413,7 +410,7 @@ fn first_request() -> Value {
     json!({
         "name": "fuzz",
         "arguments": {"service": "api"},
-        "_meta": {mcp_elicit::CLIENT_CAPABILITIES_META_KEY: {"elicitation": {"form": {}, "url": {}}, "sampling": {}}},
+        "_meta": {mcp_elicit::protocol::CLIENT_CAPABILITIES_META_KEY: {"elicitation": {"form": {}, "url": {}}, "sampling": {}}},
     })
 }
 
@@ -630,7 +627,7 @@ pub fn client(data: &[u8]) {
     }
     match read_input_required(&value) {
         Ok(round) => {
-            assert!(round.inputs.len() <= mcp_elicit::client::MAX_INPUT_REQUESTS);
+            assert!(round.inputs.len() <= mcp_elicit::limits::MAX_INPUT_REQUESTS);
         }
         Err(error) => check_error_is_short(&error),
     }

@@ -23,8 +23,10 @@ use crate::mrtr::{Answer, Ask, Asks, DeclaredCapabilities, Retry, Round, Rounds}
 use crate::observe::{self, Outcome};
 use crate::state::{Binding, KeyError, ParamsDigest, ReplayGuard, UnixTime};
 use crate::{
-    Consent, ConsentForm, Elicit, Elicitation, ElicitationSupport, FormRequest, FromContent, Mode,
-    Rejected, ReplyError, Revision, Text, UrlOutcome, UrlRequest,
+    Consent, Elicit, Elicitation, ElicitationSupport, FormRequest, Mode, Revision, UrlOutcome,
+    UrlRequest,
+    reply::{ConsentForm, FromContent, Rejected, ReplyError},
+    schema::Text,
 };
 
 /// How a server asks from its handlers: the keys its 2026-07-28 round state is sealed with, who

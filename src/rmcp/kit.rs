@@ -245,7 +245,7 @@ impl<A: Answerer + 'static> Connected<A> {
             other => {
                 return Err(KitError::Arguments {
                     tool: tool.to_owned(),
-                    found: crate::json_kind(&other),
+                    found: crate::schema::json_kind(&other),
                 });
             }
         };

@@ -98,8 +98,11 @@ use serde_json::Value;
 use crate::mrtr::MrtrError;
 use crate::observe::{self, Outcome};
 use crate::{
-    Action, CannotAsk, Elicitation, ElicitationSupport, FormRequest, FromContent, JsonRpcError,
-    MalformedReply, ReplyError, RequestedSchema, Revision, RevisionError, UrlOutcome, UrlRequest,
+    Elicitation, ElicitationSupport, FormRequest, Revision, UrlOutcome, UrlRequest,
+    protocol::jsonrpc::JsonRpcError,
+    protocol::{CannotAsk, RevisionError},
+    reply::{Action, FromContent, MalformedReply, ReplyError},
+    schema::RequestedSchema,
 };
 
 mod asker;
@@ -210,7 +213,7 @@ where
 /// The `elicitation/create` params of a form, as `revision` writes them, in rmcp's type.
 ///
 /// ```
-/// use mcp_elicit::{FormRequest, Property, RequestedSchema, Revision, StringSchema};
+/// use mcp_elicit::{FormRequest, Revision, schema::{Property, RequestedSchema, StringSchema}};
 /// use rmcp::model::ElicitRequestParams;
 ///
 /// let schema = RequestedSchema::new(vec![Property::new("name", StringSchema::new())])?;

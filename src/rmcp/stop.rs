@@ -15,8 +15,10 @@ use super::{ConvertError, jsonrpc_error, mrtr_error};
 use crate::mrtr::MrtrError;
 use crate::state::{KeyError, RedeemError, SealError, StateError};
 use crate::{
-    CannotAsk, CapabilityError, ConsentMismatch, Rejected, RevisionError, SchemaError, Text,
-    UrlError, UrlRequestError,
+    protocol::{CannotAsk, CapabilityError, RevisionError},
+    reply::{ConsentMismatch, Rejected},
+    schema::{SchemaError, Text},
+    url_mode::{UrlError, UrlRequestError},
 };
 
 /// What a tool returns: rmcp's response, or a protocol error.
@@ -230,8 +232,8 @@ impl From<Rejected> for Stop {
     }
 }
 
-impl From<crate::JsonRpcError> for Stop {
-    fn from(error: crate::JsonRpcError) -> Self {
+impl From<crate::protocol::jsonrpc::JsonRpcError> for Stop {
+    fn from(error: crate::protocol::jsonrpc::JsonRpcError) -> Self {
         Stop::Error(jsonrpc_error(&error))
     }
 }

@@ -9,7 +9,7 @@ use serde_json::{Map, Number, Value};
 use super::shown::shown;
 use super::{Ended, discard_typeahead, heading, say, warnings};
 use crate::client::IncomingForm;
-use crate::{EnumOption, Property, PropertyKind};
+use crate::schema::{EnumOption, Property, PropertyKind};
 
 /// What a select offers for an optional field besides its options.
 const LEAVE_EMPTY: &str = "(leave empty)";
@@ -390,7 +390,7 @@ mod tests {
     use serde_json::json;
 
     use super::{items, typed};
-    use crate::{
+    use crate::schema::{
         EnumOption, IntegerSchema, MultiSelectSchema, NumberSchema, Property, StringSchema,
     };
 

@@ -1,7 +1,7 @@
 //! [`Terminal`]: an [`Answerer`] that asks its user in a terminal.
 //!
 //! A form is asked field by field, each checked as it is answered by the rules the server will
-//! check it by ([`Property::check`](crate::Property::check)), then shown whole for review before
+//! check it by ([`Property::check`](crate::schema::Property::check)), then shown whole for review before
 //! anything is sent. A page (URL mode) is shown whole, its host set apart, and opened only if
 //! the user accepts. Everything the server wrote is shown with its control characters made
 //! visible, so a message cannot move the cursor, recolour the screen or reorder a URL.
@@ -56,7 +56,7 @@ use inquire::InquireError;
 use serde_json::Value;
 
 use crate::client::{Answerer, Incoming, Note, answer};
-use crate::{Action, Mode};
+use crate::{Mode, reply::Action};
 use shown::shown;
 
 /// The terminal, one user of it at a time: a prompt, or the host's own output

@@ -10,8 +10,11 @@ use std::collections::BTreeSet;
 use std::path::PathBuf;
 
 use mcp_elicit::{
-    Choice, Choices, Elicit, Elicitation, EnumOption, FormRequest, Format, Property,
-    RequestedSchema, SelectSchema, SelectStyle, StringSchema, UrlOutcome,
+    Elicit, Elicitation, FormRequest, UrlOutcome,
+    schema::{
+        Choice, Choices, EnumOption, Format, Property, RequestedSchema, SelectSchema, SelectStyle,
+        StringSchema,
+    },
 };
 use serde_json::{Value, json};
 

@@ -10,9 +10,13 @@
 use std::path::PathBuf;
 
 use mcp_elicit::{
-    BooleanSchema, ElicitationSupport, EnumOption, FormRequest, Format, IntegerSchema, Mode,
-    MultiSelectSchema, NumberSchema, Property, RequestedSchema, Revision, RevisionError,
-    SelectSchema, SelectStyle, StringSchema, UrlElicitationRequired, UrlOutcome, UrlRequest,
+    ElicitationSupport, FormRequest, Mode, Revision, UrlOutcome, UrlRequest,
+    protocol::RevisionError,
+    schema::{
+        BooleanSchema, EnumOption, Format, IntegerSchema, MultiSelectSchema, NumberSchema,
+        Property, RequestedSchema, SelectSchema, SelectStyle, StringSchema,
+    },
+    url_mode::UrlElicitationRequired,
 };
 use serde_json::{Value, json};
 

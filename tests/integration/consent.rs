@@ -1,7 +1,10 @@
 //! Consent as a type: only an accepted consent form yields `Consent<T>`, and it carries what was
 //! agreed to.
 
-use mcp_elicit::{ConsentForm, ConsentMismatch, Elicit, Elicitation};
+use mcp_elicit::{
+    Elicit, Elicitation,
+    reply::{ConsentForm, ConsentMismatch},
+};
 use serde_json::json;
 
 /// Drop a table permanently. This cannot be undone.

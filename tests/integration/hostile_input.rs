@@ -10,7 +10,10 @@
 use std::collections::{BTreeSet, HashSet};
 
 use mcp_elicit::{
-    Choice, Choices, Elicit, Elicitation, EnumOption, FormRequest, MAX_REPLY_BYTES, ReplyError,
+    Elicit, Elicitation, FormRequest,
+    limits::MAX_REPLY_BYTES,
+    reply::ReplyError,
+    schema::{Choice, Choices, EnumOption},
 };
 use proptest::prelude::*;
 use proptest::test_runner::Config;

@@ -2,8 +2,10 @@
 //! entry point, and errors that never carry the input back out (issue #8).
 
 use mcp_elicit::{
-    Elicit, Elicitation, FormRequest, MAX_REPLY_BYTES, MAX_STRING_BYTES, MalformedReply, Property,
-    ReplyError, RequestedSchema, Rule, StringSchema, UrlOutcome, UrlRequest,
+    Elicit, Elicitation, FormRequest, UrlOutcome, UrlRequest,
+    limits::{MAX_REPLY_BYTES, MAX_STRING_BYTES},
+    reply::{MalformedReply, ReplyError},
+    schema::{Property, RequestedSchema, Rule, StringSchema},
 };
 use serde_json::{Map, Value, json};
 
@@ -228,11 +230,11 @@ fn deeply_nested_values_are_refused_by_type_without_recursion() {
 }
 
 mod multi_round_trip {
-    use mcp_elicit::CLIENT_CAPABILITIES_META_KEY;
+    use mcp_elicit::limits::MAX_STATE_LEN;
     use mcp_elicit::mrtr::{Answer, Ask, MrtrError, Retry, Rounds};
+    use mcp_elicit::protocol::CLIENT_CAPABILITIES_META_KEY;
     use mcp_elicit::state::{
-        Binding, KeyId, MAX_STATE_LEN, MalformedReason, ParamsDigest, StateError, StateKey,
-        StateKeys, UnixTime,
+        Binding, KeyId, MalformedReason, ParamsDigest, StateError, StateKey, StateKeys, UnixTime,
     };
     use serde_json::{Value, json};
 

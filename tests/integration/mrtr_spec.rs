@@ -10,8 +10,11 @@ use std::path::PathBuf;
 use mcp_elicit::mrtr::{Answer, Ask, InputRequests, InputRequiredResult, Retry, Rounds};
 use mcp_elicit::state::{Binding, KeyId, ParamsDigest, StateKey, StateKeys, UnixTime};
 use mcp_elicit::{
-    BooleanSchema, Elicitation, EnumOption, FormRequest, IntegerSchema, Property, RequestedSchema,
-    SelectSchema, StringSchema,
+    Elicitation, FormRequest,
+    schema::{
+        BooleanSchema, EnumOption, IntegerSchema, Property, RequestedSchema, SelectSchema,
+        StringSchema,
+    },
 };
 use serde_json::{Map, Value, json};
 

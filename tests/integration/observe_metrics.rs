@@ -1,7 +1,10 @@
 //! With the `metrics` feature, asks and outcomes are counters of the `metrics` facade.
 
 use mcp_elicit::observe::{self, Outcome};
-use mcp_elicit::{FormRequest, Property, RequestedSchema, StringSchema};
+use mcp_elicit::{
+    FormRequest,
+    schema::{Property, RequestedSchema, StringSchema},
+};
 use metrics_util::debugging::{DebugValue, DebuggingRecorder};
 use serde_json::json;
 

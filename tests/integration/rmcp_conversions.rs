@@ -5,7 +5,8 @@ use mcp_elicit::rmcp::{
     url_params,
 };
 use mcp_elicit::{
-    Elicit, Elicitation, ElicitationSupport, Mode, Revision, RevisionError, UrlOutcome, UrlRequest,
+    Elicit, Elicitation, ElicitationSupport, Mode, Revision, UrlOutcome, UrlRequest,
+    protocol::RevisionError,
 };
 use rmcp::model::{
     ClientCapabilities, ElicitRequestParams, ElicitResult, ElicitationAction,

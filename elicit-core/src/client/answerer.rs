@@ -10,7 +10,7 @@ use serde_json::{Map, Value};
 
 use super::{Incoming, accepted, answer};
 use crate::capabilities::Mode;
-use crate::reply::Action;
+use crate::outcome::Action;
 
 /// Answers the requests a server sends: with the user (a terminal, a GUI), a script, or a
 /// function.

@@ -42,12 +42,12 @@ use std::fmt;
 use serde_json::{Map, Value};
 
 use crate::format::Format;
-use crate::reply::Action;
-use crate::revision::Revision;
-use crate::schema::{
+use crate::outcome::Action;
+use crate::requested::{
     BooleanSchema, EnumOption, IntegerSchema, MultiSelectSchema, NumberSchema, Property,
     PropertyKind, RequestedSchema, SchemaError, SelectSchema, SelectStyle, StringSchema,
 };
+use crate::revision::Revision;
 use crate::url::{ElicitationUrl, UrlError, UrlPolicy};
 use crate::violation::{Violations, quote};
 
@@ -55,16 +55,9 @@ mod answerer;
 
 pub use answerer::{Answerer, FnAnswerer, Scripted, Step};
 
-/// The longest message a client shows; a longer one is refused, not cut.
-pub const MAX_MESSAGE_BYTES: usize = 16 * 1024;
-/// The most properties a form may have: a form a person fills in is short.
-pub const MAX_PROPERTIES: usize = 64;
-/// The most options a select may offer.
-pub const MAX_OPTIONS: usize = 1000;
-/// The most input requests one input-required result may carry.
-pub const MAX_INPUT_REQUESTS: usize = 64;
-/// The longest property name, and the longest option value, a form may have.
-pub const MAX_NAME_BYTES: usize = 256;
+use crate::limits::{
+    MAX_INPUT_REQUESTS, MAX_MESSAGE_BYTES, MAX_NAME_BYTES, MAX_OPTIONS, MAX_PROPERTIES,
+};
 
 /// A request a host can show: a form, or a page to open.
 #[derive(Debug, Clone, PartialEq)]
@@ -554,7 +547,7 @@ fn read_form(
             let description = string(Some(description), &format!("{at}.description"))?;
             read_property = read_property.description(description.to_owned());
         }
-        if let Some(kind) = crate::credential_kind(name) {
+        if let Some(kind) = crate::credential::credential_kind(name) {
             notes.push(Note::Credential {
                 property: name.clone(),
                 kind,

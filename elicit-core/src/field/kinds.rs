@@ -56,7 +56,7 @@ pub const fn bound_fits<T: NumberField>(bound: Bound) -> bool {
 /// A multi-select field: `min_items` and `max_items` apply.
 #[diagnostic::on_unimplemented(
     message = "`min_items` and `max_items` apply only to multi-select fields, and `{Self}` is not one",
-    label = "this attribute needs a `Vec`/`BTreeSet`/`HashSet` of an options enum, or `mcp_elicit::Choices`",
+    label = "this attribute needs a `Vec`/`BTreeSet`/`HashSet` of an options enum, or `mcp_elicit::schema::Choices`",
     note = "remove the attribute, or make the field a multi-select"
 )]
 pub trait MultiSelectField {
@@ -85,7 +85,9 @@ impl<T: MultiSelectField> MultiSelectField for Option<T> {
 /// (a `const fn`, so generated code checks it at compile time, for any spelling of the type).
 pub const fn min_items_fit<T: MultiSelectField + ?Sized>(min_items: u32) -> bool {
     match T::OPTION_COUNT {
-        Some(options) => crate::schema::rules::min_items_fit_the_options(Some(min_items), options),
+        Some(options) => {
+            crate::requested::rules::min_items_fit_the_options(Some(min_items), options)
+        }
         None => true,
     }
 }

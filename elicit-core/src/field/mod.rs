@@ -6,9 +6,9 @@ use std::hash::Hash;
 
 use serde_json::Value;
 
-use crate::schema::check::{integer_value, number_value, wrong_type};
-use crate::schema::value::FieldValue;
-use crate::schema::{
+use crate::requested::check::{integer_value, number_value, wrong_type};
+use crate::requested::value::FieldValue;
+use crate::requested::{
     BooleanSchema, EnumOption, IntegerSchema, MultiSelectSchema, NumberSchema, PropertyKind,
     SelectSchema, SelectStyle, StringSchema,
 };
@@ -33,7 +33,7 @@ pub use spec::{Bound, DefaultValue, FieldSpec};
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a field of an elicitation form",
     label = "not a flat primitive that form mode allows",
-    note = "form fields are `String`, `bool`, integers, `f32`/`f64`, a unit-only enum deriving `Elicit` (single-select), `Vec`/`BTreeSet`/`HashSet` of such an enum (multi-select), `mcp_elicit::Choice`/`mcp_elicit::Choices`, or an `Option` of one of these",
+    note = "form fields are `String`, `bool`, integers, `f32`/`f64`, a unit-only enum deriving `Elicit` (single-select), `Vec`/`BTreeSet`/`HashSet` of such an enum (multi-select), `mcp_elicit::schema::Choice`/`mcp_elicit::schema::Choices`, or an `Option` of one of these",
     note = "the spec's requestedSchema is a flat object: nested objects, free-form arrays, maps and references cannot be asked for; split the question or use URL mode"
 )]
 pub trait ElicitField: Sized + sealed::Field {
@@ -213,7 +213,7 @@ impl<T: ElicitField> ElicitField for Option<T> {
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a set of options for a select",
     label = "a multi-select holds a unit-only enum deriving `Elicit`",
-    note = "free-form arrays (like `Vec<String>`) and arrays of objects are not part of the spec's form mode; derive `Elicit` on a unit-only enum of the allowed values, or use `mcp_elicit::Choices` for options known only at run time"
+    note = "free-form arrays (like `Vec<String>`) and arrays of objects are not part of the spec's form mode; derive `Elicit` on a unit-only enum of the allowed values, or use `mcp_elicit::schema::Choices` for options known only at run time"
 )]
 pub trait Select: Sized + 'static + sealed::Field {
     /// The options, one per variant, in declaration order.

@@ -7,10 +7,10 @@ use serde_json::{Map, Value};
 use super::result::elicit_request;
 use crate::consent::{Consent, ConsentForm, consent_of};
 use crate::elicit::Elicit;
+use crate::outcome::{Action, Elicitation, MalformedReply, ReplyError};
 use crate::read::{FromContent, parse_with_schema};
-use crate::reply::{Action, Elicitation, MalformedReply, ReplyError};
 use crate::request::FormRequest;
-use crate::schema::Text;
+use crate::requested::Text;
 use crate::url_mode::{UrlOutcome, UrlRequest};
 
 type Reader<O> = Box<dyn Fn(&Value) -> Result<O, Box<Unusable>> + Send + Sync>;
@@ -23,7 +23,7 @@ type Reader<O> = Box<dyn Fn(&Value) -> Result<O, Box<Unusable>> + Send + Sync>;
 /// ```
 /// # extern crate elicit_core as mcp_elicit;
 /// use mcp_elicit::mrtr::Ask;
-/// use mcp_elicit::{Elicitation, FormRequest, Property, RequestedSchema, StringSchema};
+/// use mcp_elicit::{Elicitation, FormRequest, schema::{Property, RequestedSchema, StringSchema}};
 /// use serde_json::{Map, Value, json};
 ///
 /// let schema = RequestedSchema::new(vec![Property::new("name", StringSchema::new())])?;
@@ -73,7 +73,7 @@ impl Unusable {
     /// An answer to a question that is asked again as it was.
     fn unreadable(error: ReplyError) -> Box<Self> {
         Box::new(Self {
-            explanation: crate::reply::explain_without_schema(&error),
+            explanation: crate::outcome::explain_without_schema(&error),
             error,
             again: None,
         })
@@ -276,7 +276,7 @@ pub(crate) mod sealed {
     use serde_json::Value;
 
     use super::{Ask, Unusable};
-    use crate::schema::Text;
+    use crate::requested::Text;
 
     pub trait Sealed {}
 

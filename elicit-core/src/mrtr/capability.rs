@@ -87,7 +87,7 @@ impl fmt::Display for Capability {
 /// its [`ElicitationSupport`], and whether it declared `sampling` and `roots`.
 ///
 /// A client that declared nothing may be sent no input request at all; a handler should then
-/// complete without asking, or fail legibly (see [`CannotAsk`](crate::CannotAsk)), which
+/// complete without asking, or fail legibly (see [`CannotAsk`](crate::protocol::CannotAsk)), which
 /// [`Round::answer`](super::Round::answer) does for it with
 /// [`MrtrError::MissingCapabilities`] (`-32021`).
 ///

@@ -34,7 +34,7 @@
 //! # extern crate elicit_core as mcp_elicit;
 //! use mcp_elicit::mrtr::{Answer, Ask, Retry, Rounds};
 //! use mcp_elicit::state::{Binding, ParamsDigest, UnixTime};
-//! use mcp_elicit::{Elicitation, FormRequest, Property, RequestedSchema, StringSchema};
+//! use mcp_elicit::{Elicitation, FormRequest, schema::{Property, RequestedSchema, StringSchema}};
 //! use serde_json::{Map, Value, json};
 //!
 //! /// The tool: asks who to greet, once, then greets them.

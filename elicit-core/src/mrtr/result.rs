@@ -21,7 +21,7 @@ use crate::url_mode::UrlRequest;
 /// ```
 /// # extern crate elicit_core as mcp_elicit;
 /// use mcp_elicit::mrtr::{InputRequests, MrtrError};
-/// use mcp_elicit::{FormRequest, Property, RequestedSchema, StringSchema};
+/// use mcp_elicit::{FormRequest, schema::{Property, RequestedSchema, StringSchema}};
 /// use serde_json::json;
 ///
 /// let login = FormRequest::new(

@@ -14,8 +14,8 @@ use super::ask::{Asks, Unusable, sealed};
 use super::capability::DeclaredCapabilities;
 use super::error::MrtrError;
 use super::result::{InputRequests, InputRequiredResult};
-use crate::reply::Rejected;
-use crate::schema::Text;
+use crate::outcome::Rejected;
+use crate::requested::Text;
 use crate::state::{
     Binding, KeyError, MemoryReplayGuard, RedeemError, RedeemFuture, ReplayGuard, StateId,
     StateKeys, UnixTime,
@@ -476,7 +476,7 @@ struct EnvelopeRef<'a, S> {
 /// # extern crate elicit_core as mcp_elicit;
 /// use mcp_elicit::mrtr::{Answer, Ask, InputRequiredResult, Retry, Round, Rounds};
 /// use mcp_elicit::state::{Binding, ParamsDigest, UnixTime};
-/// use mcp_elicit::{Elicitation, FormRequest, Property, RequestedSchema, StringSchema};
+/// use mcp_elicit::{Elicitation, FormRequest, schema::{Property, RequestedSchema, StringSchema}};
 /// use serde_json::json;
 ///
 /// fn deploy(round: &mut Round<'_>) -> Result<String, InputRequiredResult> {

@@ -7,7 +7,8 @@
 use std::error::Error;
 use std::fmt;
 
-use super::{KeyId, MAX_STATE_LEN, UnixTime};
+use super::{KeyId, UnixTime};
+use crate::limits::MAX_STATE_LEN;
 
 /// JSON-RPC 2.0 "Invalid params": the request (here, its `requestState`) is unusable.
 const INVALID_PARAMS: i32 = -32602;

@@ -76,5 +76,5 @@ pub use self::keys::{KeyId, StateKey, StateKeys};
 #[cfg(feature = "redis")]
 pub use self::replay::RedisReplayGuard;
 pub use self::replay::{MemoryReplayGuard, RedeemFuture, ReplayGuard};
-pub use self::sealed::{MAX_STATE_LEN, Opened, StateId};
+pub use self::sealed::{Opened, StateId};
 pub use self::time::UnixTime;

@@ -32,12 +32,7 @@ use serde::de::DeserializeOwned;
 use super::error::{MalformedReason, RequestMismatch, SealError, StateError};
 use super::{Binding, KeyId, ParamsDigest, RedeemFuture, ReplayGuard, StateKeys, UnixTime};
 
-/// The longest `requestState` that [`StateKeys::open`] will look at, in characters (64 KiB).
-///
-/// Checked before any decoding or allocation, so an oversized state costs the server nothing;
-/// [`StateKeys::seal`] refuses to produce a longer one. Keep bulky data server-side and seal a
-/// reference to it.
-pub const MAX_STATE_LEN: usize = 64 * 1024;
+use crate::limits::MAX_STATE_LEN;
 
 const VERSION: u8 = 1;
 const HEADER_LEN: usize = 1 + 4;

@@ -3,7 +3,7 @@
 use serde_json::Value;
 
 use super::{UrlOutcome, UrlRequest, UrlRequestError, record_url_reply};
-use crate::reply::ReplyError;
+use crate::outcome::ReplyError;
 use crate::url::{ElicitationUrl, UrlPolicy};
 
 /// A URL-mode elicitation declared as a type: `#[derive(Elicit)]` with
@@ -12,7 +12,7 @@ use crate::url::{ElicitationUrl, UrlPolicy};
 ///
 /// ```
 /// # extern crate elicit_core as mcp_elicit;
-/// use mcp_elicit::{ElicitUrl, UrlOutcome};
+/// use mcp_elicit::{UrlOutcome, url_mode::ElicitUrl};
 /// struct ConnectGithub; // what `#[derive(Elicit)] #[elicit(mode = "url", message = "...")]` writes:
 /// impl ElicitUrl for ConnectGithub {
 ///     fn message() -> &'static str {
@@ -25,7 +25,7 @@ use crate::url::{ElicitationUrl, UrlPolicy};
 /// let request = ConnectGithub::url_request("https://mcp.example.com/connect/github?flow=91c2")?;
 /// assert_eq!(request.message(), ConnectGithub::message());
 /// assert!(ConnectGithub::url_request("http://mcp.example.com/").is_err());
-/// # Ok::<(), mcp_elicit::UrlRequestError>(())
+/// # Ok::<(), mcp_elicit::url_mode::UrlRequestError>(())
 /// ```
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a URL-mode elicitation",

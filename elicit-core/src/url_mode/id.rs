@@ -11,18 +11,18 @@ use super::UrlRequestError;
 ///
 /// ```
 /// # extern crate elicit_core as mcp_elicit;
-/// use mcp_elicit::ElicitationId;
+/// use mcp_elicit::url_mode::ElicitationId;
 /// let id = ElicitationId::random()?;
 /// assert_eq!(id.as_str().len(), 32);
 /// assert_ne!(id, ElicitationId::random()?);
-/// # Ok::<(), mcp_elicit::UrlRequestError>(())
+/// # Ok::<(), mcp_elicit::url_mode::UrlRequestError>(())
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct ElicitationId(String);
 
 impl ElicitationId {
     /// The longest id [`ElicitationId::parse`] accepts.
-    pub const MAX_LEN: usize = 256;
+    pub const MAX_LEN: usize = crate::limits::MAX_ELICITATION_ID_BYTES;
 
     /// A fresh unguessable id.
     pub fn random() -> Result<Self, UrlRequestError> {

@@ -23,7 +23,7 @@ pub use outcome::{ElicitationComplete, UrlOutcome};
 pub use request::{RevisionedUrlRequest, UrlRequest};
 pub use required::UrlElicitationRequired;
 
-use crate::url::UrlError;
+pub use crate::url::{ElicitationUrl, UrlError, UrlPolicy};
 
 /// Why a URL-mode request could not be built: the URL (see [`UrlError`]), or the request around
 /// it.

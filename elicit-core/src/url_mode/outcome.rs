@@ -5,7 +5,7 @@ use serde::{Serialize, Serializer};
 use serde_json::Value;
 
 use super::ElicitationId;
-use crate::reply::{Action, ReplyError};
+use crate::outcome::{Action, ReplyError};
 
 /// The outcome of a URL elicitation. Its variants are named like [`Elicitation`]'s, but there is
 /// no content, and [`Accept`](UrlOutcome::Accept) means only that the user agreed to open the
@@ -60,7 +60,7 @@ impl UrlOutcome {
     }
 
     /// [`from_reply`](UrlOutcome::from_reply) from JSON text (at most
-    /// [`MAX_REPLY_BYTES`](crate::MAX_REPLY_BYTES)).
+    /// [`MAX_REPLY_BYTES`](crate::limits::MAX_REPLY_BYTES)).
     pub fn from_reply_str(reply: &str) -> Result<Self, ReplyError> {
         Ok(Self::from_action(
             crate::read::read_text(None, reply)?.action?,
@@ -101,7 +101,7 @@ impl UrlOutcome {
 ///
 /// ```
 /// # extern crate elicit_core as mcp_elicit;
-/// use mcp_elicit::{ElicitationComplete, ElicitationId};
+/// use mcp_elicit::{url_mode::{ElicitationComplete, ElicitationId}};
 /// let done = ElicitationComplete::new(ElicitationId::parse("550e8400-e29b-41d4-a716-446655440000")?);
 /// assert_eq!(serde_json::to_value(&done)?, serde_json::json!({
 ///     "jsonrpc": "2.0",

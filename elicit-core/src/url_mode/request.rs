@@ -7,9 +7,9 @@ use serde::{Serialize, Serializer};
 use serde_json::Value;
 
 use super::{ElicitationComplete, ElicitationId, UrlOutcome, UrlRequestError, record_url_reply};
-use crate::reply::ReplyError;
+use crate::outcome::ReplyError;
+use crate::requested::Text;
 use crate::revision::{Revision, RevisionError};
-use crate::schema::Text;
 use crate::url::ElicitationUrl;
 
 /// A URL-mode elicitation: a message saying why, and the checked URL of the page to open.
@@ -49,20 +49,20 @@ pub struct UrlRequest {
 
 impl UrlRequest {
     /// A request to open `url` (checked under
-    /// [`UrlPolicy::Production`](crate::UrlPolicy::Production)), with a fresh [`ElicitationId`].
+    /// [`UrlPolicy::Production`](crate::url_mode::UrlPolicy::Production)), with a fresh [`ElicitationId`].
     pub fn new(message: impl Into<Text>, url: &str) -> Result<Self, UrlRequestError> {
         Self::with_url(message, ElicitationUrl::parse(url)?)
     }
 
     /// A request to open an already checked URL (e.g. one accepted under
-    /// [`UrlPolicy::Development`](crate::UrlPolicy::Development)), with a fresh
+    /// [`UrlPolicy::Development`](crate::url_mode::UrlPolicy::Development)), with a fresh
     /// [`ElicitationId`].
     pub fn with_url(
         message: impl Into<Text>,
         url: ElicitationUrl,
     ) -> Result<Self, UrlRequestError> {
         let message = message.into();
-        if !crate::schema::rules::message_is_not_empty(&message) {
+        if !crate::requested::rules::message_is_not_empty(&message) {
             return Err(UrlRequestError::EmptyMessage);
         }
         Ok(Self {

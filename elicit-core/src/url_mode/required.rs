@@ -4,8 +4,8 @@ use serde_json::Value;
 
 use super::{RevisionedUrlRequest, UrlRequest};
 use crate::jsonrpc::JsonRpcError;
+use crate::requested::Text;
 use crate::revision::Revision;
-use crate::schema::Text;
 
 /// `URLElicitationRequiredError` (`-32042`, 2025-11-25): the request cannot be processed until
 /// the user completes these URL elicitations. Never empty, by construction.
@@ -14,7 +14,7 @@ use crate::schema::Text;
 ///
 /// ```
 /// # extern crate elicit_core as mcp_elicit;
-/// use mcp_elicit::{UrlElicitationRequired, UrlRequest};
+/// use mcp_elicit::{UrlRequest, url_mode::UrlElicitationRequired};
 /// let connect = UrlRequest::new(
 ///     "Authorization is required to access your Example Co files.",
 ///     "https://mcp.example.com/connect",

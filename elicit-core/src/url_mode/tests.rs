@@ -1,7 +1,7 @@
 //! Unit tests of URL mode.
 
 use super::*;
-use crate::reply::ReplyError;
+use crate::outcome::ReplyError;
 use crate::revision::{Revision, RevisionError};
 use crate::url::{UrlError, UrlPolicy};
 use serde_json::json;
@@ -165,12 +165,12 @@ fn malformed_url_replies_are_errors_not_outcomes() {
     assert!(UrlOutcome::from_reply_str("{").is_err());
     let huge = format!(
         "{{\"action\":\"accept\",\"x\":\"{}\"}}",
-        "a".repeat(crate::MAX_REPLY_BYTES)
+        "a".repeat(crate::limits::MAX_REPLY_BYTES)
     );
     assert!(matches!(
         UrlOutcome::from_reply_str(&huge),
         Err(ReplyError::Malformed(
-            crate::MalformedReply::TooLarge { .. }
+            crate::outcome::MalformedReply::TooLarge { .. }
         ))
     ));
 }

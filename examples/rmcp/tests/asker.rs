@@ -25,7 +25,7 @@ use mcp_elicit::rmcp::{
     respond_prompt,
 };
 use mcp_elicit::state::{KeyId, MemoryReplayGuard, StateKey, StateKeys};
-use mcp_elicit::{Elicit, ElicitUrl, Elicitation, Mode, Revision, UrlOutcome};
+use mcp_elicit::{Elicit, Elicitation, Mode, Revision, UrlOutcome, url_mode::ElicitUrl};
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{
     CallToolRequest, CallToolRequestParams, CallToolResult, ClientConfig, ClientRequest,

@@ -29,8 +29,11 @@ use mcp_elicit::client::{
 };
 use mcp_elicit::rmcp::AnsweringClient;
 use mcp_elicit::{
-    BooleanSchema, EnumOption, IntegerSchema, Mode, Property, RequestedSchema, Revision,
-    SelectSchema, StringSchema,
+    Mode, Revision,
+    schema::{
+        BooleanSchema, EnumOption, IntegerSchema, Property, RequestedSchema, SelectSchema,
+        StringSchema,
+    },
 };
 use rmcp::RoleClient;
 use rmcp::model::{CallToolRequestParams, ErrorCode, ErrorData};

@@ -23,8 +23,8 @@ struct Order {
     sizes: Vec<Size>,
     size_set: BTreeSet<Size>,
     size_hash: HashSet<Size>,
-    account: mcp_elicit::Choice,
-    accounts: mcp_elicit::Choices,
+    account: mcp_elicit::schema::Choice,
+    accounts: mcp_elicit::schema::Choices,
     note: Option<String>,
     #[elicit(format = "date", default = "2026-07-28")]
     due: String,

@@ -38,5 +38,5 @@ fn main() {
     assert_eq!(schema["properties"]["toppings"]["default"], serde_json::json!(["basil leaves", "cheese", "olives"]));
     assert_eq!(schema["properties"]["name"]["default"], "日本語");
     let _ = Pizza::form_request();
-    let _ = <Connect as mcp_elicit::ElicitUrl>::message();
+    let _ = <Connect as mcp_elicit::url_mode::ElicitUrl>::message();
 }

@@ -1,5 +1,5 @@
 //! What a property expects, in the words a person reads: for a host to show before the user
-//! answers, as [`Rule::for_user`](crate::Rule::for_user) words what an answer broke.
+//! answers, as [`Rule::for_user`](crate::schema::Rule::for_user) words what an answer broke.
 
 use std::fmt::{Display, Write};
 
@@ -13,7 +13,7 @@ impl Property {
     ///
     /// ```
     /// # extern crate elicit_core as mcp_elicit;
-    /// use mcp_elicit::{IntegerSchema, Property};
+    /// use mcp_elicit::{schema::{IntegerSchema, Property}};
     /// let size = Property::new("size", IntegerSchema::new().minimum(1).maximum(12));
     /// assert_eq!(size.expects(), "a whole number from 1 to 12");
     /// ```
@@ -74,7 +74,7 @@ fn bounds<T: Display>(out: &mut String, minimum: Option<T>, maximum: Option<T>) 
 
 #[cfg(test)]
 mod tests {
-    use crate::{
+    use crate::requested::{
         EnumOption, Format, MultiSelectSchema, NumberSchema, Property, PropertyKind, SelectSchema,
         StringSchema,
     };

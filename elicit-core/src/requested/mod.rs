@@ -48,7 +48,7 @@ impl EnumOption {
     ///
     /// ```
     /// # extern crate elicit_core as mcp_elicit;
-    /// use mcp_elicit::EnumOption;
+    /// use mcp_elicit::schema::EnumOption;
     /// let acct = EnumOption::titled("acct_1f3", "Work (alice@corp.example)");
     /// assert_eq!(acct.value(), "acct_1f3");
     /// assert_eq!(acct.title(), Some("Work (alice@corp.example)"));
@@ -369,7 +369,7 @@ impl Property {
     ///
     /// ```
     /// # extern crate elicit_core as mcp_elicit;
-    /// use mcp_elicit::{Format, Property, StringSchema};
+    /// use mcp_elicit::{schema::{Format, Property, StringSchema}};
     /// let email = Property::new("email", StringSchema::new().format(Format::Email))
     ///     .title("Email")
     ///     .description("Where we send the receipt");
@@ -432,7 +432,7 @@ impl Property {
     ///
     /// ```
     /// # extern crate elicit_core as mcp_elicit;
-    /// use mcp_elicit::{IntegerSchema, Property, Rule};
+    /// use mcp_elicit::{schema::{IntegerSchema, Property, Rule}};
     /// let replicas = Property::new("replicas", IntegerSchema::new().minimum(1).maximum(10));
     /// assert_eq!(replicas.check(Some(&serde_json::json!(3))), Ok(()));
     /// let too_many = replicas.check(Some(&serde_json::json!(11))).unwrap_err();
@@ -452,7 +452,7 @@ impl Property {
     ///
     /// ```
     /// # extern crate elicit_core as mcp_elicit;
-    /// use mcp_elicit::{IntegerSchema, Property};
+    /// use mcp_elicit::{schema::{IntegerSchema, Property}};
     /// let replicas = Property::new("replicas", IntegerSchema::new().default_value(2));
     /// assert_eq!(replicas.sent(None), Some(serde_json::json!(2)));
     /// assert_eq!(replicas.sent(Some(serde_json::json!(5))), Some(serde_json::json!(5)));
@@ -490,7 +490,7 @@ impl RequestedSchema {
     ///
     /// ```
     /// # extern crate elicit_core as mcp_elicit;
-    /// use mcp_elicit::{IntegerSchema, Property, RequestedSchema, StringSchema};
+    /// use mcp_elicit::{schema::{IntegerSchema, Property, RequestedSchema, StringSchema}};
     /// let schema = RequestedSchema::new(vec![
     ///     Property::new("name", StringSchema::new().min_length(1)),
     ///     Property::new("age", IntegerSchema::new().minimum(18)).optional(),
@@ -501,7 +501,7 @@ impl RequestedSchema {
     ///     Property::new("n", StringSchema::new().min_length(5).max_length(2)),
     /// ]).unwrap_err();
     /// assert_eq!(err.to_string(), "property `n`: minLength > maxLength, so no value can satisfy it");
-    /// # Ok::<(), mcp_elicit::SchemaError>(())
+    /// # Ok::<(), mcp_elicit::schema::SchemaError>(())
     /// ```
     pub fn new(properties: Vec<Property>) -> Result<Self, SchemaError> {
         check_properties(&properties)?;
@@ -564,11 +564,11 @@ impl RequestedSchema {
     /// each property is looked up by name, so keys the schema does not know are never visited,
     /// and the work done is set by the schema, not by the size of `content`. `null` for an
     /// optional property counts as absent. A string longer than
-    /// [`MAX_STRING_BYTES`](crate::MAX_STRING_BYTES) is refused before it is read.
+    /// [`MAX_STRING_BYTES`](crate::limits::MAX_STRING_BYTES) is refused before it is read.
     ///
     /// ```
     /// # extern crate elicit_core as mcp_elicit;
-    /// use mcp_elicit::{Format, Property, RequestedSchema, StringSchema, IntegerSchema};
+    /// use mcp_elicit::{schema::{Format, Property, RequestedSchema, StringSchema, IntegerSchema}};
     /// let schema = RequestedSchema::new(vec![
     ///     Property::new("email", StringSchema::new().format(Format::Email)),
     ///     Property::new("age", IntegerSchema::new().minimum(18)),
@@ -577,7 +577,7 @@ impl RequestedSchema {
     /// let err = schema.validate(content.as_object().unwrap()).unwrap_err();
     /// assert_eq!(err.len(), 2);
     /// assert!(err.concerns("email") && err.concerns("age"));
-    /// # Ok::<(), mcp_elicit::SchemaError>(())
+    /// # Ok::<(), mcp_elicit::schema::SchemaError>(())
     /// ```
     pub fn validate(&self, content: &Map<String, Value>) -> Result<(), Violations> {
         self.check_values(&self.values_of(content))
@@ -626,7 +626,7 @@ impl PropertyKind {
     ///
     /// ```
     /// # extern crate elicit_core as mcp_elicit;
-    /// use mcp_elicit::{IntegerSchema, PropertyKind};
+    /// use mcp_elicit::{schema::{IntegerSchema, PropertyKind}};
     /// let kind: PropertyKind = IntegerSchema::new().default_value(2).into();
     /// assert_eq!(kind.default_json(), Some(serde_json::json!(2)));
     /// ```

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize, Serializer};
 use crate::observe::{self, Outcome};
 use crate::violation::Violations;
 
-pub use crate::limits::{MAX_REPLY_BYTES, MAX_STRING_BYTES};
+use crate::limits::MAX_REPLY_BYTES;
 
 /// What the user did, as the client reports it in `ElicitResult.action`.
 ///

@@ -32,15 +32,15 @@
 //! A string's `format` is the one rule kept beside its table: [`Format::matches`] (and, at run
 //! time, [`Format::accepts`]).
 //!
-//! [`RequestedSchema::new`]: crate::RequestedSchema::new
-//! [`SchemaError`]: crate::SchemaError
-//! [`Rule`]: crate::Rule
-//! [`Format::matches`]: crate::Format::matches
-//! [`Format::accepts`]: crate::Format::accepts
+//! [`RequestedSchema::new`]: crate::schema::RequestedSchema::new
+//! [`SchemaError`]: crate::schema::SchemaError
+//! [`Rule`]: crate::schema::Rule
+//! [`Format::matches`]: crate::schema::Format::matches
+//! [`Format::accepts`]: crate::schema::Format::accepts
 
 use std::borrow::Cow;
 
-use crate::schema::EnumOption;
+use crate::requested::EnumOption;
 
 /// Which bound of an inclusive range `[min, max]` a value breaks, and the bound.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -174,7 +174,7 @@ pub const fn number_is_finite(x: f64) -> bool {
 // ---------------------------------------------------------------------------------------------
 // A value against its property: a reply's, or a default's
 
-/// A string is at most [`MAX_STRING_BYTES`](crate::MAX_STRING_BYTES), the most a reply may
+/// A string is at most [`MAX_STRING_BYTES`](crate::limits::MAX_STRING_BYTES), the most a reply may
 /// hold.
 pub const fn string_fits_a_reply(text: &str) -> bool {
     text.len() <= crate::limits::MAX_STRING_BYTES

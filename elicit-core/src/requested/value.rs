@@ -10,7 +10,7 @@ use serde_json::Value;
 use super::PropertyKind;
 
 /// One present, non-`null` member of an accepted reply's `content`, as read for its property.
-/// Generated code and [`ElicitField`](crate::ElicitField) impls read it; not public API.
+/// Generated code and [`ElicitField`](crate::schema::ElicitField) impls read it; not public API.
 #[doc(hidden)]
 #[derive(Debug, Clone, PartialEq)]
 pub enum FieldValue<'de> {
