@@ -324,7 +324,7 @@ impl CannotAsk {
             "content": [{"type": "text", "text": self.to_string()}],
             "isError": true,
         });
-        if self.revision >= Revision::V2026_07_28
+        if self.revision.has_result_type()
             && let Some(object) = result.as_object_mut()
         {
             object.insert("resultType".to_owned(), json!("complete"));
@@ -332,8 +332,9 @@ impl CannotAsk {
         result
     }
 
-    /// The protocol error for the revision: `-32602` Invalid params before 2026-07-28,
-    /// `MissingRequiredClientCapabilityError` (`-32021`, naming `requiredCapabilities`) from then.
+    /// The protocol error for the revision ([`Revision::missing_capability_code`]): `-32602`
+    /// Invalid params before 2026-07-28, `MissingRequiredClientCapabilityError` (`-32021`,
+    /// naming `requiredCapabilities`) from then.
     pub fn to_jsonrpc_error(&self) -> JsonRpcError {
         let message = match self.reason {
             CannotAskReason::NotDeclared => format!(
@@ -346,18 +347,15 @@ impl CannotAsk {
                 self.revision, self.mode
             ),
         };
-        if self.revision.has_per_request_capabilities() {
+        let code = self.revision.missing_capability_code();
+        // `MissingRequiredClientCapabilityError` names what is missing; Invalid params has no
+        // `data`.
+        let data = (code == JsonRpcError::MISSING_REQUIRED_CLIENT_CAPABILITY).then(|| {
             let mut modes = Map::new();
             modes.insert(self.mode.as_str().to_owned(), json!({}));
-            let data = json!({"requiredCapabilities": {"elicitation": modes}});
-            JsonRpcError::new(
-                JsonRpcError::MISSING_REQUIRED_CLIENT_CAPABILITY,
-                message,
-                Some(data),
-            )
-        } else {
-            JsonRpcError::new(JsonRpcError::INVALID_PARAMS, message, None)
-        }
+            json!({"requiredCapabilities": {"elicitation": modes}})
+        });
+        JsonRpcError::new(code, message, data)
     }
 }
 

@@ -1,7 +1,16 @@
 //! The JSON-RPC error objects elicitation defines, ready to serialize.
 //!
-//! Each error type of this crate converts into a [`JsonRpcError`] (the `error` member of a
-//! response); [`JsonRpcError::response`] wraps it in a whole JSON-RPC error response.
+//! Each error type of this crate that answers a request turns into a [`JsonRpcError`] (the
+//! `error` member of a response) with `to_jsonrpc_error()`; [`JsonRpcError::response`] wraps it
+//! in a whole JSON-RPC error response. The codes they use are the one table on
+//! [`JsonRpcError`]: [`INVALID_PARAMS`](JsonRpcError::INVALID_PARAMS),
+//! [`INTERNAL_ERROR`](JsonRpcError::INTERNAL_ERROR),
+//! [`URL_ELICITATION_REQUIRED`](JsonRpcError::URL_ELICITATION_REQUIRED) and
+//! [`MISSING_REQUIRED_CLIENT_CAPABILITY`](JsonRpcError::MISSING_REQUIRED_CLIENT_CAPABILITY).
+//!
+//! A code is an `i32`: JSON-RPC 2.0 says only "an integer", every code MCP defines lies in the
+//! reserved range -32768 to -32000, and rmcp's `ErrorCode` wraps an `i32`, so a code passes
+//! between the two without a conversion that could fail.
 
 use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
@@ -57,22 +66,32 @@ impl Serialize for RequestId {
 /// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct JsonRpcError {
-    code: i64,
+    code: i32,
     message: String,
     data: Option<Value>,
 }
 
+/// The codes this crate answers with: one table, used by every error type's
+/// `to_jsonrpc_error`.
 impl JsonRpcError {
-    /// `-32602` Invalid params: in 2025-11-25, what a client answers to an elicitation in a mode
-    /// it did not declare.
-    pub const INVALID_PARAMS: i64 = -32602;
-    /// `-32042` `URLElicitationRequiredError` (2025-11-25).
-    pub const URL_ELICITATION_REQUIRED: i64 = -32042;
-    /// `-32021` `MissingRequiredClientCapabilityError` (2026-07-28).
-    pub const MISSING_REQUIRED_CLIENT_CAPABILITY: i64 = -32021;
+    /// `-32602` Invalid params (JSON-RPC 2.0): the request's params are unusable (a malformed
+    /// `inputResponses`, a `requestState` that does not open, a replayed state); before
+    /// 2026-07-28 also a request in an elicitation mode the client did not declare
+    /// ([`Revision::missing_capability_code`](crate::Revision::missing_capability_code)).
+    pub const INVALID_PARAMS: i32 = -32602;
+    /// `-32603` Internal error (JSON-RPC 2.0): the server could not do its part (a state that
+    /// would not seal, a replay guard that could not decide, an input-required result it built
+    /// wrongly).
+    pub const INTERNAL_ERROR: i32 = -32603;
+    /// `-32042` `URLElicitationRequiredError` (2025-11-25 only): the request cannot go on
+    /// until the pages in `data.elicitations` are opened.
+    pub const URL_ELICITATION_REQUIRED: i32 = -32042;
+    /// `-32021` `MissingRequiredClientCapabilityError` (2026-07-28): the client did not declare
+    /// a capability the request needs, named in `data.requiredCapabilities`.
+    pub const MISSING_REQUIRED_CLIENT_CAPABILITY: i32 = -32021;
 
     /// Any error object.
-    pub fn new(code: i64, message: impl Into<String>, data: Option<Value>) -> Self {
+    pub fn new(code: i32, message: impl Into<String>, data: Option<Value>) -> Self {
         Self {
             code,
             message: message.into(),
@@ -81,7 +100,7 @@ impl JsonRpcError {
     }
 
     /// The error code.
-    pub fn code(&self) -> i64 {
+    pub fn code(&self) -> i32 {
         self.code
     }
 

@@ -10,7 +10,19 @@
 use std::fmt;
 use std::str::FromStr;
 
+use crate::jsonrpc::JsonRpcError;
+
 /// A revision of the Model Context Protocol, ordered oldest to newest.
+///
+/// What differs between revisions is this type's profile, one `const fn` per difference, each
+/// answered for every revision: the `mode` field ([`has_mode_field`](Revision::has_mode_field)),
+/// defaults ([`has_defaults_beyond_booleans`](Revision::has_defaults_beyond_booleans)), how a
+/// titled single-select is written ([`has_one_of_selects`](Revision::has_one_of_selects),
+/// [`has_enum_names`](Revision::has_enum_names)), multi-selects, URL mode, `elicitationId`,
+/// `-32042`, where capabilities are declared, multi round-trip requests, `resultType`, and the
+/// code for a capability the client lacks
+/// ([`missing_capability_code`](Revision::missing_capability_code)). The rest of the crate asks
+/// these and never compares revisions itself.
 ///
 /// ```
 /// # extern crate elicit_core as mcp_elicit;
@@ -62,31 +74,161 @@ impl Revision {
         }
     }
 
-    /// Whether URL-mode elicitation exists in this revision (from 2025-11-25).
-    pub const fn has_url_mode(self) -> bool {
-        !matches!(self, Revision::V2025_06_18)
-    }
+    // The profile: one row per difference between revisions, one column (match arm) per
+    // revision. Every row is an exhaustive `match`, so a new revision is a new column the
+    // compiler asks for in each row. Code elsewhere asks these and never compares revisions
+    // (`tests/revision_profile.rs` checks).
 
-    /// Whether multi-select properties (`type: array`) exist in this revision (from 2025-11-25).
-    pub const fn has_multi_select(self) -> bool {
-        !matches!(self, Revision::V2025_06_18)
-    }
-
-    /// Whether requests carry an explicit `mode` (from 2025-11-25; optional for form mode).
+    /// Whether `elicitation/create` params carry `mode` (`"form"` or `"url"`).
+    ///
+    /// 2025-06-18's `ElicitRequest` params are `message` and `requestedSchema` only. From
+    /// 2025-11-25 they are `ElicitRequestFormParams` (`mode: "form"`, optional: a request without
+    /// it is a form) or `ElicitRequestURLParams` (`mode: "url"`, required).
     pub const fn has_mode_field(self) -> bool {
-        !matches!(self, Revision::V2025_06_18)
+        match self {
+            Revision::V2025_06_18 => false,
+            Revision::V2025_11_25 => true,
+            Revision::V2026_07_28 => true,
+        }
     }
 
-    /// Whether URL elicitations carry an `elicitationId`, with the completion notification and
-    /// `URLElicitationRequiredError` (2025-11-25 only).
+    /// Whether a `default` may be given on a string, a number, an integer or a single-select.
+    ///
+    /// 2025-06-18 has `default` on `BooleanSchema` only (its `StringSchema`, `NumberSchema` and
+    /// `EnumSchema` have none); from 2025-11-25 every primitive schema has one. A boolean's
+    /// `default` exists in every revision, and so does a multi-select's wherever multi-selects
+    /// exist ([`has_multi_select`](Revision::has_multi_select)).
+    pub const fn has_defaults_beyond_booleans(self) -> bool {
+        match self {
+            Revision::V2025_06_18 => false,
+            Revision::V2025_11_25 => true,
+            Revision::V2026_07_28 => true,
+        }
+    }
+
+    /// Whether a single-select with titled options may be written as `oneOf` of
+    /// `{const, title}` (`TitledSingleSelectEnumSchema`).
+    ///
+    /// 2025-06-18 titles options only with `enumNames` beside `enum` (its `EnumSchema`); from
+    /// 2025-11-25 `oneOf` is the standard form (a multi-select titles its options with
+    /// `items.anyOf`).
+    pub const fn has_one_of_selects(self) -> bool {
+        match self {
+            Revision::V2025_06_18 => false,
+            Revision::V2025_11_25 => true,
+            Revision::V2026_07_28 => true,
+        }
+    }
+
+    /// Whether a single-select may title its options with `enumNames` beside `enum`.
+    ///
+    /// The only form in 2025-06-18 (`EnumSchema`); from 2025-11-25 it is
+    /// `LegacyTitledEnumSchema`, still valid, marked "Use TitledSingleSelectEnumSchema instead.
+    /// This interface will be removed in a future version".
+    pub const fn has_enum_names(self) -> bool {
+        match self {
+            Revision::V2025_06_18 => true,
+            Revision::V2025_11_25 => true,
+            Revision::V2026_07_28 => true,
+        }
+    }
+
+    /// Whether multi-select properties exist: `type: "array"` with `items.enum`
+    /// (`UntitledMultiSelectEnumSchema`) or `items.anyOf` of `{const, title}`
+    /// (`TitledMultiSelectEnumSchema`), from 2025-11-25. 2025-06-18's
+    /// `PrimitiveSchemaDefinition` has no array.
+    pub const fn has_multi_select(self) -> bool {
+        match self {
+            Revision::V2025_06_18 => false,
+            Revision::V2025_11_25 => true,
+            Revision::V2026_07_28 => true,
+        }
+    }
+
+    /// Whether URL-mode elicitation exists (`ElicitRequestURLParams`, the client capability
+    /// `elicitation.url`), from 2025-11-25.
+    pub const fn has_url_mode(self) -> bool {
+        match self {
+            Revision::V2025_06_18 => false,
+            Revision::V2025_11_25 => true,
+            Revision::V2026_07_28 => true,
+        }
+    }
+
+    /// Whether a URL elicitation carries an `elicitationId` (required in 2025-11-25's
+    /// `ElicitRequestURLParams`), which the server's `notifications/elicitation/complete` names.
+    ///
+    /// 2026-07-28 has neither: the URL request is an input request of a multi round-trip
+    /// request, and the server correlates through its request state.
     pub const fn has_elicitation_id(self) -> bool {
-        matches!(self, Revision::V2025_11_25)
+        match self {
+            Revision::V2025_06_18 => false,
+            Revision::V2025_11_25 => true,
+            Revision::V2026_07_28 => false,
+        }
     }
 
-    /// Whether the client declares its capabilities on every request (`_meta`) rather than once
-    /// at `initialize` (from 2026-07-28).
+    /// Whether a server may answer a request that cannot go on until pages are opened with
+    /// `URLElicitationRequiredError` (code `-32042`, `data.elicitations`): 2025-11-25 only.
+    ///
+    /// In 2026-07-28 the server asks for the page in an input-required result instead
+    /// ([`has_multi_round_trip`](Revision::has_multi_round_trip)).
+    pub const fn has_url_elicitation_required_error(self) -> bool {
+        match self {
+            Revision::V2025_06_18 => false,
+            Revision::V2025_11_25 => true,
+            Revision::V2026_07_28 => false,
+        }
+    }
+
+    /// Whether the client declares its capabilities on every request, in
+    /// `_meta["io.modelcontextprotocol/clientCapabilities"]` (2026-07-28), rather than once, in
+    /// the `capabilities` of `initialize` (2025-06-18, 2025-11-25).
     pub const fn has_per_request_capabilities(self) -> bool {
-        matches!(self, Revision::V2026_07_28)
+        match self {
+            Revision::V2025_06_18 => false,
+            Revision::V2025_11_25 => false,
+            Revision::V2026_07_28 => true,
+        }
+    }
+
+    /// Whether a server asks through multi round-trip requests: the tool returns an
+    /// input-required result (`resultType: "input_required"`, `inputRequests`,
+    /// `requestState`) and the client retries with `inputResponses` (2026-07-28), rather than
+    /// sending `elicitation/create` to the client while the call is open (2025-06-18,
+    /// 2025-11-25).
+    pub const fn has_multi_round_trip(self) -> bool {
+        match self {
+            Revision::V2025_06_18 => false,
+            Revision::V2025_11_25 => false,
+            Revision::V2026_07_28 => true,
+        }
+    }
+
+    /// Whether every result carries `resultType` (2026-07-28's `Result`: "Servers implementing
+    /// this protocol version MUST include this field"; `"complete"` for a finished call).
+    /// Earlier revisions have no such member.
+    pub const fn has_result_type(self) -> bool {
+        match self {
+            Revision::V2025_06_18 => false,
+            Revision::V2025_11_25 => false,
+            Revision::V2026_07_28 => true,
+        }
+    }
+
+    /// The JSON-RPC error code for a request the server cannot serve because the client did
+    /// not declare a capability it needs (e.g. the elicitation mode).
+    ///
+    /// `-32602` Invalid params in 2025-06-18 and 2025-11-25 (2025-11-25, elicitation, error
+    /// handling: "a mode not declared in client capabilities: `-32602`"); from 2026-07-28
+    /// `MissingRequiredClientCapabilityError`, `-32021`, whose `data.requiredCapabilities`
+    /// names what is missing.
+    pub const fn missing_capability_code(self) -> i32 {
+        match self {
+            Revision::V2025_06_18 => JsonRpcError::INVALID_PARAMS,
+            Revision::V2025_11_25 => JsonRpcError::INVALID_PARAMS,
+            Revision::V2026_07_28 => JsonRpcError::MISSING_REQUIRED_CLIENT_CAPABILITY,
+        }
     }
 }
 
@@ -230,6 +372,66 @@ mod tests {
         assert!(Revision::V2025_06_18 < Revision::V2025_11_25);
         assert!(Revision::V2025_11_25 < Revision::V2026_07_28);
         assert_eq!(Revision::ALL.iter().max(), Some(&Revision::LATEST));
+    }
+
+    /// The profile as a table, row by row: a change to any cell shows here.
+    #[test]
+    fn the_profile_reads_as_the_spec_says() {
+        type Row = (&'static str, fn(Revision) -> bool, [bool; 3]);
+        let rows: [Row; 11] = [
+            ("mode", Revision::has_mode_field, [false, true, true]),
+            (
+                "defaults beyond booleans",
+                Revision::has_defaults_beyond_booleans,
+                [false, true, true],
+            ),
+            (
+                "oneOf selects",
+                Revision::has_one_of_selects,
+                [false, true, true],
+            ),
+            ("enumNames", Revision::has_enum_names, [true, true, true]),
+            (
+                "multi-select",
+                Revision::has_multi_select,
+                [false, true, true],
+            ),
+            ("URL mode", Revision::has_url_mode, [false, true, true]),
+            (
+                "elicitationId",
+                Revision::has_elicitation_id,
+                [false, true, false],
+            ),
+            (
+                "-32042",
+                Revision::has_url_elicitation_required_error,
+                [false, true, false],
+            ),
+            (
+                "per-request capabilities",
+                Revision::has_per_request_capabilities,
+                [false, false, true],
+            ),
+            (
+                "multi round-trip",
+                Revision::has_multi_round_trip,
+                [false, false, true],
+            ),
+            (
+                "resultType",
+                Revision::has_result_type,
+                [false, false, true],
+            ),
+        ];
+        for (name, row, cells) in rows {
+            let read: Vec<bool> = Revision::ALL.into_iter().map(row).collect();
+            assert_eq!(read, cells, "{name}");
+        }
+        let codes: Vec<i32> = Revision::ALL
+            .into_iter()
+            .map(Revision::missing_capability_code)
+            .collect();
+        assert_eq!(codes, [-32602, -32602, -32021]);
     }
 
     #[test]

@@ -181,7 +181,7 @@ fn input_request_keys_are_unique_within_a_request() {
         error.to_string(),
         "input request key `target` is used twice; keys must be unique within a request"
     );
-    assert_eq!(error.json_rpc_code(), -32603);
+    assert_eq!(error.to_jsonrpc_error().code(), -32603);
 
     let requests = InputRequests::new().roots("workspace").unwrap();
     assert!(
@@ -316,9 +316,9 @@ fn only_input_requests_the_client_declared_are_sent() {
     let error = round
         .answer((Ask::form::<DeployTarget>("target"), Ask::roots("workspace")))
         .unwrap_err();
-    assert_eq!(error.json_rpc_code(), -32021);
+    assert_eq!(error.to_jsonrpc_error().code(), -32021);
     assert_eq!(
-        error.to_json_rpc_error().to_value(),
+        error.to_jsonrpc_error().to_value(),
         json!({
             "code": -32021,
             "message": "the client did not declare the capability this request needs: input request `target` needs the `elicitation.form` client capability; input request `workspace` needs the `roots` client capability",
@@ -370,10 +370,10 @@ fn missing_or_malformed_capabilities_are_invalid_params() {
     ];
     for (params, message) in cases {
         let error = Retry::from_params(&params).unwrap_err();
-        assert_eq!(error.json_rpc_code(), -32602);
+        assert_eq!(error.to_jsonrpc_error().code(), -32602);
         assert_eq!(error.to_string(), message);
         assert_eq!(
-            error.to_json_rpc_error().to_value()["data"],
+            error.to_jsonrpc_error().to_value()["data"],
             json!({ "field": "_meta" })
         );
     }
@@ -419,7 +419,7 @@ fn url_mode_elicitations_are_asked_and_read_as_url_outcomes() {
     let mut round = round::<()>(&rounds, &params).unwrap();
     let error = round.answer(Ask::form::<Window>("window")).unwrap_err();
     assert_eq!(
-        error.to_json_rpc_error().to_value()["data"],
+        error.to_jsonrpc_error().to_value()["data"],
         json!({ "requiredCapabilities": { "elicitation": { "form": {} } } })
     );
 }
@@ -813,7 +813,7 @@ fn malformed_input_responses_is_invalid_params() {
     params["inputResponses"] = json!([{ "action": "accept" }]);
     let error = Retry::from_params(&params).unwrap_err();
     assert_eq!(
-        error.to_json_rpc_error().to_value(),
+        error.to_jsonrpc_error().to_value(),
         json!({
             "code": -32602,
             "message": "`inputResponses` must be an object keyed by the inputRequests keys, but is an array",
@@ -828,7 +828,7 @@ fn malformed_input_responses_is_invalid_params() {
         "`requestState` must be the string the server sent, but is a number"
     );
     assert_eq!(
-        error.to_json_rpc_error().to_value()["data"],
+        error.to_jsonrpc_error().to_value()["data"],
         json!({ "field": "requestState" })
     );
     assert!(matches!(
@@ -1019,9 +1019,9 @@ fn a_request_state_that_does_not_open_is_invalid_params_naming_the_check() {
             matches!(error, MrtrError::State(e) if *e == expected),
             "{error:?}"
         );
-        assert_eq!(error.json_rpc_code(), -32602);
+        assert_eq!(error.to_jsonrpc_error().code(), -32602);
         assert_eq!(
-            error.to_json_rpc_error().to_value()["data"],
+            error.to_jsonrpc_error().to_value()["data"],
             json!({ "field": "requestState" })
         );
         assert!(error.to_string().starts_with("requestState "), "{error}");
@@ -1146,7 +1146,7 @@ fn deploy_tool(
     principal: &str,
     params: &Value,
 ) -> Result<ToolResponse, Value> {
-    let error = |e: MrtrError| e.to_json_rpc_error().to_value();
+    let error = |e: MrtrError| e.to_jsonrpc_error().to_value();
     let binding = Binding {
         principal,
         method: "tools/call",
@@ -1168,7 +1168,7 @@ fn deploy_tool(
         return Ok(ToolResponse::Complete("Nothing was deployed.".into()));
     };
     block_on(round.redeem_once(guard))
-        .map_err(|e| json!({ "code": e.json_rpc_code(), "message": e.to_string() }))?;
+        .map_err(|e| json!({ "code": e.to_jsonrpc_error().code(), "message": e.to_string() }))?;
     deployed.fetch_add(1, Ordering::SeqCst);
     Ok(ToolResponse::Complete(format!(
         "Deploying to {:?} at {:02}:00 UTC.",

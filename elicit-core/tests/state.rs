@@ -602,7 +602,7 @@ fn a_value_that_does_not_serialize_is_a_seal_error() {
         .seal(&map, &binding(&params()), TTL, NOW)
         .unwrap_err();
     assert!(matches!(error, SealError::Serialize(_)));
-    assert_eq!(error.json_rpc_code(), -32603);
+    assert_eq!(error.to_jsonrpc_error().code(), -32603);
     assert!(std::error::Error::source(&error).is_some());
 }
 
@@ -661,11 +661,16 @@ fn every_state_error_answers_invalid_params() {
         StateError::Incompatible,
     ];
     for error in errors {
-        assert_eq!(error.json_rpc_code(), -32602, "{error}");
+        assert_eq!(error.to_jsonrpc_error().code(), -32602, "{error}");
     }
-    assert_eq!(RedeemError::AlreadyRedeemed.json_rpc_code(), -32602);
     assert_eq!(
-        RedeemError::Unavailable("down".into()).json_rpc_code(),
+        RedeemError::AlreadyRedeemed.to_jsonrpc_error().code(),
+        -32602
+    );
+    assert_eq!(
+        RedeemError::Unavailable("down".into())
+            .to_jsonrpc_error()
+            .code(),
         -32603
     );
 }
@@ -832,7 +837,7 @@ fn a_full_memory_guard_fails_closed_and_recovers_when_ids_expire() {
     guard.redeem_now(id(2), expiry, NOW).expect("room");
     let full = guard.redeem_now(id(3), expiry, NOW).unwrap_err();
     assert!(matches!(full, RedeemError::Unavailable(_)));
-    assert_eq!(full.json_rpc_code(), -32603);
+    assert_eq!(full.to_jsonrpc_error().code(), -32603);
     // A redeemed id is still a replay, full or not.
     assert!(matches!(
         guard.redeem_now(id(1), expiry, NOW),

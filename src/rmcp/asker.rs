@@ -410,7 +410,7 @@ impl Asker {
             // A version before elicitation existed: nothing can be asked.
             None => (Revision::V2025_06_18, ElicitationSupport::NONE),
         };
-        let round = if revision.has_per_request_capabilities() {
+        let round = if revision.has_multi_round_trip() {
             let principal = asking.principal_of(&context)?;
             let declared = capabilities
                 .and_then(|c| serde_json::to_value(c).ok())

@@ -443,7 +443,7 @@ impl fmt::Display for KitError {
                 after,
             } => {
                 write!(f, "`{tool}` had no result within {after:?} on {revision}: ")?;
-                if revision.has_per_request_capabilities() {
+                if revision.has_multi_round_trip() {
                     f.write_str(
                         "the tool returned and the client is still waiting for the user's \
                          answer before it retries (a silent user never answers), or the tool \

@@ -322,14 +322,13 @@ pub(crate) fn without_empty_elicitation_ids(result: &mut Value) -> bool {
 
 /// A [`MrtrError`] as rmcp's error: the same code, message and `data`.
 pub fn mrtr_error(error: &MrtrError) -> ErrorData {
-    jsonrpc_error(&error.to_json_rpc_error())
+    jsonrpc_error(&error.to_jsonrpc_error())
 }
 
 /// This crate's JSON-RPC error as rmcp's.
 pub fn jsonrpc_error(error: &JsonRpcError) -> ErrorData {
-    let code = i32::try_from(error.code()).unwrap_or(ErrorCode::INTERNAL_ERROR.0);
     ErrorData::new(
-        ErrorCode(code),
+        ErrorCode(error.code()),
         error.message().to_owned(),
         error.data().cloned(),
     )

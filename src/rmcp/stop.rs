@@ -202,12 +202,7 @@ impl From<StateError> for Stop {
 
 impl From<RedeemError> for Stop {
     fn from(error: RedeemError) -> Self {
-        let code = error.json_rpc_code();
-        Stop::Error(ErrorData::new(
-            ::rmcp::model::ErrorCode(code),
-            error.to_string(),
-            None,
-        ))
+        Stop::Error(jsonrpc_error(&error.to_jsonrpc_error()))
     }
 }
 

@@ -676,12 +676,35 @@ fn read_kind(
                 }),
         }
     };
+    // A default on anything but a boolean, where the revision has none (2025-06-18).
+    let kind_has_default = kind != Some("boolean") && property.contains_key("default");
+    if kind_has_default && !revision.has_defaults_beyond_booleans() {
+        notes.push(nonconformant(format!(
+            "`{}` has a `default`, which {revision} allows on booleans only",
+            quote(name)
+        )));
+    }
     match kind {
         Some("string") => {
             if let Some(options) = options(property, at, "enum")? {
                 let style = if property.contains_key("enumNames") {
+                    if !revision.has_enum_names() {
+                        notes.push(nonconformant(format!(
+                            "`{}` titles its options with `enumNames`, which {revision} does not have",
+                            quote(name)
+                        )));
+                    }
                     SelectStyle::Legacy
                 } else {
+                    if !property.contains_key("enum")
+                        && property.contains_key("oneOf")
+                        && !revision.has_one_of_selects()
+                    {
+                        notes.push(nonconformant(format!(
+                            "`{}` is a `oneOf` single-select, which {revision} does not have (it titles options with `enumNames`)",
+                            quote(name)
+                        )));
+                    }
                     SelectStyle::Standard
                 };
                 let mut select = SelectSchema::new(options).style(style);

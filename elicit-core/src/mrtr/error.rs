@@ -11,9 +11,6 @@ use crate::capabilities::CapabilityError;
 use crate::jsonrpc::JsonRpcError;
 use crate::state::{RedeemError, SealError, StateError};
 
-/// JSON-RPC 2.0 "Internal error": the server could not do its part.
-const INTERNAL_ERROR: i64 = -32603;
-
 /// Why a retry could not be read, or an `InputRequiredResult` could not be built.
 ///
 /// A missing, unparsable or unsolicited *answer* is not an error: the round asks again (MRTR
@@ -21,8 +18,8 @@ const INTERNAL_ERROR: i64 = -32603;
 /// a `requestState` that does not open, a capability it did not declare — or the server's own:
 /// two input requests under one key, an empty result, a state that would not seal.
 ///
-/// [`json_rpc_code`](MrtrError::json_rpc_code) gives the code to answer with and
-/// [`to_json_rpc_error`](MrtrError::to_json_rpc_error) the whole `error` object. No message
+/// [`to_jsonrpc_error`](MrtrError::to_jsonrpc_error) gives the `error` object to answer with
+/// (its [`code`](JsonRpcError::code) is the code). No message
 /// repeats the client's values or the state text, so every `Display` is safe to log and to send.
 ///
 /// ```
@@ -36,8 +33,8 @@ const INTERNAL_ERROR: i64 = -32603;
 ///     "inputResponses": ["not", "a", "map"],
 /// });
 /// let error = Retry::from_params(&params).unwrap_err();
-/// assert_eq!(error.json_rpc_code(), -32602);
-/// assert_eq!(serde_json::to_value(error.to_json_rpc_error())?, json!({
+/// assert_eq!(error.to_jsonrpc_error().code(), -32602);
+/// assert_eq!(serde_json::to_value(error.to_jsonrpc_error())?, json!({
 ///     "code": -32602,
 ///     "message": "`inputResponses` must be an object keyed by the inputRequests keys, but is an array",
 ///     "data": { "field": "inputResponses" },
@@ -96,26 +93,19 @@ pub enum MrtrError {
 
 impl MrtrError {
     /// The JSON-RPC error code to answer with.
-    ///
-    /// ```
-    /// # extern crate elicit_core as mcp_elicit;
-    /// use mcp_elicit::mrtr::MrtrError;
-    /// assert_eq!(MrtrError::EmptyResult.json_rpc_code(), -32603);
-    /// ```
-    #[must_use]
-    pub fn json_rpc_code(&self) -> i64 {
+    fn code(&self) -> i32 {
         match self {
             Self::ParamsNotAnObject { .. }
             | Self::InputResponsesNotAnObject { .. }
             | Self::RequestStateNotAString { .. }
             | Self::Capabilities(_) => JsonRpcError::INVALID_PARAMS,
-            Self::State(error) => i64::from(error.json_rpc_code()),
-            Self::Redeem(error) => i64::from(error.json_rpc_code()),
+            Self::State(error) => error.to_jsonrpc_error().code(),
+            Self::Redeem(error) => error.to_jsonrpc_error().code(),
             Self::MissingCapabilities(_) => JsonRpcError::MISSING_REQUIRED_CLIENT_CAPABILITY,
             Self::DuplicateKey { .. }
             | Self::UnsupportedInputRequest { .. }
-            | Self::EmptyResult => INTERNAL_ERROR,
-            Self::Seal(error) => i64::from(error.json_rpc_code()),
+            | Self::EmptyResult => JsonRpcError::INTERNAL_ERROR,
+            Self::Seal(error) => error.to_jsonrpc_error().code(),
         }
     }
 
@@ -127,9 +117,15 @@ impl MrtrError {
     /// `MissingRequiredClientCapabilityError` requires. Server-side errors carry no `data`: their
     /// details are for the server's log, not the client.
     /// [`JsonRpcError::response`] wraps it in the whole response.
+    ///
+    /// ```
+    /// # extern crate elicit_core as mcp_elicit;
+    /// use mcp_elicit::mrtr::MrtrError;
+    /// assert_eq!(MrtrError::EmptyResult.to_jsonrpc_error().code(), -32603);
+    /// ```
     #[must_use]
-    pub fn to_json_rpc_error(&self) -> JsonRpcError {
-        JsonRpcError::new(self.json_rpc_code(), self.to_string(), self.data())
+    pub fn to_jsonrpc_error(&self) -> JsonRpcError {
+        JsonRpcError::new(self.code(), self.to_string(), self.data())
     }
 
     fn data(&self) -> Option<Value> {

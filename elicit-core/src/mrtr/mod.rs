@@ -39,7 +39,7 @@
 //!
 //! /// The tool: asks who to greet, once, then greets them.
 //! fn greet(rounds: &Rounds, principal: &str, params: &Value) -> Result<Value, Value> {
-//!     let error = |e: mcp_elicit::mrtr::MrtrError| serde_json::to_value(e.to_json_rpc_error()).unwrap();
+//!     let error = |e: mcp_elicit::mrtr::MrtrError| serde_json::to_value(e.to_jsonrpc_error()).unwrap();
 //!     let binding = Binding {
 //!         principal,
 //!         method: "tools/call",

@@ -167,8 +167,8 @@ impl InputRequests {
     /// use mcp_elicit::mrtr::{DeclaredCapabilities, InputRequests};
     /// let requests = InputRequests::new().roots("workspace")?;
     /// let error = requests.check_capabilities(&DeclaredCapabilities::NONE).unwrap_err();
-    /// assert_eq!(error.json_rpc_code(), -32021);
-    /// assert_eq!(error.to_json_rpc_error().data(), Some(&serde_json::json!({"requiredCapabilities": {"roots": {}}})));
+    /// assert_eq!(error.to_jsonrpc_error().code(), -32021);
+    /// assert_eq!(error.to_jsonrpc_error().data(), Some(&serde_json::json!({"requiredCapabilities": {"roots": {}}})));
     /// # Ok::<(), mcp_elicit::mrtr::MrtrError>(())
     /// ```
     pub fn check_capabilities(&self, declared: &DeclaredCapabilities) -> Result<(), MrtrError> {

@@ -20,10 +20,12 @@ impl Serialize for RequestedSchema {
 
 /// A schema as a given protocol revision writes it.
 ///
-/// 2025-06-18 knows neither `oneOf` single-selects nor defaults on anything but booleans, so a
-/// titled single-select becomes `enum` + `enumNames` and other defaults are dropped (a default
-/// is only a pre-fill hint; the question asked is the same). A multi-select cannot be written
-/// at all: [`crate::FormRequest::for_revision`] refuses it before anything is serialized.
+/// What the revision can write is its profile's to say: without `oneOf` single-selects
+/// ([`Revision::has_one_of_selects`], 2025-06-18) a titled single-select becomes `enum` +
+/// `enumNames`; without defaults beyond booleans ([`Revision::has_defaults_beyond_booleans`])
+/// the other defaults are dropped (a default is only a pre-fill hint; the question asked is the
+/// same). Without multi-selects ([`Revision::has_multi_select`]) one cannot be written at all:
+/// [`crate::FormRequest::for_revision`] refuses it before anything is serialized.
 pub(crate) struct SchemaOnWire<'a> {
     pub(crate) schema: &'a RequestedSchema,
     pub(crate) revision: Revision,
@@ -91,8 +93,8 @@ struct PropertyOnWire<'a> {
 impl Serialize for PropertyOnWire<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let this = self.property;
-        // 2025-06-18 allows a default only on booleans.
-        let defaults = self.revision > Revision::V2025_06_18;
+        // A boolean's default exists in every revision; the others' not in every one.
+        let defaults = self.revision.has_defaults_beyond_booleans();
         let mut map = serializer.serialize_map(None)?;
         let type_name = match &this.kind {
             PropertyKind::String(_) | PropertyKind::Select(_) => "string",
@@ -151,12 +153,7 @@ impl Serialize for PropertyOnWire<'_> {
                     }));
                 }
                 let titled = s.options.iter().any(|o| o.title.is_some());
-                let style = if self.revision == Revision::V2025_06_18 {
-                    SelectStyle::Legacy
-                } else {
-                    s.style
-                };
-                match (style, titled) {
+                match (written_style(s.style, self.revision), titled) {
                     (SelectStyle::Standard, true) => {
                         map.serialize_entry("oneOf", &TitledOptions(&s.options))?;
                     }
@@ -195,6 +192,16 @@ impl Serialize for PropertyOnWire<'_> {
             }
         }
         map.end()
+    }
+}
+
+/// The style a single-select asked to be written in `asked` is written in on `revision`: the
+/// other one where the revision lacks it (2025-06-18 has no `oneOf`).
+fn written_style(asked: SelectStyle, revision: Revision) -> SelectStyle {
+    match asked {
+        SelectStyle::Standard if !revision.has_one_of_selects() => SelectStyle::Legacy,
+        SelectStyle::Legacy if !revision.has_enum_names() => SelectStyle::Standard,
+        asked => asked,
     }
 }
 

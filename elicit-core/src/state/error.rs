@@ -1,5 +1,5 @@
 //! Why a state would not seal, would not open, or would not redeem — and the JSON-RPC error
-//! code each reason answers with.
+//! each reason answers with (its code from the one table, [`JsonRpcError`]).
 //!
 //! No message here repeats the state text, its contents or a key: a `Display` is safe to log
 //! and to send back to the client.
@@ -8,12 +8,8 @@ use std::error::Error;
 use std::fmt;
 
 use super::{KeyId, UnixTime};
+use crate::jsonrpc::JsonRpcError;
 use crate::limits::MAX_STATE_LEN;
-
-/// JSON-RPC 2.0 "Invalid params": the request (here, its `requestState`) is unusable.
-const INVALID_PARAMS: i32 = -32602;
-/// JSON-RPC 2.0 "Internal error": the server could not do its part.
-const INTERNAL_ERROR: i32 = -32603;
 
 /// Why [`StateKeys::open`](super::StateKeys::open) rejected a `requestState`.
 ///
@@ -27,7 +23,7 @@ const INTERNAL_ERROR: i32 = -32603;
 ///
 /// Every variant answers with JSON-RPC `-32602` (Invalid params): in each case the client sent a
 /// `requestState` this server will not act on, and the client can do nothing better than start
-/// the request again without it. See [`StateError::json_rpc_code`].
+/// the request again without it. See [`StateError::to_jsonrpc_error`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum StateError {
@@ -80,7 +76,8 @@ pub enum RequestMismatch {
 }
 
 impl StateError {
-    /// The JSON-RPC error code to answer with: `-32602` (Invalid params) for every variant.
+    /// The JSON-RPC error to answer with: `-32602` (Invalid params) for every variant, this
+    /// error's `Display` as the message, no `data`.
     ///
     /// - `Malformed`, `Tampered`: the parameter is not a valid state.
     /// - `UnknownKey`: indistinguishable, to the client, from a forged state; the remedy (start
@@ -93,19 +90,21 @@ impl StateError {
     /// # extern crate elicit_core as mcp_elicit;
     /// use mcp_elicit::state::StateError;
     ///
-    /// assert_eq!(StateError::Tampered.json_rpc_code(), -32602);
+    /// let error = StateError::Tampered.to_jsonrpc_error();
+    /// assert_eq!((error.code(), error.message()), (-32602, "requestState failed authentication"));
     /// ```
     #[must_use]
-    pub const fn json_rpc_code(&self) -> i32 {
-        match self {
+    pub fn to_jsonrpc_error(&self) -> JsonRpcError {
+        let code = match self {
             Self::Malformed(_)
             | Self::UnknownKey { .. }
             | Self::Tampered
             | Self::WrongPrincipal
             | Self::WrongRequest(_)
             | Self::Expired { .. }
-            | Self::Incompatible => INVALID_PARAMS,
-        }
+            | Self::Incompatible => JsonRpcError::INVALID_PARAMS,
+        };
+        JsonRpcError::new(code, self.to_string(), None)
     }
 }
 
@@ -171,9 +170,10 @@ pub enum SealError {
 
 impl SealError {
     /// `-32603` (Internal error): a state that cannot be sealed is never the client's fault.
+    /// The message is this error's `Display`; there is no `data`.
     #[must_use]
-    pub const fn json_rpc_code(&self) -> i32 {
-        INTERNAL_ERROR
+    pub fn to_jsonrpc_error(&self) -> JsonRpcError {
+        JsonRpcError::new(JsonRpcError::INTERNAL_ERROR, self.to_string(), None)
     }
 }
 
@@ -353,20 +353,22 @@ pub enum RedeemError {
 impl RedeemError {
     /// `-32602` (Invalid params) for [`AlreadyRedeemed`](RedeemError::AlreadyRedeemed), the
     /// client's doing; `-32603` (Internal error) for [`Unavailable`](RedeemError::Unavailable),
-    /// the server's.
+    /// the server's. The message is this error's `Display` (never the cause); there is no
+    /// `data`.
     ///
     /// ```
     /// # extern crate elicit_core as mcp_elicit;
     /// use mcp_elicit::state::RedeemError;
     ///
-    /// assert_eq!(RedeemError::AlreadyRedeemed.json_rpc_code(), -32602);
+    /// assert_eq!(RedeemError::AlreadyRedeemed.to_jsonrpc_error().code(), -32602);
     /// ```
     #[must_use]
-    pub fn json_rpc_code(&self) -> i32 {
-        match self {
-            Self::AlreadyRedeemed => INVALID_PARAMS,
-            Self::Unavailable(_) => INTERNAL_ERROR,
-        }
+    pub fn to_jsonrpc_error(&self) -> JsonRpcError {
+        let code = match self {
+            Self::AlreadyRedeemed => JsonRpcError::INVALID_PARAMS,
+            Self::Unavailable(_) => JsonRpcError::INTERNAL_ERROR,
+        };
+        JsonRpcError::new(code, self.to_string(), None)
     }
 }
 

@@ -245,7 +245,7 @@ impl StateKeys {
     /// [`Opened::redeem_once`].
     ///
     /// # Errors
-    /// [`StateError`], whose [`json_rpc_code`](StateError::json_rpc_code) is the answer to send.
+    /// [`StateError`], whose [`to_jsonrpc_error`](StateError::to_jsonrpc_error) is the answer to send.
     ///
     /// ```
     /// # extern crate elicit_core as mcp_elicit;
