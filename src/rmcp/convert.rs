@@ -5,8 +5,8 @@ use std::fmt;
 
 use ::rmcp::ErrorData;
 use ::rmcp::model::{
-    CallToolResult, ClientCapabilities, ContentBlock, ElicitRequestParams, ElicitResult,
-    ElicitationAction, ElicitationSchema, ErrorCode, ProtocolVersion,
+    CallToolResult, ClientCapabilities, ElicitRequestParams, ElicitResult, ElicitationAction,
+    ElicitationSchema, ErrorCode, ProtocolVersion,
 };
 use serde_json::Value;
 
@@ -263,22 +263,27 @@ pub fn url_outcome(name: &str, result: &ElicitResult) -> Result<UrlOutcome, Repl
     outcome
 }
 
-/// The tool result for a client that cannot be asked: `isError: true`, and text saying which
-/// capability is missing, that nothing was changed, and what the user can do instead.
+/// The tool result for a client that cannot be asked, in rmcp's type: [`CannotAsk::tool_result`]
+/// (`isError: true`, and text saying which capability is missing, that nothing was changed, and
+/// what the user can do instead), the same JSON on every revision. A [`ConvertError`] if rmcp's
+/// type would write something else, never a different result.
 ///
 /// ```
 /// use mcp_elicit::{ElicitationSupport, Mode, Revision};
 /// let Err(headless) = ElicitationSupport::NONE.check(Mode::Form, Revision::V2025_11_25) else {
 ///     unreachable!()
 /// };
-/// let result = mcp_elicit::rmcp::headless_result(&headless.with_hint("Pass `env` as an argument."));
+/// let headless = headless.with_hint("Pass `env` as an argument.");
+/// let result = mcp_elicit::rmcp::cannot_ask_result(&headless)?;
 /// assert_eq!(result.is_error, Some(true));
 /// let text = &result.content[0].as_text().unwrap().text;
 /// assert!(text.contains("capabilities.elicitation.form"));
 /// assert!(text.ends_with("Pass `env` as an argument."));
+/// assert_eq!(serde_json::to_value(&result)?, headless.tool_result());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub fn headless_result(cannot: &CannotAsk) -> CallToolResult {
-    CallToolResult::error(vec![ContentBlock::text(cannot.to_string())])
+pub fn cannot_ask_result(cannot: &CannotAsk) -> Result<CallToolResult, ConvertError> {
+    through_json("cannot-ask result", &cannot.tool_result())
 }
 
 /// What the client declared, in this crate's terms. rmcp's `{}` (no mode named) is form only.

@@ -104,9 +104,9 @@ mod kit;
 
 pub use asker::{AskConfig, Asker, AskingServer};
 pub use convert::{
-    ConvertError, action_of, elicitation_schema, elicitation_support, form_outcome, form_params,
-    headless_result, input_required, jsonrpc_error, mrtr_error, protocol_version, revision,
-    url_outcome, url_params,
+    ConvertError, action_of, cannot_ask_result, elicitation_schema, elicitation_support,
+    form_outcome, form_params, input_required, jsonrpc_error, mrtr_error, protocol_version,
+    revision, url_outcome, url_params,
 };
 pub use stop::{PromptResponse, Stop, ToolResponse, respond, respond_prompt};
 pub use wire::AskingService;
