@@ -24,7 +24,8 @@ pub use elicit_core::*;
 #[cfg(feature = "derive")]
 pub use elicit_derive::Elicit;
 
+// The facade's layers, bottom first (`tests/layers.rs`): the client half (the core's, and the
+// terminal), then the rmcp integration, whose client answers through an `Answerer`.
+pub mod client;
 #[cfg(feature = "rmcp")]
 pub mod rmcp;
-#[cfg(feature = "terminal")]
-pub mod terminal;

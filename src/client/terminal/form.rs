@@ -6,8 +6,7 @@ use inquire::validator::{ErrorMessage, Validation};
 use inquire::{CustomUserError, InquireError, MultiSelect, Select, Text};
 use serde_json::{Map, Number, Value};
 
-use super::shown::shown;
-use super::{Ended, discard_typeahead, heading, say, warnings};
+use super::screen::{Ended, discard_typeahead, heading, say, shown, warnings};
 use crate::client::IncomingForm;
 use crate::{EnumOption, Property, PropertyKind};
 
