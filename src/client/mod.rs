@@ -1,7 +1,7 @@
 //! The client's side of elicitation: reading what a server asks, as a careful host must, and
 //! building the answer with the same rules the server will check it by.
 //!
-//! Everything here but [`terminal`] is the core's client half (`elicit_core::client`):
+//! Everything here but `terminal` is the core's client half (`elicit_core::client`):
 //! [`read_request`] turns the params of an `elicitation/create` (any revision) into an
 //! [`Incoming`] form or URL request, and refuses what cannot be shown to a person with an
 //! [`IncomingError`] that names the member and the rule; a [`Note`] is what a host should still
@@ -27,8 +27,8 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! With the `terminal` feature, [`terminal::Terminal`] is an [`Answerer`] whose user answers in
-//! the terminal.
+//! With the `terminal` feature, `terminal::Terminal` is an [`Answerer`] whose user answers in the
+//! terminal.
 
 pub use elicit_core::client::*;
 

@@ -56,7 +56,8 @@
 //! [`Stop`], which [`respond`] turns into what the tool returns:
 //!
 //! - up to 2025-11-25 the asker sends `elicitation/create` through the peer and waits (a timeout
-//!   or a transport error is [`Elicitation::NoReply`], never acceptance);
+//!   or a transport error is [`Elicitation::NoReply`](crate::Elicitation::NoReply), never
+//!   acceptance);
 //! - from 2026-07-28 on it returns the input-required result ([`Stop::InputRequired`]) and
 //!   reads the answer from the client's retry, whose sealed state only opens for this principal
 //!   and this call;

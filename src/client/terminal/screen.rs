@@ -47,10 +47,10 @@ pub(super) fn shown(text: &str, lines: bool) -> Cow<'_, str> {
 }
 
 /// The terminal, one user of it at a time: a prompt, or the host's own output
-/// ([`Terminal::screen`]), never both drawn at once.
+/// ([`Terminal::screen`](super::Terminal::screen)), never both drawn at once.
 pub(super) static SCREEN: Mutex<()> = Mutex::new(());
 
-/// A hold on the terminal: see [`Terminal::screen`].
+/// A hold on the terminal: see [`Terminal::screen`](super::Terminal::screen).
 #[must_use = "the terminal is held only while the guard lives"]
 pub struct Screen(#[allow(dead_code)] pub(super) MutexGuard<'static, ()>);
 
