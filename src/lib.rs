@@ -26,7 +26,7 @@ pub use elicit_core::{
     UrlRequest,
 };
 
-pub use elicit_core::{client, limits, observe, protocol, reply, schema, url_mode};
+pub use elicit_core::{limits, observe, protocol, reply, schema, url_mode};
 #[cfg(feature = "mrtr")]
 pub use elicit_core::{mrtr, state};
 
@@ -37,7 +37,8 @@ pub use elicit_core::__private;
 #[cfg(feature = "derive")]
 pub use elicit_derive::Elicit;
 
+// The facade's layers, bottom first (`tests/layers.rs`): the client half (the core's, and the
+// terminal), then the rmcp integration, whose client answers through an `Answerer`.
+pub mod client;
 #[cfg(feature = "rmcp")]
 pub mod rmcp;
-#[cfg(feature = "terminal")]
-pub mod terminal;

@@ -23,8 +23,8 @@ use std::sync::Arc;
 
 use mcp_elicit::Revision;
 use mcp_elicit::client::Answerer;
+use mcp_elicit::client::terminal::{Terminal, printable, printable_line};
 use mcp_elicit::rmcp::AnsweringClient;
-use mcp_elicit::terminal::{Terminal, printable, printable_line};
 use rmcp::RoleClient;
 use rmcp::model::{CallToolRequestParams, CallToolResult};
 use rmcp::service::RunningService;

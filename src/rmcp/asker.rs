@@ -15,10 +15,11 @@ use ::rmcp::service::{RequestContext, ServiceError};
 use ::rmcp::{ErrorData, RoleServer};
 use serde_json::Value;
 
-use super::{
-    Stop, counted_action, elicitation_support, form_outcome, form_params, input_required,
-    mrtr_error, revision, url_outcome, url_params,
+use super::convert::{
+    counted_action, elicitation_support, form_outcome, form_params, input_required, mrtr_error,
+    revision, url_outcome, url_params,
 };
+use super::stop::Stop;
 use crate::mrtr::{Answer, Ask, Asks, DeclaredCapabilities, Retry, Round, Rounds};
 use crate::observe::{self, Outcome};
 use crate::state::{Binding, KeyError, ParamsDigest, ReplayGuard, UnixTime};

@@ -16,7 +16,7 @@ use ::rmcp::transport::IntoTransport;
 use ::rmcp::{ClientHandler, ErrorData, RoleClient};
 use serde_json::{Map, Value, json};
 
-use super::{protocol_version, revision};
+use super::convert::{protocol_version, revision};
 use crate::client::{Answerer, Incoming, read_request};
 use crate::{Mode, Revision};
 

@@ -11,7 +11,9 @@ use serde_json::Value;
 use tokio::io::DuplexStream;
 use tokio::task::JoinHandle;
 
-use super::{AnsweringClient, AskingService, revision};
+use super::client::AnsweringClient;
+use super::convert::revision;
+use super::wire::AskingService;
 use crate::Revision;
 use crate::client::Answerer;
 

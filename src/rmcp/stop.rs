@@ -11,7 +11,7 @@ use ::rmcp::model::{
     CallToolResponse, CallToolResult, ContentBlock, GetPromptResponse, InputRequiredResult,
 };
 
-use super::{ConvertError, jsonrpc_error, mrtr_error};
+use super::convert::{ConvertError, cannot_ask_result, jsonrpc_error, mrtr_error};
 use crate::mrtr::MrtrError;
 use crate::state::{KeyError, RedeemError, SealError, StateError};
 use crate::{
@@ -68,7 +68,10 @@ impl Stop {
     pub fn into_response(self) -> ToolResponse {
         match self {
             Stop::InputRequired(result) => Ok((*result).into()),
-            Stop::CannotAsk(cannot) => Ok(super::headless_result(&cannot).into()),
+            Stop::CannotAsk(cannot) => match cannot_ask_result(&cannot) {
+                Ok(result) => Ok(result.into()),
+                Err(error) => Stop::from(error).into_response(),
+            },
             Stop::Rejected { rejected, hint } => {
                 let text = rejected_text(&rejected, hint.as_deref());
                 Ok(CallToolResult::error(vec![ContentBlock::text(text)]).into())

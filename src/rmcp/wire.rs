@@ -4,6 +4,7 @@ use std::borrow::Cow;
 use std::future::Future;
 
 use super::asker::{CallDigest, PromptRetry, call_digest};
+use super::convert;
 use ::rmcp::model::{
     ClientNotification, ClientRequest, CustomResult, ProtocolVersion, ServerConfig, ServerResult,
 };
@@ -99,7 +100,7 @@ fn without_empty_elicitation_ids(result: ServerResult) -> ServerResult {
     let Ok(mut value) = serde_json::to_value(input_required) else {
         return result;
     };
-    if super::without_empty_elicitation_ids(&mut value) {
+    if convert::without_empty_elicitation_ids(&mut value) {
         ServerResult::CustomResult(CustomResult(value))
     } else {
         result

@@ -1,15 +1,15 @@
 //! `mcp_elicit::rmcp`: this crate's requests in rmcp's model types, and rmcp's replies read back.
 
 use mcp_elicit::rmcp::{
-    ConvertError, elicitation_support, form_outcome, form_params, headless_result, url_outcome,
-    url_params,
+    ConvertError, Stop, cannot_ask_result, elicitation_support, form_outcome, form_params,
+    url_outcome, url_params,
 };
 use mcp_elicit::{
     Elicit, Elicitation, ElicitationSupport, Mode, Revision, UrlOutcome, UrlRequest,
     protocol::RevisionError,
 };
 use rmcp::model::{
-    ClientCapabilities, ElicitRequestParams, ElicitResult, ElicitationAction,
+    CallToolResponse, ClientCapabilities, ElicitRequestParams, ElicitResult, ElicitationAction,
     ElicitationCapability, UrlElicitationCapability,
 };
 use serde_json::{Value, json};
@@ -166,12 +166,42 @@ fn capabilities_read_from_rmcp_types() {
     assert!(support.supports(Mode::Url) && !support.supports(Mode::Form));
 }
 
+/// One shape for the cannot-ask result: rmcp's, whether converted or returned by a stopped tool,
+/// is the core's `CannotAsk::tool_result` on every revision (`resultType` on 2026-07-28 only).
+#[test]
+fn the_cannot_ask_result_in_rmcp_is_the_cores_on_every_revision() {
+    for revision in Revision::ALL {
+        for mode in [Mode::Form, Mode::Url] {
+            let Err(cannot) = ElicitationSupport::NONE.check(mode, revision) else {
+                panic!("a client without elicitation cannot be asked")
+            };
+            let cannot = cannot.with_hint("Pass `env` as an argument.");
+            let core = cannot.tool_result();
+            let converted = cannot_ask_result(&cannot).expect("rmcp holds the result");
+            assert_eq!(
+                serde_json::to_value(&converted).expect("serializes"),
+                core,
+                "{revision} {mode}"
+            );
+            let Ok(CallToolResponse::Complete(returned)) = Stop::CannotAsk(cannot).into_response()
+            else {
+                panic!("a tool that cannot ask returns a complete result ({revision} {mode})")
+            };
+            assert_eq!(
+                serde_json::to_value(&returned).expect("serializes"),
+                core,
+                "{revision} {mode}"
+            );
+        }
+    }
+}
+
 #[test]
 fn a_headless_client_gets_an_error_result_naming_the_capability() {
     let Err(cannot) = ElicitationSupport::NONE.check(Mode::Url, Revision::V2026_07_28) else {
         panic!("a client without elicitation cannot be asked")
     };
-    let result = headless_result(&cannot);
+    let result = cannot_ask_result(&cannot).expect("rmcp holds the result");
     assert_eq!(result.is_error, Some(true));
     let text = serde_json::to_value(&result).unwrap_or_default()["content"][0]["text"].clone();
     let text = text.as_str().unwrap_or_default();

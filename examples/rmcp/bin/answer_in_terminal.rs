@@ -7,7 +7,7 @@
 //! host cannot show.
 use mcp_elicit::Revision;
 use mcp_elicit::client::read_request;
-use mcp_elicit::terminal::{Terminal, printable_line};
+use mcp_elicit::client::terminal::{Terminal, printable_line};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();

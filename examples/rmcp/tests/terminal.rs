@@ -266,6 +266,61 @@ fn defaults_are_filled_in_and_sent_as_they_are() {
     );
 }
 
+/// A default is shown as a default, not put in as text to edit (as inquire's own `with_default`
+/// does): what is typed replaces it, `40` and not `240` (refused: at most 50), `v2` and not
+/// `latestv2`.
+#[test]
+fn what_is_typed_into_a_field_with_a_default_replaces_it() {
+    let params = json!({
+        "mode": "form",
+        "message": "Deploy.",
+        "requestedSchema": {
+            "type": "object",
+            "properties": {
+                "replicas": {"type": "integer", "title": "Replicas", "minimum": 1, "maximum": 50,
+                             "default": 2},
+                "tag": {"type": "string", "title": "Tag", "default": "latest"}
+            },
+            "required": ["replicas", "tag"]
+        }
+    });
+    let mut screen = Screen::form(params);
+    screen
+        .sees("Answer this form?")
+        .types(ENTER)
+        .sees("Replicas (2)")
+        .types("40")
+        .types(ENTER)
+        .sees("Tag (latest)")
+        .types("v2")
+        .types(ENTER)
+        .sees("Send these answers?")
+        .types(ENTER);
+    assert_eq!(
+        screen.sent(),
+        json!({"action": "accept", "content": {"replicas": 40, "tag": "v2"}})
+    );
+}
+
+/// Enter with nothing typed on a field with a default sends the default.
+#[test]
+fn enter_on_a_number_field_with_a_default_sends_the_default() {
+    let replicas = json!({"type": "integer", "title": "Replicas", "minimum": 1, "maximum": 50,
+                          "default": 2});
+    let mut screen = Screen::form(one_field(replicas, true));
+    screen
+        .sees("Answer this form?")
+        .types(ENTER)
+        .sees("Replicas (2)")
+        .types(ENTER)
+        .sees("Send these answers?")
+        .types(ENTER);
+    assert_eq!(
+        screen.sent(),
+        json!({"action": "accept", "content": {"answer": 2}})
+    );
+}
+
 #[test]
 fn optional_fields_can_be_left_empty() {
     let params = json!({

@@ -6,8 +6,7 @@ use inquire::validator::{ErrorMessage, Validation};
 use inquire::{CustomUserError, InquireError, MultiSelect, Select, Text};
 use serde_json::{Map, Number, Value};
 
-use super::shown::shown;
-use super::{Ended, discard_typeahead, heading, say, warnings};
+use super::screen::{Ended, discard_typeahead, heading, say, shown, warnings};
 use crate::client::IncomingForm;
 use crate::schema::{EnumOption, Property, PropertyKind};
 
@@ -117,7 +116,7 @@ fn change(properties: &[Property], answers: &mut [Option<Value>]) -> Result<(), 
 /// What Esc does on a field of the form the first time through.
 const ESC_DISMISSES: &str = "esc cancels the form";
 
-/// Ask one field, `current` (the default, or the answer being changed) filled in, its help line
+/// Ask one field, starting from `current` (the default, or the answer being changed), its help line
 /// saying what Esc does (`esc`): what will be sent for it ([`Property::sent`]), `None` for a
 /// field left empty.
 fn ask_field(
@@ -146,6 +145,10 @@ fn ask_kind(
                 Some(Value::Number(number)) => number.to_string(),
                 _ => String::new(),
             };
+            // The default (the field not answered yet, or answered with it) is shown as a
+            // default, as inquire's `with_default` does: an empty answer sends it, and typing
+            // replaces it (`40`, not `240`). An answer being changed is put in to edit.
+            let is_default = current.is_some() && current == property.sent(None);
             // Text that would act on the terminal is not put where it would be drawn as it is:
             // the help line shows it, made visible, and an empty answer still sends it.
             let safe = matches!(shown(&initial, false), std::borrow::Cow::Borrowed(_));
@@ -157,11 +160,15 @@ fn ask_kind(
                     checked.sent(typed(&checked, input)).as_ref(),
                 ))
             };
-            let input = Text::new(&label)
-                .with_initial_value(if safe { &initial } else { "" })
+            let prompt = Text::new(&label)
                 .with_help_message(&help)
-                .with_validator(validator)
-                .prompt()?;
+                .with_validator(validator);
+            let prompt = match (safe, is_default) {
+                (true, true) => prompt.with_default(&initial),
+                (true, false) => prompt.with_initial_value(&initial),
+                (false, _) => prompt,
+            };
+            let input = prompt.prompt()?;
             Ok(typed(property, &input))
         }
         PropertyKind::Boolean(_) => {
@@ -331,7 +338,7 @@ fn help(
         if let Some(default) = unsafe_default {
             parts.push(format!("empty, it sends {}", shown(default, false)));
         } else if property.sent(None).is_some() {
-            parts.push("emptied, it sends the default".to_owned());
+            parts.push("empty, it sends the default".to_owned());
         } else if !property.is_required() {
             parts.push("enter with nothing typed leaves it empty".to_owned());
         }

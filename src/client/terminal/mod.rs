@@ -19,7 +19,7 @@
 //! ```no_run
 //! use mcp_elicit::Revision;
 //! use mcp_elicit::client::read_request;
-//! use mcp_elicit::terminal::Terminal;
+//! use mcp_elicit::client::terminal::Terminal;
 //! use serde_json::json;
 //!
 //! let request = read_request(&json!({
@@ -38,34 +38,30 @@
 //! With rmcp (feature `rmcp-client`), `AnsweringClient::new(Arc::new(Terminal::new()))` is a
 //! client whose user answers in the terminal: the `terminal_client` example is such a host.
 
+// The layers, bottom first (`tests/layers.rs`): the screen under a form and a page, both under
+// this file.
+mod screen;
+// A form, field by field; a page to open.
 mod form;
 mod page;
-mod shown;
 
 use std::fmt;
 use std::future::Future;
-use std::io::{self, IsTerminal, Write};
+use std::io::{self, IsTerminal};
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::mpsc::{self, Sender};
-use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
+use std::sync::{Arc, OnceLock, PoisonError};
 use std::thread;
-use std::time::Duration;
 
 use futures_channel::oneshot;
-use inquire::InquireError;
 use serde_json::Value;
 
-use crate::client::{Answerer, Incoming, Note, answer};
+use crate::client::{Answerer, Incoming, answer};
 use crate::{Mode, reply::Action};
-use shown::shown;
+use page::Opener;
+use screen::{Ended, SCREEN, say};
 
-/// The terminal, one user of it at a time: a prompt, or the host's own output
-/// ([`Terminal::screen`]), never both drawn at once.
-static SCREEN: Mutex<()> = Mutex::new(());
-
-/// Opens an accepted page: the host's choice (a browser, a new tab), called only after the user
-/// accepted. An error is shown, and the URL with it, for the user to open by hand.
-pub(crate) type Opener = dyn Fn(&str) -> io::Result<()> + Send + Sync;
+pub use screen::{Screen, printable, printable_line};
 
 /// An answerer that asks its user in the terminal (on standard error, so standard output stays
 /// the host's). See the [module](self).
@@ -169,16 +165,6 @@ impl Terminal {
     }
 }
 
-/// A hold on the terminal: see [`Terminal::screen`].
-#[must_use = "the terminal is held only while the guard lives"]
-pub struct Screen(#[allow(dead_code)] MutexGuard<'static, ()>);
-
-impl fmt::Debug for Screen {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("Screen")
-    }
-}
-
 impl Answerer for Terminal {
     fn modes(&self) -> &[Mode] {
         &self.modes
@@ -257,141 +243,4 @@ fn prompter() -> Option<&'static Sender<Queued>> {
             prompting.ok().map(|_| queue)
         })
         .as_ref()
-}
-
-/// `text` a server wrote (a tool's description, a result), safe to print on a terminal: every
-/// character that would act on the terminal instead of being shown (escape sequences and other
-/// controls, bidirectional overrides) is made visible as `\u{…}`; line feeds are kept (see
-/// [`printable_line`] for a name). The terminal answerer shows every message, title and URL so.
-///
-/// ```
-/// use mcp_elicit::terminal::printable;
-/// assert_eq!(printable("done\u{1b}[2J"), "done\\u{1b}[2J");
-/// assert_eq!(printable("two\nlines"), "two\nlines");
-/// ```
-pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
-    shown(text, true)
-}
-
-/// [`printable`] for text that must stay on one line (a name, a tool's name): line feeds are
-/// made visible too, so a name cannot add lines of its own.
-///
-/// ```
-/// use mcp_elicit::terminal::printable_line;
-/// assert_eq!(printable_line("ops\nFake heading"), "ops\\u{a}Fake heading");
-/// ```
-pub fn printable_line(text: &str) -> std::borrow::Cow<'_, str> {
-    shown(text, false)
-}
-
-/// How a request ended without content.
-#[derive(Debug)]
-enum Ended {
-    /// The user chose Decline.
-    Decline,
-    /// The user pressed Esc or Ctrl-C.
-    Cancel,
-    /// Nobody waits for the answer any more (the server withdrew the request).
-    Withdrawn,
-    /// The terminal failed.
-    Failed(InquireError),
-}
-
-impl From<InquireError> for Ended {
-    fn from(error: InquireError) -> Self {
-        match error {
-            InquireError::OperationCanceled | InquireError::OperationInterrupted => Ended::Cancel,
-            error => Ended::Failed(error),
-        }
-    }
-}
-
-impl From<io::Error> for Ended {
-    fn from(error: io::Error) -> Self {
-        Ended::Failed(InquireError::IO(error))
-    }
-}
-
-/// Write `text` and a line feed on standard error, where the prompts are: an error, not a panic,
-/// if the terminal is gone.
-fn say(text: &str) -> io::Result<()> {
-    let mut err = io::stderr().lock();
-    writeln!(err, "{text}")?;
-    err.flush()
-}
-
-/// How long after a consent screen is drawn the keys typed are still thrown away: a second Enter
-/// pressed with the last field's must not send a form whose review the user has not read.
-const CONSENT_GRACE: Duration = Duration::from_millis(400);
-
-/// Throw away the keys typed before a prompt that gives consent is drawn, and for
-/// [`CONSENT_GRACE`] after the screen it asks about is: an Enter meant for the last prompt, or for
-/// the host, must not accept what the user has not seen. Uses `crossterm`, inquire's own back
-/// end, at the same version, so that both read one queue of keys.
-fn discard_typeahead() -> io::Result<()> {
-    let was_raw = crossterm::terminal::is_raw_mode_enabled()?;
-    if !was_raw {
-        crossterm::terminal::enable_raw_mode()?;
-    }
-    let deadline = std::time::Instant::now() + CONSENT_GRACE;
-    let drained = (|| {
-        loop {
-            let left = deadline.saturating_duration_since(std::time::Instant::now());
-            if !crossterm::event::poll(left)? {
-                return Ok(());
-            }
-            crossterm::event::read()?;
-        }
-    })();
-    if !was_raw {
-        crossterm::terminal::disable_raw_mode()?;
-    }
-    drained
-}
-
-/// The heading every request starts with, in this crate's words (`what`: "A server asks", …),
-/// then who asks and the message, every row of them set off by a gutter (`│`) and wrapped here
-/// to the terminal's width, so that no server text can start a row of its own and pass for what
-/// the terminal itself draws (a page's host and URL).
-fn heading(server: &str, what: &str, message: &str) -> io::Result<()> {
-    let width = crossterm::terminal::size().map_or(80, |(columns, _)| usize::from(columns));
-    let server = if server.is_empty() {
-        "(no name given)".into()
-    } else {
-        shown(server, false)
-    };
-    let mut out = format!("\n── {what} ──\n");
-    gutter(&mut out, &format!("From: {server}"), width);
-    gutter(&mut out, &shown(message, true), width);
-    say(&out)
-}
-
-/// `text`, line by line, in rows of at most `width` columns each starting with the gutter.
-fn gutter(out: &mut String, text: &str, width: usize) {
-    use unicode_width::UnicodeWidthChar;
-    const GUTTER: &str = "│ ";
-    let room = width.saturating_sub(GUTTER.len()).max(8);
-    for line in text.split('\n') {
-        out.push_str(GUTTER);
-        let mut used = 0;
-        for c in line.chars() {
-            let columns = c.width().unwrap_or(0);
-            if used + columns > room {
-                out.push('\n');
-                out.push_str(GUTTER);
-                used = 0;
-            }
-            out.push(c);
-            used += columns;
-        }
-        out.push('\n');
-    }
-}
-
-/// The notes a careful host shows before anything is answered.
-fn warnings(notes: &[Note]) -> io::Result<()> {
-    for note in notes {
-        say(&format!("  ⚠ {}", shown(&note.to_string(), false)))?;
-    }
-    if notes.is_empty() { Ok(()) } else { say("") }
 }

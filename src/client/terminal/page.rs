@@ -1,11 +1,16 @@
 //! A page (URL mode): shown whole, its host set apart, opened only if the user accepts.
 
+use std::io;
+
 use inquire::Select;
 use serde_json::Value;
 
-use super::shown::shown;
-use super::{Ended, Opener, discard_typeahead, heading, say, warnings};
+use super::screen::{Ended, discard_typeahead, heading, say, shown, warnings};
 use crate::client::IncomingUrl;
+
+/// Opens an accepted page: the host's choice (a browser, a new tab), called only after the user
+/// accepted. An error is shown, and the URL with it, for the user to open by hand.
+pub(crate) type Opener = dyn Fn(&str) -> io::Result<()> + Send + Sync;
 
 /// Ask the user to open `page`, which `server` sent: the heading, the URL whole and its host
 /// apart, the notes, then Accept (open it, or show it to open by hand) or Decline. Nothing is
