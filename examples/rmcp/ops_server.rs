@@ -34,20 +34,20 @@ use serde::Deserialize;
 
 /// Where to deploy; production serves customer traffic.
 #[derive(Elicit, Debug)]
-struct DeployTarget {
+pub struct DeployTarget {
     #[elicit(title = "Environment", default = Env::Staging)]
-    env: Env,
+    pub env: Env,
     /// How many instances to run.
     #[elicit(title = "Replicas", minimum = 1, maximum = 10, default = 2)]
-    replicas: u8,
+    pub replicas: u8,
     /// The change ticket approving this deploy, if there is one.
     #[elicit(title = "Change ticket", min_length = 4, max_length = 32)]
-    change_ticket: Option<String>,
+    pub change_ticket: Option<String>,
 }
 
 #[derive(Elicit, Debug, Clone, Copy, PartialEq)]
 #[elicit(rename_all = "lowercase")]
-enum Env {
+pub enum Env {
     #[elicit(title = "Staging")]
     Staging,
     #[elicit(title = "Production (customer traffic)", dangerous)]
@@ -57,10 +57,10 @@ enum Env {
 /// Permanently drop this table? This cannot be undone.
 #[derive(Elicit, Debug)]
 #[elicit(consent)]
-struct DropTable {
+pub struct DropTable {
     /// Tick to drop the table and every row in it.
     #[elicit(title = "Drop it permanently", consent)]
-    confirm: bool,
+    pub confirm: bool,
 }
 
 /// Connect your GitHub account on our page, so I can open pull requests for you.
@@ -98,12 +98,12 @@ fn failed(text: String) -> CallToolResult {
 }
 
 #[derive(Clone)]
-struct Ops {
-    asking: AskConfig,
+pub struct Ops {
+    pub asking: AskConfig,
     /// Consent is spent once: a replayed retry of `drop_table` drops nothing a second time.
-    redeemed: Arc<MemoryReplayGuard>,
+    pub redeemed: Arc<MemoryReplayGuard>,
     /// The GitHub connection this server's one user has pending, if any.
-    github_flow: Arc<Mutex<Option<ElicitationId>>>,
+    pub github_flow: Arc<Mutex<Option<ElicitationId>>>,
 }
 
 impl Ops {

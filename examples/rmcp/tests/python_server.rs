@@ -43,6 +43,10 @@ use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, Lines};
 use tokio::process::{ChildStdin, ChildStdout, Command};
 
+#[macro_use]
+#[path = "common/revisions.rs"]
+mod revisions;
+
 type Client = RunningService<RoleClient, AnsweringClient<Scripted>>;
 
 const SERVER_NAME: &str = "elicit-e2e";
@@ -192,33 +196,21 @@ fn booking() -> Value {
     json!({"name": "Ada", "guests": 4, "outdoor": true, "seating": "terrace"})
 }
 
-macro_rules! on_both_revisions {
-    ($(#[$attr:meta])* async fn $rule:ident($revision:ident) $body:block) => {
-        mod $rule {
-            use super::*;
-
-            async fn $rule($revision: Revision) $body
-
+/// `on_both_revisions!` (from `tests/common/revisions.rs`), each test ignored unless
+/// `.ci/python_e2e.sh` runs it.
+macro_rules! on_both_revisions_with_python {
+    ($(#[$attr:meta])* async fn $($rule:tt)*) => {
+        on_both_revisions! {
             $(#[$attr])*
-            #[tokio::test]
             #[ignore = "needs Python with mcp==2.3.0: run by .ci/python_e2e.sh (ELICIT_PYTHON)"]
-            async fn on_2025_11_25() {
-                $rule(Revision::V2025_11_25).await
-            }
-
-            $(#[$attr])*
-            #[tokio::test]
-            #[ignore = "needs Python with mcp==2.3.0: run by .ci/python_e2e.sh (ELICIT_PYTHON)"]
-            async fn on_2026_07_28() {
-                $rule(Revision::V2026_07_28).await
-            }
+            async fn $($rule)*
         }
     };
 }
 
 // ------------------------------------------------------------------------------------------ forms
 
-on_both_revisions! {
+on_both_revisions_with_python! {
     async fn python_sdk_server_receives_an_accepted_form_typed(revision) {
         let user = Arc::new(Scripted::new().when_field("guests", Step::accept(booking())));
         let client = connect(revision, &user).await;
@@ -235,7 +227,7 @@ on_both_revisions! {
     }
 }
 
-on_both_revisions! {
+on_both_revisions_with_python! {
     async fn python_sdk_server_receives_a_decline(revision) {
         let user = Arc::new(Scripted::new().then(Step::Decline));
         let client = connect(revision, &user).await;
@@ -247,7 +239,7 @@ on_both_revisions! {
     }
 }
 
-on_both_revisions! {
+on_both_revisions_with_python! {
     async fn python_sdk_server_receives_a_cancel(revision) {
         let user = Arc::new(Scripted::new().then(Step::Cancel));
         let client = connect(revision, &user).await;
@@ -259,7 +251,7 @@ on_both_revisions! {
     }
 }
 
-on_both_revisions! {
+on_both_revisions_with_python! {
     /// 99 guests is above the form's `maximum` of 12: pydantic refuses the content, and the
     /// SDK ends the call with an `isError` result naming the resolver (worded a little
     /// differently on each revision), not with a JSON-RPC error.
@@ -280,7 +272,7 @@ on_both_revisions! {
     }
 }
 
-on_both_revisions! {
+on_both_revisions_with_python! {
     /// pydantic validates in its lax mode: the string "4" for the integer `guests` and "yes" for
     /// the boolean `outdoor` arrive as 4 and True. The form's JSON Schema (and our own check,
     /// `IncomingForm::accept`) refuses both; a client must not count on the server to.
@@ -305,7 +297,7 @@ on_both_revisions! {
 
 // ------------------------------------------------------------------------------------------- URLs
 
-on_both_revisions! {
+on_both_revisions_with_python! {
     async fn python_sdk_server_receives_an_accepted_page(revision) {
         let user = Arc::new(Scripted::new().when_url(Step::accept(json!({}))));
         let client = connect(revision, &user).await;
@@ -317,7 +309,7 @@ on_both_revisions! {
     }
 }
 
-on_both_revisions! {
+on_both_revisions_with_python! {
     async fn python_sdk_server_receives_a_declined_page(revision) {
         let user = Arc::new(Scripted::new().when_url(Step::Decline));
         let client = connect(revision, &user).await;
@@ -331,7 +323,7 @@ on_both_revisions! {
 
 // ------------------------------------------------------------------- a client that cannot be asked
 
-on_both_revisions! {
+on_both_revisions_with_python! {
     /// The SDK checks the capability before it asks a form (`Resolve`): the call ends in a
     /// JSON-RPC error, `-32021` (missing required client capability), and nobody is asked.
     async fn python_sdk_server_asks_no_form_of_a_client_without_elicitation(revision) {
@@ -344,7 +336,7 @@ on_both_revisions! {
     }
 }
 
-on_both_revisions! {
+on_both_revisions_with_python! {
     /// `ctx.elicit_url` checks no capability (and the tool's 2026-07-28 branch, like it, asks
     /// anyway): the SDK sends the page to a client that declared no URL mode. Our client refuses
     /// it with `-32602`, the spec's error for a mode it did not declare, and the user is never

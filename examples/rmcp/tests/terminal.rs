@@ -1,6 +1,7 @@
 //! The terminal answerer in a real pseudo-terminal: `answer_in_terminal` runs on the slave side
 //! of a pty, these tests type on the master side (keys as a terminal sends them) and read what
-//! it draws, and each ends on the `ElicitResult` it printed.
+//! it draws, and each ends on the `ElicitResult` it printed. The last section drives
+//! `terminal_client` (a host that asks in the terminal) the same way, through the same `Screen`.
 #![cfg(unix)]
 
 use std::path::PathBuf;
@@ -563,189 +564,6 @@ fn a_request_a_host_cannot_show_is_refused_before_anything_is_drawn() {
     screen.sees("refused: ");
 }
 
-// ------------------------------------------------- terminal_client: a host, in a real terminal
-
-/// An example built beside this test (`cargo test -p elicit-examples --features terminal`
-/// builds them all): `target/<profile>/examples/<name>`.
-fn example(name: &str) -> String {
-    let test = std::env::current_exe().expect("the test knows where it is");
-    let path: PathBuf = test
-        .parent()
-        .and_then(|deps| deps.parent())
-        .map(|profile| profile.join("examples").join(name))
-        .expect("the test runs from target/<profile>/deps");
-    assert!(
-        path.exists(),
-        "{} is not built: `cargo test -p elicit-examples --features terminal` builds it",
-        path.display()
-    );
-    path.display().to_string()
-}
-
-/// Answer `book_table`'s form: 4 guests on 2026-12-24, the rest as it is, and send it.
-fn books_for_four(screen: &mut Screen) {
-    screen
-        .sees("book_table  Book a table; asks the guest for the details.")
-        .sees("│ From: booking")
-        .sees("│ Your table: for how many, when, and where would you like to sit?")
-        .sees("Answer this form?")
-        .types(ENTER)
-        .sees("Party size")
-        .types("4")
-        .types(ENTER)
-        .sees("Date")
-        .types("2026-12-24")
-        .types(ENTER)
-        .sees("Seating")
-        .types(ENTER)
-        .sees("Anything we should know? (optional)")
-        .types(ENTER)
-        .sees("Send these answers?")
-        .types(ENTER);
-}
-
-#[test]
-fn terminal_client_books_a_table_on_the_booking_server_on_both_revisions() {
-    let (client, booking) = (example("terminal_client"), example("booking"));
-    for revision in ["2025-11-25", "2026-07-28"] {
-        let args = [
-            "--revision",
-            revision,
-            "--call",
-            "book_table",
-            booking.as_str(),
-        ];
-        let mut screen = Screen::running(&client, &args);
-        books_for_four(&mut screen);
-        let result = screen.line_after("── book_table returned ──");
-        assert_eq!(
-            result.trim(),
-            "A table for 4 on 2026-12-24.",
-            "on {revision}"
-        );
-        screen.session.exp_eof().expect("it exits after the call");
-    }
-}
-
-#[test]
-fn terminal_client_says_what_a_declined_form_returned() {
-    let (client, booking) = (example("terminal_client"), example("booking"));
-    let mut screen = Screen::running(&client, &["--call", "book_table", booking.as_str()]);
-    screen.sees("Answer this form?").types(DOWN).types(ENTER);
-    let result = screen.line_after("── book_table returned ──");
-    assert_eq!(result.trim(), "You declined: nothing was booked.");
-}
-
-/// The Python SDK's server (`tests/e2e/elicit_server.py`), run by `.ci/python_e2e.sh`.
-fn python_server() -> [String; 2] {
-    let python = std::env::var("ELICIT_PYTHON").unwrap_or_else(|_| {
-        panic!("set ELICIT_PYTHON to a Python with mcp==2.3.0, as .ci/python_e2e.sh does")
-    });
-    let script = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../tests/e2e/elicit_server.py"
-    );
-    [python, script.to_owned()]
-}
-
-/// What the Python server says it received, from its result line.
-fn received(screen: &mut Screen, tool: &str) -> Value {
-    let line = screen.line_after(&format!("── {tool} returned ──"));
-    serde_json::from_str(line.trim()).expect("the Python server returns JSON")
-}
-
-#[test]
-#[ignore = "needs Python with mcp==2.3.0: run by .ci/python_e2e.sh (ELICIT_PYTHON)"]
-fn python_sdk_server_answered_in_terminal_client() {
-    let client = example("terminal_client");
-    let [python, script] = python_server();
-    for revision in ["2025-11-25", "2026-07-28"] {
-        let args = [
-            "--revision",
-            revision,
-            "--call",
-            "book_table",
-            &python,
-            &script,
-        ];
-        let mut screen = Screen::running(&client, &args);
-        screen
-            .sees("python elicit_server.py (calling itself \"elicit-e2e\") offers 2 tool(s):")
-            .sees("│ From: python elicit_server.py")
-            .sees("Book a table: who is it for, how many, and where?")
-            .sees("Answer this form?")
-            .types(ENTER)
-            .sees("Who the table is for")
-            .types("Ada")
-            .types(ENTER)
-            .sees("a whole number from 1 to 12")
-            .types("3")
-            .types(ENTER)
-            .sees("A table outside")
-            .types(ENTER)
-            .sees("Where")
-            .types(DOWN)
-            .types(ENTER)
-            .sees("Send these answers?")
-            .types(ENTER);
-        let got = received(&mut screen, "book_table");
-        assert_eq!(got["protocolVersion"], revision);
-        assert_eq!(got["action"], "accept");
-        assert_eq!(
-            got["content"],
-            json!({"name": "Ada", "guests": 3, "outdoor": false, "seating": "terrace"}),
-            "on {revision}"
-        );
-
-        let args = [
-            "--revision",
-            revision,
-            "--call",
-            "connect_account",
-            &python,
-            &script,
-        ];
-        let mut screen = Screen::running(&client, &args);
-        screen
-            .sees("asks you to open a page")
-            .sees("Host  calendar.example.com")
-            .sees("URL   https://calendar.example.com/connect?flow=e2e")
-            .sees("Open this page?")
-            .types(UP)
-            .types(ENTER)
-            .sees("Open it in your browser:");
-        let got = received(&mut screen, "connect_account");
-        assert_eq!(got["action"], "accept", "on {revision}");
-    }
-}
-
-/// Without a terminal (standard input not one) the client declares no elicitation: the server
-/// does not ask, and says so in its result.
-#[test]
-fn terminal_client_without_a_terminal_declares_no_elicitation() {
-    let (client, booking) = (example("terminal_client"), example("booking"));
-    let output = Command::new(client)
-        .args(["--call", "book_table", booking.as_str()])
-        .stdin(std::process::Stdio::null())
-        .output()
-        .expect("terminal_client runs");
-    let (stdout, stderr) = (
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr),
-    );
-    assert!(
-        stderr.contains("Not a terminal: the client declares no elicitation"),
-        "{stderr}"
-    );
-    assert!(stdout.contains("── book_table failed ──"), "{stdout}");
-    assert!(stdout.contains("elicitation"), "{stdout}");
-    assert_eq!(
-        output.status.code(),
-        Some(3),
-        "an error result exits with 3"
-    );
-}
-
 #[test]
 fn keys_typed_before_a_page_is_shown_do_not_accept_it() {
     let url = "https://accounts.example.com/login";
@@ -943,5 +761,188 @@ fn escape_while_changing_an_answer_keeps_it() {
     assert_eq!(
         screen.sent(),
         json!({"action": "accept", "content": {"answer": 5}})
+    );
+}
+
+// ------------------------------------------------- terminal_client: a host, in a real terminal
+
+/// An example built beside this test (`cargo test -p elicit-examples --features terminal`
+/// builds them all): `target/<profile>/examples/<name>`.
+fn example(name: &str) -> String {
+    let test = std::env::current_exe().expect("the test knows where it is");
+    let path: PathBuf = test
+        .parent()
+        .and_then(|deps| deps.parent())
+        .map(|profile| profile.join("examples").join(name))
+        .expect("the test runs from target/<profile>/deps");
+    assert!(
+        path.exists(),
+        "{} is not built: `cargo test -p elicit-examples --features terminal` builds it",
+        path.display()
+    );
+    path.display().to_string()
+}
+
+/// Answer `book_table`'s form: 4 guests on 2026-12-24, the rest as it is, and send it.
+fn books_for_four(screen: &mut Screen) {
+    screen
+        .sees("book_table  Book a table; asks the guest for the details.")
+        .sees("│ From: booking")
+        .sees("│ Your table: for how many, when, and where would you like to sit?")
+        .sees("Answer this form?")
+        .types(ENTER)
+        .sees("Party size")
+        .types("4")
+        .types(ENTER)
+        .sees("Date")
+        .types("2026-12-24")
+        .types(ENTER)
+        .sees("Seating")
+        .types(ENTER)
+        .sees("Anything we should know? (optional)")
+        .types(ENTER)
+        .sees("Send these answers?")
+        .types(ENTER);
+}
+
+#[test]
+fn terminal_client_books_a_table_on_the_booking_server_on_both_revisions() {
+    let (client, booking) = (example("terminal_client"), example("booking"));
+    for revision in ["2025-11-25", "2026-07-28"] {
+        let args = [
+            "--revision",
+            revision,
+            "--call",
+            "book_table",
+            booking.as_str(),
+        ];
+        let mut screen = Screen::running(&client, &args);
+        books_for_four(&mut screen);
+        let result = screen.line_after("── book_table returned ──");
+        assert_eq!(
+            result.trim(),
+            "A table for 4 on 2026-12-24.",
+            "on {revision}"
+        );
+        screen.session.exp_eof().expect("it exits after the call");
+    }
+}
+
+#[test]
+fn terminal_client_says_what_a_declined_form_returned() {
+    let (client, booking) = (example("terminal_client"), example("booking"));
+    let mut screen = Screen::running(&client, &["--call", "book_table", booking.as_str()]);
+    screen.sees("Answer this form?").types(DOWN).types(ENTER);
+    let result = screen.line_after("── book_table returned ──");
+    assert_eq!(result.trim(), "You declined: nothing was booked.");
+}
+
+/// The Python SDK's server (`tests/e2e/elicit_server.py`), run by `.ci/python_e2e.sh`.
+fn python_server() -> [String; 2] {
+    let python = std::env::var("ELICIT_PYTHON").unwrap_or_else(|_| {
+        panic!("set ELICIT_PYTHON to a Python with mcp==2.3.0, as .ci/python_e2e.sh does")
+    });
+    let script = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/e2e/elicit_server.py"
+    );
+    [python, script.to_owned()]
+}
+
+/// What the Python server says it received, from its result line.
+fn received(screen: &mut Screen, tool: &str) -> Value {
+    let line = screen.line_after(&format!("── {tool} returned ──"));
+    serde_json::from_str(line.trim()).expect("the Python server returns JSON")
+}
+
+#[test]
+#[ignore = "needs Python with mcp==2.3.0: run by .ci/python_e2e.sh (ELICIT_PYTHON)"]
+fn python_sdk_server_answered_in_terminal_client() {
+    let client = example("terminal_client");
+    let [python, script] = python_server();
+    for revision in ["2025-11-25", "2026-07-28"] {
+        let args = [
+            "--revision",
+            revision,
+            "--call",
+            "book_table",
+            &python,
+            &script,
+        ];
+        let mut screen = Screen::running(&client, &args);
+        screen
+            .sees("python elicit_server.py (calling itself \"elicit-e2e\") offers 2 tool(s):")
+            .sees("│ From: python elicit_server.py")
+            .sees("Book a table: who is it for, how many, and where?")
+            .sees("Answer this form?")
+            .types(ENTER)
+            .sees("Who the table is for")
+            .types("Ada")
+            .types(ENTER)
+            .sees("a whole number from 1 to 12")
+            .types("3")
+            .types(ENTER)
+            .sees("A table outside")
+            .types(ENTER)
+            .sees("Where")
+            .types(DOWN)
+            .types(ENTER)
+            .sees("Send these answers?")
+            .types(ENTER);
+        let got = received(&mut screen, "book_table");
+        assert_eq!(got["protocolVersion"], revision);
+        assert_eq!(got["action"], "accept");
+        assert_eq!(
+            got["content"],
+            json!({"name": "Ada", "guests": 3, "outdoor": false, "seating": "terrace"}),
+            "on {revision}"
+        );
+
+        let args = [
+            "--revision",
+            revision,
+            "--call",
+            "connect_account",
+            &python,
+            &script,
+        ];
+        let mut screen = Screen::running(&client, &args);
+        screen
+            .sees("asks you to open a page")
+            .sees("Host  calendar.example.com")
+            .sees("URL   https://calendar.example.com/connect?flow=e2e")
+            .sees("Open this page?")
+            .types(UP)
+            .types(ENTER)
+            .sees("Open it in your browser:");
+        let got = received(&mut screen, "connect_account");
+        assert_eq!(got["action"], "accept", "on {revision}");
+    }
+}
+
+/// Without a terminal (standard input not one) the client declares no elicitation: the server
+/// does not ask, and says so in its result.
+#[test]
+fn terminal_client_without_a_terminal_declares_no_elicitation() {
+    let (client, booking) = (example("terminal_client"), example("booking"));
+    let output = Command::new(client)
+        .args(["--call", "book_table", booking.as_str()])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("terminal_client runs");
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr),
+    );
+    assert!(
+        stderr.contains("Not a terminal: the client declares no elicitation"),
+        "{stderr}"
+    );
+    assert!(stdout.contains("── book_table failed ──"), "{stdout}");
+    assert!(stdout.contains("elicitation"), "{stdout}");
+    assert_eq!(
+        output.status.code(),
+        Some(3),
+        "an error result exits with 3"
     );
 }

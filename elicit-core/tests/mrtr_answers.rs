@@ -1,0 +1,342 @@
+//! Multi round-trip requests (2026-07-28), reading a retry: answers are read by key into typed
+//! outcomes; a missing one is asked again, an unknown one ignored, a malformed `inputResponses`
+//! invalid params; decline and cancel are final; an answer is read only for the question the
+//! server asked, once per run.
+
+use std::collections::BTreeMap;
+
+use elicit_core::mrtr::{Ask, MrtrError, Retry};
+use elicit_core::{Elicitation, UrlOutcome, UrlRequest};
+use serde_json::{Value, json};
+
+mod common;
+
+use common::*;
+
+#[test]
+fn url_mode_elicitations_are_asked_and_read_as_url_outcomes() {
+    let rounds = rounds();
+    let params = json!({ "name": "connect", "_meta": capabilities(json!({ "elicitation": { "url": {} } })) });
+    let page = || {
+        UrlRequest::new(
+            "Connect your Example Co account.",
+            "https://mcp.example.com/connect?flow=7f3a",
+        )
+        .unwrap()
+    };
+    let result = ask(round::<()>(&rounds, &params)
+        .unwrap()
+        .answer(Ask::url("connect", page()))
+        .unwrap());
+    assert_eq!(
+        result.to_value()["inputRequests"]["connect"]["params"],
+        json!({
+            "mode": "url",
+            "message": "Connect your Example Co account.",
+            "url": "https://mcp.example.com/connect?flow=7f3a",
+        })
+    );
+    let retried = retry(
+        &params,
+        &result,
+        json!({ "connect": { "action": "accept" } }),
+    );
+    let outcome = ready(
+        round::<()>(&rounds, &retried)
+            .unwrap()
+            .answer(Ask::url("connect", page()))
+            .unwrap(),
+    );
+    assert_eq!(outcome, UrlOutcome::Accept);
+
+    // A form cannot be sent to a client that declared only URL mode.
+    let mut round = round::<()>(&rounds, &params).unwrap();
+    let error = round.answer(Ask::form::<Window>("window")).unwrap_err();
+    assert_eq!(
+        error.to_jsonrpc_error().to_value()["data"],
+        json!({ "requiredCapabilities": { "elicitation": { "form": {} } } })
+    );
+}
+
+#[test]
+fn a_retry_reads_answers_by_key_into_typed_outcomes() {
+    let rounds = rounds();
+    let params = call();
+    let asks = || {
+        (
+            Ask::form::<DeployTarget>("target"),
+            Ask::form::<Window>("window"),
+        )
+    };
+    let result = ask(round::<()>(&rounds, &params)
+        .unwrap()
+        .answer(asks())
+        .unwrap());
+    let retried = retry(
+        &params,
+        &result,
+        json!({
+            "target": accept(json!({ "env": "production", "ticket": "CHG-1234" })),
+            "window": accept(json!({ "hour": 22 })),
+        }),
+    );
+    let (target, window) = ready(
+        round::<()>(&rounds, &retried)
+            .unwrap()
+            .answer(asks())
+            .unwrap(),
+    );
+    assert_eq!(
+        target,
+        Elicitation::Accept(DeployTarget {
+            env: Env::Production,
+            ticket: Some("CHG-1234".into())
+        })
+    );
+    assert_eq!(window, Elicitation::Accept(Window { hour: 22 }));
+}
+
+#[test]
+fn a_missing_answer_is_asked_again_not_an_error() {
+    let rounds = rounds();
+    let params = call();
+    let asks = || {
+        (
+            Ask::form::<DeployTarget>("target"),
+            Ask::form::<Window>("window"),
+        )
+    };
+    let result = ask(round::<()>(&rounds, &params)
+        .unwrap()
+        .answer(asks())
+        .unwrap());
+    let retried = retry(
+        &params,
+        &result,
+        json!({ "window": accept(json!({ "hour": 6 })) }),
+    );
+    let again = ask(round::<()>(&rounds, &retried)
+        .unwrap()
+        .answer(asks())
+        .unwrap());
+    assert_eq!(
+        keys_of(&again),
+        ["target"],
+        "only the missing answer is asked again"
+    );
+
+    // The answer already given travels in the state: the next retry need only carry `target`.
+    let last = retry(
+        &params,
+        &again,
+        json!({ "target": accept(json!({ "env": "staging" })) }),
+    );
+    let (_, window) = ready(round::<()>(&rounds, &last).unwrap().answer(asks()).unwrap());
+    assert_eq!(window, Elicitation::Accept(Window { hour: 6 }));
+}
+
+#[test]
+fn a_key_is_read_once_per_run() {
+    let rounds = rounds();
+    let params = call();
+    let mut run = round::<()>(&rounds, &params).unwrap();
+    let _first = run.answer(Ask::form::<Window>("window")).unwrap();
+    let again = run.answer(Ask::form::<Window>("window"));
+    assert!(
+        matches!(&again, Err(MrtrError::DuplicateKey { key }) if key == "window"),
+        "a second question under a key would read the first one's answer: {again:?}"
+    );
+}
+
+/// A consent form whose message names the table, asked under the key `confirm`.
+fn drop_consent(table: &str) -> Ask<Elicitation<serde_json::Map<String, Value>>> {
+    let schema =
+        elicit_core::schema::RequestedSchema::new(vec![elicit_core::schema::Property::new(
+            "confirm",
+            elicit_core::schema::BooleanSchema::new(),
+        )])
+        .unwrap();
+    let form = elicit_core::FormRequest::new(format!("Drop table `{table}`?"), schema).unwrap();
+    Ask::form_request("confirm", form)
+}
+
+#[test]
+fn a_fresh_answer_is_read_only_for_the_question_it_answered() {
+    let rounds = rounds();
+    let params = call();
+    let first = asked(&rounds, &params, drop_consent("staging_tmp"));
+    // The retry's run asks about another table under the same key (the list it drops from
+    // changed): the user's yes was not about it.
+    let retried = retry(
+        &params,
+        &first,
+        json!({ "confirm": accept(json!({ "confirm": true })) }),
+    );
+    let again = asked(&rounds, &retried, drop_consent("customers"));
+    assert_eq!(message_of(&again, "confirm"), "Drop table `customers`?");
+}
+
+#[test]
+fn a_carried_answer_is_read_only_for_the_question_it_answered() {
+    let rounds = rounds();
+    let params = call();
+    let asks = |table: &str| (drop_consent(table), Ask::form::<Window>("window"));
+    let first = asked(&rounds, &params, asks("staging_tmp"));
+    // Round 2: the consent is answered, the window not yet: the consent is carried.
+    let retried = retry(
+        &params,
+        &first,
+        json!({ "confirm": accept(json!({ "confirm": true })) }),
+    );
+    let second = asked(&rounds, &retried, asks("staging_tmp"));
+    assert_eq!(keys_of(&second), ["window"]);
+    // Round 3 asks about another table: the carried yes is not read for it.
+    let retried = retry(
+        &params,
+        &second,
+        json!({ "window": accept(json!({ "hour": 9 })) }),
+    );
+    let third = asked(&rounds, &retried, asks("customers"));
+    assert_eq!(keys_of(&third), ["confirm"]);
+    assert_eq!(message_of(&third, "confirm"), "Drop table `customers`?");
+    // And with the same table, the carried yes and the fresh window complete the call.
+    let (consent, window) = ready(
+        round::<()>(&rounds, &retried)
+            .unwrap()
+            .answer(asks("staging_tmp"))
+            .unwrap(),
+    );
+    assert!(consent.is_accepted());
+    assert_eq!(window, Elicitation::Accept(Window { hour: 9 }));
+}
+
+#[test]
+fn unknown_response_keys_are_ignored() {
+    let rounds = rounds();
+    let params = call();
+    let result = asked(&rounds, &params, Ask::form::<Window>("window"));
+    let retried = retry(
+        &params,
+        &result,
+        json!({
+            "window": accept(json!({ "hour": 9 })),
+            "surprise": { "anything": true },
+        }),
+    );
+    let window = ready(
+        round::<()>(&rounds, &retried)
+            .unwrap()
+            .answer(Ask::form::<Window>("window"))
+            .unwrap(),
+    );
+    assert_eq!(window, Elicitation::Accept(Window { hour: 9 }));
+}
+
+#[test]
+fn malformed_input_responses_is_invalid_params() {
+    let mut params = call();
+    params["inputResponses"] = json!([{ "action": "accept" }]);
+    let error = Retry::from_params(&params).unwrap_err();
+    assert_eq!(
+        error.to_jsonrpc_error().to_value(),
+        json!({
+            "code": -32602,
+            "message": "`inputResponses` must be an object keyed by the inputRequests keys, but is an array",
+            "data": { "field": "inputResponses" },
+        })
+    );
+    params["inputResponses"] = json!(null);
+    params["requestState"] = json!(7);
+    let error = Retry::from_params(&params).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "`requestState` must be the string the server sent, but is a number"
+    );
+    assert_eq!(
+        error.to_jsonrpc_error().to_value()["data"],
+        json!({ "field": "requestState" })
+    );
+    assert!(matches!(
+        Retry::from_params(&json!([])),
+        Err(MrtrError::ParamsNotAnObject { .. })
+    ));
+}
+
+#[test]
+fn decline_and_cancel_are_final_answers_never_asked_again() {
+    let rounds = rounds();
+    let params = call();
+    for (action, outcome) in [
+        ("decline", Elicitation::Decline),
+        ("cancel", Elicitation::Cancel),
+    ] {
+        let result = asked(&rounds, &params, Ask::form::<DeployTarget>("target"));
+        let retried = retry(&params, &result, json!({ "target": { "action": action } }));
+        let mut round = round::<()>(&rounds, &retried).unwrap();
+        let target = ready(round.answer(Ask::form::<DeployTarget>("target")).unwrap());
+        assert_eq!(target, outcome);
+
+        // A later ask in the same run carries the refusal forward: on the next retry it is still
+        // the answer, and `target` is not among the requests.
+        let later = ask(round.answer(Ask::form::<Window>("window")).unwrap());
+        assert_eq!(keys_of(&later), ["window"]);
+        let third = retry(
+            &params,
+            &later,
+            json!({ "window": accept(json!({ "hour": 1 })) }),
+        );
+        let mut round = self::round::<()>(&rounds, &third).unwrap();
+        let target = ready(round.answer(Ask::form::<DeployTarget>("target")).unwrap());
+        assert_eq!(target, outcome);
+    }
+}
+
+#[test]
+fn answers_the_server_did_not_ask_for_are_ignored() {
+    let rounds = rounds();
+    // A first request that arrives with a pre-filled "consent" and no state: never read.
+    let mut params = call();
+    params["inputResponses"] =
+        json!({ "target": accept(json!({ "env": "production", "ticket": "CHG-0001" })) });
+    let result = asked(&rounds, &params, Ask::form::<DeployTarget>("target"));
+    assert_eq!(keys_of(&result), ["target"]);
+
+    // A retry answering a key that round did not ask: not read either.
+    let first = call();
+    let asked_window = asked(&rounds, &first, Ask::form::<Window>("window"));
+    let retried = retry(
+        &first,
+        &asked_window,
+        json!({
+            "window": accept(json!({ "hour": 3 })),
+            "target": accept(json!({ "env": "production", "ticket": "CHG-0001" })),
+        }),
+    );
+    let mut round = round::<()>(&rounds, &retried).unwrap();
+    assert!(ready(round.answer(Ask::form::<Window>("window")).unwrap()).is_accepted());
+    let target = ask(round.answer(Ask::form::<DeployTarget>("target")).unwrap());
+    assert_eq!(keys_of(&target), ["target"]);
+}
+
+#[test]
+fn input_responses_from_a_transport_map_read_the_same() {
+    let rounds = rounds();
+    let params = call();
+    let result = asked(&rounds, &params, Ask::form::<Window>("window"));
+    // What rmcp hands over: `BTreeMap<String, Value>` and `Option<String>`.
+    let responses: BTreeMap<String, Value> =
+        BTreeMap::from([("window".to_owned(), accept(json!({ "hour": 12 })))]);
+    let request_state: Option<String> = result.request_state().map(str::to_owned);
+    let capabilities = Retry::from_params(&params)
+        .unwrap()
+        .capabilities()
+        .to_owned();
+    let retry = Retry::new(capabilities)
+        .with_input_response_pairs(&responses)
+        .with_request_state(request_state.as_deref());
+    let mut round = rounds.round::<()>(retry, binding(&params), NOW).unwrap();
+    assert_eq!(
+        ready(round.answer(Ask::form::<Window>("window")).unwrap()),
+        Elicitation::Accept(Window { hour: 12 })
+    );
+}

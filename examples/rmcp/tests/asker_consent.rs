@@ -1,0 +1,158 @@
+//! Consent: `ops_server`'s `drop_table` drops only with a ticked consent form, and spends it
+//! once; a call asks one consent per key, and asking the same form twice under one name is
+//! refused. On both revisions that ask.
+//!
+//! `cargo test -p elicit-examples --features rmcp --test asker_consent`
+
+use mcp_elicit::Elicit;
+use mcp_elicit::rmcp::{AskConfig, Asker, AskingServer, ToolResponse, respond};
+use rmcp::handler::server::wrapper::Parameters;
+use rmcp::model::{CallToolRequestParams, CallToolResult, ContentBlock, ElicitResult, ErrorCode};
+use rmcp::service::ServiceError;
+use rmcp::{ServerHandler, schemars, tool, tool_handler, tool_router};
+use serde::Deserialize;
+use serde_json::json;
+
+#[macro_use]
+mod common;
+
+use common::ops_server::DropTable;
+use common::*;
+
+/// A server with the one tool these tests need and `ops_server` does not have: a call that asks
+/// for several consents, each with `ops_server`'s own `DropTable` form, under its own name or
+/// (`named: false`) all under the form's.
+#[derive(Clone)]
+struct DropsTables {
+    asking: AskConfig,
+}
+
+impl AskingServer for DropsTables {
+    fn asking(&self) -> &AskConfig {
+        &self.asking
+    }
+}
+
+#[derive(Deserialize, schemars::JsonSchema)]
+struct Tables {
+    /// The tables to drop.
+    tables: Vec<String>,
+    /// Whether each consent is asked under its own name.
+    named: bool,
+}
+
+#[tool_router]
+impl DropsTables {
+    #[tool(description = "Drop several tables; asks for consent for each.")]
+    async fn drop_tables(
+        &self,
+        mut asker: Asker,
+        Parameters(args): Parameters<Tables>,
+    ) -> ToolResponse {
+        respond(async {
+            let mut dropped = Vec::new();
+            for table in args.tables {
+                let form = DropTable::form_request()
+                    .with_message(format!("Permanently drop table `{table}`?"))?;
+                let form = if args.named {
+                    form.with_name(format!("drop-{table}"))
+                } else {
+                    form
+                };
+                if asker.consent_request(form).await?.is_accepted() {
+                    dropped.push(table);
+                }
+            }
+            let text = format!("Dropped {}.", dropped.join(", "));
+            Ok(CallToolResult::success(vec![ContentBlock::text(text)]))
+        })
+        .await
+    }
+}
+
+#[tool_handler]
+impl ServerHandler for DropsTables {}
+
+fn drops_tables() -> DropsTables {
+    let asking = AskConfig::single_user().expect("the OS has randomness");
+    DropsTables { asking }
+}
+
+on_both_revisions! {
+    async fn a_ticked_consent_is_consent(revision) {
+        let client = Client::declaring(form_only()).answering([accept(json!({"confirm": true}))]);
+        let s = connect(revision, ops(), client).await;
+        assert_eq!(s.call("drop_table", drop_users()).await, ok("Dropped table `users`."));
+        let [asked] = &s.asked()[..] else { panic!("asked {:?}", s.asked()) };
+        let (message, schema) = form(asked);
+        assert_eq!(message, DROP_MESSAGE);
+        assert_eq!(schema["properties"]["confirm"]["type"], "boolean");
+        assert_ne!(schema["properties"]["confirm"]["default"], true, "never ticked for the user");
+    }
+}
+
+on_both_revisions! {
+    async fn an_unticked_consent_is_a_decline_asked_once(revision) {
+        let client = Client::declaring(form_only()).answering([accept(json!({"confirm": false}))]);
+        let s = connect(revision, ops(), client).await;
+        let result = s.call("drop_table", drop_users()).await;
+        assert_eq!(result, ok("You declined: `users` was not dropped."));
+        assert_eq!(s.messages(), [DROP_MESSAGE]);
+    }
+}
+
+// ------------------------------------------------------------------------ one question per key
+
+fn yes() -> ElicitResult {
+    accept(json!({"confirm": true}))
+}
+
+on_both_revisions! {
+    async fn one_consent_per_table_each_under_its_own_name(revision) {
+        let client = Client::declaring(form_only()).answering([yes(), yes()]);
+        let s = connect(revision, drops_tables(), client).await;
+        let tables = json!({"tables": ["staging_tmp", "customers"], "named": true});
+        assert_eq!(s.call("drop_tables", tables).await, ok("Dropped staging_tmp, customers."));
+        assert_eq!(
+            s.messages(),
+            ["Permanently drop table `staging_tmp`?", "Permanently drop table `customers`?"]
+        );
+    }
+}
+
+on_both_revisions! {
+    async fn a_second_question_under_one_name_is_refused(revision) {
+        // On 2026-07-28 the second consent would otherwise read the first one's yes.
+        let client = Client::declaring(form_only()).answering([yes(), yes()]);
+        let s = connect(revision, drops_tables(), client).await;
+        let tables = json!({"tables": ["staging_tmp", "customers"], "named": false});
+        let params = CallToolRequestParams::new("drop_tables").with_arguments(arguments(tables));
+        let error = match within_a_while(s.client.call_tool(params)).await {
+            Err(ServiceError::McpError(error)) => error,
+            other => panic!("expected a JSON-RPC error, got {other:?}"),
+        };
+        assert_eq!(error.code, ErrorCode::INTERNAL_ERROR);
+        assert!(error.message.contains("`DropTable` is asked twice in one call"), "{}", error.message);
+        assert_eq!(s.messages(), ["Permanently drop table `staging_tmp`?"]);
+    }
+}
+
+#[tokio::test]
+async fn a_consent_is_spent_once() {
+    let s = on_2026_07_28(ops()).await;
+    let asked = s.first_round("drop_table", drop_users(), None).await;
+    let first = s.send(
+        "drop_table",
+        drop_users(),
+        None,
+        Some(asked.answered(&yes())),
+    );
+    assert_eq!(completed(first.await), ok("Dropped table `users`."));
+    let replayed = s.send(
+        "drop_table",
+        drop_users(),
+        None,
+        Some(asked.answered(&yes())),
+    );
+    assert_eq!(refused(replayed.await), ErrorCode::INVALID_PARAMS);
+}

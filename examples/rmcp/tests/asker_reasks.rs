@@ -1,0 +1,64 @@
+//! An answer that breaks `ops_server`'s `DeployTarget` rules is asked again, saying what was
+//! wrong, as many times as the server's rounds allow; then the call ends with a tool error
+//! naming the broken rule. On both revisions that ask.
+//!
+//! `cargo test -p elicit-examples --features rmcp --test asker_reasks`
+
+use mcp_elicit::Revision;
+use serde_json::json;
+
+#[macro_use]
+mod common;
+
+use common::*;
+
+on_both_revisions! {
+    async fn an_invalid_answer_is_asked_again_saying_what_was_wrong(revision) {
+        let client = Client::declaring(form_only()).answering([
+            accept(json!({"env": "staging", "replicas": 11})),
+            accept(json!({"env": "staging", "replicas": 4})),
+        ]);
+        let s = connect(revision, ops(), client).await;
+        let result = s.call("deploy", deploy()).await;
+        assert_eq!(result, ok("Deployed `billing-api` to Staging with 4 replicas."));
+        let again = reasked("Replicas must be at most 10.", DEPLOY_MESSAGE);
+        assert_eq!(s.messages(), [DEPLOY_MESSAGE, &again]);
+        let asked = s.asked();
+        assert_eq!(form(&asked[1]).1, form(&asked[0]).1, "the same form, asked again");
+    }
+}
+
+/// Calls `deploy` with a client whose every answer breaks the form's rules; returns the result
+/// and the messages asked.
+async fn always_invalid(revision: Revision, server: Ops) -> (Returned, Vec<String>) {
+    let client = Client::declaring(form_only())
+        .answering([accept(json!({"env": "staging", "replicas": 99}))]);
+    let s = connect(revision, server, client).await;
+    (s.call("deploy", deploy()).await, s.messages())
+}
+
+on_both_revisions! {
+    async fn invalid_answers_are_asked_twice_then_rejected_as_a_tool_error(revision) {
+        let (result, messages) = always_invalid(revision, ops()).await;
+        assert_eq!(result, rejected_after("2 tries"));
+        let again = reasked("Replicas must be at most 10.", DEPLOY_MESSAGE);
+        assert_eq!(messages, [DEPLOY_MESSAGE, &again]);
+    }
+}
+
+on_both_revisions! {
+    async fn with_no_reasks_an_invalid_answer_is_rejected_at_once(revision) {
+        let (result, messages) = always_invalid(revision, reasking(0)).await;
+        assert_eq!(result, rejected_after("1 try"));
+        assert_eq!(messages, [DEPLOY_MESSAGE]);
+    }
+}
+
+on_both_revisions! {
+    async fn with_two_reasks_an_invalid_answer_is_asked_three_times(revision) {
+        let (result, messages) = always_invalid(revision, reasking(2)).await;
+        assert_eq!(result, rejected_after("3 tries"));
+        let again = reasked("Replicas must be at most 10.", DEPLOY_MESSAGE);
+        assert_eq!(messages, [DEPLOY_MESSAGE, &again, &again]);
+    }
+}
