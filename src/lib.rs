@@ -26,15 +26,46 @@ pub use elicit_core::{
     UrlRequest,
 };
 
-pub use elicit_core::{limits, observe, protocol, reply, schema, url_mode};
+pub use elicit_core::limits;
+
+// The modules of the core, each with its guide as its documentation (run as doctests in
+// `tests/integration`, with the features they need).
+#[cfg_attr(not(doctest), doc = include_str!("guide/schema.md"))]
+pub mod schema {
+    pub use elicit_core::schema::*;
+}
+#[cfg_attr(not(doctest), doc = include_str!("guide/reply.md"))]
+pub mod reply {
+    pub use elicit_core::reply::*;
+}
+#[cfg_attr(not(doctest), doc = include_str!("guide/url_mode.md"))]
+pub mod url_mode {
+    pub use elicit_core::url_mode::*;
+}
+#[cfg_attr(not(doctest), doc = include_str!("guide/protocol.md"))]
+pub mod protocol {
+    pub use elicit_core::protocol::*;
+}
+#[cfg_attr(not(doctest), doc = include_str!("guide/observe.md"))]
+pub mod observe {
+    pub use elicit_core::observe::*;
+}
 #[cfg(feature = "mrtr")]
-pub use elicit_core::{mrtr, state};
+#[cfg_attr(not(doctest), doc = include_str!("guide/state.md"))]
+pub mod state {
+    pub use elicit_core::state::*;
+}
+#[cfg(feature = "mrtr")]
+#[cfg_attr(not(doctest), doc = include_str!("guide/mrtr.md"))]
+pub mod mrtr {
+    pub use elicit_core::mrtr::*;
+}
 
 #[doc(hidden)]
 pub use elicit_core::__private;
 
-/// Derive an elicitation. See the [crate documentation](crate) for the attributes.
 #[cfg(feature = "derive")]
+#[cfg_attr(not(doctest), doc = include_str!("guide/derive.md"))]
 pub use elicit_derive::Elicit;
 
 // The facade's layers, bottom first (`tests/layers.rs`): the client half (the core's, and the

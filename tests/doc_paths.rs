@@ -9,8 +9,8 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-/// Rust sources whose doc comments the facade's documentation shows, and the README (the
-/// facade's crate documentation).
+/// Rust sources whose doc comments the facade's documentation shows, the README (the facade's
+/// crate documentation) and the guides under `src/guide/` (its modules' documentation).
 fn facade_visible_sources() -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut files = vec![root.join("README.md")];
@@ -26,7 +26,7 @@ fn collect_rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
         let path = entry.expect("directory entry").path();
         if path.is_dir() {
             collect_rust_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
+        } else if path.extension().is_some_and(|e| e == "rs" || e == "md") {
             out.push(path);
         }
     }

@@ -2,7 +2,7 @@
 //! protocol revision. The README's "rmcp in five minutes" is this file.
 use mcp_elicit::rmcp::{AskConfig, Asker, AskingServer, AskingService, ToolResponse, respond};
 use mcp_elicit::{Elicit, Elicitation};
-use rmcp::{ServiceExt, tool, tool_router};
+use rmcp::{ServerHandler, ServiceExt, tool, tool_handler, tool_router};
 
 /// Your table: for how many, when, and where would you like to sit?
 #[derive(Elicit, Debug)]
@@ -37,7 +37,7 @@ impl AskingServer for Restaurant {
     }
 }
 
-#[tool_router(server_handler)]
+#[tool_router]
 impl Restaurant {
     #[tool(description = "Book a table; asks the guest for the details.")]
     async fn book_table(&self, mut asker: Asker) -> ToolResponse {
@@ -52,6 +52,10 @@ impl Restaurant {
         .await
     }
 }
+
+/// The name the server gives itself to clients (rmcp's own, "rmcp", without `name`).
+#[tool_handler(name = "booking")]
+impl ServerHandler for Restaurant {}
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {

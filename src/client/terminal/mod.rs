@@ -1,43 +1,4 @@
-//! [`Terminal`]: an [`Answerer`] that asks its user in a terminal.
-//!
-//! A form is asked field by field, each checked as it is answered by the rules the server will
-//! check it by ([`Property::check`](crate::schema::Property::check)), then shown whole for review before
-//! anything is sent. A page (URL mode) is shown whole, its host set apart, and opened only if
-//! the user accepts. Everything the server wrote is shown with its control characters made
-//! visible, so a message cannot move the cursor, recolour the screen or reorder a URL.
-//!
-//! | the user | is sent |
-//! |---|---|
-//! | answers and chooses **Send** | `accept`, with the content |
-//! | chooses **Decline** (on the first screen or at the review) | `decline` |
-//! | presses **Esc** (or Ctrl-C) at any prompt | `cancel` |
-//!
-//! The prompts are [`inquire`]'s: it validates a field before leaving it and keeps the user on
-//! it with the rule in words, offers selects and multi-selects with a starting selection, and
-//! reports Esc as its own outcome on every kind of prompt, which Cancel needs.
-//!
-//! ```no_run
-//! use mcp_elicit::Revision;
-//! use mcp_elicit::client::read_request;
-//! use mcp_elicit::client::terminal::Terminal;
-//! use serde_json::json;
-//!
-//! let request = read_request(&json!({
-//!     "mode": "form",
-//!     "message": "Deploy to which environment?",
-//!     "requestedSchema": {"type": "object", "properties": {
-//!         "env": {"type": "string", "enum": ["staging", "production"]}
-//!     }, "required": ["env"]}
-//! }), Revision::V2025_11_25)?;
-//! // Blocks until the user answers; `Answerer::answer` asks on a thread of its own instead.
-//! let result = Terminal::new().answer_blocking("ops", &request);
-//! println!("{result}"); // {"action":"accept","content":{"env":"staging"}}
-//! # Ok::<(), Box<dyn std::error::Error>>(())
-//! ```
-//!
-//! With rmcp (feature `rmcp-client`), `AnsweringClient::new(Arc::new(Terminal::new()))` is a
-//! client whose user answers in the terminal: the `terminal_client` example is such a host.
-
+#![cfg_attr(not(doctest), doc = include_str!("../../guide/terminal.md"))]
 // The layers, bottom first (`tests/layers.rs`): the screen under a form and a page, both under
 // this file.
 mod screen;
