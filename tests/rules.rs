@@ -1,5 +1,5 @@
 //! Every value rule of a schema, one test each, named after the core's function that states it
-//! (`elicit-core/src/schema/rules.rs`): a schema built by hand that breaks the rule, and the
+//! (`elicit-core/src/requested/rules.rs`): a schema built by hand that breaks the rule, and the
 //! error it gets at run time. A derived form that breaks the same rule fails to compile, through
 //! the same function: `tests/ui/rules/<the same name>.rs`.
 

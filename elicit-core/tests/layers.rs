@@ -54,7 +54,7 @@ fn files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// The top-level module a file belongs to (`schema/rules.rs` → `schema`).
+/// The top-level module a file belongs to (`requested/rules.rs` → `requested`).
 fn module_of(path: &Path) -> String {
     let rel = path.strip_prefix(src()).expect("under src");
     let first = rel.components().next().expect("a component");
