@@ -25,30 +25,41 @@
     )
 )]
 
-// The modules, bottom layer first (`tests/layers.rs` checks that each imports only from the
-// ones above it in this list). The public surface is the modules at the end of this file.
-mod capabilities;
-pub mod client;
-mod consent;
+// The modules, bottom layer first: each imports only from its own layer and those listed
+// before it (`tests/layers.rs` checks the imports and this order). The public surface is the
+// modules at the end of this file.
+//
+// Leaves: formats, revisions, JSON-RPC errors, URL syntax, the interrupt budget's sink, limits,
+// the lexicon of credential names.
 mod credential;
-mod elicit;
-mod field;
 mod format;
 mod jsonrpc;
 pub mod limits;
-#[cfg(feature = "mrtr")]
-pub mod mrtr;
 pub mod observe;
-mod outcome;
-mod read;
-mod request;
-mod requested;
 mod revision;
+mod url;
+// What a broken rule is; the sealed request state, which needs only the leaves.
 #[cfg(feature = "mrtr")]
 pub mod state;
-mod url;
-pub mod url_mode;
 mod violation;
+// Schemas: kinds, builders, their rules, their wire form, and a property's value.
+mod requested;
+// Rust types as form fields.
+mod field;
+// Replies: actions, outcomes, the reader.
+mod outcome;
+mod read;
+// Forms: the request, the derived trait, consent.
+mod consent;
+mod elicit;
+mod request;
+// URL mode and what the client declared.
+mod capabilities;
+pub mod url_mode;
+// Multi round-trip requests, and the client half.
+pub mod client;
+#[cfg(feature = "mrtr")]
+pub mod mrtr;
 
 #[doc(hidden)]
 pub mod __private;

@@ -22,8 +22,9 @@ const LAYERS: &[&[&str]] = &[
         "limits",
         "credential",
     ],
-    // What a broken rule is.
-    &["violation"],
+    // What a broken rule is; the sealed request state of a multi round-trip request, which needs
+    // nothing above the leaves (JSON-RPC codes, limits).
+    &["violation", "state"],
     // Schemas: kinds, builders, their rules, their wire form, and a property's value.
     &["requested"],
     // Rust types as form fields.
@@ -34,8 +35,8 @@ const LAYERS: &[&[&str]] = &[
     &["request", "elicit", "consent"],
     // URL mode and what the client declared.
     &["url_mode", "capabilities"],
-    // Multi round-trip requests and their sealed state.
-    &["state", "mrtr", "client"],
+    // Multi round-trip requests, and the client half.
+    &["mrtr", "client"],
 ];
 
 fn src() -> PathBuf {
@@ -317,5 +318,34 @@ fn the_import_reader_reads_paths_groups_and_skips_comments_and_tests() {
     assert_eq!(
         root.get("RequestedSchema").map(String::as_str),
         Some("requested")
+    );
+}
+
+/// `lib.rs` lists the modules bottom-up, a layer at a time, so the file shows the map.
+#[test]
+fn lib_rs_lists_the_modules_in_the_order_of_their_layers() {
+    let lib = std::fs::read_to_string(src().join("lib.rs")).expect("read lib.rs");
+    let mut last = 0;
+    let mut out_of_order = Vec::new();
+    for line in code(&lib).lines() {
+        let line = line.trim();
+        let Some(name) = line
+            .strip_prefix("pub mod ")
+            .or_else(|| line.strip_prefix("mod "))
+            .and_then(|rest| rest.strip_suffix(';'))
+        else {
+            continue;
+        };
+        let Some(layer) = layer_of(name) else {
+            continue; // `__private`, on top
+        };
+        if layer < last {
+            out_of_order.push(name.to_owned());
+        }
+        last = last.max(layer);
+    }
+    assert!(
+        out_of_order.is_empty(),
+        "modules listed in lib.rs after a layer above theirs: {out_of_order:?}"
     );
 }
