@@ -73,7 +73,7 @@ async fn run() -> Result<ExitCode, Box<dyn Error>> {
         eprintln!("Not a terminal: the client declares no elicitation, so no server asks.");
     }
     // Who asks, as this host knows it: the command it started (a server names itself as it
-    // likes, and the booking example calls itself "rmcp"), its paths cut to file names.
+    // likes, and any server can call itself "booking"), its paths cut to file names.
     let label: Vec<String> = options
         .server
         .iter()
