@@ -285,7 +285,7 @@ impl Asker {
     }
 
     /// Ask a question again at most `reasks` times while its answers break its rules, in this
-    /// handler (the server's default is [`Rounds::with_reasks`]).
+    /// handler (the server's default is [`Rounds::with_reasks`](crate::mrtr::Rounds::with_reasks)).
     pub fn set_reasks(&mut self, reasks: u32) -> &mut Self {
         self.reasks = reasks;
         if let Some(round) = self.round.as_mut() {

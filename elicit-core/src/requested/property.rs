@@ -83,7 +83,7 @@ impl Property {
 
     /// This property's rules on one value (`None` or `null`: left empty), the first one broken:
     /// what a host checks as its user answers a field, before the whole form. It is the check
-    /// [`RequestedSchema::validate`] runs on each property.
+    /// [`RequestedSchema::validate`](super::RequestedSchema::validate) runs on each property.
     ///
     /// ```
     /// # extern crate elicit_core as mcp_elicit;
