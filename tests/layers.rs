@@ -24,13 +24,14 @@ const LAYERS: &[(&str, &[&[&str]])] = &[
     ("client", &[&["terminal"]]),
     // Server text made safe to show, and the terminal's own drawing; then a form and a page.
     ("client/terminal", &[&["screen"], &["form", "page"]]),
-    // Conversions to and from rmcp's types; why a tool stops; the asker; the service that
-    // records each call; then the test kit's client, and the kit.
+    // Conversions to and from rmcp's types; why a tool stops; how a server asks; the asker; the
+    // service that records each call; then the test kit's client, and the kit.
     (
         "rmcp",
         &[
             &["convert"],
             &["stop"],
+            &["config"],
             &["asker"],
             &["wire"],
             &["client"],

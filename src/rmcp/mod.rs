@@ -5,6 +5,8 @@
 mod convert;
 // Why a tool stops before the answer, and what it returns then.
 mod stop;
+// How a server asks: its keys, who is asking, how long to wait.
+mod config;
 // Asking from one request handler.
 mod asker;
 // The service that records each call and leaves out what rmcp's types cannot.
@@ -15,7 +17,8 @@ mod client;
 #[cfg(feature = "rmcp-client")]
 mod kit;
 
-pub use asker::{AskConfig, Asker, AskingServer};
+pub use asker::{Asker, AskingServer};
+pub use config::AskConfig;
 pub use convert::{
     ConvertError, action_of, cannot_ask_result, elicitation_schema, elicitation_support,
     form_outcome, form_params, input_required, jsonrpc_error, mrtr_error, protocol_version,

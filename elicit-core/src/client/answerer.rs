@@ -8,7 +8,7 @@ use std::sync::{Mutex, PoisonError};
 
 use serde_json::{Map, Value};
 
-use super::{Incoming, accepted, answer};
+use super::incoming::{Incoming, accepted, answer};
 use crate::capabilities::Mode;
 use crate::outcome::Action;
 

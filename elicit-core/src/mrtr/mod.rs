@@ -89,10 +89,12 @@ mod ask;
 mod capability;
 mod error;
 mod result;
+mod retry;
 mod round;
 
 pub use self::ask::{Ask, Asks};
 pub use self::capability::{Capability, DeclaredCapabilities};
 pub use self::error::MrtrError;
 pub use self::result::{InputRequests, InputRequiredResult};
-pub use self::round::{Answer, Retry, Round, Rounds};
+pub use self::retry::Retry;
+pub use self::round::{Answer, Round, Rounds};

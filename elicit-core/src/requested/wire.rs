@@ -5,7 +5,7 @@ use serde::ser::{Error as _, SerializeMap, SerializeSeq};
 use serde::{Serialize, Serializer};
 
 use super::*;
-use crate::revision::Revision;
+use crate::revision::{Revision, RevisionError};
 
 /// The latest revision's shape; `SchemaOnWire` writes it for any revision.
 impl Serialize for RequestedSchema {

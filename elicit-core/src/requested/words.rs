@@ -74,8 +74,9 @@ fn bounds<T: Display>(out: &mut String, minimum: Option<T>, maximum: Option<T>) 
 
 #[cfg(test)]
 mod tests {
+    use crate::format::Format;
     use crate::requested::{
-        EnumOption, Format, MultiSelectSchema, NumberSchema, Property, PropertyKind, SelectSchema,
+        EnumOption, MultiSelectSchema, NumberSchema, Property, PropertyKind, SelectSchema,
         StringSchema,
     };
 

@@ -1,0 +1,376 @@
+//! Reading a form's requested schema into this crate's types, property by property, with a
+//! note for what does not conform to the revision.
+
+use serde_json::{Map, Value};
+
+use super::error::IncomingError;
+use super::incoming::{IncomingForm, Note};
+use super::member::{nonconformant, object, string};
+use crate::format::Format;
+use crate::limits::{MAX_NAME_BYTES, MAX_OPTIONS, MAX_PROPERTIES};
+use crate::requested::{
+    BooleanSchema, EnumOption, IntegerSchema, MultiSelectSchema, NumberSchema, Property,
+    PropertyKind, RequestedSchema, SelectSchema, SelectStyle, StringSchema,
+};
+use crate::revision::Revision;
+use crate::violation::quote;
+
+fn check_option(value: &str) -> Result<(), IncomingError> {
+    if value.len() > MAX_NAME_BYTES {
+        return Err(IncomingError::TooLarge {
+            what: "option value",
+            limit: MAX_NAME_BYTES,
+        });
+    }
+    Ok(())
+}
+
+pub(super) fn read_form(
+    params: &Map<String, Value>,
+    revision: Revision,
+    message: String,
+    mut notes: Vec<Note>,
+) -> Result<IncomingForm, IncomingError> {
+    let schema = object(
+        params.get("requestedSchema").unwrap_or(&Value::Null),
+        "requestedSchema",
+    )?;
+    if schema.get("type").and_then(Value::as_str) != Some("object") {
+        return Err(IncomingError::Member {
+            at: "requestedSchema.type".to_owned(),
+            expected: "\"object\"",
+        });
+    }
+    let properties = object(
+        schema.get("properties").unwrap_or(&Value::Null),
+        "requestedSchema.properties",
+    )?;
+    if properties.len() > MAX_PROPERTIES {
+        return Err(IncomingError::TooLarge {
+            what: "number of properties",
+            limit: MAX_PROPERTIES,
+        });
+    }
+    let required: Vec<&str> = match schema.get("required") {
+        None | Some(Value::Null) => Vec::new(),
+        Some(Value::Array(names)) => names
+            .iter()
+            .map(|name| string(Some(name), "requestedSchema.required[]"))
+            .collect::<Result<_, _>>()?,
+        Some(_) => {
+            return Err(IncomingError::Member {
+                at: "requestedSchema.required".to_owned(),
+                expected: "an array of property names",
+            });
+        }
+    };
+    let mut read = Vec::with_capacity(properties.len());
+    for (name, property) in properties {
+        if name.len() > MAX_NAME_BYTES {
+            return Err(IncomingError::TooLarge {
+                what: "property name",
+                limit: MAX_NAME_BYTES,
+            });
+        }
+        let at = format!("requestedSchema.properties.{}", quote(name));
+        let property = object(property, &at)?;
+        let kind = read_kind(name, property, &at, revision, &mut notes)?;
+        let mut read_property =
+            Property::new(name.clone(), kind).required(required.contains(&name.as_str()));
+        if let Some(title) = property.get("title") {
+            read_property =
+                read_property.title(string(Some(title), &format!("{at}.title"))?.to_owned());
+        }
+        if let Some(description) = property.get("description") {
+            let description = string(Some(description), &format!("{at}.description"))?;
+            read_property = read_property.description(description.to_owned());
+        }
+        if let Some(kind) = crate::credential::credential_kind(name) {
+            notes.push(Note::Credential {
+                property: name.clone(),
+                kind,
+            });
+        }
+        read.push(read_property);
+    }
+    for name in required
+        .iter()
+        .filter(|name| !properties.contains_key(**name))
+    {
+        notes.push(nonconformant(format!(
+            "`{}` is required but is not a property",
+            quote(name)
+        )));
+    }
+    let schema = RequestedSchema::new(read)?;
+    Ok(IncomingForm {
+        message,
+        schema,
+        notes,
+    })
+}
+
+/// The options of an `enum` (+ `enumNames`) or a `oneOf`/`anyOf` of `{const, title}`.
+fn options(
+    property: &Map<String, Value>,
+    at: &str,
+    list: &str,
+) -> Result<Option<Vec<EnumOption>>, IncomingError> {
+    let titled = |member: &str| -> Result<Option<Vec<EnumOption>>, IncomingError> {
+        let Some(entries) = property.get(member) else {
+            return Ok(None);
+        };
+        let entries = entries.as_array().ok_or_else(|| IncomingError::Member {
+            at: format!("{at}.{member}"),
+            expected: "an array of {const, title}",
+        })?;
+        if entries.len() > MAX_OPTIONS {
+            return Err(IncomingError::TooLarge {
+                what: "number of options",
+                limit: MAX_OPTIONS,
+            });
+        }
+        entries
+            .iter()
+            .map(|entry| {
+                let entry = object(entry, &format!("{at}.{member}[]"))?;
+                let value = string(entry.get("const"), &format!("{at}.{member}[].const"))?;
+                check_option(value)?;
+                Ok(match entry.get("title").and_then(Value::as_str) {
+                    Some(title) => EnumOption::titled(value.to_owned(), title.to_owned()),
+                    None => EnumOption::new(value.to_owned()),
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()
+            .map(Some)
+    };
+    if let Some(values) = property.get(list) {
+        let values = values.as_array().ok_or_else(|| IncomingError::Member {
+            at: format!("{at}.{list}"),
+            expected: "an array of strings",
+        })?;
+        if values.len() > MAX_OPTIONS {
+            return Err(IncomingError::TooLarge {
+                what: "number of options",
+                limit: MAX_OPTIONS,
+            });
+        }
+        let names = property.get("enumNames").and_then(Value::as_array);
+        return values
+            .iter()
+            .enumerate()
+            .map(|(i, value)| {
+                let value = string(Some(value), &format!("{at}.{list}[]"))?;
+                check_option(value)?;
+                let value = value.to_owned();
+                Ok(match names.and_then(|n| n.get(i)).and_then(Value::as_str) {
+                    Some(title) => EnumOption::titled(value, title.to_owned()),
+                    None => EnumOption::new(value),
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()
+            .map(Some);
+    }
+    match titled("oneOf")? {
+        Some(options) => Ok(Some(options)),
+        None => titled("anyOf"),
+    }
+}
+
+fn read_kind(
+    name: &str,
+    property: &Map<String, Value>,
+    at: &str,
+    revision: Revision,
+    notes: &mut Vec<Note>,
+) -> Result<PropertyKind, IncomingError> {
+    let unsupported = |found: String| IncomingError::UnsupportedProperty {
+        property: quote(name),
+        found,
+    };
+    let kind = property.get("type").and_then(Value::as_str);
+    let u32_of = |member: &str| -> Result<Option<u32>, IncomingError> {
+        match property.get(member) {
+            None | Some(Value::Null) => Ok(None),
+            Some(value) => value
+                .as_u64()
+                .and_then(|n| u32::try_from(n).ok())
+                .map(Some)
+                .ok_or_else(|| IncomingError::Member {
+                    at: format!("{at}.{member}"),
+                    expected: "a whole number from 0 to 4294967295",
+                }),
+        }
+    };
+    let number_of = |member: &str| -> Result<Option<f64>, IncomingError> {
+        match property.get(member) {
+            None | Some(Value::Null) => Ok(None),
+            Some(value) => value
+                .as_f64()
+                .map(Some)
+                .ok_or_else(|| IncomingError::Member {
+                    at: format!("{at}.{member}"),
+                    expected: "a number",
+                }),
+        }
+    };
+    // A default on anything but a boolean, where the revision has none (2025-06-18).
+    let kind_has_default = kind != Some("boolean") && property.contains_key("default");
+    if kind_has_default && !revision.has_defaults_beyond_booleans() {
+        notes.push(nonconformant(format!(
+            "`{}` has a `default`, which {revision} allows on booleans only",
+            quote(name)
+        )));
+    }
+    match kind {
+        Some("string") => {
+            if let Some(options) = options(property, at, "enum")? {
+                let style = if property.contains_key("enumNames") {
+                    if !revision.has_enum_names() {
+                        notes.push(nonconformant(format!(
+                            "`{}` titles its options with `enumNames`, which {revision} does not have",
+                            quote(name)
+                        )));
+                    }
+                    SelectStyle::Legacy
+                } else {
+                    if !property.contains_key("enum")
+                        && property.contains_key("oneOf")
+                        && !revision.has_one_of_selects()
+                    {
+                        notes.push(nonconformant(format!(
+                            "`{}` is a `oneOf` single-select, which {revision} does not have (it titles options with `enumNames`)",
+                            quote(name)
+                        )));
+                    }
+                    SelectStyle::Standard
+                };
+                let mut select = SelectSchema::new(options).style(style);
+                if let Some(default) = property.get("default") {
+                    select = select
+                        .default_value(string(Some(default), &format!("{at}.default"))?.to_owned());
+                }
+                return Ok(select.into());
+            }
+            let mut text = StringSchema::new();
+            if let Some(format) = property.get("format") {
+                let format = string(Some(format), &format!("{at}.format"))?;
+                match Format::from_name(format) {
+                    Some(known) => text = text.format(known),
+                    None => notes.push(nonconformant(format!(
+                        "`{}` has the format \"{}\", which no revision defines; it is read as plain text",
+                        quote(name),
+                        quote(format)
+                    ))),
+                }
+            }
+            if let Some(min) = u32_of("minLength")? {
+                text = text.min_length(min);
+            }
+            if let Some(max) = u32_of("maxLength")? {
+                text = text.max_length(max);
+            }
+            if let Some(default) = property.get("default") {
+                text =
+                    text.default_value(string(Some(default), &format!("{at}.default"))?.to_owned());
+            }
+            Ok(text.into())
+        }
+        Some("integer") => {
+            let integer = |member: &str| -> Result<Option<i128>, IncomingError> {
+                match property.get(member) {
+                    None | Some(Value::Null) => Ok(None),
+                    Some(value) => value
+                        .as_i64()
+                        .map(i128::from)
+                        .or_else(|| value.as_u64().map(i128::from))
+                        .map(Some)
+                        .ok_or_else(|| IncomingError::Member {
+                            at: format!("{at}.{member}"),
+                            expected: "a whole number within 64 bits",
+                        }),
+                }
+            };
+            let mut schema = IntegerSchema::new();
+            if let Some(min) = integer("minimum")? {
+                schema = schema.minimum(min);
+            }
+            if let Some(max) = integer("maximum")? {
+                schema = schema.maximum(max);
+            }
+            if let Some(default) = integer("default")? {
+                schema = schema.default_value(default);
+            }
+            Ok(schema.into())
+        }
+        Some("number") => {
+            let mut schema = NumberSchema::new();
+            if let Some(min) = number_of("minimum")? {
+                schema = schema.minimum(min);
+            }
+            if let Some(max) = number_of("maximum")? {
+                schema = schema.maximum(max);
+            }
+            if let Some(default) = number_of("default")? {
+                schema = schema.default_value(default);
+            }
+            Ok(schema.into())
+        }
+        Some("boolean") => {
+            let mut schema = BooleanSchema::new();
+            match property.get("default") {
+                None | Some(Value::Null) => {}
+                Some(Value::Bool(default)) => schema = schema.default_value(*default),
+                Some(_) => {
+                    return Err(IncomingError::Member {
+                        at: format!("{at}.default"),
+                        expected: "a boolean",
+                    });
+                }
+            }
+            Ok(schema.into())
+        }
+        Some("array") => {
+            if !revision.has_multi_select() {
+                notes.push(nonconformant(format!(
+                    "`{}` is a multi-select, which {revision} does not have",
+                    quote(name)
+                )));
+            }
+            let items = object(
+                property.get("items").unwrap_or(&Value::Null),
+                &format!("{at}.items"),
+            )?;
+            let options = options(items, &format!("{at}.items"), "enum")?.ok_or_else(|| {
+                unsupported("an array that is not a multi-select of options".to_owned())
+            })?;
+            let mut select = MultiSelectSchema::new(options);
+            if let Some(min) = u32_of("minItems")? {
+                select = select.min_items(min);
+            }
+            if let Some(max) = u32_of("maxItems")? {
+                select = select.max_items(max);
+            }
+            if let Some(default) = property.get("default") {
+                let default = default.as_array().ok_or_else(|| IncomingError::Member {
+                    at: format!("{at}.default"),
+                    expected: "an array of strings",
+                })?;
+                let default = default
+                    .iter()
+                    .map(|value| {
+                        string(Some(value), &format!("{at}.default[]")).map(|s| s.to_owned().into())
+                    })
+                    .collect::<Result<Vec<_>, _>>()?;
+                select = select.default_value(default);
+            }
+            Ok(select.into())
+        }
+        Some("object") => Err(unsupported("a nested object".to_owned())),
+        Some(other) => Err(unsupported(format!("of type \"{}\"", quote(other)))),
+        None => Err(IncomingError::Member {
+            at: format!("{at}.type"),
+            expected: "one of \"string\", \"number\", \"integer\", \"boolean\", \"array\"",
+        }),
+    }
+}

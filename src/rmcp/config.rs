@@ -1,0 +1,179 @@
+//! [`AskConfig`]: how a server asks, set once at start-up: the keys its round state is sealed
+//! with, who is asking, and how long to wait.
+
+use std::fmt;
+use std::sync::Arc;
+use std::time::Duration;
+
+use ::rmcp::service::RequestContext;
+use ::rmcp::{ErrorData, RoleServer};
+
+use crate::mrtr::Rounds;
+use crate::state::KeyError;
+
+/// How a server asks from its handlers: the keys its 2026-07-28 round state is sealed with, who
+/// is asking, how often an answer that breaks a form's rules is asked again, and how long to wait
+/// for an answer. Made once at start-up; cheap to clone.
+///
+/// - [`single_user`](AskConfig::single_user): a server with one user, the one who started it
+///   (stdio). No principal to name; keys generated for the life of the process.
+/// - [`per_user`](AskConfig::per_user): a server behind authentication (streamable HTTP). Round
+///   state opens only for the principal that was asked, and keys come from the environment or
+///   a secret store, shared by every replica.
+///
+/// ```
+/// use mcp_elicit::mrtr::Rounds;
+/// use mcp_elicit::rmcp::AskConfig;
+///
+/// // A stdio server: one call.
+/// let asking = AskConfig::single_user()?;
+/// assert_eq!(asking.rounds().reasks(), 1);
+/// # Ok::<(), mcp_elicit::state::KeyError>(())
+/// ```
+#[derive(Clone)]
+pub struct AskConfig {
+    pub(super) rounds: Arc<Rounds>,
+    principal: Principal,
+    pub(super) timeout: Duration,
+    /// The tools list the `Asker` before `Parameters<..>`: a `#[tool]` may bind to the arguments
+    /// it finds in its context, without `AskingService`.
+    pub(super) asker_first: bool,
+}
+
+/// Who is asking, for the binding of round state.
+#[derive(Clone)]
+enum Principal {
+    /// One user: every request is theirs.
+    Single,
+    /// Read from each request; `None` refuses the request.
+    PerRequest(Arc<PrincipalFn>),
+}
+
+type PrincipalFn = dyn Fn(&RequestContext<RoleServer>) -> Option<String> + Send + Sync;
+
+impl fmt::Debug for AskConfig {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("AskConfig")
+            .field("rounds", &self.rounds)
+            .field(
+                "principal",
+                &match self.principal {
+                    Principal::Single => "single user",
+                    Principal::PerRequest(_) => "per request",
+                },
+            )
+            .field("timeout", &self.timeout)
+            .field("asker_before_parameters", &self.asker_first)
+            .finish()
+    }
+}
+
+impl AskConfig {
+    /// How long to wait for an answer (before 2026-07-28) before it counts as
+    /// [`Elicitation::NoReply`](crate::Elicitation::NoReply): time for a person to read and fill
+    /// in a short form.
+    pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(600);
+
+    /// For a server with one user — a stdio server, started by the client of the person it
+    /// serves. Round state is sealed with a key generated now, for the life of the process: a
+    /// restart drops the questions in flight (the client asks again), and nothing needs
+    /// storing.
+    ///
+    /// Not for a server that several people reach (streamable HTTP): with one principal, a
+    /// round's state would open for any of them. Use [`per_user`](AskConfig::per_user) there.
+    ///
+    /// # Errors
+    /// [`KeyError::RandomnessUnavailable`] if the operating system has no randomness to give.
+    pub fn single_user() -> Result<Self, KeyError> {
+        Ok(Self::single_user_with(Rounds::generate()?))
+    }
+
+    /// [`single_user`](AskConfig::single_user) with rounds set up by the caller, e.g. keys kept
+    /// across restarts ([`StateKeys::from_env`](crate::state::StateKeys::from_env)) or a
+    /// different [`with_reasks`](Rounds::with_reasks).
+    pub fn single_user_with(rounds: Rounds) -> Self {
+        Self {
+            rounds: Arc::new(rounds),
+            principal: Principal::Single,
+            timeout: Self::DEFAULT_TIMEOUT,
+            asker_first: false,
+        }
+    }
+
+    /// For a server that several people reach: `principal` names who is asking, from the
+    /// request (e.g. the subject of the access token your authentication layer put in the
+    /// request's extensions). Round state opens only for the same principal and the same call.
+    /// A request for which it returns `None` is refused (`-32600`), before anything is asked.
+    ///
+    /// ```no_run
+    /// use mcp_elicit::mrtr::Rounds;
+    /// use mcp_elicit::rmcp::AskConfig;
+    /// use mcp_elicit::state::StateKeys;
+    ///
+    /// /// What the server's authentication layer leaves in each request's extensions.
+    /// #[derive(Clone)]
+    /// struct Subject(String);
+    ///
+    /// // Every replica loads the same keys: `2:<hex of 32 bytes>,1:<the previous key>`.
+    /// let rounds = Rounds::new(StateKeys::from_env("ELICIT_STATE_KEYS")?);
+    /// let asking = AskConfig::per_user(rounds, |request| {
+    ///     request.extensions.get::<Subject>().map(|subject| subject.0.clone())
+    /// });
+    /// # let _ = asking;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn per_user(
+        rounds: Rounds,
+        principal: impl Fn(&RequestContext<RoleServer>) -> Option<String> + Send + Sync + 'static,
+    ) -> Self {
+        Self {
+            rounds: Arc::new(rounds),
+            principal: Principal::PerRequest(Arc::new(principal)),
+            timeout: Self::DEFAULT_TIMEOUT,
+            asker_first: false,
+        }
+    }
+
+    /// Wait at most `timeout` for each answer (before 2026-07-28).
+    #[must_use]
+    pub fn with_timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = timeout;
+        self
+    }
+
+    /// For a server that cannot be served through [`AskingService`](super::AskingService)
+    /// (rmcp's `StreamableHttpService` takes a `ServerHandler`): every `#[tool]` of this server
+    /// lists its `Asker` before any `Parameters<..>`, so the asker binds its round state to the
+    /// arguments it finds in the tool's context.
+    ///
+    /// Without `AskingService` and without this promise, a `#[tool]` that asks on 2026-07-28 is
+    /// refused (`-32603`): rmcp's `Parameters<..>` takes the arguments out of the context, and
+    /// an asker after it could not tell a call without arguments from arguments taken, so it
+    /// would bind to the tool's name alone. A promise broken (a `Parameters<..>` first) is that
+    /// weak binding again: an answer given for one set of arguments could be read for another.
+    #[must_use]
+    pub fn with_asker_before_parameters(mut self) -> Self {
+        self.asker_first = true;
+        self
+    }
+
+    /// The rounds: their keys, TTL and re-asks.
+    pub fn rounds(&self) -> &Rounds {
+        &self.rounds
+    }
+
+    pub(super) fn principal_of(
+        &self,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<String, ErrorData> {
+        match &self.principal {
+            Principal::Single => Ok(String::new()),
+            Principal::PerRequest(principal) => principal(context).ok_or_else(|| {
+                ErrorData::invalid_request(
+                    "this tool asks its user, and the request names no authenticated principal",
+                    None,
+                )
+            }),
+        }
+    }
+}
