@@ -9,6 +9,8 @@ use mcp_elicit::client::{Incoming, Scripted, Step};
 use mcp_elicit::rmcp::{AskConfig, Called, KitError, TestKit};
 use serde_json::json;
 
+// Your own server in a library: `use my_server::Restaurant;`. An example has no library, so
+// this test includes the example's file.
 #[allow(dead_code)] // its `main`, which serves stdio
 #[path = "../booking.rs"]
 mod booking;
@@ -62,16 +64,6 @@ async fn decline() {
     }
 }
 
-#[tokio::test(start_paused = true)]
-async fn cancel() {
-    for revision in BOTH {
-        let (called, seen) = book(revision, Scripted::new().then(Step::Cancel)).await;
-        let dismissed = "You dismissed the form: nothing was booked.";
-        assert_eq!(called.unwrap().text(), dismissed);
-        assert_eq!(seen.len(), 1);
-    }
-}
-
 /// 2025-11-25: the server stops waiting, and the tool says so. 2026-07-28: the tool returned
 /// its input-required result, and the client never retries: the call never ends.
 #[tokio::test(start_paused = true)]
@@ -90,6 +82,7 @@ async fn no_reply() {
 #[tokio::test(start_paused = true)]
 async fn a_client_that_cannot_be_asked() {
     for revision in BOTH {
+        // A client that declares no elicitation mode.
         let (called, seen) = book(revision, Scripted::new().answering(&[])).await;
         let called = called.unwrap();
         assert!(called.is_error());
@@ -99,6 +92,17 @@ async fn a_client_that_cannot_be_asked() {
 }
 
 // ----------------------------------------------- the README shows this file down to here
+
+#[tokio::test(start_paused = true)]
+async fn cancel() {
+    for revision in BOTH {
+        let (called, seen) = book(revision, Scripted::new().then(Step::Cancel)).await;
+        let dismissed = "You dismissed the form: nothing was booked.";
+        assert_eq!(called.unwrap().text(), dismissed);
+        assert_eq!(seen.len(), 1);
+    }
+}
+
 // The kit's own behaviour: a server that outwaits it, one that keeps asking, a call that
 // fails, a server that does not speak the revision, no runtime.
 use std::borrow::Cow;
