@@ -60,6 +60,31 @@ pub const fn credential_kind(name: &str) -> Option<&'static str> {
     None
 }
 
+/// Why a form field looks like a credential, if it does: its name, else its title, else its
+/// description, each read by [`credential_kind`]. A name is not the only disguise: a field named
+/// `p` and titled "GitHub password", or named `pw` and described as "the PIN of your card", asks
+/// for the same thing as one named `password`. Read with one lexicon, a title or a description
+/// that only mentions a credential ("not your password") is taken for one: the cost is a warning
+/// and a value not echoed, where the other mistake costs a secret.
+pub(crate) const fn field_credential_kind(
+    name: &str,
+    title: Option<&str>,
+    description: Option<&str>,
+) -> Option<&'static str> {
+    if let Some(kind) = credential_kind(name) {
+        return Some(kind);
+    }
+    if let Some(title) = title
+        && let Some(kind) = credential_kind(title)
+    {
+        return Some(kind);
+    }
+    match description {
+        Some(description) => credential_kind(description),
+        None => None,
+    }
+}
+
 /// The length of the longest kind [`credential_kind`] gives, for a buffer that holds a message
 /// with any of them.
 pub const LONGEST_KIND: usize = longest_kind();

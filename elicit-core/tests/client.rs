@@ -229,6 +229,37 @@ fn a_field_named_like_a_credential_is_noted() {
     );
 }
 
+/// The name is not the only disguise: a field named `p` but titled "GitHub password", or named
+/// `pw` and described as a PIN, is read with the same lexicon and noted the same way.
+#[test]
+fn a_field_titled_or_described_like_a_credential_is_noted() {
+    let params = json!({"mode": "form", "message": "m", "requestedSchema": {"type": "object",
+    "properties": {
+        "p": {"type": "string", "title": "GitHub password"},
+        "pw": {"type": "string", "description": "The PIN of your card"},
+        "code": {"type": "string", "title": "Code", "description": "Your one-time code"},
+        "user": {"type": "string", "title": "User name", "description": "Who you are"},
+        "spin": {"type": "boolean", "title": "Spinner", "description": "Show a spinner"}
+    }}});
+    let form = form_of(read_request(&params, Revision::V2025_11_25).unwrap());
+    let noted: Vec<(&str, &str)> = form
+        .notes()
+        .iter()
+        .map(|note| match note {
+            Note::Credential { property, kind } => (property.as_str(), *kind),
+            other => panic!("unexpected note {other:?}"),
+        })
+        .collect();
+    assert_eq!(
+        noted,
+        [
+            ("code", "a one-time password"),
+            ("p", "a password"),
+            ("pw", "a PIN")
+        ]
+    );
+}
+
 #[test]
 fn a_request_a_host_cannot_show_is_refused_naming_the_member_and_the_rule() {
     let form = |properties: Value| json!({"mode": "form", "message": "m", "requestedSchema": {"type": "object", "properties": properties}});

@@ -85,7 +85,12 @@ pub(super) fn read_form(
             let description = string(Some(description), &format!("{at}.description"))?;
             read_property = read_property.description(description.to_owned());
         }
-        if let Some(kind) = crate::credential::credential_kind(name) {
+        let credential = crate::credential::field_credential_kind(
+            name,
+            read_property.title_text(),
+            read_property.description_text(),
+        );
+        if let Some(kind) = credential {
             notes.push(Note::Credential {
                 property: name.clone(),
                 kind,

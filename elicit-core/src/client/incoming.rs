@@ -146,8 +146,9 @@ pub fn answer(action: Action) -> Value {
 pub enum Note {
     /// The request does not conform to the negotiated revision (the rule, in words).
     Nonconformant(String),
-    /// A form field whose name looks like a credential: the spec forbids asking for one in form
-    /// mode. The host should say so before the user types anything.
+    /// A form field whose name, title or description looks like a credential: the spec forbids
+    /// asking for one in form mode. The host should say so before the user types anything, and
+    /// should not echo what is typed nor show it again.
     Credential {
         /// The property.
         property: String,

@@ -21,6 +21,8 @@ const BACKSPACE: &str = "\x7f";
 /// A terminal answering `params` from `server` on `revision`.
 struct Screen {
     session: PtySession,
+    /// Everything drawn up to the last text seen, escape codes stripped.
+    drawn: String,
 }
 
 impl Screen {
@@ -41,7 +43,10 @@ impl Screen {
             .timeout_ms(Some(20_000))
             .strip_ansi_escape_codes(true);
         let session = spawn_with_options(command, options).expect("the pty starts");
-        Self { session }
+        Self {
+            session,
+            drawn: String::new(),
+        }
     }
 
     fn form(params: Value) -> Self {
@@ -51,9 +56,13 @@ impl Screen {
     /// Wait until `text` is drawn.
     fn sees(&mut self, text: &str) -> &mut Self {
         // rexpect reads the terminal a byte at a time, each byte a `char`: so is the needle.
-        let drawn: String = text.bytes().map(char::from).collect();
-        if let Err(error) = self.session.exp_string(&drawn) {
-            panic!("the terminal never showed {text:?}: {error}");
+        let needle: String = text.bytes().map(char::from).collect();
+        match self.session.exp_string(&needle) {
+            Ok(before) => {
+                self.drawn.push_str(&before);
+                self.drawn.push_str(&needle);
+            }
+            Err(error) => panic!("the terminal never showed {text:?}: {error}"),
         }
         self
     }
@@ -483,6 +492,49 @@ fn a_field_named_like_a_credential_is_warned_about_first() {
         .types(DOWN)
         .types(ENTER);
     assert_eq!(screen.sent(), json!({"action": "decline"}));
+}
+
+/// A credential in disguise: a field named `p` or `pw`, but titled or described as a password or
+/// a PIN, is warned about like one named so, what is typed in it is not echoed, and the review
+/// does not show it again. It is sent all the same: the user was warned and chose to answer.
+#[test]
+fn a_field_titled_or_described_like_a_credential_is_warned_about_masked_and_hidden() {
+    let params = json!({
+        "mode": "form",
+        "message": "Connect.",
+        "requestedSchema": {"type": "object", "properties": {
+            "p": {"type": "string", "title": "GitHub password"},
+            "pw": {"type": "string", "description": "The PIN of your card"}
+        }, "required": ["p", "pw"]}
+    });
+    let mut screen = Screen::form(params);
+    screen
+        .sees("⚠ `p` looks like a password: a server must not ask for one in a form")
+        .sees("⚠ `pw` looks like a PIN: a server must not ask for one in a form")
+        .sees("Answer this form?")
+        .types(ENTER)
+        .sees("GitHub password")
+        .types("hunter2")
+        .types(ENTER)
+        .sees("The PIN of your card")
+        .types("4321")
+        .types(ENTER)
+        .sees("Your answers:")
+        .sees("(hidden)")
+        .sees("(hidden)")
+        .sees("Send these answers?");
+    for secret in ["hunter2", "4321"] {
+        assert!(
+            !screen.drawn.contains(secret),
+            "{secret} was drawn: {}",
+            screen.drawn
+        );
+    }
+    screen.types(ENTER);
+    assert_eq!(
+        screen.sent(),
+        json!({"action": "accept", "content": {"p": "hunter2", "pw": "4321"}})
+    );
 }
 
 #[test]

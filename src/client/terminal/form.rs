@@ -3,11 +3,13 @@
 
 use inquire::list_option::ListOption;
 use inquire::validator::{ErrorMessage, Validation};
-use inquire::{CustomUserError, InquireError, MultiSelect, Select, Text};
+use inquire::{
+    CustomUserError, InquireError, MultiSelect, Password, PasswordDisplayMode, Select, Text,
+};
 use serde_json::{Map, Number, Value};
 
 use super::screen::{Ended, discard_typeahead, heading, say, shown, warnings};
-use crate::client::IncomingForm;
+use crate::client::{IncomingForm, Note};
 use crate::schema::{EnumOption, Property, PropertyKind};
 
 /// What a select offers for an optional field besides its options.
@@ -45,10 +47,25 @@ pub(super) fn ask(
         return Err(Ended::Decline);
     }
     let properties = form.schema().properties();
+    // A field the core noted as a credential (its name, title or description reads like one):
+    // what is typed in it is not echoed, and the review does not show it again.
+    let secret: Vec<bool> = properties
+        .iter()
+        .map(|property| {
+            form.notes().iter().any(|note| {
+                matches!(note, Note::Credential { property: noted, .. } if noted == property.name())
+            })
+        })
+        .collect();
     let mut answers = Vec::with_capacity(properties.len());
-    for property in properties {
+    for (property, &secret) in properties.iter().zip(&secret) {
         still()?;
-        answers.push(ask_field(property, property.sent(None), ESC_DISMISSES)?);
+        answers.push(ask_field(
+            property,
+            secret,
+            property.sent(None),
+            ESC_DISMISSES,
+        )?);
     }
     let mut choices = vec!["Send", "Change an answer", "Decline"];
     if properties.is_empty() {
@@ -56,7 +73,7 @@ pub(super) fn ask(
     }
     loop {
         still()?;
-        review(properties, &answers)?;
+        review(properties, &secret, &answers)?;
         discard_typeahead()?;
         let choice = Select::new("Send these answers?", choices.clone())
             .with_help_message(SELECT_KEYS)
@@ -85,14 +102,18 @@ pub(super) fn ask(
                     }
                 }
             }
-            "Change an answer" => change(properties, &mut answers)?,
+            "Change an answer" => change(properties, &secret, &mut answers)?,
             _ => return Err(Ended::Decline),
         }
     }
 }
 
 /// Ask again the field the user picks; Esc goes back to the review, not out of the form.
-fn change(properties: &[Property], answers: &mut [Option<Value>]) -> Result<(), Ended> {
+fn change(
+    properties: &[Property],
+    secret: &[bool],
+    answers: &mut [Option<Value>],
+) -> Result<(), Ended> {
     let labels: Vec<String> = properties.iter().map(label).collect();
     let picked = Select::new("Which answer?", labels)
         .with_help_message("↑↓ to move, enter to choose, esc to go back")
@@ -103,7 +124,8 @@ fn change(properties: &[Property], answers: &mut [Option<Value>]) -> Result<(), 
         Err(error) => return Err(error.into()),
     };
     if let (Some(property), Some(answer)) = (properties.get(which), answers.get_mut(which)) {
-        match ask_field(property, answer.clone(), "esc to go back") {
+        let secret = secret.get(which).copied().unwrap_or(true);
+        match ask_field(property, secret, answer.clone(), "esc to go back") {
             Ok(changed) => *answer = changed,
             // Esc while changing an answer keeps the one given: the form goes on.
             Err(Ended::Cancel) => {}
@@ -117,14 +139,15 @@ fn change(properties: &[Property], answers: &mut [Option<Value>]) -> Result<(), 
 const ESC_DISMISSES: &str = "esc cancels the form";
 
 /// Ask one field, starting from `current` (the default, or the answer being changed), its help line
-/// saying what Esc does (`esc`): what will be sent for it ([`Property::sent`]), `None` for a
-/// field left empty.
+/// saying what Esc does (`esc`), what is typed not echoed if it is `secret`: what will be sent
+/// for it ([`Property::sent`]), `None` for a field left empty.
 fn ask_field(
     property: &Property,
+    secret: bool,
     current: Option<Value>,
     esc: &str,
 ) -> Result<Option<Value>, Ended> {
-    Ok(property.sent(ask_kind(property, current, esc)?))
+    Ok(property.sent(ask_kind(property, secret, current, esc)?))
 }
 
 /// Whether a select offers to leave the field empty: optional, and no default it would send.
@@ -134,11 +157,31 @@ fn may_leave_empty(property: &Property) -> bool {
 
 fn ask_kind(
     property: &Property,
+    secret: bool,
     current: Option<Value>,
     esc: &str,
 ) -> Result<Option<Value>, Ended> {
     let label = label(property);
     match property.kind() {
+        PropertyKind::String(_) | PropertyKind::Integer(_) | PropertyKind::Number(_) if secret => {
+            // Typed as masks, never echoed; nothing is put in to edit, not even a default (the
+            // help line says an empty answer sends it), so a changed answer is typed anew.
+            let help = help(property, esc, None, None);
+            let checked = property.clone();
+            let validator = move |input: &str| -> Result<Validation, CustomUserError> {
+                Ok(verdict(
+                    &checked,
+                    checked.sent(typed(&checked, input)).as_ref(),
+                ))
+            };
+            let input = Password::new(&label)
+                .with_display_mode(PasswordDisplayMode::Masked)
+                .without_confirmation()
+                .with_help_message(&help)
+                .with_validator(validator)
+                .prompt()?;
+            Ok(typed(property, &input))
+        }
         PropertyKind::String(_) | PropertyKind::Integer(_) | PropertyKind::Number(_) => {
             let initial = match &current {
                 Some(Value::String(text)) => text.clone(),
@@ -348,19 +391,31 @@ fn help(
     parts.join(" · ")
 }
 
-/// Every answer, before it is sent.
-fn review(properties: &[Property], answers: &[Option<Value>]) -> Result<(), Ended> {
+/// Every answer, before it is sent; a `secret` one only as given or not.
+fn review(
+    properties: &[Property],
+    secret: &[bool],
+    answers: &[Option<Value>],
+) -> Result<(), Ended> {
     let labels: Vec<String> = properties.iter().map(label).collect();
     let width = labels.iter().map(|l| l.chars().count()).max().unwrap_or(0);
     let mut out = String::from("\nYour answers:\n");
-    for ((property, label), answer) in properties.iter().zip(&labels).zip(answers) {
+    for (((property, label), answer), &secret) in
+        properties.iter().zip(&labels).zip(answers).zip(secret)
+    {
         let pad = width - label.chars().count();
-        let value = answer_text(property, answer.as_ref());
+        let value = match answer {
+            Some(_) if secret => HIDDEN.to_owned(),
+            answer => answer_text(property, answer.as_ref()),
+        };
         out.push_str(&format!("  {label}{:pad$}  {value}\n", ""));
     }
     say(&out)?;
     Ok(())
 }
+
+/// What the review shows for an answer that looks like a credential.
+const HIDDEN: &str = "••••• (hidden)";
 
 /// An answer as the review shows it: options by their titles, booleans as yes or no.
 fn answer_text(property: &Property, answer: Option<&Value>) -> String {
