@@ -787,6 +787,31 @@ fn a_message_cannot_pass_for_the_page_host() {
     assert_eq!(screen.sent(), json!({"action": "cancel"}));
 }
 
+/// Characters a terminal may draw though this crate counts them as nothing (U+3164, a Hangul
+/// filler, is two columns wide to glibc and none to unicode-width) are shown escaped, like every
+/// invisible character: a message of them cannot push a fake Host line out of the gutter.
+#[test]
+fn invisible_characters_in_a_message_are_shown_escaped() {
+    let fake = format!(
+        "Sign in.{fill}  Host  accounts.google.com{fill}",
+        fill = "\u{3164}\u{ffa0}".repeat(40)
+    );
+    let params = json!({"mode": "url", "message": fake, "url": "https://evil.example/login",
+                        "elicitationId": "e-1"});
+    let mut screen = Screen::answering("tools", "2025-11-25", &params);
+    let drawn = screen.session.exp_string("Open this page?").expect("drawn");
+    let raw = |text: &str| -> String { text.bytes().map(char::from).collect() };
+    for filler in ["\u{3164}", "\u{ffa0}"] {
+        assert!(
+            !drawn.contains(&raw(filler)),
+            "{filler:?} was drawn as it is"
+        );
+    }
+    assert!(drawn.contains("\\u{3164}\\u{ffa0}"), "{drawn}");
+    screen.escape();
+    assert_eq!(screen.sent(), json!({"action": "cancel"}));
+}
+
 /// A second Enter pressed right after the last field's does not send the form: the review waits.
 #[test]
 fn a_double_enter_does_not_skip_the_review() {

@@ -12,15 +12,16 @@ use unicode_general_category::{GeneralCategory, get_general_category};
 
 use crate::client::Note;
 
-/// `text` with every character that would act on the terminal instead of being shown made
-/// visible as `\u{…}`: controls (Unicode's `Cc`: escape sequences move the cursor, clear lines
-/// and recolour; DEL; C1), format characters (`Cf`: the bidirectional overrides and isolates,
-/// which reorder what follows so that a URL or a name reads as another, and the invisible ones:
-/// zero-width spaces and joiners, tags), and the line and paragraph separators (`Zl`, `Zp`).
-/// Line feeds are kept where `lines` is true (a message), and shown too elsewhere (a title, a
-/// host, an option).
+/// `text` with every character that would act on the terminal instead of being shown, or that
+/// is not shown at all, made visible as `\u{…}`: controls (Unicode's `Cc`: escape sequences move
+/// the cursor, clear lines and recolour; DEL; C1), format characters (`Cf`: the bidirectional
+/// overrides and isolates, which reorder what follows so that a URL or a name reads as another,
+/// and the invisible ones: zero-width spaces and joiners, tags), the line and paragraph
+/// separators (`Zl`, `Zp`), every other invisible character ([`invisible`]) and unassigned code
+/// points (`Cn`), whose width no two tables agree on. Line feeds are kept where `lines` is true
+/// (a message), and shown too elsewhere (a title, a host, an option).
 pub(super) fn shown(text: &str, lines: bool) -> Cow<'_, str> {
-    let acts = |c: char| {
+    let acts = |previous: Option<char>, c: char| {
         if lines && c == '\n' {
             return false;
         }
@@ -30,20 +31,81 @@ pub(super) fn shown(text: &str, lines: bool) -> Cow<'_, str> {
                 | GeneralCategory::Format
                 | GeneralCategory::LineSeparator
                 | GeneralCategory::ParagraphSeparator
-        )
+                | GeneralCategory::Unassigned
+        ) || invisible(previous, c)
     };
-    if !text.chars().any(acts) {
+    let mut previous = None;
+    let any = text.chars().any(|c| {
+        let acts = acts(previous, c);
+        previous = Some(c);
+        acts
+    });
+    if !any {
         return Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len() + 8);
+    let mut previous = None;
     for c in text.chars() {
-        if acts(c) {
+        if acts(previous, c) {
             let _ = write!(out, "\\u{{{:x}}}", u32::from(c));
         } else {
             out.push(c);
         }
+        previous = Some(c);
     }
     Cow::Owned(out)
+}
+
+/// Unicode's `Default_Ignorable_Code_Point` (DerivedCoreProperties.txt; the same from Unicode 14
+/// to 16, and stable by policy: its unassigned ranges are reserved for more of the same), as
+/// inclusive ranges. No crate this one depends on exposes it, and the list is short.
+/// These are the characters a renderer draws as nothing — but terminals do not all agree: the
+/// Hangul fillers (U+115F, U+1160, U+3164, U+FFA0) are letters, none to unicode-width, one or two
+/// columns to glibc's `wcwidth`. A message padded with them wraps where this crate does not
+/// expect, and its text starts a row of its own.
+const DEFAULT_IGNORABLE: &[(u32, u32)] = &[
+    (0x00AD, 0x00AD),
+    (0x034F, 0x034F),
+    (0x061C, 0x061C),
+    (0x115F, 0x1160),
+    (0x17B4, 0x17B5),
+    (0x180B, 0x180F),
+    (0x200B, 0x200F),
+    (0x202A, 0x202E),
+    (0x2060, 0x206F),
+    (0x3164, 0x3164),
+    (0xFE00, 0xFE0F),
+    (0xFEFF, 0xFEFF),
+    (0xFFA0, 0xFFA0),
+    (0xFFF0, 0xFFF8),
+    (0x1BCA0, 0x1BCA3),
+    (0x1D173, 0x1D17A),
+    (0xE0000, 0xE0FFF),
+];
+
+/// Whether `c`, after `previous`, is drawn as nothing, or as a width terminals disagree on: a
+/// default-ignorable character, but for the variation selectors that choose how an emoji is
+/// drawn (U+FE0E text, U+FE0F emoji), kept after a symbol (`So`, where the emoji are).
+fn invisible(previous: Option<char>, c: char) -> bool {
+    let code = u32::from(c);
+    if !DEFAULT_IGNORABLE
+        .iter()
+        .any(|&(first, last)| (first..=last).contains(&code))
+    {
+        return false;
+    }
+    let after_symbol =
+        previous.is_some_and(|p| get_general_category(p) == GeneralCategory::OtherSymbol);
+    !(matches!(c, '\u{FE0E}' | '\u{FE0F}') && after_symbol)
+}
+
+/// The columns `c` may take on any terminal: the most any table gives it (East Asian ambiguous
+/// characters are two columns on a terminal set for East Asian text), and never none (a
+/// combining mark or a conjoining jamo drawn alone takes one on some). Text measured so is never
+/// wider than a terminal draws it, so a row cut or wrapped here never wraps again there.
+pub(super) fn columns(c: char) -> usize {
+    use unicode_width::UnicodeWidthChar;
+    c.width().max(c.width_cjk()).unwrap_or(0).max(1)
 }
 
 /// The terminal, one user of it at a time: a prompt, or the host's own output
@@ -62,13 +124,16 @@ impl fmt::Debug for Screen {
 
 /// `text` a server wrote (a tool's description, a result), safe to print on a terminal: every
 /// character that would act on the terminal instead of being shown (escape sequences and other
-/// controls, bidirectional overrides) is made visible as `\u{…}`; line feeds are kept (see
+/// controls, bidirectional overrides), and every one that is not shown at all (zero-width and
+/// other default-ignorable characters, the Hangul fillers, a variation selector after anything
+/// but a symbol, unassigned code points), is made visible as `\u{…}`; line feeds are kept (see
 /// [`printable_line`] for a name). The terminal answerer shows every message, title and URL so.
 ///
 /// ```
 /// use mcp_elicit::client::terminal::printable;
 /// assert_eq!(printable("done\u{1b}[2J"), "done\\u{1b}[2J");
 /// assert_eq!(printable("two\nlines"), "two\nlines");
+/// assert_eq!(printable("a\u{3164}b"), "a\\u{3164}b");
 /// ```
 pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
     shown(text, true)
@@ -167,16 +232,18 @@ pub(super) fn heading(server: &str, what: &str, message: &str) -> io::Result<()>
     say(&out)
 }
 
-/// `text`, line by line, in rows of at most `width` columns each starting with the gutter.
+/// `text`, line by line, in rows of at most `width` columns (as [`columns`] counts them) each
+/// starting with the gutter.
 fn gutter(out: &mut String, text: &str, width: usize) {
-    use unicode_width::UnicodeWidthChar;
     const GUTTER: &str = "│ ";
-    let room = width.saturating_sub(GUTTER.len()).max(8);
+    // One column to spare: a row that fills the last column leaves some terminals waiting to
+    // wrap.
+    let room = width.saturating_sub(GUTTER.chars().count() + 1).max(8);
     for line in text.split('\n') {
         out.push_str(GUTTER);
         let mut used = 0;
         for c in line.chars() {
-            let columns = c.width().unwrap_or(0);
+            let columns = columns(c);
             if used + columns > room {
                 out.push('\n');
                 out.push_str(GUTTER);
@@ -199,7 +266,7 @@ pub(super) fn warnings(notes: &[Note]) -> io::Result<()> {
 
 #[cfg(test)]
 mod tests {
-    use super::shown;
+    use super::{gutter, shown};
 
     #[test]
     fn plain_text_is_borrowed_as_it_is() {
@@ -237,6 +304,49 @@ mod tests {
             '\u{061C}', '\u{200E}', '\u{200F}', '\u{202A}', '\u{2066}', '\u{2069}',
         ] {
             assert!(shown(&c.to_string(), true).starts_with("\\u{"), "{c:?}");
+        }
+    }
+
+    /// Invisible characters (Unicode's `Default_Ignorable_Code_Point`, the Hangul fillers among
+    /// them) are drawn as nothing by some terminals and as one or two blank columns by others:
+    /// shown escaped, they cannot pad a row by an amount this crate does not know.
+    #[test]
+    fn invisible_characters_are_shown_escaped() {
+        for c in [
+            '\u{ad}',
+            '\u{34f}',
+            '\u{115f}',
+            '\u{1160}',
+            '\u{17b4}',
+            '\u{180b}',
+            '\u{2065}',
+            '\u{3164}',
+            '\u{fe00}',
+            '\u{ffa0}',
+            '\u{fff0}',
+            '\u{1bca0}',
+            '\u{e0100}',
+            '\u{e0fff}',
+        ] {
+            let escaped = format!("a\\u{{{:x}}}b", u32::from(c));
+            assert_eq!(shown(&format!("a{c}b"), true), escaped, "{c:?}");
+        }
+        // A variation selector chooses how an emoji is drawn: kept after one, shown elsewhere.
+        assert_eq!(shown("\u{2764}\u{fe0f}", false), "\u{2764}\u{fe0f}");
+        assert_eq!(shown("a\u{fe0f}", false), "a\\u{fe0f}");
+        assert_eq!(shown("\u{fe0f}", false), "\\u{fe0f}");
+    }
+
+    /// A terminal set for East Asian text draws an ambiguous character (`①`) two columns wide,
+    /// unicode-width one: a row is wrapped at the widest count, so it never wraps again.
+    #[test]
+    fn a_gutter_row_fits_the_terminal_however_it_measures() {
+        use unicode_width::UnicodeWidthChar;
+        let mut out = String::new();
+        gutter(&mut out, &"\u{2460}".repeat(200), 80);
+        for row in out.lines() {
+            let widest: usize = row.chars().map(|c| c.width_cjk().unwrap_or(0)).sum();
+            assert!(widest <= 80, "{widest} columns: {row}");
         }
     }
 }
