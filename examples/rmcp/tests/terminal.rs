@@ -576,7 +576,7 @@ fn a_page_is_shown_whole_its_host_apart_and_accepted() {
         .sees("Sign in to connect your account.")
         .sees("Host  accounts.example.com")
         .sees(&format!("URL   {url}"))
-        .sees("nothing is opened unless you accept")
+        .sees("nothing opens unless you accept")
         .types(UP)
         .types(ENTER)
         .sees("Open it in your browser:")
@@ -810,6 +810,165 @@ fn invisible_characters_in_a_message_are_shown_escaped() {
     assert!(drawn.contains("\\u{3164}\\u{ffa0}"), "{drawn}");
     screen.escape();
     assert_eq!(screen.sent(), json!({"action": "cancel"}));
+}
+
+/// The screen of a terminal of [`Emulated::COLUMNS`] × [`Emulated::ROWS`] running
+/// `answer_in_terminal`: every byte the pty gave, drawn by `vt100` (a terminal emulator), so a
+/// test reads the rows as a user sees them, wrapped where the terminal wraps them.
+struct Emulated {
+    session: PtySession,
+    screen: vt100::Parser,
+}
+
+impl Emulated {
+    const ROWS: u16 = 100;
+    const COLUMNS: u16 = 80;
+
+    fn answering(server: &str, params: &Value) -> Self {
+        let mut command = Command::new("sh");
+        command
+            .args([
+                "-c",
+                &format!(
+                    "stty rows {} cols {} && exec \"$@\"",
+                    Self::ROWS,
+                    Self::COLUMNS
+                ),
+                "sh",
+                env!("CARGO_BIN_EXE_answer_in_terminal"),
+            ])
+            .args([server, "2025-11-25", &params.to_string()]);
+        let options = Options::new().timeout_ms(Some(20_000));
+        let session = spawn_with_options(command, options).expect("the pty starts");
+        let size = |n| std::num::NonZeroU16::new(n).expect("not zero");
+        let screen = vt100::Parser::new(size(Self::ROWS), size(Self::COLUMNS), 0);
+        Self { session, screen }
+    }
+
+    /// Wait until `text` is drawn (in one run: no escape code within it), and draw everything
+    /// up to it.
+    fn sees(&mut self, text: &str) -> &mut Self {
+        let needle: String = text.bytes().map(char::from).collect();
+        let before = match self.session.exp_string(&needle) {
+            Ok(before) => before,
+            Err(error) => panic!("the terminal never showed {text:?}: {error}"),
+        };
+        // rexpect gives each byte as a char.
+        let bytes: Vec<u8> = before
+            .chars()
+            .chain(needle.chars())
+            .map(|c| u8::try_from(u32::from(c)).expect("a byte"))
+            .collect();
+        self.screen.process(&bytes);
+        self
+    }
+
+    fn types(&mut self, keys: &str) -> &mut Self {
+        self.session.send(keys).expect("the pty takes keys");
+        self.session.flush().expect("the pty takes keys");
+        self
+    }
+
+    /// Every row on the screen now, whatever starts it: none that holds server text (here, and
+    /// only here, the letter Q, in either case) starts with it, at column 0.
+    fn no_row_starts_with_server_text(&mut self, at: &str) -> &mut Self {
+        let rows: Vec<String> = self.screen.screen().rows(0, Self::COLUMNS).collect();
+        let shown = rows.join("\n");
+        for (number, row) in rows.iter().enumerate() {
+            assert!(
+                !row.starts_with(['Q', 'q']),
+                "{at}: row {number} starts with server text:\n{shown}"
+            );
+        }
+        assert!(shown.contains(['Q', 'q']), "{at}: no server text on screen");
+        self
+    }
+}
+
+/// Server text too long for its row, in every slot a server writes (its name, the message, a
+/// field's name, title, description and default, an option's title and value, a name in a note,
+/// the page's host and URL), never wraps into a row of its own that could pass for the
+/// terminal's (a heading, `Your answers:`, a Host line): it is drawn in the gutter or cut with
+/// `…`, on every screen of a form and of a page, as a terminal emulator draws them.
+#[test]
+fn no_server_text_starts_a_row_of_its_own() {
+    let q = |first: &str| format!("{first}{}", "Q".repeat(120));
+    let name = q("n");
+    let params = json!({
+        "mode": "form",
+        "message": q("M"),
+        "requestedSchema": {"type": "object", "properties": {
+            name.clone(): {"type": "integer"},
+            "t": {"type": "string", "title": q("T"), "description": q("D"), "default": q("d")},
+            "s": {"type": "string", "title": q("S"),
+                  "oneOf": [{"const": "a", "title": q("O")}, {"const": "b", "title": q("P")}]},
+            "e": {"type": "string", "enum": [q("V"), q("W")]},
+            "m": {"type": "array", "title": q("A"),
+                  "items": {"anyOf": [{"const": "x", "title": q("X")}, {"const": "y", "title": q("Y")}]}},
+            q("password_"): {"type": "string"}
+        }, "required": [name, "s", "e", "m", q("ghost_")]}
+    });
+    let mut screen = Emulated::answering(&q("R"), &params);
+    screen
+        .sees("Answer this form?")
+        .no_row_starts_with_server_text("the heading and the notes")
+        .types(ENTER)
+        .sees("whole number")
+        .no_row_starts_with_server_text("a field named, not titled")
+        .types("x")
+        .types(ENTER)
+        .sees("must be a whole number")
+        .no_row_starts_with_server_text("a field's error")
+        .types(BACKSPACE)
+        .types("1")
+        .types(ENTER)
+        .sees("DQQQQ")
+        .sees("esc cancels the form")
+        .no_row_starts_with_server_text("a title, a description, a default")
+        .types(ENTER)
+        .sees("OQQQQ")
+        .sees("type to filter")
+        .no_row_starts_with_server_text("a select's options")
+        .types(ENTER)
+        .sees("VQQQQ")
+        .sees("type to filter")
+        .no_row_starts_with_server_text("a select's option values")
+        .types(ENTER)
+        .sees("XQQQQ")
+        .sees("space to select")
+        .no_row_starts_with_server_text("a multi-select's options")
+        .types(SPACE)
+        .types(DOWN)
+        .types(SPACE)
+        .types(ENTER)
+        .sees("password_QQQQ")
+        .sees("esc cancels the form")
+        .types("secret")
+        .types(ENTER)
+        .sees("Send these answers?")
+        .no_row_starts_with_server_text("the answers and the review")
+        .types(DOWN)
+        .types(ENTER)
+        .sees("Which answer?")
+        .sees("esc to go back")
+        .no_row_starts_with_server_text("which answer to change");
+    std::thread::sleep(std::time::Duration::from_millis(50));
+    screen.types(ESC).sees("Send these answers?");
+    std::thread::sleep(std::time::Duration::from_millis(50));
+    screen.types(ESC).sees("sent: ");
+
+    let host = format!("{}.{}.example", "q".repeat(60), "q".repeat(60));
+    let url = format!("https://{host}/{}", "Q".repeat(200));
+    let page = json!({"mode": "url", "message": q("M"), "url": url, "elicitationId": "e-1"});
+    let mut screen = Emulated::answering(&q("R"), &page);
+    screen
+        .sees("Open this page?")
+        .sees("nothing opens unless you accept")
+        .no_row_starts_with_server_text("a page: its host and URL")
+        .types(UP)
+        .types(ENTER)
+        .sees("sent: ")
+        .no_row_starts_with_server_text("a page, accepted");
 }
 
 /// A second Enter pressed right after the last field's does not send the form: the review waits.

@@ -8,7 +8,9 @@ use inquire::{
 };
 use serde_json::{Map, Number, Value};
 
-use super::screen::{Ended, discard_typeahead, heading, say, shown, warnings};
+use super::screen::{
+    Ended, discard_typeahead, fit, hanging, heading, say, shown, warnings, wide, width,
+};
 use crate::client::{IncomingForm, Note};
 use crate::schema::{EnumOption, Property, PropertyKind};
 
@@ -97,7 +99,8 @@ pub(super) fn ask(
                                 .schema()
                                 .property(&violation.property)
                                 .map_or_else(|| shown(&violation.property, false).into(), label);
-                            say(&format!("  ✗ {label} {}", violation.rule.for_user()))?;
+                            let line = format!("  ✗ {label} {}", violation.rule.for_user());
+                            say(&fit(&line, width().saturating_sub(1)))?;
                         }
                     }
                 }
@@ -192,9 +195,12 @@ fn ask_kind(
             // default, as inquire's `with_default` does: an empty answer sends it, and typing
             // replaces it (`40`, not `240`). An answer being changed is put in to edit.
             let is_default = current.is_some() && current == property.sent(None);
-            // Text that would act on the terminal is not put where it would be drawn as it is:
-            // the help line shows it, made visible, and an empty answer still sends it.
-            let safe = matches!(shown(&initial, false), std::borrow::Cow::Borrowed(_));
+            // Text that would act on the terminal is not put where it would be drawn as it is,
+            // nor a default too long for the field's row (inquire would wrap it into a row of
+            // its own): the help line shows it, made visible and cut to fit, and an empty answer
+            // still sends it.
+            let safe = matches!(shown(&initial, false), std::borrow::Cow::Borrowed(_))
+                && (!is_default || wide(&label) + wide(&initial) + ROW_SPARE <= width());
             let help = help(property, esc, None, (!safe).then_some(initial.as_str()));
             let checked = property.clone();
             let validator = move |input: &str| -> Result<Validation, CustomUserError> {
@@ -203,9 +209,12 @@ fn ask_kind(
                     checked.sent(typed(&checked, input)).as_ref(),
                 ))
             };
+            let answered = answer_room(&label);
+            let formatter = move |answer: &str| fit(answer, answered).into_owned();
             let prompt = Text::new(&label)
                 .with_help_message(&help)
-                .with_validator(validator);
+                .with_validator(validator)
+                .with_formatter(&formatter);
             let prompt = match (safe, is_default) {
                 (true, true) => prompt.with_default(&initial),
                 (true, false) => prompt.with_initial_value(&initial),
@@ -261,9 +270,13 @@ fn ask_kind(
             };
             let keys = "↑↓ to move, type to filter, enter to choose";
             let help = help(property, esc, Some(keys), None);
+            let answered = answer_room(&label);
+            let formatter =
+                move |chosen: ListOption<&String>| fit(chosen.value, answered).into_owned();
             let chosen = Select::new(&label, shown_options)
                 .with_help_message(&help)
                 .with_starting_cursor(start)
+                .with_formatter(&formatter)
                 .raw_prompt()?;
             Ok(options
                 .get(chosen.index)
@@ -291,10 +304,16 @@ fn ask_kind(
                     Ok(verdict(&checked, value.as_ref()))
                 };
             let shown_options: Vec<String> = options.iter().map(option_label).collect();
+            let answered = answer_room(&label);
+            let formatter = move |chosen: &[ListOption<&String>]| {
+                let all: Vec<&str> = chosen.iter().map(|o| o.value.as_str()).collect();
+                fit(&all.join(", "), answered).into_owned()
+            };
             let chosen = MultiSelect::new(&label, shown_options)
                 .with_help_message(&help)
                 .with_default(&selected)
                 .with_validator(validator)
+                .with_formatter(&formatter)
                 .raw_prompt()?;
             let indices: Vec<usize> = chosen.iter().map(|o| o.index).collect();
             Ok(items(property, options, &indices))
@@ -337,27 +356,53 @@ fn items(property: &Property, options: &[EnumOption], indices: &[usize]) -> Opti
 fn verdict(property: &Property, value: Option<&Value>) -> Validation {
     match property.check(value) {
         Ok(()) => Validation::Valid,
-        Err(rule) => Validation::Invalid(ErrorMessage::Custom(format!(
-            "{} {}",
-            label(property),
-            rule.for_user()
-        ))),
+        // Drawn after `# ` on a row of its own.
+        Err(rule) => Validation::Invalid(ErrorMessage::Custom(
+            fit(
+                &format!("{} {}", label(property), rule.for_user()),
+                width().saturating_sub(3),
+            )
+            .into_owned(),
+        )),
     }
 }
+
+/// Columns a prompt's row keeps besides its label and what follows it: `? `, the spaces, the
+/// parentheses of a default, and one to spare.
+const ROW_SPARE: usize = 8;
 
 /// The field's name to show: its title, or else its name; "(optional)" when it may be empty.
+/// At most half the terminal's width ([`fit`]): the rest of its row is for what follows it (a
+/// default, an answer; the answer at the review).
 fn label(property: &Property) -> String {
+    const OPTIONAL: &str = " (optional)";
     let name = shown(property.title_text().unwrap_or(property.name()), false);
+    let room = (width() / 2).max(12);
     if property.is_required() {
-        name.into_owned()
+        fit(&name, room).into_owned()
     } else {
-        format!("{name} (optional)")
+        format!(
+            "{}{OPTIONAL}",
+            fit(&name, room.saturating_sub(OPTIONAL.len()))
+        )
     }
 }
 
-/// An option to show: its title, or else its value.
+/// The columns left for the answer on the row inquire draws once a field is answered
+/// (`> label answer`).
+fn answer_room(label: &str) -> usize {
+    width().saturating_sub(wide(label) + ROW_SPARE).max(8)
+}
+
+/// An option to show: its title, or else its value, cut to fit its row with room for what a
+/// row of options draws around it (`> [x] `, ` (default)`).
 fn option_label(option: &EnumOption) -> String {
-    shown(option.title().unwrap_or(option.value()), false).into_owned()
+    let room = width().saturating_sub(20).max(12);
+    fit(
+        &shown(option.title().unwrap_or(option.value()), false),
+        room,
+    )
+    .into_owned()
 }
 
 /// The help line under a field: its description, what a value must be, what an empty answer
@@ -369,17 +414,18 @@ fn help(
     keys: Option<&str>,
     unsafe_default: Option<&str>,
 ) -> String {
+    // The line is drawn as `[help]` on a row of its own: what the server wrote in it (the
+    // description, a default) is cut to leave room for the rest, and the whole to fit the row.
+    let width = width();
     let mut parts: Vec<String> = Vec::new();
-    if let Some(description) = property.description_text() {
-        parts.push(shown(description, false).into_owned());
-    }
     let expects = property.expects();
     if !expects.is_empty() {
         parts.push(expects);
     }
     if keys.is_none() {
         if let Some(default) = unsafe_default {
-            parts.push(format!("empty, it sends {}", shown(default, false)));
+            let default = shown(default, false);
+            parts.push(format!("empty, it sends {}", fit(&default, width / 6)));
         } else if property.sent(None).is_some() {
             parts.push("empty, it sends the default".to_owned());
         } else if !property.is_required() {
@@ -388,7 +434,16 @@ fn help(
     }
     let keys = keys.map_or_else(|| esc.to_owned(), |keys| format!("{keys}, {esc}"));
     parts.push(keys);
-    parts.join(" · ")
+    let ours = parts.join(" · ");
+    let room = width.saturating_sub(3);
+    let line = match property.description_text() {
+        Some(description) => {
+            let left = room.saturating_sub(wide(&ours) + 4).max(8);
+            format!("{} · {ours}", fit(&shown(description, false), left))
+        }
+        None => ours,
+    };
+    fit(&line, room).into_owned()
 }
 
 /// Every answer, before it is sent; a `secret` one only as given or not.
@@ -398,17 +453,20 @@ fn review(
     answers: &[Option<Value>],
 ) -> Result<(), Ended> {
     let labels: Vec<String> = properties.iter().map(label).collect();
-    let width = labels.iter().map(|l| l.chars().count()).max().unwrap_or(0);
+    let widest = labels.iter().map(|l| wide(l)).max().unwrap_or(0);
+    // Each answer whole, its rows under its first: none starts a row of its own.
+    let under = " ".repeat(widest + 4);
     let mut out = String::from("\nYour answers:\n");
     for (((property, label), answer), &secret) in
         properties.iter().zip(&labels).zip(answers).zip(secret)
     {
-        let pad = width - label.chars().count();
+        let pad = widest - wide(label);
         let value = match answer {
             Some(_) if secret => HIDDEN.to_owned(),
             answer => answer_text(property, answer.as_ref()),
         };
-        out.push_str(&format!("  {label}{:pad$}  {value}\n", ""));
+        let first = format!("  {label}{:pad$}  ", "");
+        hanging(&mut out, &first, &under, &value, width());
     }
     say(&out)?;
     Ok(())

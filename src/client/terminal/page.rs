@@ -5,7 +5,7 @@ use std::io;
 use inquire::Select;
 use serde_json::Value;
 
-use super::screen::{Ended, discard_typeahead, heading, say, shown, warnings};
+use super::screen::{Ended, discard_typeahead, hanging, heading, say, shown, warnings, width};
 use crate::client::IncomingUrl;
 
 /// Opens an accepted page: the host's choice (a browser, a new tab), called only after the user
@@ -23,11 +23,13 @@ pub(super) fn ask(
 ) -> Result<Value, Ended> {
     heading(server, "A server asks you to open a page", page.message())?;
     let url = page.url().as_str();
-    say(&format!(
-        "  Host  {}\n  URL   {}\n",
-        shown(page.host(), false),
-        shown(url, false)
-    ))?;
+    // The host and the URL whole, each row of them under its own label's column, none at the
+    // start of a row where a fake heading or Host line could stand.
+    let (host, shown_url) = (shown(page.host(), false), shown(url, false));
+    let mut rows = String::new();
+    hanging(&mut rows, "  Host  ", "        ", &host, width());
+    hanging(&mut rows, "  URL   ", "        ", &shown_url, width());
+    say(&rows)?;
     warnings(page.notes())?;
     let accept = if opener.is_some() {
         "Open it"
@@ -39,7 +41,7 @@ pub(super) fn ask(
     discard_typeahead()?;
     let choice = Select::new("Open this page?", vec![accept, "Decline"])
         .with_help_message(
-            "↑↓ to move, enter to choose, esc dismisses · nothing is opened unless you accept",
+            "↑↓ to move, enter to choose, esc dismisses · nothing opens unless you accept",
         )
         .with_starting_cursor(1)
         .without_filtering()
@@ -51,13 +53,21 @@ pub(super) fn ask(
     if !wanted() {
         return Err(Ended::Withdrawn);
     }
-    let shown_url = shown(url, false);
+    let mut rows = String::new();
     match opener.map(|open| open(url)) {
-        Some(Ok(())) => say(&format!("Opened {}", shown(page.host(), false)))?,
-        Some(Err(error)) => say(&format!(
-            "It could not be opened ({error}): open it yourself:\n  {shown_url}"
-        ))?,
-        None => say(&format!("Open it in your browser:\n  {shown_url}"))?,
+        Some(Ok(())) => hanging(&mut rows, "Opened ", "       ", &host, width()),
+        Some(Err(error)) => {
+            rows.push_str(&format!(
+                "It could not be opened ({error}): open it yourself:\n"
+            ));
+            hanging(&mut rows, "  ", "  ", &shown_url, width());
+        }
+        None => {
+            rows.push_str("Open it in your browser:\n");
+            hanging(&mut rows, "  ", "  ", &shown_url, width());
+        }
     }
+    // `hanging` ends each row; `say` adds a line of its own.
+    say(rows.trim_end_matches('\n'))?;
     Ok(page.accept())
 }

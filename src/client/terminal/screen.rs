@@ -215,12 +215,67 @@ pub(super) fn discard_typeahead() -> io::Result<()> {
     drained
 }
 
+/// The terminal's width in columns, as it is now (80 if it cannot be read).
+pub(super) fn width() -> usize {
+    crossterm::terminal::size().map_or(80, |(columns, _)| usize::from(columns))
+}
+
+/// The columns `text` may take on any terminal ([`columns`]).
+pub(super) fn wide(text: &str) -> usize {
+    text.chars().map(columns).sum()
+}
+
+/// `text` (already [`shown`]) in at most `room` columns: as it is if it fits, else cut and ended
+/// with `…`, so that it never reaches the end of a row and wraps into a row of its own. Every row
+/// a prompt draws with server text in it (a field's label, an option, a help line, an error, an
+/// answer) is cut so: inquire wraps a long row itself, starting the next at column 0.
+pub(super) fn fit(text: &str, room: usize) -> Cow<'_, str> {
+    if wide(text) <= room {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::new();
+    let mut used = 0;
+    for c in text.chars() {
+        let columns = columns(c);
+        if used + columns + self::columns('…') > room {
+            break;
+        }
+        out.push(c);
+        used += columns;
+    }
+    out.push('…');
+    Cow::Owned(out)
+}
+
+/// `text` (already [`shown`], one line) in rows of at most `width` columns, the first after
+/// `first` and the others after `rest` (the same width: spaces to align, or the gutter), so that
+/// every row of it starts with this crate's own text, never with the server's. For what must be
+/// read whole: a URL, its host, a note, an answer at the review.
+pub(super) fn hanging(out: &mut String, first: &str, rest: &str, text: &str, width: usize) {
+    // One column to spare: a row that fills the last column leaves some terminals waiting to
+    // wrap.
+    let room = width.saturating_sub(wide(first).max(wide(rest)) + 1).max(8);
+    out.push_str(first);
+    let mut used = 0;
+    for c in text.chars() {
+        let columns = columns(c);
+        if used > 0 && used + columns > room {
+            out.push('\n');
+            out.push_str(rest);
+            used = 0;
+        }
+        out.push(c);
+        used += columns;
+    }
+    out.push('\n');
+}
+
 /// The heading every request starts with, in this crate's words (`what`: "A server asks", …),
 /// then who asks and the message, every row of them set off by a gutter (`│`) and wrapped here
 /// to the terminal's width, so that no server text can start a row of its own and pass for what
 /// the terminal itself draws (a page's host and URL).
 pub(super) fn heading(server: &str, what: &str, message: &str) -> io::Result<()> {
-    let width = crossterm::terminal::size().map_or(80, |(columns, _)| usize::from(columns));
+    let width = width();
     let server = if server.is_empty() {
         "(no name given)".into()
     } else {
@@ -236,37 +291,31 @@ pub(super) fn heading(server: &str, what: &str, message: &str) -> io::Result<()>
 /// starting with the gutter.
 fn gutter(out: &mut String, text: &str, width: usize) {
     const GUTTER: &str = "│ ";
-    // One column to spare: a row that fills the last column leaves some terminals waiting to
-    // wrap.
-    let room = width.saturating_sub(GUTTER.chars().count() + 1).max(8);
     for line in text.split('\n') {
-        out.push_str(GUTTER);
-        let mut used = 0;
-        for c in line.chars() {
-            let columns = columns(c);
-            if used + columns > room {
-                out.push('\n');
-                out.push_str(GUTTER);
-                used = 0;
-            }
-            out.push(c);
-            used += columns;
-        }
-        out.push('\n');
+        hanging(out, GUTTER, GUTTER, line, width);
     }
 }
 
-/// The notes a careful host shows before anything is answered.
+/// The notes a careful host shows before anything is answered (a note names a field: it is
+/// server text, its rows indented under the ⚠).
 pub(super) fn warnings(notes: &[Note]) -> io::Result<()> {
+    let width = width();
+    let mut out = String::new();
     for note in notes {
-        say(&format!("  ⚠ {}", shown(&note.to_string(), false)))?;
+        hanging(
+            &mut out,
+            "  ⚠ ",
+            "    ",
+            &shown(&note.to_string(), false),
+            width,
+        );
     }
-    if notes.is_empty() { Ok(()) } else { say("") }
+    if notes.is_empty() { Ok(()) } else { say(&out) }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{gutter, shown};
+    use super::{fit, gutter, hanging, shown, wide};
 
     #[test]
     fn plain_text_is_borrowed_as_it_is() {
@@ -347,6 +396,34 @@ mod tests {
         for row in out.lines() {
             let widest: usize = row.chars().map(|c| c.width_cjk().unwrap_or(0)).sum();
             assert!(widest <= 80, "{widest} columns: {row}");
+        }
+    }
+
+    /// Cut text ends with `…` and fits its room; text that fits is left as it is.
+    #[test]
+    fn fit_cuts_with_a_visible_ellipsis() {
+        assert_eq!(fit("Party size", 10), "Party size");
+        assert_eq!(
+            fit("Party size", 9),
+            "Party s…",
+            "`…` counts two: ambiguous"
+        );
+        assert_eq!(fit("\u{4e00}\u{4e00}\u{4e00}", 5), "\u{4e00}…");
+        assert!(wide(&fit(&"\u{2460}".repeat(50), 21)) <= 21);
+        assert_eq!(fit("anything", 0), "…");
+    }
+
+    /// Every row starts with the prefix given for it, none with the text.
+    #[test]
+    fn hanging_rows_each_start_with_their_prefix() {
+        let mut out = String::new();
+        hanging(&mut out, "  URL   ", "        ", &"q".repeat(200), 40);
+        let rows: Vec<&str> = out.lines().collect();
+        assert!(rows.len() > 1);
+        assert!(rows[0].starts_with("  URL   q"));
+        for row in &rows[1..] {
+            assert!(row.starts_with("        q"), "{row}");
+            assert!(wide(row) < 40);
         }
     }
 }
