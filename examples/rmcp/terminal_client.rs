@@ -23,7 +23,7 @@ use std::sync::Arc;
 
 use mcp_elicit::Revision;
 use mcp_elicit::client::Answerer;
-use mcp_elicit::client::terminal::{Terminal, printable, printable_line};
+use mcp_elicit::client::terminal::{Terminal, printable_line, quoted};
 use mcp_elicit::rmcp::AnsweringClient;
 use rmcp::RoleClient;
 use rmcp::model::{CallToolRequestParams, CallToolResult};
@@ -42,7 +42,7 @@ async fn main() -> ExitCode {
         Ok(code) => code,
         Err(error) => {
             let _screen = Terminal::screen();
-            eprintln!("terminal_client: {}", printable(&error.to_string()));
+            eprint!("{}", quoted(&format!("terminal_client: {error}")));
             ExitCode::from(1)
         }
     }
@@ -95,19 +95,23 @@ async fn run() -> Result<ExitCode, Box<dyn Error>> {
     let tools = client.list_all_tools().await?;
     {
         let _screen = Terminal::screen();
-        // The name this host gives it (the command), and the one it gives itself.
-        println!(
-            "{} (calling itself \"{}\") offers {} tool(s):",
-            printable_line(&label),
-            printable_line(&server),
-            tools.len()
+        // The name this host gives it (the command), and the one it gives itself. Everything the
+        // server wrote is `quoted`: in the gutter, so that no row of it passes for this host's
+        // own, nor for a prompt's.
+        print!(
+            "{}",
+            quoted(&format!(
+                "{} (calling itself \"{}\") offers {} tool(s):",
+                printable_line(&label),
+                printable_line(&server),
+                tools.len()
+            ))
         );
         for tool in &tools {
             let description = tool.description.as_deref().unwrap_or("");
-            println!(
-                "  {}  {}",
-                printable_line(&tool.name),
-                printable(description)
+            print!(
+                "{}",
+                quoted(&format!("{}  {}", printable_line(&tool.name), description))
             );
         }
     }
@@ -155,7 +159,7 @@ async fn show_log(log: tokio::process::ChildStderr) {
     while let Ok(Some(line)) = lines.next_line().await {
         let shown = tokio::task::spawn_blocking(move || {
             let _screen = Terminal::screen();
-            eprintln!("server: {}", printable_line(&line));
+            eprint!("{}", quoted(&format!("server: {line}")));
         });
         if shown.await.is_err() {
             return;
@@ -178,16 +182,13 @@ async fn call(
             let failed = result.is_error == Some(true);
             let heading = if failed { "failed" } else { "returned" };
             println!("── {} {heading} ──", printable_line(&tool));
-            println!("{}", printable(&text_of(&result)));
+            print!("{}", quoted(&text_of(&result)));
             Ok(!failed)
         }
         // A JSON-RPC error (an unknown tool, bad arguments): the session goes on.
         Err(error) => {
-            println!(
-                "── {} failed ──\n{}",
-                printable_line(&tool),
-                printable(&error.to_string())
-            );
+            println!("── {} failed ──", printable_line(&tool));
+            print!("{}", quoted(&error.to_string()));
             Ok(false)
         }
     }

@@ -81,11 +81,14 @@ impl Screen {
         self.types(ESC)
     }
 
-    /// The line drawn after `text`, up to its end.
+    /// The line drawn after `text`, up to its end, without its gutter (`│ `: what the server
+    /// wrote, `quoted`).
     fn line_after(&mut self, text: &str) -> String {
         self.sees(text);
         let (_, line) = self.session.exp_regex(r"[^\r\n]+").expect("a line follows");
-        line
+        let gutter: String = "│ ".bytes().map(char::from).collect();
+        line.strip_prefix(&gutter)
+            .map_or(line.clone(), str::to_owned)
     }
 
     /// The `ElicitResult` it sent.

@@ -22,7 +22,7 @@ use crate::{Mode, reply::Action};
 use page::Opener;
 use screen::{Ended, SCREEN, say};
 
-pub use screen::{Screen, printable, printable_line};
+pub use screen::{Screen, printable, printable_line, quoted};
 
 /// An answerer that asks its user in the terminal (on standard error, so standard output stays
 /// the host's). See the [module](self).

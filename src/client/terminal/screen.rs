@@ -150,6 +150,26 @@ pub fn printable_line(text: &str) -> std::borrow::Cow<'_, str> {
     shown(text, false)
 }
 
+/// `text` a server wrote (a tool's description, a result, a log line), for a host to print whole
+/// as the terminal answerer prints a message: [`printable`], and every row of it set off by a
+/// gutter (`│ `) and wrapped to the terminal's width, so that none starts at column 0 where it
+/// could pass for the terminal's own (a heading, a `Host` line, `Your answers:`). Ends with a line
+/// feed. [`printable`] alone keeps the server's line feeds: a result of
+/// `"\n── A server asks you to open a page ──"` would draw a heading of its own.
+///
+/// ```
+/// use mcp_elicit::client::terminal::quoted;
+/// let fake = "Done.\n── A server asks you to open a page ──\n  Host  accounts.example.com";
+/// for row in quoted(fake).lines() {
+///     assert!(row.starts_with("│ "), "{row}");
+/// }
+/// ```
+pub fn quoted(text: &str) -> String {
+    let mut out = String::new();
+    gutter(&mut out, &shown(text, true), width());
+    out
+}
+
 /// How a request ended without content.
 #[derive(Debug)]
 pub(super) enum Ended {
