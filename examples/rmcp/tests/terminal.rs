@@ -974,6 +974,28 @@ fn no_server_text_starts_a_row_of_its_own() {
         .no_row_starts_with_server_text("a page, accepted");
 }
 
+/// Options cut alike on the select's row (`…`) are told apart at the review, which shows the one
+/// chosen whole, wrapped under its label, before anything is sent.
+#[test]
+fn options_alike_up_to_the_cut_are_shown_whole_at_the_review() {
+    let pay = |amount: &str| format!("Pay Alice{} {amount}", ".".repeat(120));
+    let choice = json!({"type": "string", "title": "Payment",
+                        "oneOf": [{"const": "a", "title": pay("10 EUR")},
+                                  {"const": "b", "title": pay("9000 EUR")}]});
+    let mut screen = Screen::form(one_field(choice, true));
+    screen
+        .sees("Answer this form?")
+        .types(ENTER)
+        .sees("? Payment")
+        .types(DOWN)
+        .types(ENTER)
+        .sees("Your answers:")
+        .sees("9000 EUR")
+        .sees("Send these answers?")
+        .escape();
+    assert_eq!(screen.sent(), json!({"action": "cancel"}));
+}
+
 /// A second Enter pressed right after the last field's does not send the form: the review waits.
 #[test]
 fn a_double_enter_does_not_skip_the_review() {

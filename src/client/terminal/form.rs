@@ -475,7 +475,7 @@ fn review(
 /// What the review shows for an answer that looks like a credential.
 const HIDDEN: &str = "••••• (hidden)";
 
-/// An answer as the review shows it: options by their titles, booleans as yes or no.
+/// An answer as the review shows it: options by their whole titles, booleans as yes or no.
 fn answer_text(property: &Property, answer: Option<&Value>) -> String {
     let option = |value: &str| {
         let options = match property.kind() {
@@ -486,7 +486,12 @@ fn answer_text(property: &Property, answer: Option<&Value>) -> String {
         options
             .iter()
             .find(|o| o.value() == value)
-            .map_or_else(|| shown(value, false).into_owned(), option_label)
+            // Whole, not cut as on the select's row: two options alike up to the cut are told
+            // apart here, before anything is sent (the review wraps it under its label).
+            .map_or_else(
+                || shown(value, false).into_owned(),
+                |o| shown(o.title().unwrap_or(o.value()), false).into_owned(),
+            )
     };
     match answer {
         None => "(empty)".to_owned(),
