@@ -15,7 +15,7 @@ use super::client::AnsweringClient;
 use super::convert::revision;
 use super::wire::AskingService;
 use crate::Revision;
-use crate::client::Answerer;
+use crate::client::{Answerer, WrongMode};
 
 /// The test kit of a server's tools: it serves the server (through [`AskingService`], as a
 /// server that asks should be served) and connects an [`AnsweringClient`] of a given answerer to
@@ -175,9 +175,13 @@ impl TestKit {
                 let _ = running.waiting().await;
             }
         });
-        match self.open(AnsweringClient::new(answerer), client_io).await {
+        match self
+            .open(AnsweringClient::new(Arc::clone(&answerer)), client_io)
+            .await
+        {
             Ok(client) => Ok(Connected {
                 client,
+                answerer,
                 server,
                 revision: self.revision,
                 wait: self.wait,
@@ -222,6 +226,7 @@ impl TestKit {
 /// closes the session and stops the server.
 pub struct Connected<A: Answerer + 'static> {
     client: RunningService<RoleClient, AnsweringClient<A>>,
+    answerer: Arc<A>,
     server: JoinHandle<()>,
     revision: Revision,
     wait: Duration,
@@ -238,7 +243,9 @@ impl<A: Answerer + 'static> Connected<A> {
     /// arguments, a retry it refused); [`KitError::Unanswered`] if no result came within the
     /// kit's wait (see [`TestKit`] for what a silent user means on each revision);
     /// [`KitError::RoundsExceeded`] if on 2026-07-28 the tool was still asking after the round
-    /// cap; [`KitError::Client`] for anything else rmcp's client reported (a closed
+    /// cap; [`KitError::WrongMode`], whatever the tool returned, if a scripted step met a
+    /// request of the other mode (a form's acceptance met a URL request: the user cancelled
+    /// it); [`KitError::Client`] for anything else rmcp's client reported (a closed
     /// connection).
     pub async fn call(&self, tool: &str, arguments: Value) -> Result<Called, KitError> {
         let arguments = match arguments {
@@ -260,6 +267,11 @@ impl<A: Answerer + 'static> Connected<A> {
         )
         .await;
         let tool = tool.to_owned();
+        // What the tool made of a cancel the script did not mean is beside the point: the test
+        // expected another question.
+        if let Some(wrong) = self.answerer.take_wrong_modes().into_iter().next() {
+            return Err(KitError::WrongMode { tool, wrong });
+        }
         match called {
             Ok(Ok(result)) => Ok(Called::new(result)),
             Err(_) => Err(KitError::Unanswered {
@@ -397,6 +409,14 @@ pub enum KitError {
         /// The round cap.
         max_rounds: usize,
     },
+    /// A scripted step met a request of the other mode: the test expected a form and the tool
+    /// sent a URL request, or the reverse. The user cancelled it.
+    WrongMode {
+        /// The tool.
+        tool: String,
+        /// The step's mode, the request's, and its message.
+        wrong: WrongMode,
+    },
     /// Anything else rmcp's client reported: the connection closed, an unexpected response.
     Client {
         /// The tool.
@@ -462,6 +482,7 @@ impl fmt::Display for KitError {
                 f,
                 "`{tool}` was still asking after {max_rounds} rounds (the client's round cap)"
             ),
+            KitError::WrongMode { tool, wrong } => write!(f, "calling `{tool}`: {wrong}"),
             KitError::Client { tool, error } => write!(f, "calling `{tool}` failed: {error}"),
         }
     }
