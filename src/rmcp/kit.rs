@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use ::rmcp::model::{CallToolRequestParams, CallToolResult, DEFAULT_MRTR_MAX_ROUNDS};
 use ::rmcp::service::{RunningService, ServiceError};
-use ::rmcp::{ErrorData, RoleClient, RoleServer, Service, ServiceExt};
+use ::rmcp::{ErrorData, RoleClient, ServerHandler, ServiceExt};
 use serde_json::Value;
 use tokio::io::DuplexStream;
 use tokio::task::JoinHandle;
@@ -17,9 +17,10 @@ use super::wire::AskingService;
 use crate::Revision;
 use crate::client::{Answerer, WrongMode};
 
-/// The test kit of a server's tools: it serves the server (through [`AskingService`], as a
-/// server that asks should be served) and connects an [`AnsweringClient`] of a given answerer to
-/// it in process, over an in-memory duplex stream, on a given revision. Then
+/// The test kit of a server's tools: it serves the server as its transport will
+/// ([`served_as`](TestKit::served_as): through [`AskingService`] as over stdio, the default, or
+/// bare as rmcp's `StreamableHttpService` calls it) and connects an [`AnsweringClient`] of a
+/// given answerer to it in process, over an in-memory duplex stream, on a given revision. Then
 /// [`call`](Connected::call) a tool and assert on what it returned and on what the answerer was
 /// asked ([`Scripted::seen`](crate::client::Scripted::seen)).
 ///
@@ -111,8 +112,34 @@ use crate::client::{Answerer, WrongMode};
 #[derive(Debug, Clone, Copy)]
 pub struct TestKit {
     revision: Revision,
+    served: Served,
     wait: Duration,
     max_rounds: usize,
+}
+
+/// How the [`TestKit`] serves a server: the way the transport it ships on does, so that a test
+/// passes only where production would.
+///
+/// A server whose tools ask binds each 2026-07-28 round to the call's arguments. Served through
+/// [`AskingService`], it reads them from the request as the client sent it; rmcp's
+/// `StreamableHttpService` takes a bare `ServerHandler` and cannot be given the wrapper, and
+/// there the binding is only as good as the server's
+/// [`with_asker_before_parameters`](super::AskConfig::with_asker_before_parameters) promise.
+/// Test such a server as [`StreamableHttp`](Served::StreamableHttp): served as
+/// [`Stdio`](Served::Stdio), the wrapper would make a broken promise look kept.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum Served {
+    /// Through [`AskingService`], as `AskingService(server).serve(rmcp::transport::stdio())`
+    /// serves it (or any byte stream rmcp's `serve` takes). The default.
+    #[default]
+    Stdio,
+    /// As rmcp's `StreamableHttpService` calls it: the bare `ServerHandler`, with whatever
+    /// [`AskConfig`](super::AskConfig) it holds, each request handed to its own `Service`
+    /// implementation with no wrapper. In process, over one session: no HTTP, no headers, and
+    /// no `http::request::Parts` in a request's extensions (a
+    /// [`per_user`](super::AskConfig::per_user) principal read from them is not found).
+    StreamableHttp,
 }
 
 impl TestKit {
@@ -124,9 +151,18 @@ impl TestKit {
     pub fn new(revision: Revision) -> Self {
         Self {
             revision,
+            served: Served::Stdio,
             wait: Self::DEFAULT_WAIT,
             max_rounds: DEFAULT_MRTR_MAX_ROUNDS,
         }
+    }
+
+    /// Serve the server as `served` says: through [`AskingService`] as over stdio (the default),
+    /// or bare as over streamable HTTP. Test a server the way it ships.
+    #[must_use]
+    pub fn served_as(mut self, served: Served) -> Self {
+        self.served = served;
+        self
     }
 
     /// Wait at most `wait` for the handshake and for each call's result.
@@ -151,9 +187,17 @@ impl TestKit {
         self.revision
     }
 
-    /// Serve `server` through [`AskingService`] on a task of the current tokio runtime, and
-    /// connect an [`AnsweringClient`] of `answerer` to it. Keep a clone of `answerer` to look at
-    /// what it was asked.
+    /// How it serves the server.
+    pub fn served(&self) -> Served {
+        self.served
+    }
+
+    /// Serve `server` as [`served_as`](Self::served_as) says (through [`AskingService`] by
+    /// default) on a task of the current tokio runtime, and connect an [`AnsweringClient`] of
+    /// `answerer` to it. Keep a clone of `answerer` to look at what it was asked.
+    ///
+    /// `server` is your `ServerHandler`, as both transports take it: the kit wraps it where
+    /// stdio would.
     ///
     /// # Errors
     /// [`KitError::NoRuntime`] outside a tokio runtime; [`KitError::Connect`] if the session
@@ -165,14 +209,26 @@ impl TestKit {
     /// `#[tokio::test]` has one), as every tokio timer does.
     pub async fn connect<S, A>(self, server: S, answerer: Arc<A>) -> Result<Connected<A>, KitError>
     where
-        S: Service<RoleServer> + Send + 'static,
+        S: ServerHandler,
         A: Answerer + 'static,
     {
         let runtime = tokio::runtime::Handle::try_current().map_err(|_| KitError::NoRuntime)?;
         let (server_io, client_io) = tokio::io::duplex(1 << 16);
+        let served = self.served;
         let server = runtime.spawn(async move {
-            if let Ok(running) = AskingService(server).serve(server_io).await {
-                let _ = running.waiting().await;
+            match served {
+                Served::Stdio => {
+                    if let Ok(running) = AskingService(server).serve(server_io).await {
+                        let _ = running.waiting().await;
+                    }
+                }
+                // As `StreamableHttpService` does: `serve_server` (or `serve_directly`) of the
+                // bare handler, whose `Service` implementation takes each request.
+                Served::StreamableHttp => {
+                    if let Ok(running) = server.serve(server_io).await {
+                        let _ = running.waiting().await;
+                    }
+                }
             }
         });
         match self
