@@ -589,7 +589,7 @@ mod answerers {
             asked: Mode::Url,
             message: "Connect.".to_owned(),
         };
-        assert_eq!(user.take_wrong_modes(), [wrong.clone()]);
+        assert_eq!(user.take_wrong_modes(), std::slice::from_ref(&wrong));
         assert!(user.take_wrong_modes().is_empty(), "each is taken once");
         assert_eq!(
             wrong.to_string(),
