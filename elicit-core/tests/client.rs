@@ -507,8 +507,8 @@ mod answerers {
     use std::task::{Context, Poll, Waker};
 
     use elicit_core::Mode;
-    use elicit_core::client::{Answerer, FnAnswerer, Incoming, Scripted, Step};
-    use serde_json::{Value, json};
+    use elicit_core::client::{Answerer, FnAnswerer, Incoming, Scripted, Step, WrongMode};
+    use serde_json::json;
 
     use super::{Revision, read_request};
 
@@ -537,7 +537,7 @@ mod answerers {
         let user = Scripted::new()
             .when_message("Drop", Step::Decline)
             .when_field("replicas", Step::accept(json!({"replicas": 3})))
-            .when_url(Step::accept(Value::Null))
+            .when_url(Step::OpenPage)
             .then(Step::Cancel)
             .then(Step::Raw(json!({"action": "maybe"})))
             .otherwise(Step::Silence);
@@ -600,6 +600,49 @@ mod answerers {
             Scripted::new().answering(&[Mode::Form]).modes(),
             [Mode::Form]
         );
+    }
+
+    /// Issue 25, point 10: a step says which mode it answers. A form's acceptance that meets a
+    /// URL request does not agree to open the page: a test that expected a form fails.
+    #[test]
+    fn a_step_for_a_form_does_not_accept_a_url_request() {
+        let user = Scripted::new().then(Step::accept(json!({"confirm": true})));
+        let sent = now(user.answer("ops", &page()));
+        assert_ne!(
+            sent,
+            Some(json!({"action": "accept"})),
+            "a form's step opened a page"
+        );
+        assert_eq!(sent, Some(json!({"action": "cancel"})));
+        assert_eq!(user.seen().len(), 1, "it was shown, and recorded");
+        let wrong = WrongMode {
+            step: Mode::Form,
+            asked: Mode::Url,
+            message: "Connect.".to_owned(),
+        };
+        assert_eq!(user.take_wrong_modes(), std::slice::from_ref(&wrong));
+        assert!(user.take_wrong_modes().is_empty(), "each is taken once");
+        assert_eq!(
+            wrong.to_string(),
+            "the script's step answers a form, and the server sent a URL request (\"Connect.\"): \
+             it was cancelled, not accepted (`Step::Accept` answers a form; a URL request's is \
+             `Step::OpenPage`)"
+        );
+    }
+
+    /// The other way round: agreeing to open a page does not accept a form.
+    #[test]
+    fn a_step_for_a_url_request_does_not_accept_a_form() {
+        let user = Scripted::new().otherwise(Step::OpenPage);
+        let sent = now(user.answer("ops", &form("How many?", "replicas")));
+        assert_eq!(sent, Some(json!({"action": "cancel"})));
+        let wrong = user.take_wrong_modes();
+        assert_eq!((wrong[0].step, wrong[0].asked), (Mode::Url, Mode::Form));
+        assert_eq!(
+            now(user.answer("ops", &page())),
+            Some(json!({"action": "accept"}))
+        );
+        assert!(user.take_wrong_modes().is_empty());
     }
 
     #[test]

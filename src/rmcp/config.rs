@@ -151,6 +151,8 @@ impl AskConfig {
     /// an asker after it could not tell a call without arguments from arguments taken, so it
     /// would bind to the tool's name alone. A promise broken (a `Parameters<..>` first) is that
     /// weak binding again: an answer given for one set of arguments could be read for another.
+    /// Test such a server as it is served (the test kit's `Served::StreamableHttp`): through
+    /// `AskingService` the binding holds whatever the promise, and a test there proves nothing.
     #[must_use]
     pub fn with_asker_before_parameters(mut self) -> Self {
         self.asker_first = true;

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use ::rmcp::model::{CallToolRequestParams, CallToolResult, DEFAULT_MRTR_MAX_ROUNDS};
 use ::rmcp::service::{RunningService, ServiceError};
-use ::rmcp::{ErrorData, RoleClient, RoleServer, Service, ServiceExt};
+use ::rmcp::{ErrorData, RoleClient, ServerHandler, ServiceExt};
 use serde_json::Value;
 use tokio::io::DuplexStream;
 use tokio::task::JoinHandle;
@@ -15,11 +15,12 @@ use super::client::AnsweringClient;
 use super::convert::revision;
 use super::wire::AskingService;
 use crate::Revision;
-use crate::client::Answerer;
+use crate::client::{Answerer, WrongMode};
 
-/// The test kit of a server's tools: it serves the server (through [`AskingService`], as a
-/// server that asks should be served) and connects an [`AnsweringClient`] of a given answerer to
-/// it in process, over an in-memory duplex stream, on a given revision. Then
+/// The test kit of a server's tools: it serves the server as its transport will
+/// ([`served_as`](TestKit::served_as): through [`AskingService`] as over stdio, the default, or
+/// bare as rmcp's `StreamableHttpService` calls it) and connects an [`AnsweringClient`] of a
+/// given answerer to it in process, over an in-memory duplex stream, on a given revision. Then
 /// [`call`](Connected::call) a tool and assert on what it returned and on what the answerer was
 /// asked ([`Scripted::seen`](crate::client::Scripted::seen)).
 ///
@@ -111,8 +112,34 @@ use crate::client::Answerer;
 #[derive(Debug, Clone, Copy)]
 pub struct TestKit {
     revision: Revision,
+    served: Served,
     wait: Duration,
     max_rounds: usize,
+}
+
+/// How the [`TestKit`] serves a server: the way the transport it ships on does, so that a test
+/// passes only where production would.
+///
+/// A server whose tools ask binds each 2026-07-28 round to the call's arguments. Served through
+/// [`AskingService`], it reads them from the request as the client sent it; rmcp's
+/// `StreamableHttpService` takes a bare `ServerHandler` and cannot be given the wrapper, and
+/// there the binding is only as good as the server's
+/// [`with_asker_before_parameters`](super::AskConfig::with_asker_before_parameters) promise.
+/// Test such a server as [`StreamableHttp`](Served::StreamableHttp): served as
+/// [`Stdio`](Served::Stdio), the wrapper would make a broken promise look kept.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum Served {
+    /// Through [`AskingService`], as `AskingService(server).serve(rmcp::transport::stdio())`
+    /// serves it (or any byte stream rmcp's `serve` takes). The default.
+    #[default]
+    Stdio,
+    /// As rmcp's `StreamableHttpService` calls it: the bare `ServerHandler`, with whatever
+    /// [`AskConfig`](super::AskConfig) it holds, each request handed to its own `Service`
+    /// implementation with no wrapper. In process, over one session: no HTTP, no headers, and
+    /// no `http::request::Parts` in a request's extensions (a
+    /// [`per_user`](super::AskConfig::per_user) principal read from them is not found).
+    StreamableHttp,
 }
 
 impl TestKit {
@@ -124,9 +151,18 @@ impl TestKit {
     pub fn new(revision: Revision) -> Self {
         Self {
             revision,
+            served: Served::Stdio,
             wait: Self::DEFAULT_WAIT,
             max_rounds: DEFAULT_MRTR_MAX_ROUNDS,
         }
+    }
+
+    /// Serve the server as `served` says: through [`AskingService`] as over stdio (the default),
+    /// or bare as over streamable HTTP. Test a server the way it ships.
+    #[must_use]
+    pub fn served_as(mut self, served: Served) -> Self {
+        self.served = served;
+        self
     }
 
     /// Wait at most `wait` for the handshake and for each call's result.
@@ -151,9 +187,17 @@ impl TestKit {
         self.revision
     }
 
-    /// Serve `server` through [`AskingService`] on a task of the current tokio runtime, and
-    /// connect an [`AnsweringClient`] of `answerer` to it. Keep a clone of `answerer` to look at
-    /// what it was asked.
+    /// How it serves the server.
+    pub fn served(&self) -> Served {
+        self.served
+    }
+
+    /// Serve `server` as [`served_as`](Self::served_as) says (through [`AskingService`] by
+    /// default) on a task of the current tokio runtime, and connect an [`AnsweringClient`] of
+    /// `answerer` to it. Keep a clone of `answerer` to look at what it was asked.
+    ///
+    /// `server` is your `ServerHandler`, as both transports take it: the kit wraps it where
+    /// stdio would.
     ///
     /// # Errors
     /// [`KitError::NoRuntime`] outside a tokio runtime; [`KitError::Connect`] if the session
@@ -165,19 +209,35 @@ impl TestKit {
     /// `#[tokio::test]` has one), as every tokio timer does.
     pub async fn connect<S, A>(self, server: S, answerer: Arc<A>) -> Result<Connected<A>, KitError>
     where
-        S: Service<RoleServer> + Send + 'static,
+        S: ServerHandler,
         A: Answerer + 'static,
     {
         let runtime = tokio::runtime::Handle::try_current().map_err(|_| KitError::NoRuntime)?;
         let (server_io, client_io) = tokio::io::duplex(1 << 16);
+        let served = self.served;
         let server = runtime.spawn(async move {
-            if let Ok(running) = AskingService(server).serve(server_io).await {
-                let _ = running.waiting().await;
+            match served {
+                Served::Stdio => {
+                    if let Ok(running) = AskingService(server).serve(server_io).await {
+                        let _ = running.waiting().await;
+                    }
+                }
+                // As `StreamableHttpService` does: `serve_server` (or `serve_directly`) of the
+                // bare handler, whose `Service` implementation takes each request.
+                Served::StreamableHttp => {
+                    if let Ok(running) = server.serve(server_io).await {
+                        let _ = running.waiting().await;
+                    }
+                }
             }
         });
-        match self.open(AnsweringClient::new(answerer), client_io).await {
+        match self
+            .open(AnsweringClient::new(Arc::clone(&answerer)), client_io)
+            .await
+        {
             Ok(client) => Ok(Connected {
                 client,
+                answerer,
                 server,
                 revision: self.revision,
                 wait: self.wait,
@@ -222,6 +282,7 @@ impl TestKit {
 /// closes the session and stops the server.
 pub struct Connected<A: Answerer + 'static> {
     client: RunningService<RoleClient, AnsweringClient<A>>,
+    answerer: Arc<A>,
     server: JoinHandle<()>,
     revision: Revision,
     wait: Duration,
@@ -238,7 +299,9 @@ impl<A: Answerer + 'static> Connected<A> {
     /// arguments, a retry it refused); [`KitError::Unanswered`] if no result came within the
     /// kit's wait (see [`TestKit`] for what a silent user means on each revision);
     /// [`KitError::RoundsExceeded`] if on 2026-07-28 the tool was still asking after the round
-    /// cap; [`KitError::Client`] for anything else rmcp's client reported (a closed
+    /// cap; [`KitError::WrongMode`], whatever the tool returned, if a scripted step met a
+    /// request of the other mode (a form's acceptance met a URL request: the user cancelled
+    /// it); [`KitError::Client`] for anything else rmcp's client reported (a closed
     /// connection).
     pub async fn call(&self, tool: &str, arguments: Value) -> Result<Called, KitError> {
         let arguments = match arguments {
@@ -260,6 +323,11 @@ impl<A: Answerer + 'static> Connected<A> {
         )
         .await;
         let tool = tool.to_owned();
+        // What the tool made of a cancel the script did not mean is beside the point: the test
+        // expected another question.
+        if let Some(wrong) = self.answerer.take_wrong_modes().into_iter().next() {
+            return Err(KitError::WrongMode { tool, wrong });
+        }
         match called {
             Ok(Ok(result)) => Ok(Called::new(result)),
             Err(_) => Err(KitError::Unanswered {
@@ -397,6 +465,14 @@ pub enum KitError {
         /// The round cap.
         max_rounds: usize,
     },
+    /// A scripted step met a request of the other mode: the test expected a form and the tool
+    /// sent a URL request, or the reverse. The user cancelled it.
+    WrongMode {
+        /// The tool.
+        tool: String,
+        /// The step's mode, the request's, and its message.
+        wrong: WrongMode,
+    },
     /// Anything else rmcp's client reported: the connection closed, an unexpected response.
     Client {
         /// The tool.
@@ -462,6 +538,7 @@ impl fmt::Display for KitError {
                 f,
                 "`{tool}` was still asking after {max_rounds} rounds (the client's round cap)"
             ),
+            KitError::WrongMode { tool, wrong } => write!(f, "calling `{tool}`: {wrong}"),
             KitError::Client { tool, error } => write!(f, "calling `{tool}` failed: {error}"),
         }
     }

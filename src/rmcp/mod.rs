@@ -30,4 +30,4 @@ pub use wire::AskingService;
 #[cfg(feature = "rmcp-client")]
 pub use client::AnsweringClient;
 #[cfg(feature = "rmcp-client")]
-pub use kit::{Called, Connected, KitError, TestKit};
+pub use kit::{Called, Connected, KitError, Served, TestKit};

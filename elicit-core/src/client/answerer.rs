@@ -3,6 +3,7 @@
 //! supplies (a GUI, a bot).
 
 use std::collections::VecDeque;
+use std::fmt;
 use std::future::{Future, ready};
 use std::sync::{Mutex, PoisonError};
 
@@ -27,15 +28,68 @@ pub trait Answerer: Send + Sync {
         server: &str,
         request: &Incoming,
     ) -> impl Future<Output = Option<Value>> + Send;
+
+    /// The requests it met with a step for the other mode since this was last called, each
+    /// once: a [`Scripted`] user whose script expected a form and was sent a URL request, or the
+    /// reverse. The test kit fails the call with them. A host's answerer has a person or a
+    /// function answering, not a script, and none: the default.
+    fn take_wrong_modes(&self) -> Vec<WrongMode> {
+        Vec::new()
+    }
 }
 
-/// One answer of a [`Scripted`] user.
+/// A [`Scripted`] step that met a request of the other mode: [`Step::Accept`] (a form's) met a
+/// URL request, or [`Step::OpenPage`] (a URL request's) met a form. The scripted user does not
+/// accept it: it cancels, and records this for the test to fail on
+/// ([`Answerer::take_wrong_modes`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WrongMode {
+    /// The mode the step answers.
+    pub step: Mode,
+    /// The mode of the request it met.
+    pub asked: Mode,
+    /// The request's message.
+    pub message: String,
+}
+
+impl fmt::Display for WrongMode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (step, asked) = (request_of(self.step), request_of(self.asked));
+        let answers = match self.step {
+            Mode::Form => "`Step::Accept` answers a form; a URL request's is `Step::OpenPage`",
+            Mode::Url => "`Step::OpenPage` answers a URL request; a form's is `Step::Accept`",
+        };
+        write!(
+            f,
+            "the script's step answers {step}, and the server sent {asked} ({:?}): it was \
+             cancelled, not accepted ({answers})",
+            self.message
+        )
+    }
+}
+
+/// "a form", "a URL request".
+fn request_of(mode: Mode) -> &'static str {
+    match mode {
+        Mode::Form => "a form",
+        Mode::Url => "a URL request",
+    }
+}
+
+/// One answer of a [`Scripted`] user. An acceptance says which mode it answers: a form
+/// ([`Accept`](Step::Accept)) or a URL request ([`OpenPage`](Step::OpenPage)). Met by a request
+/// of the other mode, it does not accept: the user cancels, and the test kit fails the call
+/// ([`WrongMode`]), so a test that expected a form fails when the server sends a page to open.
+/// The other steps answer a request of either mode.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub enum Step {
     /// Accept a form with this content, sent as it is — not checked, so that a test can send
-    /// what a real client's checks would stop. Accepting a URL request ignores the content.
+    /// what a real client's checks would stop. A form's only: a URL request is not accepted.
     Accept(Map<String, Value>),
+    /// Agree to open the page of a URL request (URL mode's accept: consent to open it, not that
+    /// the user finished there). A URL request's only: a form is not accepted.
+    OpenPage,
     /// Decline: the user said no.
     Decline,
     /// Cancel: the user dismissed the request.
@@ -56,17 +110,38 @@ impl Step {
         }
     }
 
-    fn reply(&self, request: &Incoming) -> Option<Value> {
+    /// The mode it answers, if it answers only one.
+    fn mode(&self) -> Option<Mode> {
         match self {
-            Step::Accept(content) => Some(match request {
-                Incoming::Form(_) => accepted(content.clone()),
-                Incoming::Url(_) => answer(Action::Accept),
-            }),
+            Step::Accept(_) => Some(Mode::Form),
+            Step::OpenPage => Some(Mode::Url),
+            Step::Decline | Step::Cancel | Step::Silence | Step::Raw(_) => None,
+        }
+    }
+
+    /// What it sends for `request`, or the [`WrongMode`] it met (and sends a cancel for).
+    fn reply(&self, request: &Incoming) -> Result<Option<Value>, WrongMode> {
+        let asked = match request {
+            Incoming::Form(_) => Mode::Form,
+            Incoming::Url(_) => Mode::Url,
+        };
+        if let Some(step) = self.mode()
+            && step != asked
+        {
+            return Err(WrongMode {
+                step,
+                asked,
+                message: request.message().to_owned(),
+            });
+        }
+        Ok(match self {
+            Step::Accept(content) => Some(accepted(content.clone())),
+            Step::OpenPage => Some(answer(Action::Accept)),
             Step::Decline => Some(answer(Action::Decline)),
             Step::Cancel => Some(answer(Action::Cancel)),
             Step::Silence => None,
             Step::Raw(value) => Some(value.clone()),
-        }
+        })
     }
 }
 
@@ -129,6 +204,7 @@ pub struct Scripted {
     otherwise: Step,
     modes: Vec<Mode>,
     seen: Mutex<Vec<(String, Incoming)>>,
+    wrong_modes: Mutex<Vec<WrongMode>>,
 }
 
 impl Default for Scripted {
@@ -146,6 +222,7 @@ impl Scripted {
             otherwise: Step::Cancel,
             modes: vec![Mode::Form, Mode::Url],
             seen: Mutex::new(Vec::new()),
+            wrong_modes: Mutex::new(Vec::new()),
         }
     }
 
@@ -181,7 +258,7 @@ impl Scripted {
         self
     }
 
-    /// Answer every URL request with `step`.
+    /// Answer every URL request with `step` ([`Step::OpenPage`] to agree to open the page).
     #[must_use]
     pub fn when_url(mut self, step: Step) -> Self {
         self.rules.push((Matching::Url, step));
@@ -230,7 +307,25 @@ impl Answerer for Scripted {
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .push((server.to_owned(), request.clone()));
-        ready(self.step_for(request).reply(request))
+        ready(match self.step_for(request).reply(request) {
+            Ok(reply) => reply,
+            Err(wrong) => {
+                self.wrong_modes
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .push(wrong);
+                Some(answer(Action::Cancel))
+            }
+        })
+    }
+
+    fn take_wrong_modes(&self) -> Vec<WrongMode> {
+        std::mem::take(
+            &mut *self
+                .wrong_modes
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner),
+        )
     }
 }
 

@@ -52,7 +52,7 @@ mod round;
 // Who answers.
 mod answerer;
 
-pub use answerer::{Answerer, FnAnswerer, Scripted, Step};
+pub use answerer::{Answerer, FnAnswerer, Scripted, Step, WrongMode};
 pub use error::IncomingError;
 pub use incoming::{Incoming, IncomingForm, IncomingUrl, Note, answer};
 pub use read::read_request;

@@ -5,7 +5,9 @@
 
 use std::sync::Arc;
 
+use mcp_elicit::Mode;
 use mcp_elicit::client::{Scripted, Step as KitStep};
+use mcp_elicit::rmcp::KitError;
 use serde_json::json;
 
 #[macro_use]
@@ -37,5 +39,32 @@ on_both_revisions! {
         let client = kit(revision, ops(), &user).await;
         assert_eq!(call_deploy(&client).await, rejected_after("2 tries"));
         assert_eq!(user.seen().len(), 2, "asked once, and once again");
+    }
+}
+
+on_both_revisions! {
+    /// Issue 25, point 10: a test that scripted a form's acceptance fails when the tool sends
+    /// a URL request instead, naming both modes; the page is not agreed to.
+    async fn a_step_for_a_form_that_meets_a_url_request_fails_the_call(revision) {
+        let user = Arc::new(Scripted::new().then(KitStep::accept(json!({"confirm": true}))));
+        let client = kit(revision, ops(), &user).await;
+        let called = client.call("connect_github", json!({})).await;
+        let error = called.expect_err("the script expected a form, and the tool sent a URL");
+        let KitError::WrongMode { tool, wrong } = &error else { panic!("{error:?}") };
+        assert_eq!((tool.as_str(), wrong.step, wrong.asked), ("connect_github", Mode::Form, Mode::Url));
+        assert_eq!(
+            error.to_string(),
+            "calling `connect_github`: the script's step answers a form, and the server sent a URL \
+             request (\"Connect your GitHub account on our page, so I can open pull requests for \
+             you.\"): it was cancelled, not accepted (`Step::Accept` answers a form; a URL \
+             request's is `Step::OpenPage`)"
+        );
+        assert_eq!(user.seen().len(), 1, "shown once, and not agreed to");
+
+        // Said as it is meant, the page is agreed to.
+        let user = Arc::new(Scripted::new().then(KitStep::OpenPage));
+        let client = kit(revision, ops(), &user).await;
+        let called = client.call("connect_github", json!({})).await.expect("a tool result");
+        assert!(called.text().starts_with("Finish connecting GitHub"), "{}", called.text());
     }
 }

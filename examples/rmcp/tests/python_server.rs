@@ -299,7 +299,7 @@ on_both_revisions_with_python! {
 
 on_both_revisions_with_python! {
     async fn python_sdk_server_receives_an_accepted_page(revision) {
-        let user = Arc::new(Scripted::new().when_url(Step::accept(json!({}))));
+        let user = Arc::new(Scripted::new().when_url(Step::OpenPage));
         let client = connect(revision, &user).await;
         assert_eq!(
             received(&client, "connect_account").await,
