@@ -97,7 +97,10 @@ fn answered(result: &InputRequiredResult) -> Value {
 }
 
 /// Tries `retry` on `rounds`: spends its state, then reads the answer.
-async fn resume(rounds: &Rounds, retry: &Value) -> Result<Elicitation<serde_json::Map<String, Value>>, MrtrError> {
+async fn resume(
+    rounds: &Rounds,
+    retry: &Value,
+) -> Result<Elicitation<serde_json::Map<String, Value>>, MrtrError> {
     let mut round = rounds.round::<()>(
         Retry::from_params(retry).unwrap(),
         binding(retry),
@@ -111,7 +114,10 @@ async fn resume(rounds: &Rounds, retry: &Value) -> Result<Elicitation<serde_json
 }
 
 fn replayed<T: std::fmt::Debug>(outcome: &Result<T, MrtrError>) -> bool {
-    matches!(outcome, Err(MrtrError::Redeem(RedeemError::AlreadyRedeemed)))
+    matches!(
+        outcome,
+        Err(MrtrError::Redeem(RedeemError::AlreadyRedeemed))
+    )
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
@@ -124,8 +130,12 @@ async fn sixty_four_tasks_resuming_one_round_through_redis_succeed_exactly_once(
     let applied = Arc::new(AtomicUsize::new(0));
     let tasks: Vec<_> = (0..64)
         .map(|_| {
-            let (rounds, retry, barrier, applied) =
-                (rounds.clone(), retry.clone(), barrier.clone(), applied.clone());
+            let (rounds, retry, barrier, applied) = (
+                rounds.clone(),
+                retry.clone(),
+                barrier.clone(),
+                applied.clone(),
+            );
             tokio::spawn(async move {
                 barrier.wait().await;
                 let outcome = resume(&rounds, &retry).await;

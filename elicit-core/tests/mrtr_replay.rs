@@ -80,7 +80,9 @@ fn without_a_guard_an_earlier_round_resumes_as_often_as_it_is_sent() {
 
 /// A handler that asks for the target, then (whatever the answer) for the window: the target's
 /// answer travels in round 2's state.
-fn target_then_window(round: &mut Round<'_, ()>) -> Answer<(Elicitation<DeployTarget>, Elicitation<Window>)> {
+fn target_then_window(
+    round: &mut Round<'_, ()>,
+) -> Answer<(Elicitation<DeployTarget>, Elicitation<Window>)> {
     let target = match round.answer(Ask::form::<DeployTarget>("target")).unwrap() {
         Answer::Ready(target) => target,
         Answer::Ask(result) => return Answer::Ask(result),
@@ -100,7 +102,11 @@ fn with_a_guard_a_decline_stays_final_against_replay() {
     let first = ask(target_then_window(&mut spent(&rounds, &params).unwrap()));
 
     // The user declines the target; the handler goes on to ask the window.
-    let declined = retry(&params, &first, json!({ "target": { "action": "decline" } }));
+    let declined = retry(
+        &params,
+        &first,
+        json!({ "target": { "action": "decline" } }),
+    );
     let second = ask(target_then_window(&mut spent(&rounds, &declined).unwrap()));
     assert_eq!(keys_of(&second), ["window"]);
 
@@ -111,7 +117,11 @@ fn with_a_guard_a_decline_stays_final_against_replay() {
         json!({ "target": accept(json!({ "env": "production", "ticket": "CHG-1" })) }),
     );
     assert!(is_replay(spent(&rounds, &forged)));
-    let finished = retry(&params, &second, json!({ "window": accept(json!({ "hour": 3 })) }));
+    let finished = retry(
+        &params,
+        &second,
+        json!({ "window": accept(json!({ "hour": 3 })) }),
+    );
     let (target, _) = ready(target_then_window(&mut spent(&rounds, &finished).unwrap()));
     assert_eq!(target, Elicitation::Decline);
 }
@@ -126,7 +136,11 @@ fn with_a_guard_an_answer_from_an_earlier_round_is_acted_on_once() {
     let answered = retry(&params, &first, target.clone());
     let second = ask(target_then_window(&mut spent(&rounds, &answered).unwrap()));
     let done = retry(&params, &second, window.clone());
-    assert!(ready(target_then_window(&mut spent(&rounds, &done).unwrap())).0.is_accepted());
+    assert!(
+        ready(target_then_window(&mut spent(&rounds, &done).unwrap()))
+            .0
+            .is_accepted()
+    );
 
     // Round 1's retry byte for byte, to get a fresh round 2 and act a second time: refused.
     assert!(is_replay(spent(&rounds, &answered)));
@@ -156,7 +170,11 @@ fn a_resumed_round_reads_nothing_until_its_state_is_spent() {
     let rounds = guarded();
     let params = call();
     let first = asked(&rounds, &params, Ask::form::<Window>("window"));
-    let retried = retry(&params, &first, json!({ "window": accept(json!({ "hour": 3 })) }));
+    let retried = retry(
+        &params,
+        &first,
+        json!({ "window": accept(json!({ "hour": 3 })) }),
+    );
     let mut round = round::<()>(&rounds, &retried).unwrap();
     assert!(round.is_resumed());
     let error = round.answer(Ask::form::<Window>("window")).unwrap_err();
@@ -167,7 +185,9 @@ fn a_resumed_round_reads_nothing_until_its_state_is_spent() {
     assert!(round.state().is_none());
 
     round.spend_now().expect("first use");
-    round.spend_now().expect("spending twice in one run is a no-op");
+    round
+        .spend_now()
+        .expect("spending twice in one run is a no-op");
     assert!(ready(round.answer(Ask::form::<Window>("window")).unwrap()).is_accepted());
 }
 
@@ -184,7 +204,11 @@ fn a_first_request_and_unguarded_rounds_have_nothing_to_spend() {
 
     let unguarded = rounds();
     let result = asked(&unguarded, &params, Ask::form::<Window>("window"));
-    let retried = retry(&params, &result, json!({ "window": accept(json!({ "hour": 3 })) }));
+    let retried = retry(
+        &params,
+        &result,
+        json!({ "window": accept(json!({ "hour": 3 })) }),
+    );
     let mut round = round::<()>(&unguarded, &retried).unwrap();
     assert!(ready(round.answer(Ask::form::<Window>("window")).unwrap()).is_accepted());
 }
@@ -203,7 +227,11 @@ fn spending_without_waiting_refuses_a_guard_that_has_to_wait() {
     let rounds = rounds().with_replay_guard(Waits);
     let params = call();
     let first = asked(&rounds, &params, Ask::form::<Window>("window"));
-    let retried = retry(&params, &first, json!({ "window": accept(json!({ "hour": 3 })) }));
+    let retried = retry(
+        &params,
+        &first,
+        json!({ "window": accept(json!({ "hour": 3 })) }),
+    );
     let mut round = round::<()>(&rounds, &retried).unwrap();
     assert!(matches!(round.spend_now(), Err(MrtrError::Unspent)));
     assert!(matches!(

@@ -833,8 +833,12 @@ fn a_full_memory_guard_fails_closed_and_recovers_when_ids_expire() {
     let guard = MemoryReplayGuard::with_max_entries(2);
     let id = |n: u8| StateId::from_bytes([n; 16]);
     let expiry = UnixTime::from_secs(NOW.as_secs() + 10);
-    guard.redeem_now(id(1), PRINCIPAL, expiry, NOW).expect("room");
-    guard.redeem_now(id(2), PRINCIPAL, expiry, NOW).expect("room");
+    guard
+        .redeem_now(id(1), PRINCIPAL, expiry, NOW)
+        .expect("room");
+    guard
+        .redeem_now(id(2), PRINCIPAL, expiry, NOW)
+        .expect("room");
     let full = guard.redeem_now(id(3), PRINCIPAL, expiry, NOW).unwrap_err();
     assert!(matches!(full, RedeemError::Unavailable(_)));
     assert_eq!(full.to_jsonrpc_error().code(), -32603);
@@ -844,7 +848,12 @@ fn a_full_memory_guard_fails_closed_and_recovers_when_ids_expire() {
         Err(RedeemError::AlreadyRedeemed)
     ));
     guard
-        .redeem_now(id(3), PRINCIPAL, UnixTime::from_secs(expiry.as_secs() + 10), expiry)
+        .redeem_now(
+            id(3),
+            PRINCIPAL,
+            UnixTime::from_secs(expiry.as_secs() + 10),
+            expiry,
+        )
         .expect("expired ids made room");
 }
 
@@ -854,17 +863,28 @@ fn one_principal_fills_only_its_own_share_of_the_memory_guard() {
     let id = |n: u8| StateId::from_bytes([n; 16]);
     let expiry = UnixTime::from_secs(NOW.as_secs() + 10);
     for n in 0..10 {
-        guard.redeem_now(id(n), "greedy", expiry, NOW).expect("its share");
+        guard
+            .redeem_now(id(n), "greedy", expiry, NOW)
+            .expect("its share");
     }
     let refused = guard.redeem_now(id(10), "greedy", expiry, NOW).unwrap_err();
     assert!(matches!(refused, RedeemError::Unavailable(_)));
-    let why = std::error::Error::source(&refused).expect("the cause").to_string();
+    let why = std::error::Error::source(&refused)
+        .expect("the cause")
+        .to_string();
     assert!(why.starts_with("this principal holds its maximum"), "{why}");
     // Everyone else goes on redeeming.
-    guard.redeem_now(id(11), PRINCIPAL, expiry, NOW).expect("another principal");
+    guard
+        .redeem_now(id(11), PRINCIPAL, expiry, NOW)
+        .expect("another principal");
     // Once its ids expire, the share is free again.
     guard
-        .redeem_now(id(12), "greedy", UnixTime::from_secs(expiry.as_secs() + 10), expiry)
+        .redeem_now(
+            id(12),
+            "greedy",
+            UnixTime::from_secs(expiry.as_secs() + 10),
+            expiry,
+        )
         .expect("expired ids made room");
 }
 

@@ -37,7 +37,10 @@ async fn a_state_redeems_once_through_redis() {
     let now = UnixTime::now();
     let expires_at = UnixTime::from_secs(now.as_secs() + 60);
     let id = StateId::from_bytes([7; 16]);
-    guard.redeem(id, "user-8f3a", expires_at, now).await.expect("first use");
+    guard
+        .redeem(id, "user-8f3a", expires_at, now)
+        .await
+        .expect("first use");
     assert!(matches!(
         guard.redeem(id, "user-8f3a", expires_at, now).await,
         Err(RedeemError::AlreadyRedeemed)
@@ -99,7 +102,10 @@ async fn the_redis_record_expires_with_the_state_plus_the_skew_margin() {
     let now = UnixTime::now();
     let expires_at = UnixTime::from_secs(now.as_secs() + 120);
     let id = StateId::from_bytes([9; 16]);
-    guard.redeem(id, "user-8f3a", expires_at, now).await.expect("first use");
+    guard
+        .redeem(id, "user-8f3a", expires_at, now)
+        .await
+        .expect("first use");
 
     let mut connection = connection().await;
     let expire_time: i64 = redis::cmd("EXPIRETIME")

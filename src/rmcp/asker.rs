@@ -420,7 +420,9 @@ impl Asker {
     pub async fn url(&mut self, request: UrlRequest) -> Result<UrlOutcome, Stop> {
         self.start(Mode::Url, request.name())?;
         if self.round.is_some() {
-            return self.answer(Ask::url(request.name().to_owned(), request)).await;
+            return self
+                .answer(Ask::url(request.name().to_owned(), request))
+                .await;
         }
         let name = request.name().to_owned();
         let params = url_params(&request, self.revision)?;

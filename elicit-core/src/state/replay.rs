@@ -174,12 +174,12 @@ impl Redeemed {
             let Some(Reverse((_, id))) = self.by_expiry.pop() else {
                 return;
             };
-            if let Some((_, principal)) = self.ids.remove(&id) {
-                if let Entry::Occupied(mut held) = self.per_principal.entry(principal) {
-                    *held.get_mut() = held.get().saturating_sub(1);
-                    if *held.get() == 0 {
-                        held.remove();
-                    }
+            if let Some((_, principal)) = self.ids.remove(&id)
+                && let Entry::Occupied(mut held) = self.per_principal.entry(principal)
+            {
+                *held.get_mut() = held.get().saturating_sub(1);
+                if *held.get() == 0 {
+                    held.remove();
                 }
             }
         }

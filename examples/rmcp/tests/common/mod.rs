@@ -69,7 +69,9 @@ pub fn ops() -> Ops {
 /// [`ops`], asking a question again at most `reasks` times while its answers break its rules.
 pub fn reasking(reasks: u32) -> Ops {
     let rounds = Rounds::generate().expect("the OS has randomness");
-    let rounds = rounds.with_reasks(reasks).with_replay_guard(MemoryReplayGuard::new());
+    let rounds = rounds
+        .with_reasks(reasks)
+        .with_replay_guard(MemoryReplayGuard::new());
     ops_with(AskConfig::single_user_with(rounds))
 }
 
@@ -424,6 +426,12 @@ impl Session {
 
 /// An input-required result a test answers by hand.
 pub struct Asked(InputRequiredResult);
+
+impl From<InputRequiredResult> for Asked {
+    fn from(result: InputRequiredResult) -> Self {
+        Self(result)
+    }
+}
 
 impl Asked {
     /// A retry answering every question with `answer`, under the state as it was sent.
