@@ -6,14 +6,22 @@
 //! - `rmcp`: `RequestStateCodec::seal_json` + `open_json` (HMAC-SHA256: authenticated, readable
 //!   by the client) on the same value.
 //!
-//! Run: `cargo bench --bench request_state`.
+//! And single use: what spending a round's state costs (`Round::spend`, one guard write per
+//! resumed round) in a `MemoryReplayGuard` that is empty, that holds a million unexpired ids,
+//! and that is full of expired ones; and, with `REDIS_URL` set, in a `RedisReplayGuard` (one
+//! `SET NX EXAT` round trip over loopback).
+//!
+//! Run: `cargo bench --bench request_state` (`REDIS_URL=redis://127.0.0.1:6379/` for Redis).
 
 mod common;
 
 use std::time::Duration;
 
 use common::{Counting, case, compare, keep};
-use mcp_elicit::state::{Binding, KeyId, ParamsDigest, StateKey, StateKeys, UnixTime};
+use mcp_elicit::state::{
+    Binding, KeyId, MemoryReplayGuard, ParamsDigest, RedisReplayGuard, ReplayGuard, StateId,
+    StateKey, StateKeys, UnixTime,
+};
 use rmcp::model::RequestStateCodec;
 use serde::{Deserialize, Serialize};
 
@@ -105,6 +113,93 @@ fn main() {
             }),
             case("rmcp open_json", || {
                 keep(codec.open_json::<DeployState>(&token).unwrap())
+            }),
+        ],
+    );
+
+    single_use(now);
+}
+
+/// A fresh id each call, as each sealed state has; each `series` its own ids.
+fn fresh_ids(series: u8) -> impl FnMut() -> StateId {
+    let mut n = u128::from(series) << 120;
+    move || {
+        n += 1;
+        StateId::from_bytes(n.to_be_bytes())
+    }
+}
+
+/// A guard of at most `max` ids holding `len` of 1,000 principals, expiring at `expiry`.
+fn holding(max: usize, len: u32, expiry: UnixTime, now: UnixTime) -> MemoryReplayGuard {
+    let guard = MemoryReplayGuard::with_max_entries(max).with_max_per_principal(usize::MAX);
+    let mut id = fresh_ids(0);
+    let principals: Vec<String> = (0..1000).map(|n| format!("user-{n:04}")).collect();
+    for n in 0..len {
+        let principal = &principals[n as usize % principals.len()];
+        guard.redeem_now(id(), principal, expiry, now).unwrap();
+    }
+    guard
+}
+
+fn single_use(now: UnixTime) {
+    let expires = UnixTime::from_secs(now.as_secs() + 600);
+    let empty = MemoryReplayGuard::new();
+    let million = holding(1 << 22, 1_000_000, expires, now);
+    // A million ids that expired a second ago: each redemption evicts a few.
+    let later = UnixTime::from_secs(expires.as_secs() + 1);
+    let stale = holding(1 << 22, 1_000_000, expires, now);
+    // A guard full of a million unexpired ids: each redemption is refused. Before eviction by
+    // expiry order, each one scanned all of them first (issue 25: about 2 ms under the mutex).
+    let full = holding(1_000_000, 1_000_000, expires, now);
+    let (mut a, mut b, mut c, mut f) = (fresh_ids(1), fresh_ids(2), fresh_ids(3), fresh_ids(4));
+    let far = UnixTime::from_secs(later.as_secs() + 600);
+    compare(
+        "single use: one redemption in the in-memory guard",
+        vec![
+            case("empty guard", || {
+                empty.redeem_now(a(), "user-8f3a", expires, now).unwrap()
+            }),
+            case("1M unexpired ids", || {
+                million.redeem_now(b(), "user-8f3a", expires, now).unwrap()
+            }),
+            case("1M expired ids", || {
+                stale.redeem_now(c(), "user-8f3a", far, later).unwrap()
+            }),
+            case("full: 1M unexpired ids, refused", || {
+                keep(full.redeem_now(f(), "user-8f3a", expires, now).unwrap_err())
+            }),
+        ],
+    );
+
+    let Ok(url) = std::env::var("REDIS_URL") else {
+        println!("(REDIS_URL is not set: no Redis case)");
+        return;
+    };
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let connection = runtime.block_on(async {
+        redis::Client::open(url)
+            .unwrap()
+            .get_multiplexed_async_connection()
+            .await
+            .unwrap()
+    });
+    let redis = RedisReplayGuard::new(connection).with_key_prefix("elicit-bench:");
+    let (mut d, mut e) = (fresh_ids(5), fresh_ids(6));
+    compare(
+        "single use: one redemption, in memory against Redis over loopback",
+        vec![
+            case("memory", || {
+                empty.redeem_now(e(), "user-8f3a", expires, now).unwrap()
+            }),
+            case("redis SET NX EXAT", || {
+                let now = UnixTime::now();
+                let expires = UnixTime::from_secs(now.as_secs() + 60);
+                runtime
+                    .block_on(redis.redeem(d(), "user-8f3a", expires, now))
+                    .unwrap()
             }),
         ],
     );

@@ -8,7 +8,7 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use elicit_core::mrtr::{Answer, Ask, InputRequiredResult, Retry, Rounds};
+use elicit_core::mrtr::{Answer, Ask, InputRequiredResult, MrtrError, Retry, Rounds};
 use elicit_core::state::{
     Binding, KeyId, ParamsDigest, RedeemError, RedisReplayGuard, StateKey, StateKeys, UnixTime,
 };
@@ -96,40 +96,50 @@ fn answered(result: &InputRequiredResult) -> Value {
     retry
 }
 
+/// Tries `retry` on `rounds`: spends its state, then reads the answer.
+async fn resume(
+    rounds: &Rounds,
+    retry: &Value,
+) -> Result<Elicitation<serde_json::Map<String, Value>>, MrtrError> {
+    let mut round = rounds.round::<()>(
+        Retry::from_params(retry).unwrap(),
+        binding(retry),
+        UnixTime::now(),
+    )?;
+    round.spend().await?;
+    match round.answer(voucher())? {
+        Answer::Ready(outcome) => Ok(outcome),
+        other => panic!("the retry is answered, got {other:?}"),
+    }
+}
+
+fn replayed<T: std::fmt::Debug>(outcome: &Result<T, MrtrError>) -> bool {
+    matches!(
+        outcome,
+        Err(MrtrError::Redeem(RedeemError::AlreadyRedeemed))
+    )
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 #[ignore = "needs redis-server: set REDIS_URL"]
-async fn sixty_four_tasks_redeeming_one_round_through_redis_succeed_exactly_once() {
-    let rounds = Arc::new(replica());
+async fn sixty_four_tasks_resuming_one_round_through_redis_succeed_exactly_once() {
+    let guard = guard(&prefix("sixty_four")).await;
+    let rounds = Arc::new(replica().with_replay_guard(guard));
     let retry = Arc::new(answered(&first_round(&rounds)));
-    let guard = Arc::new(guard(&prefix("sixty_four")).await);
     let barrier = Arc::new(Barrier::new(64));
     let applied = Arc::new(AtomicUsize::new(0));
     let tasks: Vec<_> = (0..64)
         .map(|_| {
-            let (rounds, retry, guard, barrier, applied) = (
+            let (rounds, retry, barrier, applied) = (
                 rounds.clone(),
                 retry.clone(),
-                guard.clone(),
                 barrier.clone(),
                 applied.clone(),
             );
             tokio::spawn(async move {
-                let outcome = {
-                    let mut round = rounds
-                        .round::<()>(
-                            Retry::from_params(&retry).unwrap(),
-                            binding(&retry),
-                            UnixTime::now(),
-                        )
-                        .unwrap();
-                    let Answer::Ready(Elicitation::Accept(_)) = round.answer(voucher()).unwrap()
-                    else {
-                        panic!("answered")
-                    };
-                    barrier.wait().await;
-                    round.redeem_once(&*guard).await
-                };
-                if outcome.is_ok() {
+                barrier.wait().await;
+                let outcome = resume(&rounds, &retry).await;
+                if matches!(outcome, Ok(Elicitation::Accept(_))) {
                     applied.fetch_add(1, Ordering::SeqCst);
                 }
                 outcome
@@ -145,11 +155,7 @@ async fn sixty_four_tasks_redeeming_one_round_through_redis_succeed_exactly_once
         1,
         "{outcomes:?}"
     );
-    assert!(
-        outcomes
-            .iter()
-            .all(|o| o.is_ok() || matches!(o, Err(RedeemError::AlreadyRedeemed)))
-    );
+    assert!(outcomes.iter().all(|o| o.is_ok() || replayed(o)));
     assert_eq!(applied.load(Ordering::SeqCst), 1);
 }
 
@@ -157,38 +163,18 @@ async fn sixty_four_tasks_redeeming_one_round_through_redis_succeed_exactly_once
 #[ignore = "needs redis-server: set REDIS_URL"]
 async fn two_replicas_with_a_shared_redis_guard_resume_each_others_rounds_once() {
     // Two server instances: nothing shared but the key material and Redis.
-    let (replica_a, replica_b) = (replica(), replica());
     let shared = prefix("two_replicas");
-    let (guard_a, guard_b) = (guard(&shared).await, guard(&shared).await);
+    let replica_a = replica().with_replay_guard(guard(&shared).await);
+    let replica_b = replica().with_replay_guard(guard(&shared).await);
 
-    // A asks; B receives the retry, reads the answer, redeems and acts.
+    // A asks; B receives the retry, spends its state, reads the answer and acts.
     let retry = answered(&first_round(&replica_a));
-    let mut on_b = replica_b
-        .round::<()>(
-            Retry::from_params(&retry).unwrap(),
-            binding(&retry),
-            UnixTime::now(),
-        )
-        .unwrap();
-    let Answer::Ready(Elicitation::Accept(content)) = on_b.answer(voucher()).unwrap() else {
+    let Ok(Elicitation::Accept(content)) = resume(&replica_b, &retry).await else {
         panic!("B reads A's round")
     };
     assert_eq!(content["email"], "a@example.com");
-    on_b.redeem_once(&guard_b)
-        .await
-        .expect("first redemption, on B");
 
     // The same retry replayed to A: it opens there too, but the shared guard refuses it.
-    let mut on_a = replica_a
-        .round::<()>(
-            Retry::from_params(&retry).unwrap(),
-            binding(&retry),
-            UnixTime::now(),
-        )
-        .unwrap();
-    assert!(matches!(on_a.answer(voucher()).unwrap(), Answer::Ready(_)));
-    assert!(matches!(
-        on_a.redeem_once(&guard_a).await,
-        Err(RedeemError::AlreadyRedeemed)
-    ));
+    let again = resume(&replica_a, &retry).await;
+    assert!(replayed(&again), "{again:?}");
 }

@@ -128,8 +128,8 @@ fn a_request_state_that_does_not_open_is_invalid_params_naming_the_check() {
 }
 
 #[test]
-fn sixty_four_concurrent_redemptions_of_one_round_succeed_exactly_once() {
-    let rounds = Arc::new(rounds());
+fn sixty_four_concurrent_retries_of_one_round_succeed_exactly_once() {
+    let rounds = Arc::new(rounds().with_replay_guard(MemoryReplayGuard::new()));
     let params = call();
     let result = asked(&rounds, &params, Ask::form::<Window>("window"));
     let retried = Arc::new(retry(
@@ -137,37 +137,32 @@ fn sixty_four_concurrent_redemptions_of_one_round_succeed_exactly_once() {
         &result,
         json!({ "window": accept(json!({ "hour": 4 })) }),
     ));
-    let guard = Arc::new(MemoryReplayGuard::new());
     let barrier = Arc::new(Barrier::new(64));
     let applied = Arc::new(AtomicUsize::new(0));
     let threads: Vec<_> = (0..64)
         .map(|_| {
-            let (rounds, retried, guard, barrier, applied) = (
+            let (rounds, retried, barrier, applied) = (
                 rounds.clone(),
                 retried.clone(),
-                guard.clone(),
                 barrier.clone(),
                 applied.clone(),
             );
             std::thread::spawn(move || {
                 let mut round = round::<()>(&rounds, &retried).unwrap();
-                let window = ready(round.answer(Ask::form::<Window>("window")).unwrap());
                 barrier.wait();
-                let redeemed = block_on(round.redeem_once(&*guard));
-                if redeemed.is_ok() && window.is_accepted() {
+                round.spend_now()?;
+                let window = ready(round.answer(Ask::form::<Window>("window"))?);
+                if window.is_accepted() {
                     applied.fetch_add(1, Ordering::SeqCst);
                 }
-                redeemed
+                Ok::<_, MrtrError>(())
             })
         })
         .collect();
     let outcomes: Vec<_> = threads.into_iter().map(|t| t.join().unwrap()).collect();
     assert_eq!(outcomes.iter().filter(|o| o.is_ok()).count(), 1);
-    assert!(
-        outcomes
-            .iter()
-            .all(|o| o.is_ok() || matches!(o, Err(RedeemError::AlreadyRedeemed)))
-    );
+    assert!(outcomes.iter().all(|o| o.is_ok()
+        || matches!(o, Err(MrtrError::Redeem(RedeemError::AlreadyRedeemed)))));
     assert_eq!(applied.load(Ordering::SeqCst), 1);
 }
 

@@ -24,7 +24,6 @@ enum ToolResponse {
 /// on every round; nothing happens before both answers exist.
 fn deploy_tool(
     rounds: &Rounds,
-    guard: &MemoryReplayGuard,
     deployed: &AtomicUsize,
     principal: &str,
     params: &Value,
@@ -37,6 +36,8 @@ fn deploy_tool(
     };
     let retry = Retry::from_params(params).map_err(error)?;
     let mut round = rounds.round::<()>(retry, binding, NOW).map_err(error)?;
+    // Single use: of any number of presentations of this state, one gets past here.
+    round.spend_now().map_err(error)?;
 
     let asks = (
         Ask::form::<DeployTarget>("target"),
@@ -50,8 +51,6 @@ fn deploy_tool(
     let (Elicitation::Accept(target), Elicitation::Accept(window)) = (target, window) else {
         return Ok(ToolResponse::Complete("Nothing was deployed.".into()));
     };
-    block_on(round.redeem_once(guard))
-        .map_err(|e| json!({ "code": e.to_jsonrpc_error().code(), "message": e.to_string() }))?;
     deployed.fetch_add(1, Ordering::SeqCst);
     Ok(ToolResponse::Complete(format!(
         "Deploying to {:?} at {:02}:00 UTC.",
@@ -61,14 +60,13 @@ fn deploy_tool(
 
 #[test]
 fn a_complete_two_round_tool_call() {
-    let rounds = rounds();
-    let guard = MemoryReplayGuard::new();
+    let rounds = rounds().with_replay_guard(MemoryReplayGuard::new());
     let deployed = AtomicUsize::new(0);
     let params = call();
 
     // Round 1: both questions, one round, nothing deployed.
     let ToolResponse::InputRequired(result) =
-        deploy_tool(&rounds, &guard, &deployed, PRINCIPAL, &params).unwrap()
+        deploy_tool(&rounds, &deployed, PRINCIPAL, &params).unwrap()
     else {
         panic!("round 1 asks")
     };
@@ -89,7 +87,7 @@ fn a_complete_two_round_tool_call() {
         }),
     );
     let ToolResponse::Complete(text) =
-        deploy_tool(&rounds, &guard, &deployed, PRINCIPAL, &retried).unwrap()
+        deploy_tool(&rounds, &deployed, PRINCIPAL, &retried).unwrap()
     else {
         panic!("round 2 completes")
     };
@@ -97,10 +95,10 @@ fn a_complete_two_round_tool_call() {
     assert_eq!(deployed.load(Ordering::SeqCst), 1);
 
     // The same retry replayed: refused, nothing deployed twice.
-    let replay = deploy_tool(&rounds, &guard, &deployed, PRINCIPAL, &retried).unwrap_err();
+    let replay = deploy_tool(&rounds, &deployed, PRINCIPAL, &retried).unwrap_err();
     assert_eq!(replay["code"], -32602);
     // Someone else presenting it: refused before anything is read.
-    let stolen = deploy_tool(&rounds, &guard, &deployed, "user-0000", &retried).unwrap_err();
+    let stolen = deploy_tool(&rounds, &deployed, "user-0000", &retried).unwrap_err();
     assert_eq!(
         stolen["message"],
         "requestState was issued to a different principal"
@@ -108,13 +106,18 @@ fn a_complete_two_round_tool_call() {
     assert_eq!(deployed.load(Ordering::SeqCst), 1);
 
     // A decline completes without deploying, and is not asked again.
+    let ToolResponse::InputRequired(result) =
+        deploy_tool(&rounds, &deployed, PRINCIPAL, &params).unwrap()
+    else {
+        panic!("a new call asks again")
+    };
     let declined = retry(
         &params,
         &result,
         json!({ "target": { "action": "decline" }, "window": { "action": "decline" } }),
     );
     let ToolResponse::Complete(text) =
-        deploy_tool(&rounds, &guard, &deployed, PRINCIPAL, &declined).unwrap()
+        deploy_tool(&rounds, &deployed, PRINCIPAL, &declined).unwrap()
     else {
         panic!("a decline is final")
     };

@@ -754,15 +754,15 @@ fn an_opened_state_redeems_once() {
     let guard = MemoryReplayGuard::new();
     let text = sealed();
     let first = open(&keys(), &text).expect("opens");
-    ready(first.redeem_once(&guard, NOW)).expect("first use");
+    ready(first.redeem_once(&guard, PRINCIPAL, NOW)).expect("first use");
     let second = open(&keys(), &text).expect("still opens");
     assert!(matches!(
-        ready(second.redeem_once(&guard, NOW)),
+        ready(second.redeem_once(&guard, PRINCIPAL, NOW)),
         Err(RedeemError::AlreadyRedeemed)
     ));
     // Another state is unaffected.
     let other = open(&keys(), &sealed()).expect("opens");
-    ready(other.redeem_once(&guard, NOW)).expect("a different state");
+    ready(other.redeem_once(&guard, PRINCIPAL, NOW)).expect("a different state");
 }
 
 #[test]
@@ -778,7 +778,7 @@ fn sixty_four_threads_redeeming_one_state_succeed_exactly_once() {
             std::thread::spawn(move || {
                 let opened = open(&keys, &text).expect("opens");
                 start.wait();
-                ready(opened.redeem_once(&guard, NOW))
+                ready(opened.redeem_once(&guard, PRINCIPAL, NOW))
             })
         })
         .collect();
@@ -803,7 +803,7 @@ fn the_memory_guard_forgets_ids_once_their_states_expire() {
         let mut bytes = [0; 16];
         bytes[..4].copy_from_slice(&n.to_be_bytes());
         guard
-            .redeem_now(StateId::from_bytes(bytes), soon, NOW)
+            .redeem_now(StateId::from_bytes(bytes), PRINCIPAL, soon, NOW)
             .expect("fresh id");
     }
     assert_eq!(guard.len(), 5000);
@@ -813,7 +813,7 @@ fn the_memory_guard_forgets_ids_once_their_states_expire() {
         let mut bytes = [1; 16];
         bytes[..4].copy_from_slice(&n.to_be_bytes());
         guard
-            .redeem_now(StateId::from_bytes(bytes), far, later)
+            .redeem_now(StateId::from_bytes(bytes), PRINCIPAL, far, later)
             .expect("fresh id");
     }
     assert!(
@@ -833,17 +833,77 @@ fn a_full_memory_guard_fails_closed_and_recovers_when_ids_expire() {
     let guard = MemoryReplayGuard::with_max_entries(2);
     let id = |n: u8| StateId::from_bytes([n; 16]);
     let expiry = UnixTime::from_secs(NOW.as_secs() + 10);
-    guard.redeem_now(id(1), expiry, NOW).expect("room");
-    guard.redeem_now(id(2), expiry, NOW).expect("room");
-    let full = guard.redeem_now(id(3), expiry, NOW).unwrap_err();
+    guard
+        .redeem_now(id(1), PRINCIPAL, expiry, NOW)
+        .expect("room");
+    guard
+        .redeem_now(id(2), PRINCIPAL, expiry, NOW)
+        .expect("room");
+    let full = guard.redeem_now(id(3), PRINCIPAL, expiry, NOW).unwrap_err();
     assert!(matches!(full, RedeemError::Unavailable(_)));
     assert_eq!(full.to_jsonrpc_error().code(), -32603);
     // A redeemed id is still a replay, full or not.
     assert!(matches!(
-        guard.redeem_now(id(1), expiry, NOW),
+        guard.redeem_now(id(1), PRINCIPAL, expiry, NOW),
         Err(RedeemError::AlreadyRedeemed)
     ));
     guard
-        .redeem_now(id(3), UnixTime::from_secs(expiry.as_secs() + 10), expiry)
+        .redeem_now(
+            id(3),
+            PRINCIPAL,
+            UnixTime::from_secs(expiry.as_secs() + 10),
+            expiry,
+        )
         .expect("expired ids made room");
+}
+
+#[test]
+fn one_principal_fills_only_its_own_share_of_the_memory_guard() {
+    let guard = MemoryReplayGuard::with_max_entries(100).with_max_per_principal(10);
+    let id = |n: u8| StateId::from_bytes([n; 16]);
+    let expiry = UnixTime::from_secs(NOW.as_secs() + 10);
+    for n in 0..10 {
+        guard
+            .redeem_now(id(n), "greedy", expiry, NOW)
+            .expect("its share");
+    }
+    let refused = guard.redeem_now(id(10), "greedy", expiry, NOW).unwrap_err();
+    assert!(matches!(refused, RedeemError::Unavailable(_)));
+    let why = std::error::Error::source(&refused)
+        .expect("the cause")
+        .to_string();
+    assert!(why.starts_with("this principal holds its maximum"), "{why}");
+    // Everyone else goes on redeeming.
+    guard
+        .redeem_now(id(11), PRINCIPAL, expiry, NOW)
+        .expect("another principal");
+    // Once its ids expire, the share is free again.
+    guard
+        .redeem_now(
+            id(12),
+            "greedy",
+            UnixTime::from_secs(expiry.as_secs() + 10),
+            expiry,
+        )
+        .expect("expired ids made room");
+}
+
+#[test]
+fn a_redemption_evicts_a_bounded_number_of_expired_ids_not_the_whole_guard() {
+    let guard = MemoryReplayGuard::with_max_entries(1000).with_max_per_principal(1000);
+    let expiry = UnixTime::from_secs(NOW.as_secs() + 10);
+    for n in 0..1000_u32 {
+        let mut bytes = [0; 16];
+        bytes[..4].copy_from_slice(&n.to_be_bytes());
+        guard
+            .redeem_now(StateId::from_bytes(bytes), PRINCIPAL, expiry, NOW)
+            .expect("room");
+    }
+    // Full of ids that have all expired: one redemption evicts a few of them, the oldest, and
+    // takes a place; it does not scan the other thousand.
+    let later = UnixTime::from_secs(expiry.as_secs() + 1);
+    guard
+        .redeem_now(StateId::from_bytes([9; 16]), PRINCIPAL, later, later)
+        .expect("expired ids made room");
+    assert_eq!(guard.len(), 1000 - MemoryReplayGuard::EVICT_PER_REDEEM + 1);
 }

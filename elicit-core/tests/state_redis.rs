@@ -37,13 +37,16 @@ async fn a_state_redeems_once_through_redis() {
     let now = UnixTime::now();
     let expires_at = UnixTime::from_secs(now.as_secs() + 60);
     let id = StateId::from_bytes([7; 16]);
-    guard.redeem(id, expires_at, now).await.expect("first use");
+    guard
+        .redeem(id, "user-8f3a", expires_at, now)
+        .await
+        .expect("first use");
     assert!(matches!(
-        guard.redeem(id, expires_at, now).await,
+        guard.redeem(id, "user-8f3a", expires_at, now).await,
         Err(RedeemError::AlreadyRedeemed)
     ));
     guard
-        .redeem(StateId::from_bytes([8; 16]), expires_at, now)
+        .redeem(StateId::from_bytes([8; 16]), "user-8f3a", expires_at, now)
         .await
         .expect("another state is unaffected");
 }
@@ -74,7 +77,7 @@ async fn sixty_four_tasks_redeeming_one_state_through_redis_succeed_exactly_once
             let (keys, guard, text) = (keys.clone(), guard.clone(), text.clone());
             tokio::spawn(async move {
                 let opened = keys.open::<String>(&text, &binding, now).expect("opens");
-                opened.redeem_once(&guard, now).await
+                opened.redeem_once(&guard, binding.principal, now).await
             })
         })
         .collect();
@@ -99,7 +102,10 @@ async fn the_redis_record_expires_with_the_state_plus_the_skew_margin() {
     let now = UnixTime::now();
     let expires_at = UnixTime::from_secs(now.as_secs() + 120);
     let id = StateId::from_bytes([9; 16]);
-    guard.redeem(id, expires_at, now).await.expect("first use");
+    guard
+        .redeem(id, "user-8f3a", expires_at, now)
+        .await
+        .expect("first use");
 
     let mut connection = connection().await;
     let expire_time: i64 = redis::cmd("EXPIRETIME")

@@ -289,7 +289,7 @@ impl Conformance {
     #[tool(description = "Asks the client's model a question (input-required result)")]
     async fn test_input_required_result_sampling(&self, mut asker: Asker) -> ToolResponse {
         respond(async {
-            let sampled = asker.answer_all(capital())?;
+            let sampled = asker.answer_all(capital()).await?;
             Ok(text(format!("Sampled: {}", sampled_text(&sampled))))
         })
         .await
@@ -298,7 +298,7 @@ impl Conformance {
     #[tool(description = "Asks for the client's roots (input-required result)")]
     async fn test_input_required_result_list_roots(&self, mut asker: Asker) -> ToolResponse {
         respond(async {
-            let roots = asker.answer_all(Ask::roots("client_roots"))?;
+            let roots = asker.answer_all(Ask::roots("client_roots")).await?;
             let uris: Vec<&str> = roots["roots"]
                 .as_array()
                 .into_iter()
@@ -323,7 +323,7 @@ impl Conformance {
                 greet,
                 Ask::roots("client_roots"),
             );
-            let (name, sampled, roots) = asker.answer_all(asks)?;
+            let (name, sampled, roots) = asker.answer_all(asks).await?;
             Ok(text(format!(
                 "{} Sampled: {}. Roots: {}.",
                 greeting(name),
@@ -338,7 +338,7 @@ impl Conformance {
     async fn test_input_required_result_capabilities(&self, mut asker: Asker) -> ToolResponse {
         respond(async {
             // Ask only what this request declared it can answer.
-            let Some(round) = asker.round() else {
+            let Some(round) = asker.round().await? else {
                 return Ok(text("This tool speaks protocol 2026-07-28 only."));
             };
             let declared = round.capabilities();
@@ -350,7 +350,7 @@ impl Conformance {
                     .await?;
                 Ok(text(greeting(name)))
             } else if sampling {
-                let sampled = asker.answer_all(capital())?;
+                let sampled = asker.answer_all(capital()).await?;
                 Ok(text(format!("Sampled: {}", sampled_text(&sampled))))
             } else {
                 Ok(text(

@@ -22,7 +22,6 @@
 use std::sync::{Arc, Mutex, PoisonError};
 
 use mcp_elicit::rmcp::{AskConfig, Asker, AskingServer, AskingService, ToolResponse, respond};
-use mcp_elicit::state::MemoryReplayGuard;
 use mcp_elicit::{
     Consent, Elicit, Elicitation, UrlOutcome,
     url_mode::{ElicitUrl, ElicitationId, UrlRequestError},
@@ -99,9 +98,9 @@ fn failed(text: String) -> CallToolResult {
 
 #[derive(Clone)]
 pub struct Ops {
+    /// Asks for one user; every round's state is spent once (`AskConfig::single_user`), so a
+    /// replayed retry of `drop_table` drops nothing a second time.
     pub asking: AskConfig,
-    /// Consent is spent once: a replayed retry of `drop_table` drops nothing a second time.
-    pub redeemed: Arc<MemoryReplayGuard>,
     /// The GitHub connection this server's one user has pending, if any.
     pub github_flow: Arc<Mutex<Option<ElicitationId>>>,
 }
@@ -173,10 +172,7 @@ impl Ops {
                 "Permanently drop table `{table}` and every row in it? This cannot be undone."
             ))?;
             Ok(match asker.consent_request(form).await? {
-                Elicitation::Accept(consent) => {
-                    asker.redeem_once(&*self.redeemed).await?;
-                    done(drop_table(&table, consent))
-                }
+                Elicitation::Accept(consent) => done(drop_table(&table, consent)),
                 Elicitation::Decline => done(format!("You declined: `{table}` was not dropped.")),
                 Elicitation::Cancel => done(format!(
                     "You dismissed the question: `{table}` was not dropped."
@@ -224,7 +220,6 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     // One user (whoever started this stdio server): keys for the life of the process.
     let ops = Ops {
         asking: AskConfig::single_user()?,
-        redeemed: Arc::new(MemoryReplayGuard::new()),
         github_flow: Arc::default(),
     };
     AskingService(ops)

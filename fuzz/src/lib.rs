@@ -9,7 +9,7 @@ use std::collections::{BTreeSet, HashSet};
 use std::time::Duration;
 
 use mcp_elicit::mrtr::{Answer, Ask, MrtrError, Retry, Rounds};
-use mcp_elicit::state::{Binding, KeyId, ParamsDigest, StateError, StateKey, StateKeys, UnixTime};
+use mcp_elicit::state::{Binding, KeyId, MemoryReplayGuard, ParamsDigest, RedeemError, StateError, StateKey, StateKeys, UnixTime};
 use mcp_elicit::{Elicit, Elicitation, ElicitationSupport, Mode, Revision, UrlOutcome, UrlRequest, schema::{Choice, Choices, EnumOption, Format}, url_mode::{ElicitationId, ElicitationUrl, UrlPolicy}, reply::ReplyError};
 use serde_json::{Value, json};
 
@@ -536,6 +536,59 @@ pub fn input_responses(data: &[u8]) {
         // Only sealing can fail here: a carried answer too large for the state.
         Err(MrtrError::Seal(_)) => {}
         Err(other) => panic!("{other}"),
+    }
+
+    single_use(&first, &params, &without_state);
+}
+
+/// The same retry on rounds with a replay guard: the state is spent once, whatever the answers,
+/// and nothing is read before it is, nor from a request without a state.
+fn single_use(first: &Value, params: &Value, without_state: &Value) {
+    let rounds = fuzz_rounds().with_replay_guard(MemoryReplayGuard::new());
+    let binding = round_binding(first);
+    let Ok(retry) = Retry::from_params(first) else {
+        panic!("the first request is well formed")
+    };
+    let Ok(mut round) = rounds.round::<u32>(retry, binding, NOW) else {
+        panic!("a first round needs no state")
+    };
+    let Some(state) = round
+        .answer(asks())
+        .ok()
+        .and_then(|answer| match answer {
+            Answer::Ask(result) => result.request_state().map(str::to_owned),
+            _ => None,
+        })
+    else {
+        panic!("round one asked and sealed its state")
+    };
+    let mut params = params.clone();
+    if let Some(members) = params.as_object_mut() {
+        members.insert("requestState".into(), Value::from(state));
+    }
+    let Ok(retry) = Retry::from_params(&params) else {
+        return;
+    };
+    // Twice the same retry: the first run spends the state, the second is a replay.
+    for run in 0..2 {
+        let Ok(mut round) = rounds.round::<u32>(retry.clone(), binding, NOW) else {
+            panic!("the real state did not open")
+        };
+        assert!(matches!(round.answer(asks()), Err(MrtrError::Unspent)));
+        assert_eq!(round.state(), None);
+        match (run, round.spend_now()) {
+            (0, Ok(())) => {}
+            (1, Err(MrtrError::Redeem(RedeemError::AlreadyRedeemed))) => {}
+            (run, other) => panic!("run {run} of one state: {other:?}"),
+        }
+    }
+    // Without the state, nothing is read, even by a question that may be answered unasked.
+    if let Ok(retry) = Retry::from_params(without_state) {
+        let Ok(mut round) = rounds.round::<u32>(retry, binding, NOW) else {
+            panic!("a round without state does not open one")
+        };
+        let unasked = Ask::form::<Everything>("form").answerable_before_asked();
+        assert!(matches!(round.answer(unasked), Ok(Answer::Ask(_))));
     }
 }
 

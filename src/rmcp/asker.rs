@@ -23,7 +23,7 @@ use super::convert::{
 use super::stop::Stop;
 use crate::mrtr::{Answer, Ask, Asks, DeclaredCapabilities, Retry, Round};
 use crate::observe::{self, Outcome};
-use crate::state::{Binding, ParamsDigest, ReplayGuard, UnixTime};
+use crate::state::{Binding, ParamsDigest, UnixTime};
 use crate::{
     Consent, Elicit, Elicitation, ElicitationSupport, FormRequest, Mode, Revision, UrlOutcome,
     UrlRequest,
@@ -326,9 +326,21 @@ impl Asker {
     }
 
     /// 2026-07-28: the round, for asking several inputs at once (a tuple of [`Ask`]s) or for
-    /// sampling and roots requests. `None` before 2026-07-28.
-    pub fn round(&mut self) -> Option<&mut Round<'static, ()>> {
-        self.round.as_mut()
+    /// sampling and roots requests; `None` before 2026-07-28. With a replay guard
+    /// ([`Rounds::with_replay_guard`](crate::mrtr::Rounds::with_replay_guard)) the state it
+    /// resumes is spent first ([`Round::spend`]).
+    ///
+    /// # Errors
+    /// [`Stop::Error`]: the state was spent already (a replay, `-32602`), or the guard could not
+    /// decide (`-32603`; it fails closed).
+    pub async fn round(&mut self) -> Result<Option<&mut Round<'static, ()>>, Stop> {
+        match self.round.as_mut() {
+            Some(round) => {
+                round.spend().await?;
+                Ok(Some(round))
+            }
+            None => Ok(None),
+        }
     }
 
     /// Why the last answer was [`NoReply`](Elicitation::NoReply): the timeout, the transport,
@@ -356,7 +368,9 @@ impl Asker {
     ) -> Result<Elicitation<T>, Stop> {
         self.start(Mode::Form, request.name())?;
         if self.round.is_some() {
-            return self.answer(Ask::form_request(request.name().to_owned(), request));
+            return self
+                .answer(Ask::form_request(request.name().to_owned(), request))
+                .await;
         }
         self.ask_form(request, form_outcome).await
     }
@@ -383,7 +397,9 @@ impl Asker {
     ) -> Result<Elicitation<Consent<T>>, Stop> {
         self.start(Mode::Form, request.name())?;
         if self.round.is_some() {
-            return self.answer(Ask::consent_request(request.name().to_owned(), request));
+            return self
+                .answer(Ask::consent_request(request.name().to_owned(), request))
+                .await;
         }
         self.ask_form(request, |request, result| {
             let action = counted_action(request.name(), &result)?;
@@ -404,7 +420,9 @@ impl Asker {
     pub async fn url(&mut self, request: UrlRequest) -> Result<UrlOutcome, Stop> {
         self.start(Mode::Url, request.name())?;
         if self.round.is_some() {
-            return self.answer(Ask::url(request.name().to_owned(), request));
+            return self
+                .answer(Ask::url(request.name().to_owned(), request))
+                .await;
         }
         let name = request.name().to_owned();
         let params = url_params(&request, self.revision)?;
@@ -417,22 +435,6 @@ impl Asker {
             || UrlOutcome::NoReply,
         )
         .await
-    }
-
-    /// For an operation that must happen at most once (dropping a table, a payment): record the
-    /// 2026-07-28 round state this call resumed as redeemed in `guard`, after every answer is
-    /// read and before acting. Of any number of replays of the same retry, exactly one gets
-    /// past this; the others stop with `-32602`. Before 2026-07-28 each call asks anew, and a
-    /// call that resumed no state read no answers: nothing to redeem.
-    ///
-    /// # Errors
-    /// [`Stop::Error`]: the state was redeemed already (`-32602`), or the guard could not
-    /// decide (`-32603`; it fails closed).
-    pub async fn redeem_once<G: ReplayGuard + ?Sized>(&self, guard: &G) -> Result<(), Stop> {
-        match &self.round {
-            Some(round) => Ok(round.redeem_once(guard).await?),
-            None => Ok(()),
-        }
     }
 
     /// Before asking: whether the client declared `mode` (a [`Stop::CannotAsk`] if not), and
@@ -520,13 +522,13 @@ impl Asker {
     /// 2026-07-28: one [`Ask`] of the round, form and URL questions read before they were
     /// asked if [`answerable_before_asked`](Asker::answerable_before_asked) says so (never
     /// consent: an `Ask` ignores it there).
-    fn answer<O>(&mut self, ask: Ask<O>) -> Result<O, Stop> {
+    async fn answer<O>(&mut self, ask: Ask<O>) -> Result<O, Stop> {
         let ask = if self.before_asked {
             ask.answerable_before_asked()
         } else {
             ask
         };
-        self.answer_all(ask)
+        self.answer_all(ask).await
     }
 
     /// 2026-07-28: several inputs in one round — a tuple of [`Ask`]s, sampling and roots
@@ -535,10 +537,11 @@ impl Asker {
     ///
     /// # Errors
     /// A [`Stop`]: the input-required result, the rejected answers, or a protocol error — among
-    /// them `-32021` if the client did not declare what a missing input needs, and `-32600`
-    /// before 2026-07-28, which has no rounds (ask one question at a time there).
-    pub fn answer_all<A: Asks>(&mut self, asks: A) -> Result<A::Output, Stop> {
-        let Some(round) = self.round.as_mut() else {
+    /// them `-32021` if the client did not declare what a missing input needs, `-32602` for a
+    /// state spent already (a replay, with a replay guard), and `-32600` before 2026-07-28,
+    /// which has no rounds (ask one question at a time there).
+    pub async fn answer_all<A: Asks>(&mut self, asks: A) -> Result<A::Output, Stop> {
+        let Some(round) = self.round().await? else {
             return Err(Stop::Error(ErrorData::invalid_request(
                 "several inputs in one round need protocol 2026-07-28",
                 None,

@@ -9,7 +9,7 @@ use ::rmcp::service::RequestContext;
 use ::rmcp::{ErrorData, RoleServer};
 
 use crate::mrtr::Rounds;
-use crate::state::KeyError;
+use crate::state::{KeyError, MemoryReplayGuard};
 
 /// How a server asks from its handlers: the keys its 2026-07-28 round state is sealed with, who
 /// is asking, how often an answer that breaks a form's rules is asked again, and how long to wait
@@ -77,7 +77,8 @@ impl AskConfig {
     /// For a server with one user — a stdio server, started by the client of the person it
     /// serves. Round state is sealed with a key generated now, for the life of the process: a
     /// restart drops the questions in flight (the client asks again), and nothing needs
-    /// storing.
+    /// storing. Every round's state is single use, in a [`MemoryReplayGuard`]
+    /// ([`Rounds::with_replay_guard`]): a replayed retry is refused.
     ///
     /// Not for a server that several people reach (streamable HTTP): with one principal, a
     /// round's state would open for any of them. Use [`per_user`](AskConfig::per_user) there.
@@ -85,7 +86,8 @@ impl AskConfig {
     /// # Errors
     /// [`KeyError::RandomnessUnavailable`] if the operating system has no randomness to give.
     pub fn single_user() -> Result<Self, KeyError> {
-        Ok(Self::single_user_with(Rounds::generate()?))
+        let rounds = Rounds::generate()?.with_replay_guard(MemoryReplayGuard::new());
+        Ok(Self::single_user_with(rounds))
     }
 
     /// [`single_user`](AskConfig::single_user) with rounds set up by the caller, e.g. keys kept

@@ -65,8 +65,13 @@ pub enum MrtrError {
     /// `requestState` did not open; the inner error names the check that failed. `-32602`.
     State(StateError),
     /// The round's state could not be redeemed for single use: a replay (`-32602`), or the guard
-    /// could not decide (`-32603`). See [`Round::redeem_once`](super::Round::redeem_once).
+    /// could not decide (`-32603`). See [`Round::spend`](super::Round::spend).
     Redeem(RedeemError),
+    /// The round resumes a state that must be spent in the server's replay guard before anything
+    /// is read from it, and it was not ([`Round::spend`](super::Round::spend)); or
+    /// [`Round::spend_now`](super::Round::spend_now) met a guard that has to wait. A server bug:
+    /// `-32603`.
+    Unspent,
     /// An answer is needed that the client cannot give: it did not declare the capability the
     /// input request needs, and the spec forbids sending it. `-32021`, with
     /// `data.requiredCapabilities`.
@@ -104,6 +109,7 @@ impl MrtrError {
             Self::MissingCapabilities(_) => JsonRpcError::MISSING_REQUIRED_CLIENT_CAPABILITY,
             Self::DuplicateKey { .. }
             | Self::UnsupportedInputRequest { .. }
+            | Self::Unspent
             | Self::EmptyResult => JsonRpcError::INTERNAL_ERROR,
             Self::Seal(error) => error.to_jsonrpc_error().code(),
         }
@@ -147,6 +153,7 @@ impl MrtrError {
             Self::Redeem(_)
             | Self::DuplicateKey { .. }
             | Self::UnsupportedInputRequest { .. }
+            | Self::Unspent
             | Self::EmptyResult
             | Self::Seal(_) => None,
         }
@@ -187,6 +194,11 @@ impl fmt::Display for MrtrError {
             Self::UnsupportedInputRequest { key, rule } => {
                 write!(f, "input request `{key}` is not allowed: {rule}")
             }
+            Self::Unspent => f.write_str(
+                "this round resumes a requestState that must be spent in the replay guard before \
+                 it is read: await `Round::spend` first (`spend_now` only with a guard that \
+                 decides without waiting, such as `MemoryReplayGuard`)",
+            ),
             Self::EmptyResult => f.write_str(
                 "an InputRequiredResult must carry at least one of `inputRequests` or `requestState`",
             ),

@@ -19,8 +19,9 @@
 //!   every missing one in a single round. Asking first and acting after is one expression, so
 //!   nothing is applied before the answer exists.
 //! - The round's typed state `S`, and every answer so far, are sealed into `requestState`: bound
-//!   to the principal and the request, expiring, and single-use through a
-//!   [`ReplayGuard`](crate::state::ReplayGuard) with [`Round::redeem_once`].
+//!   to the principal and the request, expiring, and — with a
+//!   [`ReplayGuard`](crate::state::ReplayGuard) ([`Rounds::with_replay_guard`]) — spent by the
+//!   run that resumes it ([`Round::spend`]), so no round's state is accepted twice.
 //!
 //! The rules it follows, from the spec: at least one of `inputRequests`/`requestState` in every
 //! result; unique keys; only input requests the client declared a capability for (otherwise

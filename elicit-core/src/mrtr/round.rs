@@ -2,7 +2,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
-use std::future::ready;
+use std::future::Future as _;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -17,10 +17,7 @@ use super::result::{InputRequests, InputRequiredResult};
 use super::retry::Retry;
 use crate::outcome::Rejected;
 use crate::requested::Text;
-use crate::state::{
-    Binding, KeyError, MemoryReplayGuard, RedeemError, RedeemFuture, ReplayGuard, StateId,
-    StateKeys, UnixTime,
-};
+use crate::state::{Binding, KeyError, ReplayGuard, StateId, StateKeys, UnixTime};
 
 /// A server's multi round-trip setup: the keys its round state is sealed with, and how long a
 /// round stays open. Build it once at start-up and share it; every replica built from the same
@@ -39,11 +36,24 @@ use crate::state::{
 /// assert_eq!(rounds.ttl(), Duration::from_secs(300));
 /// # Ok::<(), mcp_elicit::state::KeyError>(())
 /// ```
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct Rounds {
     keys: StateKeys,
     ttl: Duration,
     reasks: u32,
+    /// Where every resumed round's state is spent, if anywhere.
+    guard: Option<Arc<dyn ReplayGuard>>,
+}
+
+impl fmt::Debug for Rounds {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Rounds")
+            .field("keys", &self.keys)
+            .field("ttl", &self.ttl)
+            .field("reasks", &self.reasks)
+            .field("replay_guard", &self.guard.is_some())
+            .finish()
+    }
 }
 
 impl Rounds {
@@ -62,7 +72,45 @@ impl Rounds {
             keys,
             ttl: Self::DEFAULT_TTL,
             reasks: Self::DEFAULT_REASKS,
+            guard: None,
         }
+    }
+
+    /// Makes every round's state single use: a run that resumes a state spends it in `guard`
+    /// ([`Round::spend`]) before it reads a single answer, and a state presented again — the
+    /// last one or any earlier round's, byte for byte or with other answers — is refused with
+    /// [`RedeemError::AlreadyRedeemed`](crate::state::RedeemError::AlreadyRedeemed) (`-32602`).
+    ///
+    /// So, against a client that replays: the re-ask bound ([`with_reasks`](Rounds::with_reasks))
+    /// holds, a decline stays final, and an answer from any round is acted on at most once. And
+    /// every answer a run reads comes from a spent state: answers a client sends before they were
+    /// asked ([`Ask::answerable_before_asked`](super::Ask::answerable_before_asked)) are not read
+    /// (the question is asked). It costs one guard write per resumed round: a map insert in
+    /// memory, one Redis command in a fleet (`RedisReplayGuard`).
+    ///
+    /// Without a guard a state can be presented again while it is open (its TTL): every round
+    /// resumes as often as the client sends it.
+    ///
+    /// ```
+    /// # extern crate elicit_core as mcp_elicit;
+    /// use mcp_elicit::mrtr::Rounds;
+    /// use mcp_elicit::state::MemoryReplayGuard;
+    ///
+    /// // One process; a fleet shares a `RedisReplayGuard` (feature `redis`) instead.
+    /// let rounds = Rounds::generate()?.with_replay_guard(MemoryReplayGuard::new());
+    /// assert!(rounds.has_replay_guard());
+    /// # Ok::<(), mcp_elicit::state::KeyError>(())
+    /// ```
+    #[must_use]
+    pub fn with_replay_guard(mut self, guard: impl ReplayGuard + 'static) -> Self {
+        self.guard = Some(Arc::new(guard));
+        self
+    }
+
+    /// Whether every round's state is single use ([`with_replay_guard`](Rounds::with_replay_guard)).
+    #[must_use]
+    pub fn has_replay_guard(&self) -> bool {
+        self.guard.is_some()
     }
 
     /// Ask a question again at most `reasks` times while its answers break its rules (`0`:
@@ -245,13 +293,18 @@ where
             }
         };
         let reasks = rounds.reasks;
+        let spend = match (opened, rounds.guard.is_some()) {
+            (Some((id, expires_at)), true) => Spend::Due { id, expires_at },
+            (Some(_), false) => Spend::Unguarded,
+            (None, _) => Spend::Nothing,
+        };
         Ok(Round {
             rounds,
             binding: OwnedBinding::of(&binding),
             now,
             capabilities: retry.capabilities,
             responses: retry.responses.to_owned_map(),
-            opened,
+            spend,
             asked: envelope.asked,
             questions: envelope.questions,
             read_keys: BTreeSet::new(),
@@ -395,7 +448,8 @@ pub struct Round<'r, S = ()> {
     now: UnixTime,
     capabilities: DeclaredCapabilities,
     responses: BTreeMap<String, Value>,
-    opened: Option<(StateId, UnixTime)>,
+    /// The resumed state, and whether it is spent.
+    spend: Spend,
     asked: BTreeSet<String>,
     /// The question each key of `asked` and `carried` was asked as.
     questions: BTreeMap<String, String>,
@@ -420,7 +474,8 @@ impl<S> fmt::Debug for Round<'_, S> {
         f.debug_struct("Round")
             .field("binding", &self.binding)
             .field("capabilities", &self.capabilities)
-            .field("resumed", &self.opened.is_some())
+            .field("resumed", &self.is_resumed())
+            .field("spend", &self.spend)
             .field("asked", &self.asked)
             .field("answered", &self.carried.keys().collect::<Vec<_>>())
             .finish_non_exhaustive()
@@ -442,6 +497,7 @@ where
     /// (`-32021`) if an answer is missing and the client did not declare the capability to be
     /// asked for it; [`MrtrError::Seal`] if the round's state would not seal.
     pub fn answer<A: Asks>(&mut self, asks: A) -> Result<Answer<A::Output>, MrtrError> {
+        self.spend.check()?;
         let mut keys = Vec::new();
         asks.keys(&mut keys);
         let mut seen = BTreeSet::new();
@@ -475,6 +531,7 @@ where
     /// # Errors
     /// [`MrtrError::Seal`] if the state would not seal.
     pub fn checkpoint(&mut self) -> Result<InputRequiredResult, MrtrError> {
+        self.spend.check()?;
         self.input_required()
     }
 
@@ -511,9 +568,11 @@ where
 
 impl<S> Round<'_, S> {
     /// The handler's state from the previous round (or set by [`keep`](Round::keep) in this
-    /// one); `None` on a first request.
+    /// one); `None` on a first request, and before a state that must be spent is
+    /// ([`spend`](Round::spend)).
     #[must_use]
     pub fn state(&self) -> Option<&S> {
+        self.spend.check().ok()?;
         self.state.as_ref()
     }
 
@@ -525,15 +584,16 @@ impl<S> Round<'_, S> {
         self.state = Some(state);
     }
 
-    /// Takes the state out.
+    /// Takes the state out (`None` as [`state`](Round::state) says).
     pub fn take_state(&mut self) -> Option<S> {
+        self.spend.check().ok()?;
         self.state.take()
     }
 
     /// Whether this run resumes a round: the request carried a `requestState` that opened.
     #[must_use]
     pub fn is_resumed(&self) -> bool {
-        self.opened.is_some()
+        !matches!(self.spend, Spend::Nothing)
     }
 
     /// The capabilities the client declared on this request: check them to degrade gracefully
@@ -556,34 +616,69 @@ impl<S> Round<'_, S> {
         &self.unusable
     }
 
-    /// Records the `requestState` this run resumed as redeemed in `guard`, for an operation that
-    /// must happen at most once: call it after every answer is read and before acting, and act
-    /// only on `Ok(())`. Of concurrent retries presenting the same state, exactly one succeeds;
-    /// every other gets [`RedeemError::AlreadyRedeemed`](crate::state::RedeemError) (`-32602`).
+    /// With a replay guard ([`Rounds::with_replay_guard`]): spends the state this run resumed,
+    /// once per run, before anything is read from it. Until it is spent, [`answer`](Round::answer)
+    /// and [`checkpoint`](Round::checkpoint) refuse ([`MrtrError::Unspent`], `-32603`) and
+    /// [`state`](Round::state) is `None`. Of any number of runs presenting the same state,
+    /// concurrently or one after another, exactly one spends it; every other gets
+    /// [`MrtrError::Redeem`] with
+    /// [`RedeemError::AlreadyRedeemed`](crate::state::RedeemError::AlreadyRedeemed) (`-32602`),
+    /// or [`RedeemError::Unavailable`](crate::state::RedeemError::Unavailable) (`-32603`) if the
+    /// guard cannot decide (it fails closed).
     ///
-    /// A run that resumed no state read no answers, so there is nothing to redeem: `Ok(())`.
-    pub fn redeem_once<'g, G>(&self, guard: &'g G) -> RedeemFuture<'g>
-    where
-        G: ReplayGuard + ?Sized,
-    {
-        match self.opened {
-            Some((id, expires_at)) => guard.redeem(id, expires_at, self.now),
-            None => Box::pin(ready(Ok(()))),
+    /// `Ok(())` at once without a guard, on a first request, and when already spent. The rmcp
+    /// `Asker` spends before its first question; a hand-written handler calls this first.
+    ///
+    /// # Errors
+    /// [`MrtrError::Redeem`], as above. The round stays unspent, and keeps refusing.
+    pub async fn spend(&mut self) -> Result<(), MrtrError> {
+        let Spend::Due { id, expires_at } = self.spend else {
+            return Ok(());
+        };
+        let Some(guard) = self.rounds.guard.clone() else {
+            return Ok(());
+        };
+        guard
+            .redeem(id, &self.binding.principal, expires_at, self.now)
+            .await?;
+        self.spend = Spend::Spent;
+        Ok(())
+    }
+
+    /// [`spend`](Round::spend) for a synchronous handler, with a guard that decides without
+    /// waiting ([`MemoryReplayGuard`](crate::state::MemoryReplayGuard)).
+    ///
+    /// # Errors
+    /// As [`spend`](Round::spend); and [`MrtrError::Unspent`] if the guard would have to wait
+    /// (a network guard, such as `RedisReplayGuard`): await [`spend`](Round::spend) there.
+    pub fn spend_now(&mut self) -> Result<(), MrtrError> {
+        let mut spending = std::pin::pin!(self.spend());
+        let mut context = std::task::Context::from_waker(std::task::Waker::noop());
+        match spending.as_mut().poll(&mut context) {
+            std::task::Poll::Ready(spent) => spent,
+            std::task::Poll::Pending => Err(MrtrError::Unspent),
         }
     }
 }
 
-impl<S> Round<'_, S> {
-    /// [`redeem_once`](Round::redeem_once) without a future, for synchronous callers of the
-    /// in-memory guard (as [`MemoryReplayGuard::redeem_now`]).
-    ///
-    /// # Errors
-    /// [`RedeemError::AlreadyRedeemed`] on a replay; [`RedeemError::Unavailable`] if the guard is
-    /// full.
-    pub fn redeem_now(&self, guard: &MemoryReplayGuard) -> Result<(), RedeemError> {
-        match self.opened {
-            Some((id, expires_at)) => guard.redeem_now(id, expires_at, self.now),
-            None => Ok(()),
+/// Whether the state a run resumed is spent.
+#[derive(Clone, Copy, Debug)]
+enum Spend {
+    /// A first request: nothing resumed.
+    Nothing,
+    /// Resumed, with no replay guard configured: nothing to spend.
+    Unguarded,
+    /// Resumed, and to be spent in the guard before anything is read.
+    Due { id: StateId, expires_at: UnixTime },
+    /// Resumed and spent by this run.
+    Spent,
+}
+
+impl Spend {
+    fn check(self) -> Result<(), MrtrError> {
+        match self {
+            Self::Due { .. } => Err(MrtrError::Unspent),
+            Self::Nothing | Self::Unguarded | Self::Spent => Ok(()),
         }
     }
 }
@@ -595,6 +690,9 @@ impl<S> sealed::Collect for Round<'_, S> {
             // An answer to another question asked under this key is not an answer to this one.
             return same_question.then(|| (answer.clone(), false));
         }
+        // With a replay guard, every answer read comes from a spent state: none before it is
+        // asked.
+        let unasked = unasked && self.rounds.guard.is_none();
         if unasked || (self.asked.contains(key) && same_question) {
             return self.responses.get(key).cloned().map(|fresh| (fresh, true));
         }

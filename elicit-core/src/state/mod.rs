@@ -55,7 +55,7 @@
 //! });
 //! let binding = Binding { params_digest: ParamsDigest::of_request_params(&retry), ..binding };
 //! let opened = keys.open::<Checkout>(&request_state, &binding, now)?;
-//! guard.redeem_now(opened.id(), opened.expires_at(), now)?; // charge the card once
+//! guard.redeem_now(opened.id(), binding.principal, opened.expires_at(), now)?; // charge once
 //! assert_eq!(opened.into_value(), Checkout { cart: 7, step: 1 });
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```

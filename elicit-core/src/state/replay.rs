@@ -1,7 +1,8 @@
 //! Single use: the replay guard, which remembers which states have been redeemed.
 
-use std::collections::HashMap;
+use std::cmp::Reverse;
 use std::collections::hash_map::Entry;
+use std::collections::{BinaryHeap, HashMap};
 use std::error::Error;
 use std::fmt;
 use std::future::{Future, ready};
@@ -64,42 +65,71 @@ pub type RedeemFuture<'a> = Pin<Box<dyn Future<Output = Result<(), RedeemError>>
 /// let text = keys.seal(&"voucher X1", &binding, Duration::from_secs(300), now)?;
 ///
 /// let opened = keys.open::<String>(&text, &binding, now)?;
-/// guard.redeem_now(opened.id(), opened.expires_at(), now)?; // first use: go ahead
+/// guard.redeem_now(opened.id(), binding.principal, opened.expires_at(), now)?; // first use
 ///
 /// let again = keys.open::<String>(&text, &binding, now)?; // still opens...
-/// let replay = guard.redeem_now(again.id(), again.expires_at(), now); // ...but only once
+/// let replay = guard.redeem_now(again.id(), binding.principal, again.expires_at(), now); // ...once
 /// assert!(matches!(replay, Err(RedeemError::AlreadyRedeemed)));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 ///
-/// In async code the same reads `opened.redeem_once(&guard, UnixTime::now()).await?`.
+/// In async code the same reads `opened.redeem_once(&guard, binding.principal, now).await?`;
+/// a multi round-trip server configures its guard once instead
+/// ([`Rounds::with_replay_guard`](crate::mrtr::Rounds::with_replay_guard)), and every round's
+/// state is spent for it.
 pub trait ReplayGuard: Send + Sync {
     /// Records `id` as redeemed until (at least) `expires_at`. `Ok(())` the first time;
-    /// [`RedeemError::AlreadyRedeemed`] every later time. `now` is the caller's clock, for guards
-    /// that keep time themselves (a network guard may use its own clock instead).
-    fn redeem(&self, id: StateId, expires_at: UnixTime, now: UnixTime) -> RedeemFuture<'_>;
+    /// [`RedeemError::AlreadyRedeemed`] every later time. `principal` is whose state it is (the
+    /// [`Binding`](super::Binding)'s), for a guard that bounds what one principal may hold;
+    /// `now` is the caller's clock, for guards that keep time themselves (a network guard may
+    /// use its own clock instead).
+    fn redeem(
+        &self,
+        id: StateId,
+        principal: &str,
+        expires_at: UnixTime,
+        now: UnixTime,
+    ) -> RedeemFuture<'_>;
 }
 
 impl<G: ReplayGuard + ?Sized> ReplayGuard for Arc<G> {
-    fn redeem(&self, id: StateId, expires_at: UnixTime, now: UnixTime) -> RedeemFuture<'_> {
-        (**self).redeem(id, expires_at, now)
+    fn redeem(
+        &self,
+        id: StateId,
+        principal: &str,
+        expires_at: UnixTime,
+        now: UnixTime,
+    ) -> RedeemFuture<'_> {
+        (**self).redeem(id, principal, expires_at, now)
     }
 }
 
 impl<G: ReplayGuard + ?Sized> ReplayGuard for &G {
-    fn redeem(&self, id: StateId, expires_at: UnixTime, now: UnixTime) -> RedeemFuture<'_> {
-        (**self).redeem(id, expires_at, now)
+    fn redeem(
+        &self,
+        id: StateId,
+        principal: &str,
+        expires_at: UnixTime,
+        now: UnixTime,
+    ) -> RedeemFuture<'_> {
+        (**self).redeem(id, principal, expires_at, now)
     }
 }
 
 /// The replay guard for a single server process: redeemed ids in a mutex-guarded map.
 ///
-/// Memory stays bounded: an id is kept only until its state expires, and expired ids are purged
-/// whenever the map has doubled since the last purge (amortised O(1) per redemption), and
-/// whenever it is full. As a hard
-/// cap against a burst of long-lived states, a guard holding
-/// [`max_entries`](MemoryReplayGuard::with_max_entries) unexpired ids refuses further
-/// redemptions with [`RedeemError::Unavailable`] rather than forget one early.
+/// # What it keeps, and what it evicts
+/// - An id is kept until its state expires, never less: forgetting it early would let the state
+///   be replayed.
+/// - Expired ids are evicted oldest first, a few on each redemption
+///   ([`EVICT_PER_REDEEM`](MemoryReplayGuard::EVICT_PER_REDEEM)), from a queue ordered by expiry:
+///   no redemption scans the whole guard, so one costs O(log n) however full the guard is, and
+///   the expired backlog drains faster than redemptions add to it.
+/// - Two caps, both failing closed with [`RedeemError::Unavailable`] rather than forgetting an
+///   unexpired id: [`max_entries`](MemoryReplayGuard::with_max_entries) unexpired ids in all, and
+///   [`max_per_principal`](MemoryReplayGuard::with_max_per_principal) for any one principal, so
+///   that one user who redeems as fast as they can fills their own share, not the guard: the
+///   others keep redeeming.
 ///
 /// It does not survive a restart and is not shared between replicas: a fleet needs a shared guard
 /// such as `RedisReplayGuard` (cargo feature `redis`).
@@ -111,84 +141,140 @@ impl<G: ReplayGuard + ?Sized> ReplayGuard for &G {
 /// let guard = MemoryReplayGuard::new();
 /// let id = StateId::from_bytes([1; 16]);
 /// let (now, expires_at) = (UnixTime::from_secs(100), UnixTime::from_secs(400));
-/// assert!(guard.redeem_now(id, expires_at, now).is_ok());
-/// assert!(matches!(guard.redeem_now(id, expires_at, now), Err(RedeemError::AlreadyRedeemed)));
+/// assert!(guard.redeem_now(id, "user-8f3a", expires_at, now).is_ok());
+/// assert!(matches!(
+///     guard.redeem_now(id, "user-8f3a", expires_at, now),
+///     Err(RedeemError::AlreadyRedeemed)
+/// ));
 /// ```
 pub struct MemoryReplayGuard {
     redeemed: Mutex<Redeemed>,
     max_entries: usize,
+    max_per_principal: usize,
 }
 
+#[derive(Default)]
 struct Redeemed {
-    expiries: HashMap<StateId, UnixTime>,
-    /// The map size at which expired entries are next purged.
-    purge_at: usize,
+    /// Each unexpired (or not yet evicted) id: when it expires, and whose it is.
+    ids: HashMap<StateId, (UnixTime, Arc<str>)>,
+    /// The same ids, soonest expiry first: what is evicted next.
+    by_expiry: BinaryHeap<Reverse<(UnixTime, StateId)>>,
+    /// How many of `ids` each principal holds (principals holding none are left out).
+    per_principal: HashMap<Arc<str>, usize>,
 }
 
-/// Below this size the map is never purged: scanning it would cost more than it frees.
-const MIN_PURGE_AT: usize = 1024;
+impl Redeemed {
+    /// Evicts at most `most` ids that expired by `now`, soonest first.
+    fn evict_expired(&mut self, now: UnixTime, most: usize) {
+        for _ in 0..most {
+            match self.by_expiry.peek() {
+                Some(Reverse((expiry, _))) if *expiry <= now => {}
+                _ => return,
+            }
+            let Some(Reverse((_, id))) = self.by_expiry.pop() else {
+                return;
+            };
+            if let Some((_, principal)) = self.ids.remove(&id)
+                && let Entry::Occupied(mut held) = self.per_principal.entry(principal)
+            {
+                *held.get_mut() = held.get().saturating_sub(1);
+                if *held.get() == 0 {
+                    held.remove();
+                }
+            }
+        }
+    }
+}
 
 impl MemoryReplayGuard {
-    /// The default cap on unexpired redeemed ids: about a million, a few tens of MiB.
+    /// The default cap on unexpired redeemed ids: about a million, some 100 MiB at the most.
     pub const DEFAULT_MAX_ENTRIES: usize = 1 << 20;
 
-    /// An empty guard holding at most [`DEFAULT_MAX_ENTRIES`](Self::DEFAULT_MAX_ENTRIES) ids.
+    /// The default cap on one principal's unexpired redeemed ids: a sixteenth of
+    /// [`DEFAULT_MAX_ENTRIES`](Self::DEFAULT_MAX_ENTRIES). With the default 10-minute round TTL
+    /// that is over a hundred rounds a second, for ten minutes, from one user.
+    pub const DEFAULT_MAX_PER_PRINCIPAL: usize = Self::DEFAULT_MAX_ENTRIES / 16;
+
+    /// How many expired ids each redemption evicts at most: more than the one it adds, so the
+    /// guard never grows on expired ids, and few enough that no redemption waits on a purge.
+    pub const EVICT_PER_REDEEM: usize = 8;
+
+    /// An empty guard with the default caps.
     #[must_use]
     pub fn new() -> Self {
         Self::with_max_entries(Self::DEFAULT_MAX_ENTRIES)
     }
 
-    /// An empty guard holding at most `max_entries` unexpired ids.
+    /// An empty guard holding at most `max_entries` unexpired ids, and at most
+    /// [`DEFAULT_MAX_PER_PRINCIPAL`](Self::DEFAULT_MAX_PER_PRINCIPAL) (or `max_entries`, if
+    /// smaller) for any one principal.
     #[must_use]
     pub fn with_max_entries(max_entries: usize) -> Self {
         Self {
-            redeemed: Mutex::new(Redeemed {
-                expiries: HashMap::new(),
-                purge_at: MIN_PURGE_AT,
-            }),
+            redeemed: Mutex::new(Redeemed::default()),
             max_entries,
+            max_per_principal: Self::DEFAULT_MAX_PER_PRINCIPAL.min(max_entries),
         }
+    }
+
+    /// At most `max_per_principal` unexpired ids for any one principal. A server with one user
+    /// (`AskConfig::single_user`) may raise it to [`max_entries`](Self::with_max_entries).
+    #[must_use]
+    pub fn with_max_per_principal(mut self, max_per_principal: usize) -> Self {
+        self.max_per_principal = max_per_principal;
+        self
     }
 
     /// [`ReplayGuard::redeem`] without a future, for synchronous callers.
     ///
     /// # Errors
     /// [`RedeemError::AlreadyRedeemed`] if `id` was redeemed before;
-    /// [`RedeemError::Unavailable`] if the guard is full of unexpired ids.
+    /// [`RedeemError::Unavailable`] if the guard, or `principal`'s share of it, is full of
+    /// unexpired ids.
     pub fn redeem_now(
         &self,
         id: StateId,
+        principal: &str,
         expires_at: UnixTime,
         now: UnixTime,
     ) -> Result<(), RedeemError> {
-        // A panic while holding this lock cannot leave the map half-updated, so a poisoned lock
-        // is still sound to use.
+        // A panic while holding this lock cannot leave the maps half-updated (every update below
+        // comes after the last fallible step), so a poisoned lock is still sound to use.
         let mut redeemed = self.redeemed.lock().unwrap_or_else(PoisonError::into_inner);
-        let Redeemed { expiries, purge_at } = &mut *redeemed;
-        if expiries.len() >= (*purge_at).min(self.max_entries) {
-            expiries.retain(|_, expiry| *expiry > now);
-            *purge_at = expiries.len().saturating_mul(2).max(MIN_PURGE_AT);
+        redeemed.evict_expired(now, Self::EVICT_PER_REDEEM);
+        if redeemed.ids.contains_key(&id) {
+            return Err(RedeemError::AlreadyRedeemed);
         }
-        let len = expiries.len();
-        match expiries.entry(id) {
-            Entry::Occupied(_) => Err(RedeemError::AlreadyRedeemed),
-            Entry::Vacant(_) if len >= self.max_entries => {
-                Err(RedeemError::Unavailable(Box::new(GuardFull)))
-            }
-            Entry::Vacant(slot) => {
-                slot.insert(expires_at);
-                Ok(())
-            }
+        if redeemed.ids.len() >= self.max_entries {
+            return Err(RedeemError::Unavailable(Box::new(GuardFull::All)));
         }
+        let held = redeemed.per_principal.get(principal).copied().unwrap_or(0);
+        if held >= self.max_per_principal {
+            return Err(RedeemError::Unavailable(Box::new(GuardFull::Principal)));
+        }
+        let Redeemed {
+            ids,
+            by_expiry,
+            per_principal,
+        } = &mut *redeemed;
+        // One allocation per principal while it holds ids, shared by all of them.
+        let principal = match per_principal.get_key_value(principal) {
+            Some((shared, _)) => Arc::clone(shared),
+            None => Arc::from(principal),
+        };
+        *per_principal.entry(Arc::clone(&principal)).or_insert(0) += 1;
+        ids.insert(id, (expires_at, principal));
+        by_expiry.push(Reverse((expires_at, id)));
+        Ok(())
     }
 
-    /// How many redeemed ids the guard holds, expired ones not yet purged included.
+    /// How many redeemed ids the guard holds, expired ones not yet evicted included.
     #[must_use]
     pub fn len(&self) -> usize {
         self.redeemed
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
-            .expiries
+            .ids
             .len()
     }
 
@@ -210,23 +296,41 @@ impl fmt::Debug for MemoryReplayGuard {
         f.debug_struct("MemoryReplayGuard")
             .field("len", &self.len())
             .field("max_entries", &self.max_entries)
+            .field("max_per_principal", &self.max_per_principal)
             .finish()
     }
 }
 
 impl ReplayGuard for MemoryReplayGuard {
-    fn redeem(&self, id: StateId, expires_at: UnixTime, now: UnixTime) -> RedeemFuture<'_> {
-        Box::pin(ready(self.redeem_now(id, expires_at, now)))
+    fn redeem(
+        &self,
+        id: StateId,
+        principal: &str,
+        expires_at: UnixTime,
+        now: UnixTime,
+    ) -> RedeemFuture<'_> {
+        Box::pin(ready(self.redeem_now(id, principal, expires_at, now)))
     }
 }
 
 /// The cause of [`RedeemError::Unavailable`] from a full [`MemoryReplayGuard`].
 #[derive(Debug)]
-struct GuardFull;
+enum GuardFull {
+    All,
+    Principal,
+}
 
 impl fmt::Display for GuardFull {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("the in-memory replay guard holds its maximum number of unexpired state ids")
+        f.write_str(match self {
+            Self::All => {
+                "the in-memory replay guard holds its maximum number of unexpired state ids"
+            }
+            Self::Principal => {
+                "this principal holds its maximum number of unexpired state ids in the \
+                 in-memory replay guard"
+            }
+        })
     }
 }
 

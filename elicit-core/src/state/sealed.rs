@@ -56,7 +56,7 @@ const VALUE_CAPACITY_HINT: usize = 256;
 /// let id = StateId::from_bytes([0xab; 16]);
 /// assert_eq!(id.to_string(), "abababababababababababababababab");
 /// ```
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct StateId([u8; STATE_ID_LEN]);
 
 impl StateId {
@@ -137,12 +137,18 @@ impl<S> Opened<S> {
 
     /// Records this state as redeemed in `guard`, failing with
     /// [`RedeemError::AlreadyRedeemed`](super::RedeemError::AlreadyRedeemed) if it already was.
-    /// Shorthand for `guard.redeem(self.id(), self.expires_at(), now)`.
-    pub fn redeem_once<'g, G>(&self, guard: &'g G, now: UnixTime) -> RedeemFuture<'g>
+    /// Shorthand for `guard.redeem(self.id(), principal, self.expires_at(), now)`, where
+    /// `principal` is the [`Binding`]'s the state opened for.
+    pub fn redeem_once<'g, G>(
+        &self,
+        guard: &'g G,
+        principal: &str,
+        now: UnixTime,
+    ) -> RedeemFuture<'g>
     where
         G: ReplayGuard + ?Sized,
     {
-        guard.redeem(self.id, self.expires_at, now)
+        guard.redeem(self.id, principal, self.expires_at, now)
     }
 }
 

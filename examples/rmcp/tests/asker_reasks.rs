@@ -62,3 +62,29 @@ on_both_revisions! {
         assert_eq!(messages, [DEPLOY_MESSAGE, &again, &again]);
     }
 }
+
+/// 2026-07-28: replaying round 1's state with another bad answer cannot reset the count. The
+/// server's rounds spend every state (`AskConfig::single_user` sets a replay guard), so the
+/// replay is refused and the latest state's next bad answer ends the call.
+#[tokio::test]
+async fn replaying_an_earlier_round_cannot_reset_the_reask_count() {
+    let s = on_2026_07_28(ops()).await;
+    let bad = accept(json!({"env": "staging", "replicas": 11}));
+    let first = s.first_round("deploy", deploy(), None).await;
+    let again = match s
+        .send("deploy", deploy(), None, Some(first.answered(&bad)))
+        .await
+    {
+        Ok(rmcp::model::ServerResult::InputRequiredResult(result)) => Asked::from(result),
+        other => panic!("asked again, got {other:?}"),
+    };
+    for _ in 0..3 {
+        let replayed = s.send("deploy", deploy(), None, Some(first.answered(&bad)));
+        assert_eq!(
+            refused(replayed.await),
+            rmcp::model::ErrorCode::INVALID_PARAMS
+        );
+    }
+    let last = s.send("deploy", deploy(), None, Some(again.answered(&bad)));
+    assert_eq!(completed(last.await), rejected_after("2 tries"));
+}

@@ -24,6 +24,11 @@ use crate::state::{StateId, UnixTime};
 ///
 /// Any Redis failure is [`RedeemError::Unavailable`]: the guard fails closed.
 ///
+/// It keeps no per-principal count (that would be a second command per redemption): bound
+/// Redis itself with `maxmemory` and the `noeviction` policy, so that a full Redis refuses the
+/// `SET` and the guard fails closed. Never an evicting policy (`allkeys-lru`, `volatile-*`): it
+/// would forget a redeemed id before its state expires, and the state could be replayed.
+///
 /// ```no_run
 /// # extern crate elicit_core as mcp_elicit;
 /// use mcp_elicit::state::{RedisReplayGuard, ReplayGuard};
@@ -84,7 +89,13 @@ impl<C> ReplayGuard for RedisReplayGuard<C>
 where
     C: ConnectionLike + Clone + Send + Sync,
 {
-    fn redeem(&self, id: StateId, expires_at: UnixTime, _now: UnixTime) -> RedeemFuture<'_> {
+    fn redeem(
+        &self,
+        id: StateId,
+        _principal: &str,
+        expires_at: UnixTime,
+        _now: UnixTime,
+    ) -> RedeemFuture<'_> {
         let mut connection = self.connection.clone();
         let key = format!("{}{id}", self.key_prefix);
         // `EXAT` must be positive; an expiry in the past is harmless (the state will not open).

@@ -57,7 +57,6 @@ pub fn ops_with(asking: AskConfig) -> Ops {
     let flow = ElicitationId::parse(FLOW).expect("a valid elicitation id");
     Ops {
         asking,
-        redeemed: Arc::new(MemoryReplayGuard::new()),
         github_flow: Arc::new(Mutex::new(Some(flow))),
     }
 }
@@ -70,7 +69,10 @@ pub fn ops() -> Ops {
 /// [`ops`], asking a question again at most `reasks` times while its answers break its rules.
 pub fn reasking(reasks: u32) -> Ops {
     let rounds = Rounds::generate().expect("the OS has randomness");
-    ops_with(AskConfig::single_user_with(rounds.with_reasks(reasks)))
+    let rounds = rounds
+        .with_reasks(reasks)
+        .with_replay_guard(MemoryReplayGuard::new());
+    ops_with(AskConfig::single_user_with(rounds))
 }
 
 /// [`ops`], waiting at most `timeout` for each answer (before 2026-07-28).
@@ -424,6 +426,12 @@ impl Session {
 
 /// An input-required result a test answers by hand.
 pub struct Asked(InputRequiredResult);
+
+impl From<InputRequiredResult> for Asked {
+    fn from(result: InputRequiredResult) -> Self {
+        Self(result)
+    }
+}
 
 impl Asked {
     /// A retry answering every question with `answer`, under the state as it was sent.
