@@ -143,11 +143,12 @@ fn holding(max: usize, len: u32, expiry: UnixTime, now: UnixTime) -> MemoryRepla
 
 fn single_use(now: UnixTime) {
     let expires = UnixTime::from_secs(now.as_secs() + 600);
-    let empty = MemoryReplayGuard::new();
-    let million = holding(1 << 22, 1_000_000, expires, now);
+    // Room for every call the harness makes (a few million), from one principal.
+    let empty = MemoryReplayGuard::with_max_entries(1 << 23).with_max_per_principal(usize::MAX);
+    let million = holding(1 << 23, 1_000_000, expires, now);
     // A million ids that expired a second ago: each redemption evicts a few.
     let later = UnixTime::from_secs(expires.as_secs() + 1);
-    let stale = holding(1 << 22, 1_000_000, expires, now);
+    let stale = holding(1 << 23, 1_000_000, expires, now);
     // A guard full of a million unexpired ids: each redemption is refused. Before eviction by
     // expiry order, each one scanned all of them first (issue 25: about 2 ms under the mutex).
     let full = holding(1_000_000, 1_000_000, expires, now);

@@ -1,8 +1,7 @@
 //! Single use: the replay guard, which remembers which states have been redeemed.
 
-use std::cmp::Reverse;
 use std::collections::hash_map::Entry;
-use std::collections::{BinaryHeap, HashMap};
+use std::collections::{BTreeMap, HashMap};
 use std::error::Error;
 use std::fmt;
 use std::future::{Future, ready};
@@ -157,8 +156,9 @@ pub struct MemoryReplayGuard {
 struct Redeemed {
     /// Each unexpired (or not yet evicted) id: when it expires, and whose it is.
     ids: HashMap<StateId, (UnixTime, Arc<str>)>,
-    /// The same ids, soonest expiry first: what is evicted next.
-    by_expiry: BinaryHeap<Reverse<(UnixTime, StateId)>>,
+    /// The same ids by their expiry (whole seconds, so states sealed in the same second share
+    /// a bucket), soonest first: what is evicted next.
+    by_expiry: BTreeMap<UnixTime, Vec<StateId>>,
     /// How many of `ids` each principal holds (principals holding none are left out).
     per_principal: HashMap<Arc<str>, usize>,
 }
@@ -167,13 +167,19 @@ impl Redeemed {
     /// Evicts at most `most` ids that expired by `now`, soonest first.
     fn evict_expired(&mut self, now: UnixTime, most: usize) {
         for _ in 0..most {
-            match self.by_expiry.peek() {
-                Some(Reverse((expiry, _))) if *expiry <= now => {}
-                _ => return,
-            }
-            let Some(Reverse((_, id))) = self.by_expiry.pop() else {
+            let Some(mut soonest) = self.by_expiry.first_entry() else {
                 return;
             };
+            if *soonest.key() > now {
+                return;
+            }
+            let Some(id) = soonest.get_mut().pop() else {
+                soonest.remove();
+                continue;
+            };
+            if soonest.get().is_empty() {
+                soonest.remove();
+            }
             if let Some((_, principal)) = self.ids.remove(&id)
                 && let Entry::Occupied(mut held) = self.per_principal.entry(principal)
             {
@@ -264,7 +270,7 @@ impl MemoryReplayGuard {
         };
         *per_principal.entry(Arc::clone(&principal)).or_insert(0) += 1;
         ids.insert(id, (expires_at, principal));
-        by_expiry.push(Reverse((expires_at, id)));
+        by_expiry.entry(expires_at).or_default().push(id);
         Ok(())
     }
 
