@@ -40,7 +40,11 @@ pub const MAX_STATE_LEN: usize = 64 * 1024;
 pub const MAX_MESSAGE_BYTES: usize = 16 * 1024;
 /// What a client reads: the most properties a form may have (a form a person fills in is short).
 pub const MAX_PROPERTIES: usize = 64;
-/// What a client reads: the most options a select may offer.
+/// The most options a select may offer: what a client reads, and what a server may build
+/// ([`RequestedSchema::new`](crate::schema::RequestedSchema::new),
+/// [`FormRequest::with_options`](crate::FormRequest::with_options)), so that a server learns of a
+/// select its clients would refuse when it builds it, and the work of checking a reply to it is
+/// bounded.
 pub const MAX_OPTIONS: usize = 1000;
 /// What a client reads: the most input requests one input-required result may carry.
 pub const MAX_INPUT_REQUESTS: usize = 64;
