@@ -46,7 +46,19 @@ pub const MAX_PROPERTIES: usize = 64;
 /// select its clients would refuse when it builds it, and the work of checking a reply to it is
 /// bounded.
 pub const MAX_OPTIONS: usize = 1000;
+/// What a client reads: the most options a form may offer in all its selects together. With
+/// [`MAX_OPTIONS`] alone, 64 selects of 1,000 options each would be 64,000 options to copy, check
+/// and show; a person reads a few long lists at most.
+pub const MAX_FORM_OPTIONS: usize = 4096;
 /// What a client reads: the most input requests one input-required result may carry.
 pub const MAX_INPUT_REQUESTS: usize = 64;
 /// What a client reads: the longest property name, and the longest option value, a form may have.
 pub const MAX_NAME_BYTES: usize = 256;
+/// What a client reads: the longest title, of a property or of an option (its label), in bytes.
+pub const MAX_TITLE_BYTES: usize = 512;
+/// What a client reads: the longest description of a property, in bytes.
+pub const MAX_DESCRIPTION_BYTES: usize = 4 * 1024;
+/// What a client reads: the longest text default (what a host pre-fills in a text box), in
+/// bytes. A select's default is an option value, so at most [`MAX_NAME_BYTES`]; a multi-select's
+/// holds at most one value per option ([`MAX_OPTIONS`]).
+pub const MAX_DEFAULT_BYTES: usize = MAX_MESSAGE_BYTES;
