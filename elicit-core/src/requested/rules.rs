@@ -33,9 +33,9 @@
 //! Three of these rules compare a value with every value before it, which a `const fn` can only
 //! do in a loop: O(k²) for a list of k. At run time, on lists a server or a client may make long
 //! (a client reads up to [`MAX_OPTIONS`](crate::limits::MAX_OPTIONS) options per select), the
-//! same rules are asked of the whole list at once, in O(k) with a hash set: [`first_repeat`]
+//! same rules are asked of the whole list at once, in O(k) with a hash set: `first_repeat`
 //! (for [`name_is_unique`], [`option_value_is_unique`], [`selection_is_new`]) and
-//! [`OptionLookup`] (for [`option_index`]). Each gives the verdict of its `const fn` (it runs the
+//! `OptionLookup` (for [`option_index`]), both crate-private. Each gives the verdict of its `const fn` (it runs the
 //! `const fn` itself on short lists, where the loop is cheaper than a hash set); the tests below
 //! check that they agree.
 //!
