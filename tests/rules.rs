@@ -98,6 +98,35 @@ fn option_value_is_unique() {
 }
 
 #[test]
+fn option_count_fits() {
+    let options = |count: usize| -> Vec<EnumOption> {
+        (0..count)
+            .map(|o| EnumOption::new(format!("o{o}")))
+            .collect()
+    };
+    let most = mcp_elicit::limits::MAX_OPTIONS;
+    let kinds = |count| -> [PropertyKind; 2] {
+        [
+            SelectSchema::new(options(count)).into(),
+            MultiSelectSchema::new(options(count)).into(),
+        ]
+    };
+    for kind in kinds(most) {
+        assert!(RequestedSchema::new(vec![Property::new("p", kind)]).is_ok());
+    }
+    for kind in kinds(most + 1) {
+        assert_eq!(
+            refused(vec![Property::new("p", kind)]),
+            SchemaError::TooManyOptions {
+                property: "p".into(),
+                count: most + 1,
+                limit: most
+            }
+        );
+    }
+}
+
+#[test]
 fn option_index() {
     assert_eq!(
         invalid_default(Property::new(

@@ -40,9 +40,25 @@ pub const MAX_STATE_LEN: usize = 64 * 1024;
 pub const MAX_MESSAGE_BYTES: usize = 16 * 1024;
 /// What a client reads: the most properties a form may have (a form a person fills in is short).
 pub const MAX_PROPERTIES: usize = 64;
-/// What a client reads: the most options a select may offer.
+/// The most options a select may offer: what a client reads, and what a server may build
+/// ([`RequestedSchema::new`](crate::schema::RequestedSchema::new),
+/// [`FormRequest::with_options`](crate::FormRequest::with_options)), so that a server learns of a
+/// select its clients would refuse when it builds it, and the work of checking a reply to it is
+/// bounded.
 pub const MAX_OPTIONS: usize = 1000;
+/// What a client reads: the most options a form may offer in all its selects together. With
+/// [`MAX_OPTIONS`] alone, 64 selects of 1,000 options each would be 64,000 options to copy, check
+/// and show; a person reads a few long lists at most.
+pub const MAX_FORM_OPTIONS: usize = 4096;
 /// What a client reads: the most input requests one input-required result may carry.
 pub const MAX_INPUT_REQUESTS: usize = 64;
 /// What a client reads: the longest property name, and the longest option value, a form may have.
 pub const MAX_NAME_BYTES: usize = 256;
+/// What a client reads: the longest title, of a property or of an option (its label), in bytes.
+pub const MAX_TITLE_BYTES: usize = 512;
+/// What a client reads: the longest description of a property, in bytes.
+pub const MAX_DESCRIPTION_BYTES: usize = 4 * 1024;
+/// What a client reads: the longest text default (what a host pre-fills in a text box), in
+/// bytes. A select's default is an option value, so at most [`MAX_NAME_BYTES`]; a multi-select's
+/// holds at most one value per option ([`MAX_OPTIONS`]).
+pub const MAX_DEFAULT_BYTES: usize = MAX_MESSAGE_BYTES;

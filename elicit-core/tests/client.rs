@@ -14,7 +14,10 @@ use elicit_core::{
     client::{
         Incoming, IncomingError, IncomingInput, Note, answer, read_input_required, read_request,
     },
-    limits::{MAX_INPUT_REQUESTS, MAX_MESSAGE_BYTES, MAX_PROPERTIES},
+    limits::{
+        MAX_DEFAULT_BYTES, MAX_DESCRIPTION_BYTES, MAX_FORM_OPTIONS, MAX_INPUT_REQUESTS,
+        MAX_MESSAGE_BYTES, MAX_NAME_BYTES, MAX_OPTIONS, MAX_PROPERTIES, MAX_TITLE_BYTES,
+    },
 };
 use serde_json::{Map, Value, json};
 
@@ -313,10 +316,7 @@ fn sizes_are_bounded_before_anything_is_shown() {
     );
     assert!(matches!(
         error,
-        Err(IncomingError::TooLarge {
-            what: "message",
-            ..
-        })
+        Err(IncomingError::TooLarge { what: "bytes", .. })
     ));
 
     let many: Map<String, Value> = (0..=MAX_PROPERTIES)
@@ -328,7 +328,7 @@ fn sizes_are_bounded_before_anything_is_shown() {
     assert!(matches!(
         error,
         Err(IncomingError::TooLarge {
-            what: "number of properties",
+            what: "properties",
             ..
         })
     ));
@@ -340,10 +340,210 @@ fn sizes_are_bounded_before_anything_is_shown() {
     assert!(matches!(
         error,
         Err(IncomingError::TooLarge {
-            what: "number of options",
+            what: "options",
             ..
         })
     ));
+}
+
+/// A form of one property, `p`, as sent.
+fn one_property(property: Value) -> Value {
+    json!({"mode": "form", "message": "m", "requestedSchema": {"type": "object",
+        "properties": {"p": property}}})
+}
+
+/// `len` bytes: `x`s, then `tag`, so that values of one length differ only at their end.
+fn padded(tag: usize, len: usize) -> String {
+    let tag = tag.to_string();
+    format!("{}{tag}", "x".repeat(len - tag.len()))
+}
+
+#[test]
+fn every_string_a_host_shows_is_bounded_and_refused_naming_the_member_and_the_limit() {
+    /// A property with one string of the given length in bytes.
+    type WithLength = fn(usize) -> Value;
+    // (the property, where that string is, its limit)
+    let cases: [(WithLength, &str, usize); 9] = [
+        (
+            |n| json!({"type": "boolean", "title": "t".repeat(n)}),
+            "p.title",
+            MAX_TITLE_BYTES,
+        ),
+        (
+            |n| json!({"type": "boolean", "description": "d".repeat(n)}),
+            "p.description",
+            MAX_DESCRIPTION_BYTES,
+        ),
+        (
+            |n| json!({"type": "string", "oneOf": [{"const": "a", "title": "t".repeat(n)}]}),
+            "p.oneOf[0].title",
+            MAX_TITLE_BYTES,
+        ),
+        (
+            |n| json!({"type": "string", "enum": ["a", "b"], "enumNames": ["A", "t".repeat(n)]}),
+            "p.enumNames[1]",
+            MAX_TITLE_BYTES,
+        ),
+        (
+            |n| json!({"type": "array", "items": {"anyOf": [{"const": "a"}, {"const": "v".repeat(n)}]}}),
+            "p.items.anyOf[1].const",
+            MAX_NAME_BYTES,
+        ),
+        (
+            |n| json!({"type": "string", "enum": ["a", "v".repeat(n)]}),
+            "p.enum[1]",
+            MAX_NAME_BYTES,
+        ),
+        (
+            |n| json!({"type": "string", "default": "v".repeat(n)}),
+            "p.default",
+            MAX_DEFAULT_BYTES,
+        ),
+        (
+            |n| json!({"type": "string", "enum": ["a", "v".repeat(n.min(MAX_NAME_BYTES))], "default": "v".repeat(n)}),
+            "p.default",
+            MAX_NAME_BYTES,
+        ),
+        (
+            |n| json!({"type": "array", "items": {"enum": ["a", "v".repeat(n.min(MAX_NAME_BYTES))]}, "default": ["a", "v".repeat(n)]}),
+            "p.default[1]",
+            MAX_NAME_BYTES,
+        ),
+    ];
+    for (property, at, limit) in cases {
+        let at = format!("requestedSchema.properties.{at}");
+        let at_limit = read_request(&one_property(property(limit)), Revision::V2025_11_25);
+        assert!(at_limit.is_ok(), "{at} at its limit: {at_limit:?}");
+        let error =
+            read_request(&one_property(property(limit + 1)), Revision::V2025_11_25).expect_err(&at);
+        assert_eq!(
+            error,
+            IncomingError::TooLarge {
+                at: at.clone(),
+                what: "bytes",
+                limit
+            }
+        );
+        assert_eq!(
+            error.to_string(),
+            format!("`{at}` has more bytes than the limit of {limit}")
+        );
+    }
+}
+
+#[test]
+fn options_are_bounded_per_select_and_in_all_the_form() {
+    let select = |from: usize, count: usize| {
+        let values: Vec<String> = (from..from + count).map(|o| format!("o{o}")).collect();
+        json!({"type": "array", "items": {"enum": values}})
+    };
+    let error = read_request(
+        &one_property(select(0, MAX_OPTIONS + 1)),
+        Revision::V2025_11_25,
+    )
+    .unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        format!(
+            "`requestedSchema.properties.p.items.enum` has more options than the limit of {MAX_OPTIONS}"
+        )
+    );
+
+    // Selects of `MAX_OPTIONS` each, until the form has offered `MAX_FORM_OPTIONS`.
+    let full = MAX_FORM_OPTIONS / MAX_OPTIONS;
+    let form = |selects: usize, last: usize| {
+        let mut properties: Map<String, Value> = (0..selects)
+            .map(|s| (format!("s{s}"), select(s * MAX_OPTIONS, MAX_OPTIONS)))
+            .collect();
+        // Last whether the map keeps the order sent or sorts its keys.
+        properties.insert("z".to_owned(), select(selects * MAX_OPTIONS, last));
+        json!({"mode": "form", "message": "m",
+            "requestedSchema": {"type": "object", "properties": properties}})
+    };
+    let rest = MAX_FORM_OPTIONS - full * MAX_OPTIONS;
+    assert!(read_request(&form(full, rest), Revision::V2025_11_25).is_ok());
+    let error = read_request(&form(full, rest + 1), Revision::V2025_11_25).unwrap_err();
+    assert_eq!(
+        error,
+        IncomingError::TooLarge {
+            at: "requestedSchema.properties.z.items.enum".to_owned(),
+            what: "options, with the form's selects before it,",
+            limit: MAX_FORM_OPTIONS
+        }
+    );
+    assert_eq!(
+        error.to_string(),
+        format!(
+            "`requestedSchema.properties.z.items.enum` has more options, with the form's selects before it, than the limit of {MAX_FORM_OPTIONS}"
+        )
+    );
+}
+
+#[test]
+fn a_required_list_or_a_default_longer_than_its_schema_allows_is_refused_unread() {
+    let names: Vec<Value> = (0..=MAX_PROPERTIES).map(|_| json!(1)).collect();
+    let params = json!({"mode": "form", "message": "m", "requestedSchema": {"type": "object",
+        "properties": {}, "required": names}});
+    assert_eq!(
+        read_request(&params, Revision::V2025_11_25).unwrap_err(),
+        IncomingError::TooLarge {
+            at: "requestedSchema.required".to_owned(),
+            what: "names",
+            limit: MAX_PROPERTIES
+        }
+    );
+    // Not strings: refused for its length before any item is read.
+    let default: Vec<Value> = (0..=MAX_OPTIONS).map(|_| json!(1)).collect();
+    let property = json!({"type": "array", "items": {"enum": ["a"]}, "default": default});
+    assert_eq!(
+        read_request(&one_property(property), Revision::V2025_11_25).unwrap_err(),
+        IncomingError::TooLarge {
+            at: "requestedSchema.properties.p.default".to_owned(),
+            what: "values",
+            limit: MAX_OPTIONS
+        }
+    );
+}
+
+#[test]
+fn the_longest_selects_are_checked_by_the_same_rules_to_their_last_option() {
+    // Values as long as allowed, alike but for their last bytes: the repeat is at the end.
+    let values: Vec<String> = (0..MAX_OPTIONS)
+        .map(|o| padded(o, MAX_NAME_BYTES))
+        .collect();
+    let mut repeated = values.clone();
+    if let Some(last) = repeated.last_mut() {
+        *last = values[0].clone();
+    }
+    let error = read_request(
+        &one_property(json!({"type": "string", "enum": repeated})),
+        Revision::V2025_11_25,
+    )
+    .unwrap_err();
+    assert_eq!(
+        error,
+        IncomingError::Schema(SchemaError::DuplicateOption {
+            property: "p".to_owned(),
+            value: values[0].clone()
+        })
+    );
+
+    // A multi-select defaulting to every option is read; a default that selects the last
+    // option twice is refused, naming it.
+    let every = json!({"type": "array", "items": {"enum": values}, "default": values});
+    let Ok(Incoming::Form(form)) = read_request(&one_property(every), Revision::V2025_11_25) else {
+        panic!("a default of every option is read")
+    };
+    assert_eq!(form.schema().properties().len(), 1);
+    let mut twice = values.clone();
+    twice[MAX_OPTIONS - 1] = values[MAX_OPTIONS - 2].clone();
+    let twice = json!({"type": "array", "items": {"enum": values}, "default": twice});
+    let error = read_request(&one_property(twice), Revision::V2025_11_25).unwrap_err();
+    let IncomingError::Schema(SchemaError::InvalidDefault { property, reason }) = error else {
+        panic!("{error:?}")
+    };
+    assert_eq!(property, "p");
+    assert!(reason.contains("more than once"), "{reason}");
 }
 
 #[test]
@@ -493,7 +693,8 @@ fn ten_thousand_input_requests_are_refused_before_any_is_read() {
     assert_eq!(
         read_input_required(&result).unwrap_err(),
         IncomingError::TooLarge {
-            what: "number of input requests",
+            at: "inputRequests".to_owned(),
+            what: "input requests",
             limit: MAX_INPUT_REQUESTS
         }
     );

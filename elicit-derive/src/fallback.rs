@@ -221,10 +221,12 @@ mod tests {
         let options = output(&parse_quote! {
             enum Tag { A, #[elicit(rename = "A")] B, C(u8) }
         });
-        assert!(
-            options.contains("rules :: option_value_is_unique ("),
-            "{options}"
-        );
+        for rule in ["option_value_is_unique", "option_count_fits"] {
+            assert!(
+                options.contains(&format!("rules :: {rule} (")),
+                "{rule}: {options}"
+            );
+        }
         let message = output(&parse_quote! {
             #[elicit(message = " ")]
             struct A { password: String, tags: Vec<String> }

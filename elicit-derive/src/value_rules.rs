@@ -49,7 +49,7 @@ pub fn url(url: &UrlForm) -> TokenStream {
     message_is_not_empty(url.message_span, &url.message)
 }
 
-/// The value rules of an options enum: its values are unique.
+/// The value rules of an options enum: not too many, and its values are unique.
 pub fn options(options: &OptionsEnum) -> TokenStream {
     if options.variants.is_empty() {
         return TokenStream::new();
@@ -59,6 +59,18 @@ pub fn options(options: &OptionsEnum) -> TokenStream {
         const __ELICIT_OPTIONS: &[_elicit::__private::EnumOption] =
             &[#(_elicit::__private::enum_option(#values, _elicit::__private::None)),*];
     };
+    let too_many = format!(
+        "`{}` has {} options, more than a select may offer (`limits::MAX_OPTIONS`); a list that long is not one to scroll through: ask for text and check it, or narrow the list first",
+        options.ident,
+        options.variants.len()
+    );
+    checks.extend(check(
+        options.ident.span(),
+        quote!(_elicit::__private::rules::option_count_fits(
+            __ELICIT_OPTIONS.len()
+        )),
+        &too_many,
+    ));
     for (i, v) in options.variants.iter().enumerate() {
         let message = format!(
             "two options have the value {:?}; option values must be unique after renaming",

@@ -29,9 +29,13 @@ pub enum IncomingError {
     Schema(SchemaError),
     /// The URL is not one to open.
     Url(UrlError),
-    /// More than the limit of a message, a form or a result.
+    /// A member holds more than a host reads: a string longer than its limit in
+    /// [`limits`](crate::limits) (a message, a name, a title, a description, a default), or more
+    /// items (properties, options, input requests). Refused before it is copied or checked.
     TooLarge {
-        /// What, e.g. `"message"`.
+        /// Where, e.g. `requestedSchema.properties.plan.oneOf[3].title`.
+        at: String,
+        /// What is counted, plural: `"bytes"`, `"options"`, `"properties"`…
         what: &'static str,
         /// The limit.
         limit: usize,
@@ -49,8 +53,8 @@ impl fmt::Display for IncomingError {
             ),
             IncomingError::Schema(error) => write!(f, "the form's schema is invalid: {error}"),
             IncomingError::Url(error) => write!(f, "the URL is refused: {error}"),
-            IncomingError::TooLarge { what, limit } => {
-                write!(f, "the {what} is larger than the limit of {limit}")
+            IncomingError::TooLarge { at, what, limit } => {
+                write!(f, "`{at}` has more {what} than the limit of {limit}")
             }
         }
     }

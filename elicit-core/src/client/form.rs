@@ -5,9 +5,12 @@ use serde_json::{Map, Value};
 
 use super::error::IncomingError;
 use super::incoming::{IncomingForm, Note};
-use super::member::{nonconformant, object, string};
+use super::member::{bounded, bounded_at, nonconformant, object, object_at, string, too_large};
 use crate::format::Format;
-use crate::limits::{MAX_NAME_BYTES, MAX_OPTIONS, MAX_PROPERTIES};
+use crate::limits::{
+    MAX_DEFAULT_BYTES, MAX_DESCRIPTION_BYTES, MAX_FORM_OPTIONS, MAX_NAME_BYTES, MAX_OPTIONS,
+    MAX_PROPERTIES, MAX_TITLE_BYTES,
+};
 use crate::requested::{
     BooleanSchema, EnumOption, IntegerSchema, MultiSelectSchema, NumberSchema, Property,
     PropertyKind, RequestedSchema, SelectSchema, SelectStyle, StringSchema,
@@ -15,13 +18,28 @@ use crate::requested::{
 use crate::revision::Revision;
 use crate::violation::quote;
 
-fn check_option(value: &str) -> Result<(), IncomingError> {
-    if value.len() > MAX_NAME_BYTES {
-        return Err(IncomingError::TooLarge {
-            what: "option value",
-            limit: MAX_NAME_BYTES,
-        });
+/// Every bound in [`limits`](crate::limits) that a form's schema is held to is checked here, on
+/// each member before it is copied, and before the schema's own rules (which then run in O(k)
+/// for k options: `rules::first_repeat`). So the work of reading a form is linear in what the
+/// limits let through, whatever the server sends.
+///
+/// A list of options, refused if it is longer than a select may offer, or than the options the
+/// form has left (`options_left`, of [`MAX_FORM_OPTIONS`]).
+fn check_option_count(
+    count: usize,
+    at: &str,
+    options_left: &mut usize,
+) -> Result<(), IncomingError> {
+    if count > MAX_OPTIONS {
+        return Err(too_large(at, "options", MAX_OPTIONS));
     }
+    *options_left = options_left.checked_sub(count).ok_or_else(|| {
+        too_large(
+            at,
+            "options, with the form's selects before it,",
+            MAX_FORM_OPTIONS,
+        )
+    })?;
     Ok(())
 }
 
@@ -46,13 +64,22 @@ pub(super) fn read_form(
         "requestedSchema.properties",
     )?;
     if properties.len() > MAX_PROPERTIES {
-        return Err(IncomingError::TooLarge {
-            what: "number of properties",
-            limit: MAX_PROPERTIES,
-        });
+        return Err(too_large(
+            "requestedSchema.properties",
+            "properties",
+            MAX_PROPERTIES,
+        ));
     }
     let required: Vec<&str> = match schema.get("required") {
         None | Some(Value::Null) => Vec::new(),
+        // Each name once, each a property: no more names than properties.
+        Some(Value::Array(names)) if names.len() > MAX_PROPERTIES => {
+            return Err(too_large(
+                "requestedSchema.required",
+                "names",
+                MAX_PROPERTIES,
+            ));
+        }
         Some(Value::Array(names)) => names
             .iter()
             .map(|name| string(Some(name), "requestedSchema.required[]"))
@@ -65,24 +92,23 @@ pub(super) fn read_form(
         }
     };
     let mut read = Vec::with_capacity(properties.len());
+    let mut options_left = MAX_FORM_OPTIONS;
     for (name, property) in properties {
-        if name.len() > MAX_NAME_BYTES {
-            return Err(IncomingError::TooLarge {
-                what: "property name",
-                limit: MAX_NAME_BYTES,
-            });
-        }
         let at = format!("requestedSchema.properties.{}", quote(name));
+        if name.len() > MAX_NAME_BYTES {
+            return Err(too_large(&at, "bytes in its name", MAX_NAME_BYTES));
+        }
         let property = object(property, &at)?;
-        let kind = read_kind(name, property, &at, revision, &mut notes)?;
+        let kind = read_kind(name, property, &at, revision, &mut notes, &mut options_left)?;
         let mut read_property =
             Property::new(name.clone(), kind).required(required.contains(&name.as_str()));
         if let Some(title) = property.get("title") {
-            read_property =
-                read_property.title(string(Some(title), &format!("{at}.title"))?.to_owned());
+            let title = bounded(Some(title), &format!("{at}.title"), MAX_TITLE_BYTES)?;
+            read_property = read_property.title(title.to_owned());
         }
         if let Some(description) = property.get("description") {
-            let description = string(Some(description), &format!("{at}.description"))?;
+            let at = format!("{at}.description");
+            let description = bounded(Some(description), &at, MAX_DESCRIPTION_BYTES)?;
             read_property = read_property.description(description.to_owned());
         }
         let credential = crate::credential::field_credential_kind(
@@ -120,57 +146,61 @@ fn options(
     property: &Map<String, Value>,
     at: &str,
     list: &str,
+    options_left: &mut usize,
 ) -> Result<Option<Vec<EnumOption>>, IncomingError> {
-    let titled = |member: &str| -> Result<Option<Vec<EnumOption>>, IncomingError> {
+    let mut titled = |member: &str| -> Result<Option<Vec<EnumOption>>, IncomingError> {
         let Some(entries) = property.get(member) else {
             return Ok(None);
         };
+        let at = format!("{at}.{member}");
         let entries = entries.as_array().ok_or_else(|| IncomingError::Member {
-            at: format!("{at}.{member}"),
+            at: at.clone(),
             expected: "an array of {const, title}",
         })?;
-        if entries.len() > MAX_OPTIONS {
-            return Err(IncomingError::TooLarge {
-                what: "number of options",
-                limit: MAX_OPTIONS,
-            });
-        }
+        check_option_count(entries.len(), &at, options_left)?;
         entries
             .iter()
-            .map(|entry| {
-                let entry = object(entry, &format!("{at}.{member}[]"))?;
-                let value = string(entry.get("const"), &format!("{at}.{member}[].const"))?;
-                check_option(value)?;
-                Ok(match entry.get("title").and_then(Value::as_str) {
-                    Some(title) => EnumOption::titled(value.to_owned(), title.to_owned()),
-                    None => EnumOption::new(value.to_owned()),
+            .enumerate()
+            .map(|(i, entry)| {
+                let entry = object_at(entry, || format!("{at}[{i}]"))?;
+                let value = bounded_at(entry.get("const"), MAX_NAME_BYTES, || {
+                    format!("{at}[{i}].const")
+                })?;
+                Ok(match entry.get("title") {
+                    Some(title @ Value::String(_)) => {
+                        let title = bounded_at(Some(title), MAX_TITLE_BYTES, || {
+                            format!("{at}[{i}].title")
+                        })?;
+                        EnumOption::titled(value.to_owned(), title.to_owned())
+                    }
+                    _ => EnumOption::new(value.to_owned()),
                 })
             })
             .collect::<Result<Vec<_>, _>>()
             .map(Some)
     };
     if let Some(values) = property.get(list) {
+        let list_at = format!("{at}.{list}");
         let values = values.as_array().ok_or_else(|| IncomingError::Member {
-            at: format!("{at}.{list}"),
+            at: list_at.clone(),
             expected: "an array of strings",
         })?;
-        if values.len() > MAX_OPTIONS {
-            return Err(IncomingError::TooLarge {
-                what: "number of options",
-                limit: MAX_OPTIONS,
-            });
-        }
+        check_option_count(values.len(), &list_at, options_left)?;
         let names = property.get("enumNames").and_then(Value::as_array);
         return values
             .iter()
             .enumerate()
             .map(|(i, value)| {
-                let value = string(Some(value), &format!("{at}.{list}[]"))?;
-                check_option(value)?;
+                let value = bounded_at(Some(value), MAX_NAME_BYTES, || format!("{list_at}[{i}]"))?;
                 let value = value.to_owned();
-                Ok(match names.and_then(|n| n.get(i)).and_then(Value::as_str) {
-                    Some(title) => EnumOption::titled(value, title.to_owned()),
-                    None => EnumOption::new(value),
+                Ok(match names.and_then(|n| n.get(i)) {
+                    Some(title @ Value::String(_)) => {
+                        let title = bounded_at(Some(title), MAX_TITLE_BYTES, || {
+                            format!("{at}.enumNames[{i}]")
+                        })?;
+                        EnumOption::titled(value, title.to_owned())
+                    }
+                    _ => EnumOption::new(value),
                 })
             })
             .collect::<Result<Vec<_>, _>>()
@@ -188,6 +218,7 @@ fn read_kind(
     at: &str,
     revision: Revision,
     notes: &mut Vec<Note>,
+    options_left: &mut usize,
 ) -> Result<PropertyKind, IncomingError> {
     let unsupported = |found: String| IncomingError::UnsupportedProperty {
         property: quote(name),
@@ -229,7 +260,7 @@ fn read_kind(
     }
     match kind {
         Some("string") => {
-            if let Some(options) = options(property, at, "enum")? {
+            if let Some(options) = options(property, at, "enum", options_left)? {
                 let style = if property.contains_key("enumNames") {
                     if !revision.has_enum_names() {
                         notes.push(nonconformant(format!(
@@ -252,8 +283,9 @@ fn read_kind(
                 };
                 let mut select = SelectSchema::new(options).style(style);
                 if let Some(default) = property.get("default") {
-                    select = select
-                        .default_value(string(Some(default), &format!("{at}.default"))?.to_owned());
+                    // An option's value, so no longer than one.
+                    let default = bounded(Some(default), &format!("{at}.default"), MAX_NAME_BYTES)?;
+                    select = select.default_value(default.to_owned());
                 }
                 return Ok(select.into());
             }
@@ -276,8 +308,8 @@ fn read_kind(
                 text = text.max_length(max);
             }
             if let Some(default) = property.get("default") {
-                text =
-                    text.default_value(string(Some(default), &format!("{at}.default"))?.to_owned());
+                let default = bounded(Some(default), &format!("{at}.default"), MAX_DEFAULT_BYTES)?;
+                text = text.default_value(default.to_owned());
             }
             Ok(text.into())
         }
@@ -346,9 +378,10 @@ fn read_kind(
                 property.get("items").unwrap_or(&Value::Null),
                 &format!("{at}.items"),
             )?;
-            let options = options(items, &format!("{at}.items"), "enum")?.ok_or_else(|| {
-                unsupported("an array that is not a multi-select of options".to_owned())
-            })?;
+            let options = options(items, &format!("{at}.items"), "enum", options_left)?
+                .ok_or_else(|| {
+                    unsupported("an array that is not a multi-select of options".to_owned())
+                })?;
             let mut select = MultiSelectSchema::new(options);
             if let Some(min) = u32_of("minItems")? {
                 select = select.min_items(min);
@@ -357,14 +390,22 @@ fn read_kind(
                 select = select.max_items(max);
             }
             if let Some(default) = property.get("default") {
+                let at = format!("{at}.default");
                 let default = default.as_array().ok_or_else(|| IncomingError::Member {
-                    at: format!("{at}.default"),
+                    at: at.clone(),
                     expected: "an array of strings",
                 })?;
+                // Each option at most once: no more values than a select may offer, each an
+                // option's value, so no longer than one.
+                if default.len() > MAX_OPTIONS {
+                    return Err(too_large(&at, "values", MAX_OPTIONS));
+                }
                 let default = default
                     .iter()
-                    .map(|value| {
-                        string(Some(value), &format!("{at}.default[]")).map(|s| s.to_owned().into())
+                    .enumerate()
+                    .map(|(i, value)| {
+                        bounded_at(Some(value), MAX_NAME_BYTES, || format!("{at}[{i}]"))
+                            .map(|s| s.to_owned().into())
                     })
                     .collect::<Result<Vec<_>, _>>()?;
                 select = select.default_value(default);

@@ -5,7 +5,7 @@ use serde_json::{Map, Value};
 use super::error::IncomingError;
 use super::form::read_form;
 use super::incoming::{Incoming, IncomingUrl, Note};
-use super::member::{nonconformant, object, string};
+use super::member::{bounded, nonconformant, object, string};
 use crate::limits::MAX_MESSAGE_BYTES;
 use crate::revision::Revision;
 use crate::url::{ElicitationUrl, UrlPolicy};
@@ -17,13 +17,7 @@ use crate::url::{ElicitationUrl, UrlPolicy};
 pub fn read_request(params: &Value, revision: Revision) -> Result<Incoming, IncomingError> {
     let params = object(params, "params")?;
     let mut notes = Vec::new();
-    let message = string(params.get("message"), "message")?;
-    if message.len() > MAX_MESSAGE_BYTES {
-        return Err(IncomingError::TooLarge {
-            what: "message",
-            limit: MAX_MESSAGE_BYTES,
-        });
-    }
+    let message = bounded(params.get("message"), "message", MAX_MESSAGE_BYTES)?;
     let mode = match params.get("mode") {
         None => {
             if revision.has_mode_field() {

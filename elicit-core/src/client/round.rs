@@ -5,7 +5,7 @@ use serde_json::{Map, Value};
 
 use super::error::IncomingError;
 use super::incoming::Incoming;
-use super::member::{object, string};
+use super::member::{object, string, too_large};
 use super::read::read_request;
 use crate::limits::MAX_INPUT_REQUESTS;
 use crate::revision::Revision;
@@ -39,22 +39,25 @@ pub struct IncomingRound {
 /// are refused before any is read.
 pub fn read_input_required(result: &Value) -> Result<IncomingRound, IncomingError> {
     let result = object(result, "result")?;
+    // Borrowed, not copied: counted before anything is read from it.
+    let no_requests = Map::new();
     let requests = match result.get("inputRequests") {
-        None | Some(Value::Null) => Map::new(),
-        Some(requests) => object(requests, "inputRequests")?.clone(),
+        None | Some(Value::Null) => &no_requests,
+        Some(requests) => object(requests, "inputRequests")?,
     };
     if requests.len() > MAX_INPUT_REQUESTS {
-        return Err(IncomingError::TooLarge {
-            what: "number of input requests",
-            limit: MAX_INPUT_REQUESTS,
-        });
+        return Err(too_large(
+            "inputRequests",
+            "input requests",
+            MAX_INPUT_REQUESTS,
+        ));
     }
     let state = match result.get("requestState") {
         None | Some(Value::Null) => None,
         Some(state) => Some(string(Some(state), "requestState")?.to_owned()),
     };
     let mut inputs = Vec::with_capacity(requests.len());
-    for (key, request) in &requests {
+    for (key, request) in requests {
         let at = format!("inputRequests.{}", quote(key));
         let request = object(request, &at)?;
         let method = string(request.get("method"), &format!("{at}.method"))?;
@@ -69,6 +72,15 @@ pub fn read_input_required(result: &Value) -> Result<IncomingRound, IncomingErro
                         } => IncomingError::Member {
                             at: format!("{at}.params.{inner}"),
                             expected,
+                        },
+                        IncomingError::TooLarge {
+                            at: inner,
+                            what,
+                            limit,
+                        } => IncomingError::TooLarge {
+                            at: format!("{at}.params.{inner}"),
+                            what,
+                            limit,
                         },
                         other => other,
                     })?;

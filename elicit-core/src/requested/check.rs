@@ -77,7 +77,13 @@ fn bound_broken<T: fmt::Display>(outside: Outside<T>) -> Rule {
 
 /// A multi-select's rules: each item a string, an option, and not selected before (in order);
 /// then the count. `items` holds each item's text, `None` for a non-string.
+///
+/// In O(k) for k options and items (a reply holds at most one item more than the options): the
+/// rules that compare an item with the options and with the items before it are asked of the
+/// whole list at once ([`rules::OptionLookup`], [`rules::first_repeated_selection`]).
 fn check_selections(m: &MultiSelectSchema, items: &[Option<Cow<'_, str>>]) -> Result<(), Rule> {
+    let options = rules::OptionLookup::new(&m.options, items.len());
+    let repeated = rules::first_repeated_selection(items);
     for (i, item) in items.iter().enumerate() {
         let Some(text) = item else {
             return Err(Rule::Type {
@@ -85,10 +91,10 @@ fn check_selections(m: &MultiSelectSchema, items: &[Option<Cow<'_, str>>]) -> Re
                 found: "an array holding a non-string",
             });
         };
-        if rules::option_index(&m.options, text).is_none() {
+        if options.index(text).is_none() {
             return Err(Rule::NotAnOption { value: quote(text) });
         }
-        if !rules::selection_is_new(items, i) {
+        if repeated == Some(i) {
             return Err(Rule::DuplicateSelection { value: quote(text) });
         }
     }

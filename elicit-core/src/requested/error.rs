@@ -32,6 +32,16 @@ pub enum SchemaError {
         /// The repeated value.
         value: String,
     },
+    /// A select offers more options than [`MAX_OPTIONS`](crate::limits::MAX_OPTIONS), which a
+    /// client of this crate refuses to show.
+    TooManyOptions {
+        /// The property.
+        property: String,
+        /// How many options it offers.
+        count: usize,
+        /// The limit.
+        limit: usize,
+    },
     /// A default does not satisfy the property's own constraints.
     InvalidDefault {
         /// The property.
@@ -84,6 +94,14 @@ impl fmt::Display for SchemaError {
                     "property `{property}` offers the value {value:?} twice; option values must be unique"
                 )
             }
+            Self::TooManyOptions {
+                property,
+                count,
+                limit,
+            } => write!(
+                f,
+                "property `{property}` offers {count} options, more than the limit of {limit} (`limits::MAX_OPTIONS`); a list that long is not one to scroll through: let the user type and check the value, or narrow the list first"
+            ),
             Self::InvalidDefault { property, reason } => {
                 write!(f, "property `{property}`: the default {reason}")
             }

@@ -17,6 +17,7 @@
 //! | a property has a name | [`name_is_not_empty`] |
 //! | property names are unique | [`name_is_unique`] |
 //! | option values are unique | [`option_value_is_unique`] |
+//! | a select offers at most `MAX_OPTIONS` options | [`option_count_fits`] |
 //! | a value is one of the options | [`option_index`] |
 //! | `minItems` leaves a selection possible | [`min_items_fit_the_options`] |
 //! | `minLength` ≤ `maxLength` | [`lengths_are_ordered`] |
@@ -29,6 +30,15 @@
 //! | a selection's size is within `[minItems, maxItems]` | [`item_count_is_within`] |
 //! | each option is selected once | [`selection_is_new`] |
 //!
+//! Three of these rules compare a value with every value before it, which a `const fn` can only
+//! do in a loop: O(k²) for a list of k. At run time, on lists a server or a client may make long
+//! (a client reads up to [`MAX_OPTIONS`](crate::limits::MAX_OPTIONS) options per select), the
+//! same rules are asked of the whole list at once, in O(k) with a hash set: `first_repeat`
+//! (for [`name_is_unique`], [`option_value_is_unique`], [`selection_is_new`]) and
+//! `OptionLookup` (for [`option_index`]), both crate-private. Each gives the verdict of its `const fn` (it runs the
+//! `const fn` itself on short lists, where the loop is cheaper than a hash set); the tests below
+//! check that they agree.
+//!
 //! A string's `format` is the one rule kept beside its table: [`Format::matches`] (and, at run
 //! time, [`Format::accepts`]).
 //!
@@ -39,6 +49,7 @@
 //! [`Format::accepts`]: crate::schema::Format::accepts
 
 use std::borrow::Cow;
+use std::collections::{HashMap, HashSet};
 
 use crate::requested::EnumOption;
 
@@ -120,6 +131,12 @@ pub const fn option_index(options: &[EnumOption], value: &str) -> Option<usize> 
         (rest, i) = (tail, i + 1);
     }
     None
+}
+
+/// A select offers no more than [`MAX_OPTIONS`](crate::limits::MAX_OPTIONS) options (`count`):
+/// what a client of this crate reads, so a server learns of a longer list when it builds it.
+pub const fn option_count_fits(count: usize) -> bool {
+    count <= crate::limits::MAX_OPTIONS
 }
 
 /// `minItems` asks for no more selections than there are options (`options` of them).
@@ -308,6 +325,83 @@ pub const fn selection_is_new(items: &[Option<Cow<'_, str>>], index: usize) -> b
 }
 
 // ---------------------------------------------------------------------------------------------
+// Run time: the rules that compare a value with the values before it, over a whole list
+
+/// A list at most this long is checked by the `const fn` loops themselves: with so few values,
+/// their k²/2 comparisons (most settled by the lengths) cost less than hashing, and need no
+/// allocation. A longer one is checked with a hash set, in O(k).
+const SHORT_LIST: usize = 16;
+
+/// The index of the first value equal to a value before it (`None` equals nothing): the first
+/// index at which [`name_is_unique`], [`option_value_is_unique`] or [`selection_is_new`] is
+/// false, found in one pass with a hash set (std's, keyed per process, so a hostile list cannot
+/// make its values collide).
+pub(crate) fn first_repeat<'a>(
+    values: impl ExactSizeIterator<Item = Option<&'a str>>,
+) -> Option<usize> {
+    let mut seen = HashSet::with_capacity(values.len());
+    values
+        .enumerate()
+        .find_map(|(i, value)| value.filter(|value| !seen.insert(*value)).map(|_| i))
+}
+
+/// [`name_is_unique`] over a form's names: the index of the first name repeated.
+pub(crate) fn first_repeated_name(names: &[&str]) -> Option<usize> {
+    if names.len() <= SHORT_LIST {
+        return (0..names.len()).find(|&i| !name_is_unique(names, i));
+    }
+    first_repeat(names.iter().map(|name| Some(*name)))
+}
+
+/// [`option_value_is_unique`] over a select's options: the index of the first value repeated.
+pub(crate) fn first_repeated_option(options: &[EnumOption]) -> Option<usize> {
+    if options.len() <= SHORT_LIST {
+        return (0..options.len()).find(|&i| !option_value_is_unique(options, i));
+    }
+    first_repeat(options.iter().map(|option| Some(option.value())))
+}
+
+/// [`selection_is_new`] over a multi-select's items: the index of the first item selected again.
+pub(crate) fn first_repeated_selection(items: &[Option<Cow<'_, str>>]) -> Option<usize> {
+    if items.len() <= SHORT_LIST {
+        return (0..items.len()).find(|&i| !selection_is_new(items, i));
+    }
+    first_repeat(items.iter().map(|item| item.as_deref()))
+}
+
+/// [`option_index`] for many values against the same options: each lookup in O(1) once the
+/// options are indexed (in O(k)), rather than O(k).
+pub(crate) enum OptionLookup<'o> {
+    /// Few options: [`option_index`] itself.
+    Few(&'o [EnumOption]),
+    /// Each value, and the index of the first option with it.
+    Many(HashMap<&'o str, usize>),
+}
+
+impl<'o> OptionLookup<'o> {
+    /// An index of `options` for `lookups` lookups: none is built when a scan of the options for
+    /// each lookup costs no more.
+    pub(crate) fn new(options: &'o [EnumOption], lookups: usize) -> Self {
+        if options.len() <= SHORT_LIST || lookups <= 1 {
+            return OptionLookup::Few(options);
+        }
+        let mut index = HashMap::with_capacity(options.len());
+        for (i, option) in options.iter().enumerate() {
+            index.entry(option.value()).or_insert(i);
+        }
+        OptionLookup::Many(index)
+    }
+
+    /// [`option_index`] of `value`.
+    pub(crate) fn index(&self, value: &str) -> Option<usize> {
+        match self {
+            OptionLookup::Few(options) => option_index(options, value),
+            OptionLookup::Many(index) => index.get(value).copied(),
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
 // Text, in a `const fn`
 
 /// The text of a `Cow<str>` (`Deref` is not `const`).
@@ -373,6 +467,89 @@ const fn is_blank(text: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    /// Lists on either side of [`SHORT_LIST`], of values from a small alphabet (so repeats are
+    /// common), some sharing long prefixes.
+    fn values() -> impl Strategy<Value = Vec<Option<String>>> {
+        let value = prop_oneof![
+            "[ab]{0,3}".prop_map(Some),
+            "[ab]{0,2}".prop_map(|tail| Some(format!("{}{tail}", "p".repeat(40)))),
+            Just(None),
+        ];
+        proptest::collection::vec(value, 0..3 * SHORT_LIST)
+    }
+
+    proptest! {
+        #[test]
+        fn the_run_time_uniqueness_checks_agree_with_the_const_rules(values in values()) {
+            let items: Vec<Option<Cow<'_, str>>> =
+                values.iter().map(|v| v.as_deref().map(Cow::Borrowed)).collect();
+            let by_rule = (0..items.len()).find(|&i| !selection_is_new(&items, i));
+            prop_assert_eq!(first_repeated_selection(&items), by_rule);
+            prop_assert_eq!(first_repeat(values.iter().map(Option::as_deref)), by_rule);
+
+            let names: Vec<&str> = values.iter().flatten().map(String::as_str).collect();
+            let by_rule = (0..names.len()).find(|&i| !name_is_unique(&names, i));
+            prop_assert_eq!(first_repeated_name(&names), by_rule);
+            prop_assert_eq!(first_repeat(names.iter().map(|n| Some(*n))), by_rule);
+
+            let options: Vec<EnumOption> = names.iter().map(|n| EnumOption::new(n.to_string())).collect();
+            let by_rule = (0..options.len()).find(|&i| !option_value_is_unique(&options, i));
+            prop_assert_eq!(first_repeated_option(&options), by_rule);
+            prop_assert_eq!(first_repeat(options.iter().map(|o| Some(o.value()))), by_rule);
+        }
+
+        #[test]
+        fn the_run_time_option_lookup_agrees_with_option_index(
+            values in values(),
+            asked in proptest::collection::vec("[ab]{0,3}|p{40}[ab]{0,2}", 0..8),
+        ) {
+            let options: Vec<EnumOption> =
+                values.iter().flatten().map(|v| EnumOption::new(v.clone())).collect();
+            for lookups in [0, 1, 2, 100] {
+                let lookup = OptionLookup::new(&options, lookups);
+                for value in names_and(&options, &asked) {
+                    prop_assert_eq!(lookup.index(value), option_index(&options, value));
+                }
+            }
+        }
+    }
+
+    /// Every option's value, and the values asked.
+    fn names_and<'a>(options: &'a [EnumOption], asked: &'a [String]) -> Vec<&'a str> {
+        options
+            .iter()
+            .map(EnumOption::value)
+            .chain(asked.iter().map(String::as_str))
+            .collect()
+    }
+
+    #[test]
+    fn long_lists_are_checked_by_the_hash_set_and_short_ones_by_the_rule() {
+        // The two paths meet at `SHORT_LIST`; the proptests above cross it. Here, a repeat at the
+        // end of a list of the most options a select may have, found by either path alike.
+        let options: Vec<EnumOption> = (0..crate::limits::MAX_OPTIONS)
+            .map(|i| EnumOption::new(format!("{i:0>256}")))
+            .chain([EnumOption::new(format!("{:0>256}", 7))])
+            .collect();
+        assert_eq!(
+            first_repeated_option(&options),
+            Some(crate::limits::MAX_OPTIONS)
+        );
+        assert!(!option_value_is_unique(
+            &options,
+            crate::limits::MAX_OPTIONS
+        ));
+        assert!(matches!(
+            OptionLookup::new(&options, 2),
+            OptionLookup::Many(_)
+        ));
+        assert!(matches!(
+            OptionLookup::new(&options[..SHORT_LIST], 2),
+            OptionLookup::Few(_)
+        ));
+    }
 
     #[test]
     fn blank_is_what_trim_leaves_empty() {

@@ -11,6 +11,7 @@ use super::kind::{EnumOption, PropertyKind};
 use super::property::{Property, read_value};
 use super::rules;
 use super::value::FieldValue;
+use crate::limits::MAX_OPTIONS;
 use crate::violation::{Violation, Violations};
 
 /// The `requestedSchema` of a form: `type: object`, ordered `properties`, and `required`.
@@ -150,11 +151,13 @@ impl RequestedSchema {
 /// may be empty until they are supplied; serializing it before then is an error.
 fn check_properties(properties: &[Property]) -> Result<(), SchemaError> {
     let names: Vec<&str> = properties.iter().map(Property::name).collect();
+    // `name_is_unique` of every name, in one pass.
+    let repeated = rules::first_repeated_name(&names);
     for (i, p) in properties.iter().enumerate() {
         if !rules::name_is_not_empty(&p.name) {
             return Err(SchemaError::EmptyName);
         }
-        if !rules::name_is_unique(&names, i) {
+        if repeated == Some(i) {
             return Err(SchemaError::DuplicateProperty {
                 name: p.name.to_string(),
             });
@@ -249,13 +252,19 @@ fn check_options(p: &Property, options: &[EnumOption], dynamic: bool) -> Result<
             property: p.name.to_string(),
         });
     }
-    for (i, option) in options.iter().enumerate() {
-        if !rules::option_value_is_unique(options, i) {
-            return Err(SchemaError::DuplicateOption {
-                property: p.name.to_string(),
-                value: option.value().to_owned(),
-            });
-        }
+    if !rules::option_count_fits(options.len()) {
+        return Err(SchemaError::TooManyOptions {
+            property: p.name.to_string(),
+            count: options.len(),
+            limit: MAX_OPTIONS,
+        });
+    }
+    // `option_value_is_unique` of every option, in one pass.
+    if let Some(option) = rules::first_repeated_option(options).and_then(|i| options.get(i)) {
+        return Err(SchemaError::DuplicateOption {
+            property: p.name.to_string(),
+            value: option.value().to_owned(),
+        });
     }
     Ok(())
 }
