@@ -245,7 +245,7 @@ fn a_field_titled_or_described_like_a_credential_is_noted() {
         "spin": {"type": "boolean", "title": "Spinner", "description": "Show a spinner"}
     }}});
     let form = form_of(read_request(&params, Revision::V2025_11_25).unwrap());
-    let noted: Vec<(&str, &str)> = form
+    let mut noted: Vec<(&str, &str)> = form
         .notes()
         .iter()
         .map(|note| match note {
@@ -253,6 +253,9 @@ fn a_field_titled_or_described_like_a_credential_is_noted() {
             other => panic!("unexpected note {other:?}"),
         })
         .collect();
+    // In the properties' order, which is the JSON's with serde_json's `preserve_order` (rmcp
+    // turns it on) and sorted without it: compared sorted.
+    noted.sort_unstable();
     assert_eq!(
         noted,
         [
