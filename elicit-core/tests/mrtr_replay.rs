@@ -148,21 +148,47 @@ fn with_a_guard_an_answer_from_an_earlier_round_is_acted_on_once() {
     assert!(is_replay(spent(&rounds, &done)));
 }
 
+/// A first request that answers before it is asked, to a question that opts in.
+fn answered_up_front(rounds: &Rounds, hour: u8) -> Result<Answer<Elicitation<Window>>, MrtrError> {
+    let mut params = call();
+    params["inputResponses"] = json!({ "window": accept(json!({ "hour": hour })) });
+    let mut round = spent(rounds, &params)?;
+    round.answer(Ask::form::<Window>("window").answerable_before_asked())
+}
+
 #[test]
-fn with_a_guard_answers_sent_before_they_were_asked_are_not_read() {
-    let call_with_answer = |rounds: &Rounds| {
-        let mut params = call();
-        params["inputResponses"] = json!({ "window": accept(json!({ "hour": 3 })) });
-        let mut round = spent(rounds, &params).unwrap();
-        round
-            .answer(Ask::form::<Window>("window").answerable_before_asked())
-            .unwrap()
-    };
-    // With a guard: every answer read comes from a spent state, so the question is asked.
-    let answer = call_with_answer(&guarded());
-    assert_eq!(keys_of(&ask(answer)), ["window"]);
-    // Without one, the server's opt-in reads it.
-    assert!(ready(call_with_answer(&rounds())).is_accepted());
+fn with_a_guard_answers_sent_before_they_were_asked_are_read_once() {
+    let rounds = guarded();
+    assert!(ready(answered_up_front(&rounds, 3).unwrap()).is_accepted());
+    // The same pre-answered request again: refused, naming `inputResponses`.
+    let again = answered_up_front(&rounds, 3).unwrap_err();
+    assert!(matches!(again, MrtrError::AnswersReplayed), "{again:?}");
+    let error = again.to_jsonrpc_error();
+    assert_eq!(error.code(), -32602);
+    assert_eq!(
+        error.to_value()["data"],
+        json!({ "field": "inputResponses" })
+    );
+    // Other answers are another request.
+    assert!(ready(answered_up_front(&rounds, 4).unwrap()).is_accepted());
+    // Without a guard nothing is spent: the same request reads them every time.
+    let unguarded = common::rounds();
+    for _ in 0..3 {
+        assert!(ready(answered_up_front(&unguarded, 3).unwrap()).is_accepted());
+    }
+}
+
+#[test]
+fn with_a_guard_a_first_request_with_answers_reads_nothing_until_they_are_spent() {
+    let rounds = guarded();
+    let mut params = call();
+    params["inputResponses"] = json!({ "window": accept(json!({ "hour": 3 })) });
+    let mut round = round::<()>(&rounds, &params).unwrap();
+    assert!(!round.is_resumed());
+    let unasked = || Ask::form::<Window>("window").answerable_before_asked();
+    assert!(matches!(round.answer(unasked()), Err(MrtrError::Unspent)));
+    round.spend_now().unwrap();
+    assert!(ready(round.answer(unasked()).unwrap()).is_accepted());
 }
 
 #[test]

@@ -67,6 +67,10 @@ pub enum MrtrError {
     /// The round's state could not be redeemed for single use: a replay (`-32602`), or the guard
     /// could not decide (`-32603`). See [`Round::spend`](super::Round::spend).
     Redeem(RedeemError),
+    /// With a replay guard: a first request carries the same answers (sent before they were
+    /// asked) as a request already acted on. `-32602`, naming `inputResponses`. See
+    /// [`Round::spend`](super::Round::spend).
+    AnswersReplayed,
     /// The round resumes a state that must be spent in the server's replay guard before anything
     /// is read from it, and it was not ([`Round::spend`](super::Round::spend)); or
     /// [`Round::spend_now`](super::Round::spend_now) met a guard that has to wait. A server bug:
@@ -103,7 +107,8 @@ impl MrtrError {
             Self::ParamsNotAnObject { .. }
             | Self::InputResponsesNotAnObject { .. }
             | Self::RequestStateNotAString { .. }
-            | Self::Capabilities(_) => JsonRpcError::INVALID_PARAMS,
+            | Self::Capabilities(_)
+            | Self::AnswersReplayed => JsonRpcError::INVALID_PARAMS,
             Self::State(error) => error.to_jsonrpc_error().code(),
             Self::Redeem(error) => error.to_jsonrpc_error().code(),
             Self::MissingCapabilities(_) => JsonRpcError::MISSING_REQUIRED_CLIENT_CAPABILITY,
@@ -138,7 +143,9 @@ impl MrtrError {
         let field = |name: &str| Some(json!({ "field": name }));
         match self {
             Self::ParamsNotAnObject { .. } => field("params"),
-            Self::InputResponsesNotAnObject { .. } => field("inputResponses"),
+            Self::InputResponsesNotAnObject { .. } | Self::AnswersReplayed => {
+                field("inputResponses")
+            }
             Self::RequestStateNotAString { .. }
             | Self::State(_)
             | Self::Redeem(RedeemError::AlreadyRedeemed) => field("requestState"),
@@ -194,6 +201,10 @@ impl fmt::Display for MrtrError {
             Self::UnsupportedInputRequest { key, rule } => {
                 write!(f, "input request `{key}` is not allowed: {rule}")
             }
+            Self::AnswersReplayed => f.write_str(
+                "inputResponses: these answers, sent before they were asked, were already acted \
+                 on in the same request; send the request without them to be asked",
+            ),
             Self::Unspent => f.write_str(
                 "this round resumes a requestState that must be spent in the replay guard before \
                  it is read: await `Round::spend` first (`spend_now` only with a guard that \

@@ -17,7 +17,7 @@ use super::result::{InputRequests, InputRequiredResult};
 use super::retry::Retry;
 use crate::outcome::Rejected;
 use crate::requested::Text;
-use crate::state::{Binding, KeyError, ReplayGuard, StateId, StateKeys, UnixTime};
+use crate::state::{Binding, KeyError, RedeemError, ReplayGuard, StateId, StateKeys, UnixTime};
 
 /// A server's multi round-trip setup: the keys its round state is sealed with, and how long a
 /// round stays open. Build it once at start-up and share it; every replica built from the same
@@ -83,10 +83,12 @@ impl Rounds {
     ///
     /// So, against a client that replays: the re-ask bound ([`with_reasks`](Rounds::with_reasks))
     /// holds, a decline stays final, and an answer from any round is acted on at most once. And
-    /// every answer a run reads comes from a spent state: answers a client sends before they were
-    /// asked ([`Ask::answerable_before_asked`](super::Ask::answerable_before_asked)) are not read
-    /// (the question is asked). It costs one guard write per resumed round: a map insert in
-    /// memory, one Redis command in a fleet (`RedisReplayGuard`).
+    /// every answer a run reads was spent: answers a client sends with a first request, before
+    /// they were asked ([`Ask::answerable_before_asked`](super::Ask::answerable_before_asked)),
+    /// are spent under an id of the request and its answers, so the same pre-answered request is
+    /// acted on once ([`MrtrError::AnswersReplayed`] after that). It costs one guard write per
+    /// resumed round (and per first request that carries answers): a map insert in memory, one
+    /// Redis command in a fleet (`RedisReplayGuard`).
     ///
     /// Without a guard a state can be presented again while it is open (its TTL): every round
     /// resumes as often as the client sends it.
@@ -293,9 +295,24 @@ where
             }
         };
         let reasks = rounds.reasks;
+        let responses = retry.responses.to_owned_map();
         let spend = match (opened, rounds.guard.is_some()) {
-            (Some((id, expires_at)), true) => Spend::Due { id, expires_at },
+            (Some((id, expires_at)), true) => Spend::Due {
+                id,
+                expires_at,
+                of: Spending::State,
+            },
             (Some(_), false) => Spend::Unguarded,
+            // Answers on a first request: read only by a question that opts in, and then as
+            // single use as a state's, under an id of the request and its answers.
+            (None, true) if !responses.is_empty() => Spend::Due {
+                id: crate::state::ParamsDigest::answers_id(
+                    &binding,
+                    &Value::Object(responses.clone().into_iter().collect()),
+                ),
+                expires_at: now.plus_ttl(rounds.ttl).unwrap_or(now),
+                of: Spending::Answers,
+            },
             (None, _) => Spend::Nothing,
         };
         Ok(Round {
@@ -303,7 +320,8 @@ where
             binding: OwnedBinding::of(&binding),
             now,
             capabilities: retry.capabilities,
-            responses: retry.responses.to_owned_map(),
+            responses,
+            resumed: opened.is_some(),
             spend,
             asked: envelope.asked,
             questions: envelope.questions,
@@ -448,7 +466,9 @@ pub struct Round<'r, S = ()> {
     now: UnixTime,
     capabilities: DeclaredCapabilities,
     responses: BTreeMap<String, Value>,
-    /// The resumed state, and whether it is spent.
+    /// Whether the request carried a `requestState` that opened.
+    resumed: bool,
+    /// What must be spent before anything is read, and whether it is.
     spend: Spend,
     asked: BTreeSet<String>,
     /// The question each key of `asked` and `carried` was asked as.
@@ -593,7 +613,7 @@ impl<S> Round<'_, S> {
     /// Whether this run resumes a round: the request carried a `requestState` that opened.
     #[must_use]
     pub fn is_resumed(&self) -> bool {
-        !matches!(self.spend, Spend::Nothing)
+        self.resumed
     }
 
     /// The capabilities the client declared on this request: check them to degrade gracefully
@@ -626,21 +646,41 @@ impl<S> Round<'_, S> {
     /// or [`RedeemError::Unavailable`](crate::state::RedeemError::Unavailable) (`-32603`) if the
     /// guard cannot decide (it fails closed).
     ///
-    /// `Ok(())` at once without a guard, on a first request, and when already spent. The rmcp
-    /// `Asker` spends before its first question; a hand-written handler calls this first.
+    /// A first request that carries `inputResponses` (answers sent before they were asked) is
+    /// spent the same way, under an id of its principal, request and answers: a question that
+    /// reads such answers ([`Ask::answerable_before_asked`](super::Ask::answerable_before_asked))
+    /// reads them once, and the same pre-answered request sent again is refused with
+    /// [`MrtrError::AnswersReplayed`] (`-32602`).
+    ///
+    /// `Ok(())` at once without a guard, on a first request without answers, and when already
+    /// spent. The rmcp `Asker` spends before its first question; a hand-written handler calls
+    /// this first.
     ///
     /// # Errors
-    /// [`MrtrError::Redeem`], as above. The round stays unspent, and keeps refusing.
+    /// [`MrtrError::Redeem`] and [`MrtrError::AnswersReplayed`], as above. The round stays
+    /// unspent, and keeps refusing.
     pub async fn spend(&mut self) -> Result<(), MrtrError> {
-        let Spend::Due { id, expires_at } = self.spend else {
+        let Spend::Due {
+            id,
+            expires_at,
+            of: spending,
+        } = self.spend
+        else {
             return Ok(());
         };
         let Some(guard) = self.rounds.guard.clone() else {
             return Ok(());
         };
-        guard
+        match guard
             .redeem(id, &self.binding.principal, expires_at, self.now)
-            .await?;
+            .await
+        {
+            Ok(()) => {}
+            Err(RedeemError::AlreadyRedeemed) if spending == Spending::Answers => {
+                return Err(MrtrError::AnswersReplayed);
+            }
+            Err(error) => return Err(error.into()),
+        }
         self.spend = Spend::Spent;
         Ok(())
     }
@@ -661,17 +701,30 @@ impl<S> Round<'_, S> {
     }
 }
 
-/// Whether the state a run resumed is spent.
+/// Whether what a run reads from (the state it resumed, or a first request's answers) is spent.
 #[derive(Clone, Copy, Debug)]
 enum Spend {
-    /// A first request: nothing resumed.
+    /// A first request without answers: nothing to read, nothing to spend.
     Nothing,
     /// Resumed, with no replay guard configured: nothing to spend.
     Unguarded,
-    /// Resumed, and to be spent in the guard before anything is read.
-    Due { id: StateId, expires_at: UnixTime },
-    /// Resumed and spent by this run.
+    /// To be spent in the guard before anything is read.
+    Due {
+        id: StateId,
+        expires_at: UnixTime,
+        of: Spending,
+    },
+    /// Spent by this run.
     Spent,
+}
+
+/// What a [`Spend::Due`] id stands for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Spending {
+    /// The `requestState` the run resumed.
+    State,
+    /// The answers a first request carried.
+    Answers,
 }
 
 impl Spend {
@@ -690,9 +743,9 @@ impl<S> sealed::Collect for Round<'_, S> {
             // An answer to another question asked under this key is not an answer to this one.
             return same_question.then(|| (answer.clone(), false));
         }
-        // With a replay guard, every answer read comes from a spent state: none before it is
-        // asked.
-        let unasked = unasked && self.rounds.guard.is_none();
+        // With a replay guard, every answer read comes from a spent state or spent answers.
+        let unasked =
+            unasked && (self.rounds.guard.is_none() || matches!(self.spend, Spend::Spent));
         if unasked || (self.asked.contains(key) && same_question) {
             return self.responses.get(key).cloned().map(|fresh| (fresh, true));
         }
