@@ -3,7 +3,8 @@
 //!
 //! - `read_request`: a client reading the largest form the limits let through, built to make
 //!   every check work hardest: the longest message, the most properties, each with the longest
-//!   name, title and description; the most options a form may offer, in the fewest selects
+//!   name, title and description (titles and descriptions all spaces but for a closing tag: the
+//!   worst text for the credential lexicon's search, which once tried a match at every space); the most options a form may offer, in the fewest selects
 //!   (each with the most options a select may have), every option value and title as long as
 //!   allowed, all values sharing their first 250 bytes (so telling two apart reads them to the
 //!   end), every multi-select defaulting to all of its options; the other properties text with
@@ -71,8 +72,8 @@ fn worst_form() -> Value {
             json!({"type": "string", "format": "uri", "maxLength": DEFAULT_BYTES,
                    "default": default})
         };
-        property["title"] = Value::String(padded('t', p, TITLE_BYTES));
-        property["description"] = Value::String(padded('d', p, DESCRIPTION_BYTES));
+        property["title"] = Value::String(padded(' ', p, TITLE_BYTES));
+        property["description"] = Value::String(padded(' ', p, DESCRIPTION_BYTES));
         properties.insert(name.clone(), property);
         required.push(name);
     }

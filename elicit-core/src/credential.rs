@@ -201,10 +201,15 @@ const fn has_pair(name: &[u8], first: &str, second: &str) -> bool {
 
 /// Whether the name's words, run together, contain `word`: it begins at some character of the
 /// name, and separators within it are dropped.
+///
+/// A match is tried only where an alphanumeric character begins (from anywhere else
+/// `folds_to` would skip to the same place), so a run of separators is crossed by at most
+/// `word.len()` tries: linear in the text for each word, however a hostile title or description
+/// is padded.
 const fn has_glued(name: &[u8], word: &str) -> bool {
     let mut rest = name;
-    while let Some((_, after)) = next_char(rest) {
-        if folds_to(rest, word.as_bytes(), false) {
+    while let Some((c, after)) = next_char(rest) {
+        if is_alphanumeric(c) && folds_to(rest, word.as_bytes(), false) {
             return true;
         }
         rest = after;

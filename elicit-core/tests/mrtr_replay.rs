@@ -149,46 +149,42 @@ fn with_a_guard_an_answer_from_an_earlier_round_is_acted_on_once() {
 }
 
 /// A first request that answers before it is asked, to a question that opts in.
-fn answered_up_front(rounds: &Rounds, hour: u8) -> Result<Answer<Elicitation<Window>>, MrtrError> {
+fn answered_up_front(rounds: &Rounds) -> Result<Answer<Elicitation<Window>>, MrtrError> {
     let mut params = call();
-    params["inputResponses"] = json!({ "window": accept(json!({ "hour": hour })) });
+    params["inputResponses"] = json!({ "window": accept(json!({ "hour": 3 })) });
     let mut round = spent(rounds, &params)?;
     round.answer(Ask::form::<Window>("window").answerable_before_asked())
 }
 
 #[test]
-fn with_a_guard_answers_sent_before_they_were_asked_are_read_once() {
-    let rounds = guarded();
-    assert!(ready(answered_up_front(&rounds, 3).unwrap()).is_accepted());
-    // The same pre-answered request again: refused, naming `inputResponses`.
-    let again = answered_up_front(&rounds, 3).unwrap_err();
-    assert!(matches!(again, MrtrError::AnswersReplayed), "{again:?}");
-    let error = again.to_jsonrpc_error();
-    assert_eq!(error.code(), -32602);
-    assert_eq!(
-        error.to_value()["data"],
-        json!({ "field": "inputResponses" })
+fn with_a_guard_an_ask_that_reads_answers_before_they_are_asked_is_refused() {
+    // Such an answer comes from no state: nothing can spend it (the same request can come
+    // again, or with other keys beside it). So the server's opt-in is refused, naming the key.
+    let error = answered_up_front(&guarded()).unwrap_err();
+    let MrtrError::BeforeAskedWithReplayGuard { key } = &error else {
+        panic!("{error:?}")
+    };
+    assert_eq!(key, "window");
+    assert_eq!(error.to_jsonrpc_error().code(), -32603);
+    assert!(
+        error.to_string().contains("answerable_before_asked"),
+        "{error}"
     );
-    // Other answers are another request.
-    assert!(ready(answered_up_front(&rounds, 4).unwrap()).is_accepted());
-    // Without a guard nothing is spent: the same request reads them every time.
-    let unguarded = common::rounds();
+    // Refused whether or not the client sent an answer: a configuration error shows at once.
+    let guarded = guarded();
+    let params = call();
+    let asked = spent(&guarded, &params)
+        .unwrap()
+        .answer(Ask::form::<Window>("window").answerable_before_asked());
+    assert!(matches!(
+        asked,
+        Err(MrtrError::BeforeAskedWithReplayGuard { .. })
+    ));
+    // Without a guard there is no single use: the same request reads it every time.
+    let unguarded = rounds();
     for _ in 0..3 {
-        assert!(ready(answered_up_front(&unguarded, 3).unwrap()).is_accepted());
+        assert!(ready(answered_up_front(&unguarded).unwrap()).is_accepted());
     }
-}
-
-#[test]
-fn with_a_guard_a_first_request_with_answers_reads_nothing_until_they_are_spent() {
-    let rounds = guarded();
-    let mut params = call();
-    params["inputResponses"] = json!({ "window": accept(json!({ "hour": 3 })) });
-    let mut round = round::<()>(&rounds, &params).unwrap();
-    assert!(!round.is_resumed());
-    let unasked = || Ask::form::<Window>("window").answerable_before_asked();
-    assert!(matches!(round.answer(unasked()), Err(MrtrError::Unspent)));
-    round.spend_now().unwrap();
-    assert!(ready(round.answer(unasked()).unwrap()).is_accepted());
 }
 
 #[test]

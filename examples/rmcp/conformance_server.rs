@@ -21,7 +21,7 @@
 
 use std::sync::Arc;
 
-use mcp_elicit::mrtr::{Ask, Capability};
+use mcp_elicit::mrtr::{Ask, Capability, Rounds};
 use mcp_elicit::rmcp::{AskConfig, Asker, AskingServer, Stop, ToolResponse, respond};
 use mcp_elicit::{Elicit, Elicitation, FormRequest, Mode, reply::FromContent};
 use rmcp::handler::server::wrapper::Parameters;
@@ -463,7 +463,10 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     // the life of the process (replicas would load shared keys: `AskConfig::per_user`). Served
     // over streamable HTTP, it cannot be wrapped in `AskingService`: every tool lists its `Asker`
     // before `Parameters<..>`, and says so.
-    let asking = AskConfig::single_user()?.with_asker_before_parameters();
+    // Its rounds have no replay guard (`single_user()` would set one): the suite's
+    // `ignore-extra-params` answers a question before it is asked, which a guard cannot make
+    // single use, so it refuses such an ask.
+    let asking = AskConfig::single_user_with(Rounds::generate()?).with_asker_before_parameters();
     let service: StreamableHttpService<Conformance, LocalSessionManager> =
         StreamableHttpService::new(
             move || {

@@ -309,7 +309,10 @@ impl Asker {
 
     /// 2026-07-28: also read answers to form and URL questions that no earlier round asked
     /// (see [`Ask::answerable_before_asked`]), for a stateless tool whose client may answer up
-    /// front. Consent is never read this way.
+    /// front. Consent is never read this way. Such an answer comes from no state, so a replay
+    /// guard cannot make it single use: with one on the rounds (`AskConfig::single_user` sets
+    /// one) the question is refused (`-32603`, naming it); serve such a tool with rounds
+    /// without a guard ([`AskConfig::single_user_with`](super::AskConfig::single_user_with)).
     pub fn answerable_before_asked(&mut self) -> &mut Self {
         self.before_asked = true;
         self

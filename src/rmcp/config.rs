@@ -86,7 +86,10 @@ impl AskConfig {
     /// # Errors
     /// [`KeyError::RandomnessUnavailable`] if the operating system has no randomness to give.
     pub fn single_user() -> Result<Self, KeyError> {
-        let rounds = Rounds::generate()?.with_replay_guard(MemoryReplayGuard::new());
+        // One user: the whole guard is theirs.
+        let guard =
+            MemoryReplayGuard::new().with_max_per_principal(MemoryReplayGuard::DEFAULT_MAX_ENTRIES);
+        let rounds = Rounds::generate()?.with_replay_guard(guard);
         Ok(Self::single_user_with(rounds))
     }
 

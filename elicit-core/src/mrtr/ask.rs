@@ -224,7 +224,10 @@ impl<O> Ask<O> {
     /// reaches the handler that the user was not shown. Opt in only for a question whose answer
     /// a client may legitimately give up front (a stateless server that re-derives everything
     /// from the request). It has no effect on [`consent`](Ask::consent) asks: consent comes
-    /// only from a question that was actually asked.
+    /// only from a question that was actually asked. Such an answer comes from no state, so a
+    /// replay guard cannot make it single use: on rounds with one
+    /// ([`Rounds::with_replay_guard`](super::Rounds::with_replay_guard)) this ask is refused
+    /// ([`MrtrError::BeforeAskedWithReplayGuard`](super::MrtrError::BeforeAskedWithReplayGuard)).
     #[must_use]
     pub fn answerable_before_asked(mut self) -> Self {
         if self.before_asked != Unsolicited::Never {
@@ -265,8 +268,9 @@ pub trait Asks: sealed::Sealed {
     /// What the answers read as: `O` for `Ask<O>`, `(A, B, ..)` for a tuple.
     type Output;
 
+    /// Each key, and whether its ask reads an answer sent before it was asked.
     #[doc(hidden)]
-    fn keys<'a>(&'a self, keys: &mut Vec<&'a str>);
+    fn keys<'a>(&'a self, keys: &mut Vec<(&'a str, bool)>);
 
     #[doc(hidden)]
     fn collect(self, round: &mut dyn sealed::Collect) -> Option<Self::Output>;
@@ -305,8 +309,8 @@ pub(crate) mod sealed {
 impl<O> Asks for Ask<O> {
     type Output = O;
 
-    fn keys<'a>(&'a self, keys: &mut Vec<&'a str>) {
-        keys.push(&self.key);
+    fn keys<'a>(&'a self, keys: &mut Vec<(&'a str, bool)>) {
+        keys.push((&self.key, self.before_asked == Unsolicited::Read));
     }
 
     fn collect(self, round: &mut dyn sealed::Collect) -> Option<O> {
@@ -375,7 +379,7 @@ macro_rules! tuple_asks {
             type Output = ($($name::Output,)+);
 
             #[allow(non_snake_case)]
-            fn keys<'a>(&'a self, keys: &mut Vec<&'a str>) {
+            fn keys<'a>(&'a self, keys: &mut Vec<(&'a str, bool)>) {
                 let ($($name,)+) = self;
                 $($name.keys(keys);)+
             }

@@ -67,10 +67,15 @@ pub enum MrtrError {
     /// The round's state could not be redeemed for single use: a replay (`-32602`), or the guard
     /// could not decide (`-32603`). See [`Round::spend`](super::Round::spend).
     Redeem(RedeemError),
-    /// With a replay guard: a first request carries the same answers (sent before they were
-    /// asked) as a request already acted on. `-32602`, naming `inputResponses`. See
-    /// [`Round::spend`](super::Round::spend).
-    AnswersReplayed,
+    /// An ask that reads an answer sent before it was asked
+    /// ([`Ask::answerable_before_asked`](super::Ask::answerable_before_asked)), on rounds with a
+    /// replay guard ([`Rounds::with_replay_guard`](super::Rounds::with_replay_guard)): such an
+    /// answer comes from no state, so the guard could not make it single use. A server's
+    /// configuration error: `-32603`.
+    BeforeAskedWithReplayGuard {
+        /// The key of the ask.
+        key: String,
+    },
     /// The round resumes a state that must be spent in the server's replay guard before anything
     /// is read from it, and it was not ([`Round::spend`](super::Round::spend)); or
     /// [`Round::spend_now`](super::Round::spend_now) met a guard that has to wait. A server bug:
@@ -107,14 +112,14 @@ impl MrtrError {
             Self::ParamsNotAnObject { .. }
             | Self::InputResponsesNotAnObject { .. }
             | Self::RequestStateNotAString { .. }
-            | Self::Capabilities(_)
-            | Self::AnswersReplayed => JsonRpcError::INVALID_PARAMS,
+            | Self::Capabilities(_) => JsonRpcError::INVALID_PARAMS,
             Self::State(error) => error.to_jsonrpc_error().code(),
             Self::Redeem(error) => error.to_jsonrpc_error().code(),
             Self::MissingCapabilities(_) => JsonRpcError::MISSING_REQUIRED_CLIENT_CAPABILITY,
             Self::DuplicateKey { .. }
             | Self::UnsupportedInputRequest { .. }
             | Self::Unspent
+            | Self::BeforeAskedWithReplayGuard { .. }
             | Self::EmptyResult => JsonRpcError::INTERNAL_ERROR,
             Self::Seal(error) => error.to_jsonrpc_error().code(),
         }
@@ -143,9 +148,7 @@ impl MrtrError {
         let field = |name: &str| Some(json!({ "field": name }));
         match self {
             Self::ParamsNotAnObject { .. } => field("params"),
-            Self::InputResponsesNotAnObject { .. } | Self::AnswersReplayed => {
-                field("inputResponses")
-            }
+            Self::InputResponsesNotAnObject { .. } => field("inputResponses"),
             Self::RequestStateNotAString { .. }
             | Self::State(_)
             | Self::Redeem(RedeemError::AlreadyRedeemed) => field("requestState"),
@@ -161,6 +164,7 @@ impl MrtrError {
             | Self::DuplicateKey { .. }
             | Self::UnsupportedInputRequest { .. }
             | Self::Unspent
+            | Self::BeforeAskedWithReplayGuard { .. }
             | Self::EmptyResult
             | Self::Seal(_) => None,
         }
@@ -201,9 +205,11 @@ impl fmt::Display for MrtrError {
             Self::UnsupportedInputRequest { key, rule } => {
                 write!(f, "input request `{key}` is not allowed: {rule}")
             }
-            Self::AnswersReplayed => f.write_str(
-                "inputResponses: these answers, sent before they were asked, were already acted \
-                 on in the same request; send the request without them to be asked",
+            Self::BeforeAskedWithReplayGuard { key } => write!(
+                f,
+                "`{key}` reads an answer sent before it was asked (`answerable_before_asked`), \
+                 which comes from no state: a replay guard cannot make it single use; ask it \
+                 (drop `answerable_before_asked`), or serve this tool's rounds without a guard"
             ),
             Self::Unspent => f.write_str(
                 "this round resumes a requestState that must be spent in the replay guard before \

@@ -17,7 +17,7 @@ use super::result::{InputRequests, InputRequiredResult};
 use super::retry::Retry;
 use crate::outcome::Rejected;
 use crate::requested::Text;
-use crate::state::{Binding, KeyError, RedeemError, ReplayGuard, StateId, StateKeys, UnixTime};
+use crate::state::{Binding, KeyError, ReplayGuard, StateId, StateKeys, UnixTime};
 
 /// A server's multi round-trip setup: the keys its round state is sealed with, and how long a
 /// round stays open. Build it once at start-up and share it; every replica built from the same
@@ -83,12 +83,13 @@ impl Rounds {
     ///
     /// So, against a client that replays: the re-ask bound ([`with_reasks`](Rounds::with_reasks))
     /// holds, a decline stays final, and an answer from any round is acted on at most once. And
-    /// every answer a run reads was spent: answers a client sends with a first request, before
-    /// they were asked ([`Ask::answerable_before_asked`](super::Ask::answerable_before_asked)),
-    /// are spent under an id of the request and its answers, so the same pre-answered request is
-    /// acted on once ([`MrtrError::AnswersReplayed`] after that). It costs one guard write per
-    /// resumed round (and per first request that carries answers): a map insert in memory, one
-    /// Redis command in a fleet (`RedisReplayGuard`).
+    /// every answer a run reads comes from a spent state: an answer a client sends before it was
+    /// asked comes from no state, and nothing can make it single use (the same request may be
+    /// sent again, or with other keys beside it), so a question that would read one
+    /// ([`Ask::answerable_before_asked`](super::Ask::answerable_before_asked)) is refused with
+    /// [`MrtrError::BeforeAskedWithReplayGuard`] (`-32603`, a server's configuration error). It
+    /// costs one guard write per resumed round: a map insert in memory, one Redis command in a
+    /// fleet (`RedisReplayGuard`).
     ///
     /// Without a guard a state can be presented again while it is open (its TTL): every round
     /// resumes as often as the client sends it.
@@ -297,22 +298,8 @@ where
         let reasks = rounds.reasks;
         let responses = retry.responses.to_owned_map();
         let spend = match (opened, rounds.guard.is_some()) {
-            (Some((id, expires_at)), true) => Spend::Due {
-                id,
-                expires_at,
-                of: Spending::State,
-            },
+            (Some((id, expires_at)), true) => Spend::Due { id, expires_at },
             (Some(_), false) => Spend::Unguarded,
-            // Answers on a first request: read only by a question that opts in, and then as
-            // single use as a state's, under an id of the request and its answers.
-            (None, true) if !responses.is_empty() => Spend::Due {
-                id: crate::state::ParamsDigest::answers_id(
-                    &binding,
-                    &Value::Object(responses.clone().into_iter().collect()),
-                ),
-                expires_at: now.plus_ttl(rounds.ttl).unwrap_or(now),
-                of: Spending::Answers,
-            },
             (None, _) => Spend::Nothing,
         };
         Ok(Round {
@@ -520,9 +507,19 @@ where
         self.spend.check()?;
         let mut keys = Vec::new();
         asks.keys(&mut keys);
+        // What a replay guard promises holds only for answers read from a spent state.
+        if let (Some(_), Some((key, _))) = (
+            &self.rounds.guard,
+            keys.iter().find(|(_, before_asked)| *before_asked),
+        ) {
+            return Err(MrtrError::BeforeAskedWithReplayGuard {
+                key: (*key).to_owned(),
+            });
+        }
         let mut seen = BTreeSet::new();
         if let Some(key) = keys
             .into_iter()
+            .map(|(key, _)| key)
             .find(|key| !seen.insert(*key) || self.read_keys.contains(*key))
         {
             return Err(MrtrError::DuplicateKey {
@@ -646,41 +643,21 @@ impl<S> Round<'_, S> {
     /// or [`RedeemError::Unavailable`](crate::state::RedeemError::Unavailable) (`-32603`) if the
     /// guard cannot decide (it fails closed).
     ///
-    /// A first request that carries `inputResponses` (answers sent before they were asked) is
-    /// spent the same way, under an id of its principal, request and answers: a question that
-    /// reads such answers ([`Ask::answerable_before_asked`](super::Ask::answerable_before_asked))
-    /// reads them once, and the same pre-answered request sent again is refused with
-    /// [`MrtrError::AnswersReplayed`] (`-32602`).
-    ///
-    /// `Ok(())` at once without a guard, on a first request without answers, and when already
-    /// spent. The rmcp `Asker` spends before its first question; a hand-written handler calls
-    /// this first.
+    /// `Ok(())` at once without a guard, on a first request, and when already spent. The rmcp
+    /// `Asker` spends before its first question; a hand-written handler calls this first.
     ///
     /// # Errors
-    /// [`MrtrError::Redeem`] and [`MrtrError::AnswersReplayed`], as above. The round stays
-    /// unspent, and keeps refusing.
+    /// [`MrtrError::Redeem`], as above. The round stays unspent, and keeps refusing.
     pub async fn spend(&mut self) -> Result<(), MrtrError> {
-        let Spend::Due {
-            id,
-            expires_at,
-            of: spending,
-        } = self.spend
-        else {
+        let Spend::Due { id, expires_at } = self.spend else {
             return Ok(());
         };
         let Some(guard) = self.rounds.guard.clone() else {
             return Ok(());
         };
-        match guard
+        guard
             .redeem(id, &self.binding.principal, expires_at, self.now)
-            .await
-        {
-            Ok(()) => {}
-            Err(RedeemError::AlreadyRedeemed) if spending == Spending::Answers => {
-                return Err(MrtrError::AnswersReplayed);
-            }
-            Err(error) => return Err(error.into()),
-        }
+            .await?;
         self.spend = Spend::Spent;
         Ok(())
     }
@@ -701,30 +678,17 @@ impl<S> Round<'_, S> {
     }
 }
 
-/// Whether what a run reads from (the state it resumed, or a first request's answers) is spent.
+/// Whether the state a run resumed is spent.
 #[derive(Clone, Copy, Debug)]
 enum Spend {
-    /// A first request without answers: nothing to read, nothing to spend.
+    /// A first request: nothing resumed.
     Nothing,
     /// Resumed, with no replay guard configured: nothing to spend.
     Unguarded,
-    /// To be spent in the guard before anything is read.
-    Due {
-        id: StateId,
-        expires_at: UnixTime,
-        of: Spending,
-    },
-    /// Spent by this run.
+    /// Resumed, and to be spent in the guard before anything is read.
+    Due { id: StateId, expires_at: UnixTime },
+    /// Resumed and spent by this run.
     Spent,
-}
-
-/// What a [`Spend::Due`] id stands for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Spending {
-    /// The `requestState` the run resumed.
-    State,
-    /// The answers a first request carried.
-    Answers,
 }
 
 impl Spend {
@@ -743,9 +707,9 @@ impl<S> sealed::Collect for Round<'_, S> {
             // An answer to another question asked under this key is not an answer to this one.
             return same_question.then(|| (answer.clone(), false));
         }
-        // With a replay guard, every answer read comes from a spent state or spent answers.
-        let unasked =
-            unasked && (self.rounds.guard.is_none() || matches!(self.spend, Spend::Spent));
+        // With a replay guard `answer` refuses an ask that reads unasked answers: every answer
+        // read comes from a spent state.
+        let unasked = unasked && self.rounds.guard.is_none();
         if unasked || (self.asked.contains(key) && same_question) {
             return self.responses.get(key).cloned().map(|fresh| (fresh, true));
         }

@@ -111,24 +111,6 @@ impl ParamsDigest {
         &self.0
     }
 
-    /// The id under which answers a client sent with a first request (before they were asked)
-    /// are spent: one per principal, method, request and set of answers, so the same
-    /// pre-answered request is acted on once (`Round::spend`).
-    pub(crate) fn answers_id(binding: &super::Binding<'_>, responses: &Value) -> super::StateId {
-        let mut hasher = Sha256::new();
-        hasher.update(b"elicit/answers-before-asked/v1\n");
-        for part in [binding.principal, binding.method] {
-            hasher.update((part.len() as u64).to_be_bytes());
-            hasher.update(part.as_bytes());
-        }
-        hasher.update(binding.params_digest.0);
-        hasher.update(Self::of(responses).0);
-        let digest: [u8; Self::LEN] = hasher.finalize().into();
-        let mut id = [0; super::StateId::LEN];
-        id.iter_mut().zip(digest).for_each(|(to, from)| *to = from);
-        super::StateId::from_bytes(id)
-    }
-
     fn hash(value: &Value, skip_top_level: &[&str]) -> Self {
         let mut hasher = HashWriter(Sha256::new());
         hasher.0.update(DOMAIN);
