@@ -92,10 +92,12 @@ mod error;
 mod result;
 mod retry;
 mod round;
+mod rounds;
 
 pub use self::ask::{Ask, Asks};
 pub use self::capability::{Capability, DeclaredCapabilities};
 pub use self::error::MrtrError;
 pub use self::result::{InputRequests, InputRequiredResult};
 pub use self::retry::Retry;
-pub use self::round::{Answer, Round, Rounds};
+pub use self::round::{Answer, Round};
+pub use self::rounds::Rounds;
