@@ -1110,10 +1110,24 @@ fn python_server() -> [String; 2] {
     [python, script.to_owned()]
 }
 
-/// What the Python server says it received, from its result line.
+/// What the Python server says it received: its result, which `terminal_client` prints in the
+/// gutter wrapped to the terminal's width, read to the end of the output and joined again.
 fn received(screen: &mut Screen, tool: &str) -> Value {
-    let line = screen.line_after(&format!("── {tool} returned ──"));
-    serde_json::from_str(line.trim()).expect("the Python server returns JSON")
+    screen.sees(&format!("── {tool} returned ──"));
+    let rest = screen.session.exp_eof().expect("it exits after the call");
+    let gutter: String = "│ ".bytes().map(char::from).collect();
+    let text: String = rest
+        .lines()
+        .map(|line| line.trim_end_matches('\r'))
+        .skip_while(|line| line.trim().is_empty())
+        .map_while(|line| line.strip_prefix(&gutter))
+        .collect();
+    // The text content first; what follows it (its structured content) is not read.
+    let mut values = serde_json::Deserializer::from_str(text.trim()).into_iter::<Value>();
+    match values.next() {
+        Some(Ok(value)) => value,
+        other => panic!("the Python server returns JSON ({other:?}): {text:?}"),
+    }
 }
 
 #[test]
