@@ -163,6 +163,9 @@ pub enum ReplyError {
     Malformed(MalformedReply),
     /// The user accepted, but the content breaks rules of the form. Every violation is listed.
     Invalid(Violations),
+    /// The user accepted a URL question whose step on the page is not finished (a URL flow:
+    /// `Ask::url_flow`): agreeing to open a page is not finishing there.
+    NotFinished,
 }
 
 /// What is wrong with a malformed reply.
@@ -196,6 +199,9 @@ impl fmt::Display for ReplyError {
         match self {
             ReplyError::Malformed(m) => write!(f, "malformed elicitation reply: {m}"),
             ReplyError::Invalid(v) => fmt::Display::fmt(v, f),
+            ReplyError::NotFinished => {
+                f.write_str("the page was accepted, but the step on it is not finished")
+            }
         }
     }
 }
@@ -226,7 +232,7 @@ impl std::error::Error for ReplyError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             ReplyError::Invalid(v) => Some(v),
-            ReplyError::Malformed(_) => None,
+            ReplyError::Malformed(_) | ReplyError::NotFinished => None,
         }
     }
 }
@@ -236,7 +242,7 @@ impl ReplyError {
     pub fn violations(&self) -> Option<&Violations> {
         match self {
             ReplyError::Invalid(v) => Some(v),
-            ReplyError::Malformed(_) => None,
+            ReplyError::Malformed(_) | ReplyError::NotFinished => None,
         }
     }
 }
@@ -344,6 +350,10 @@ pub(crate) fn explain_without_schema(error: &ReplyError) -> String {
                 .map(|v| format!("{} {}", v.property, v.rule.for_user()))
                 .collect();
             format!("{}.", rules.join("; "))
+        }
+        ReplyError::NotFinished => {
+            "the step on the page is not finished yet: finish it there, then accept again."
+                .to_owned()
         }
     }
 }

@@ -11,7 +11,7 @@ use crate::outcome::{Action, Elicitation, MalformedReply, ReplyError};
 use crate::read::{FromContent, parse_with_schema};
 use crate::request::FormRequest;
 use crate::requested::Text;
-use crate::url_mode::{UrlOutcome, UrlRequest};
+use crate::url_mode::{FlowOutcome, FlowStatus, UrlOutcome, UrlRequest};
 
 type Reader<O> = Box<dyn Fn(&Value) -> Result<O, Box<Unusable>> + Send + Sync>;
 
@@ -173,6 +173,41 @@ impl Ask<()> {
             before_asked: Unsolicited::Ignored,
             read: Box::new(move |reply| {
                 UrlOutcome::from_reply(reply).map_err(Unusable::unreadable)
+            }),
+        }
+    }
+
+    /// A URL-mode elicitation that started a flow ([`Round::flow_id`](super::Round::flow_id)),
+    /// read with the flow's `status` as the server's [`FlowStore`](crate::url_mode::FlowStore)
+    /// has it now: the answer is a [`FlowOutcome`]. An accept whose step is still open is not an
+    /// answer: the question is asked again, with the same URL and a note that the step is not
+    /// finished, within the round's re-ask bound; past it the question is
+    /// [rejected](super::Answer::Rejected).
+    #[must_use]
+    pub fn url_flow(
+        key: impl Into<String>,
+        request: UrlRequest,
+        status: FlowStatus,
+    ) -> Ask<FlowOutcome> {
+        let again = elicit_request(
+            &request.noted("the step on the page is not finished yet: finish it, then accept"),
+        );
+        Ask {
+            key: key.into(),
+            request: elicit_request(&request),
+            name: Some(request.name().to_owned().into()),
+            before_asked: Unsolicited::Ignored,
+            read: Box::new(move |reply| {
+                let outcome = UrlOutcome::from_reply(reply).map_err(Unusable::unreadable)?;
+                FlowOutcome::of(outcome, &status).ok_or_else(|| {
+                    Box::new(Unusable {
+                        error: ReplyError::NotFinished,
+                        explanation: crate::outcome::explain_without_schema(
+                            &ReplyError::NotFinished,
+                        ),
+                        again: Some(again.clone()),
+                    })
+                })
             }),
         }
     }

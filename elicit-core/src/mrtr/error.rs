@@ -103,6 +103,9 @@ pub enum MrtrError {
     EmptyResult,
     /// The round's state would not seal. A server problem: `-32603`.
     Seal(SealError),
+    /// A URL flow could not be started for the round ([`Round::flow_id`](super::Round::flow_id)).
+    /// A server problem: `-32603`.
+    Flow(crate::url_mode::FlowError),
 }
 
 impl MrtrError {
@@ -120,7 +123,8 @@ impl MrtrError {
             | Self::UnsupportedInputRequest { .. }
             | Self::Unspent
             | Self::BeforeAskedWithReplayGuard { .. }
-            | Self::EmptyResult => JsonRpcError::INTERNAL_ERROR,
+            | Self::EmptyResult
+            | Self::Flow(_) => JsonRpcError::INTERNAL_ERROR,
             Self::Seal(error) => error.to_jsonrpc_error().code(),
         }
     }
@@ -166,7 +170,8 @@ impl MrtrError {
             | Self::Unspent
             | Self::BeforeAskedWithReplayGuard { .. }
             | Self::EmptyResult
-            | Self::Seal(_) => None,
+            | Self::Seal(_)
+            | Self::Flow(_) => None,
         }
     }
 }
@@ -220,6 +225,7 @@ impl fmt::Display for MrtrError {
                 "an InputRequiredResult must carry at least one of `inputRequests` or `requestState`",
             ),
             Self::Seal(error) => fmt::Display::fmt(error, f),
+            Self::Flow(error) => fmt::Display::fmt(error, f),
         }
     }
 }
@@ -231,6 +237,7 @@ impl Error for MrtrError {
             Self::Seal(error) => Some(error),
             Self::Redeem(error) => Some(error),
             Self::Capabilities(error) => Some(error),
+            Self::Flow(error) => Some(error),
             _ => None,
         }
     }

@@ -97,6 +97,7 @@ where
             spend,
             asked: envelope.asked,
             questions: envelope.questions,
+            flows: envelope.flows,
             read_keys: BTreeSet::new(),
             carried: envelope.answers,
             state: envelope.state,
@@ -131,6 +132,10 @@ struct Envelope<S> {
     /// read only for the same question.
     #[serde(rename = "q", default)]
     questions: BTreeMap<String, String>,
+    /// The URL flow each URL question started ([`Round::flow_id`]), so that its URL is the same
+    /// in every round.
+    #[serde(rename = "f", default)]
+    flows: BTreeMap<String, String>,
 }
 
 impl<S> Default for Envelope<S> {
@@ -141,6 +146,7 @@ impl<S> Default for Envelope<S> {
             state: None,
             rejections: BTreeMap::new(),
             questions: BTreeMap::new(),
+            flows: BTreeMap::new(),
         }
     }
 }
@@ -161,6 +167,8 @@ struct EnvelopeRef<'a, S> {
     rejections: &'a BTreeMap<String, u32>,
     #[serde(rename = "q")]
     questions: BTreeMap<&'a str, &'a str>,
+    #[serde(rename = "f", skip_serializing_if = "BTreeMap::is_empty")]
+    flows: &'a BTreeMap<String, String>,
 }
 
 /// The outcome of asking: the answers are here, or the input-required result to return.
@@ -245,6 +253,8 @@ pub struct Round<'r, S = ()> {
     asked: BTreeSet<String>,
     /// The question each key of `asked` and `carried` was asked as.
     questions: BTreeMap<String, String>,
+    /// The URL flow of each URL question, by key, carried from round to round.
+    flows: BTreeMap<String, String>,
     /// Every key an `answer` of this run has read: each is read once per run.
     read_keys: BTreeSet<String>,
     carried: BTreeMap<String, Value>,
@@ -354,6 +364,7 @@ where
             state: self.state.as_ref(),
             rejections: &self.rejections,
             questions,
+            flows: &self.flows,
         };
         let sealed =
             self.rounds
@@ -409,6 +420,29 @@ impl<S> Round<'_, S> {
     /// run (the default is [`Rounds::with_reasks`]'s).
     pub fn set_reasks(&mut self, reasks: u32) {
         self.reasks = reasks;
+    }
+
+    /// The URL flow of the question asked under `key`: the one an earlier round started, or a
+    /// new one, sealed into every later round's state. Its id goes in the page's URL, so the
+    /// question (and its URL) is the same in every round, and the retry reads the answer to it.
+    ///
+    /// # Errors
+    /// [`MrtrError::Unspent`] before a state that must be spent is; [`MrtrError::Flow`] if the
+    /// operating system has no randomness to give.
+    pub fn flow_id(&mut self, key: &str) -> Result<crate::url_mode::FlowId, MrtrError> {
+        self.spend.check()?;
+        // A carried id that does not read back cannot happen (sealed, authenticated): a new
+        // flow rather than a failure.
+        if let Some(id) = self
+            .flows
+            .get(key)
+            .and_then(|id| crate::url_mode::FlowId::parse(id).ok())
+        {
+            return Ok(id);
+        }
+        let id = crate::url_mode::FlowId::random().map_err(MrtrError::Flow)?;
+        self.flows.insert(key.to_owned(), id.to_string());
+        Ok(id)
     }
 
     /// Answers this run could not use (key, reason), for the server's log. Each was asked

@@ -45,6 +45,12 @@ impl ElicitationId {
         Ok(Self(id.to_owned()))
     }
 
+    /// A flow's id, written as 32 hex digits: printable ASCII, so valid.
+    #[cfg(feature = "mrtr")]
+    pub(crate) fn from_flow(hex: &str) -> Self {
+        Self(hex.to_owned())
+    }
+
     /// The id as sent.
     pub fn as_str(&self) -> &str {
         &self.0

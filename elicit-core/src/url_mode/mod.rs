@@ -7,6 +7,8 @@
 //! something the server learns from its own page (and, in 2025-11-25, may announce with
 //! [`ElicitationComplete`]).
 
+#[cfg(feature = "mrtr")]
+mod flow;
 mod form;
 mod id;
 mod outcome;
@@ -17,6 +19,11 @@ mod tests;
 
 use std::fmt;
 
+#[cfg(feature = "mrtr")]
+pub use flow::{
+    Flow, FlowError, FlowFuture, FlowId, FlowOutcome, FlowStatus, FlowStore, InvalidFlowId,
+    MemoryFlowStore,
+};
 pub use form::ElicitUrl;
 pub use id::{ElicitationId, InvalidElicitationId};
 pub use outcome::{ElicitationComplete, UrlOutcome};

@@ -91,6 +91,14 @@ impl UrlRequest {
         self
     }
 
+    /// The same request (URL, id, name) with `note` after its message: asked again.
+    pub(crate) fn noted(&self, note: &str) -> Self {
+        Self {
+            message: format!("{} ({note})", self.message).into(),
+            ..self.clone()
+        }
+    }
+
     /// The message shown to the user.
     pub fn message(&self) -> &str {
         &self.message

@@ -1,0 +1,271 @@
+//! The flow store for a single server process.
+
+use std::collections::hash_map::Entry;
+use std::collections::{BTreeMap, HashMap};
+use std::future::{Future, ready};
+use std::pin::Pin;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::task::{Context, Poll, Waker};
+
+use serde_json::Value;
+
+use super::{Flow, FlowError, FlowFuture, FlowId, FlowStore};
+use crate::state::UnixTime;
+
+/// The flow store for one server process (a stdio server, or a single HTTP replica): flows in a
+/// mutex-guarded map, and the wakers of the tools waiting for them.
+///
+/// # What it keeps, and what it evicts
+/// - A flow is kept until it expires, finished or not.
+/// - Expired flows are evicted oldest first, a few on each [`begin`](FlowStore::begin)
+///   ([`EVICT_PER_BEGIN`](MemoryFlowStore::EVICT_PER_BEGIN)), from a queue ordered by expiry.
+/// - Two caps refuse new flows with [`FlowError::Full`] rather than forget an unexpired one:
+///   [`max_flows`](MemoryFlowStore::with_max_flows) in all, and
+///   [`max_per_principal`](MemoryFlowStore::with_max_per_principal) for any one user, so one
+///   user cannot fill the store for the others.
+///
+/// It does not survive a restart and is not shared between replicas.
+#[derive(Clone)]
+pub struct MemoryFlowStore {
+    inner: Arc<Mutex<Flows>>,
+    max_flows: usize,
+    max_per_principal: usize,
+}
+
+#[derive(Default)]
+struct Flows {
+    flows: HashMap<FlowId, Held>,
+    by_expiry: BTreeMap<UnixTime, Vec<FlowId>>,
+    per_principal: HashMap<Arc<str>, usize>,
+}
+
+struct Held {
+    flow: Flow,
+    /// The tasks waiting in `finished`.
+    waiting: Vec<Waker>,
+}
+
+impl Flows {
+    fn evict_expired(&mut self, now: UnixTime, most: usize) {
+        for _ in 0..most {
+            let Some(mut soonest) = self.by_expiry.first_entry() else {
+                return;
+            };
+            if *soonest.key() > now {
+                return;
+            }
+            let Some(id) = soonest.get_mut().pop() else {
+                soonest.remove();
+                continue;
+            };
+            if soonest.get().is_empty() {
+                soonest.remove();
+            }
+            if let Some(held) = self.flows.remove(&id) {
+                // Whoever waits sees it expired.
+                held.waiting.into_iter().for_each(Waker::wake);
+                if let Entry::Occupied(mut count) =
+                    self.per_principal.entry(Arc::from(held.flow.principal()))
+                {
+                    *count.get_mut() = count.get().saturating_sub(1);
+                    if *count.get() == 0 {
+                        count.remove();
+                    }
+                }
+            }
+        }
+    }
+}
+
+impl Default for MemoryFlowStore {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl MemoryFlowStore {
+    /// The default cap on flows held: 65,536 (each some hundreds of bytes).
+    pub const DEFAULT_MAX_FLOWS: usize = 1 << 16;
+    /// The default cap on one user's flows: 64 pages waiting at once is already more than a
+    /// person opens.
+    pub const DEFAULT_MAX_PER_PRINCIPAL: usize = 64;
+    /// How many expired flows each `begin` evicts at most: more than it adds, so the backlog
+    /// drains, and never a scan of the whole store.
+    pub const EVICT_PER_BEGIN: usize = 8;
+
+    /// An empty store with the default caps.
+    #[must_use]
+    pub fn new() -> Self {
+        Self {
+            inner: Arc::default(),
+            max_flows: Self::DEFAULT_MAX_FLOWS,
+            max_per_principal: Self::DEFAULT_MAX_PER_PRINCIPAL,
+        }
+    }
+
+    /// At most `max` unexpired flows in all.
+    #[must_use]
+    pub fn with_max_flows(mut self, max: usize) -> Self {
+        self.max_flows = max;
+        self
+    }
+
+    /// At most `max` unexpired flows for any one principal (a single-user server may set this to
+    /// its [`max_flows`](Self::with_max_flows)).
+    #[must_use]
+    pub fn with_max_per_principal(mut self, max: usize) -> Self {
+        self.max_per_principal = max;
+        self
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Flows> {
+        // A panic while holding the lock left every flow whole (each change is one assignment).
+        self.inner.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// [`FlowStore::begin`], without a future.
+    ///
+    /// # Errors
+    /// [`FlowError::Exists`], [`FlowError::Full`].
+    pub fn begin_now(&self, flow: Flow, now: UnixTime) -> Result<(), FlowError> {
+        let mut flows = self.lock();
+        flows.evict_expired(now, Self::EVICT_PER_BEGIN);
+        if flows.flows.contains_key(&flow.id()) {
+            return Err(FlowError::Exists);
+        }
+        let principal: Arc<str> = Arc::from(flow.principal());
+        let held = flows.per_principal.get(&principal).copied().unwrap_or(0);
+        if flows.flows.len() >= self.max_flows || held >= self.max_per_principal {
+            return Err(FlowError::Full);
+        }
+        *flows.per_principal.entry(principal).or_default() += 1;
+        flows
+            .by_expiry
+            .entry(flow.expires_at())
+            .or_default()
+            .push(flow.id());
+        flows.flows.insert(
+            flow.id(),
+            Held {
+                flow,
+                waiting: Vec::new(),
+            },
+        );
+        Ok(())
+    }
+
+    /// [`FlowStore::get`], without a future.
+    ///
+    /// # Errors
+    /// [`FlowError::Unknown`].
+    pub fn get_now(&self, id: &FlowId, now: UnixTime) -> Result<Flow, FlowError> {
+        let flows = self.lock();
+        let held = flows.flows.get(id).ok_or(FlowError::Unknown)?;
+        Ok(held.flow.clone().at(now))
+    }
+
+    /// [`FlowStore::open`], without a future.
+    ///
+    /// # Errors
+    /// As [`Flow::opened`], and [`FlowError::Unknown`].
+    pub fn open_now(
+        &self,
+        id: &FlowId,
+        principal: &str,
+        browser: &str,
+        now: UnixTime,
+    ) -> Result<Flow, FlowError> {
+        let mut flows = self.lock();
+        let held = flows.flows.get_mut(id).ok_or(FlowError::Unknown)?;
+        let opened = held.flow.clone().opened(principal, browser, now)?;
+        held.flow = opened.clone();
+        Ok(opened)
+    }
+
+    /// [`FlowStore::finish`], without a future.
+    ///
+    /// # Errors
+    /// As [`Flow::finished`], and [`FlowError::Unknown`].
+    pub fn finish_now(
+        &self,
+        id: &FlowId,
+        principal: &str,
+        browser: &str,
+        result: Result<Value, String>,
+        now: UnixTime,
+    ) -> Result<Flow, FlowError> {
+        let mut flows = self.lock();
+        let held = flows.flows.get_mut(id).ok_or(FlowError::Unknown)?;
+        let finished = held
+            .flow
+            .clone()
+            .finished(principal, browser, result, now)?;
+        held.flow = finished.clone();
+        held.waiting.drain(..).for_each(Waker::wake);
+        Ok(finished)
+    }
+}
+
+impl FlowStore for MemoryFlowStore {
+    fn begin(&self, flow: Flow, now: UnixTime) -> FlowFuture<'_, ()> {
+        Box::pin(ready(self.begin_now(flow, now)))
+    }
+
+    fn get(&self, id: &FlowId, now: UnixTime) -> FlowFuture<'_, Flow> {
+        Box::pin(ready(self.get_now(id, now)))
+    }
+
+    fn open(
+        &self,
+        id: &FlowId,
+        principal: &str,
+        browser: &str,
+        now: UnixTime,
+    ) -> FlowFuture<'_, Flow> {
+        Box::pin(ready(self.open_now(id, principal, browser, now)))
+    }
+
+    fn finish(
+        &self,
+        id: &FlowId,
+        principal: &str,
+        browser: &str,
+        result: Result<Value, String>,
+        now: UnixTime,
+    ) -> FlowFuture<'_, Flow> {
+        Box::pin(ready(self.finish_now(id, principal, browser, result, now)))
+    }
+
+    fn finished(&self, id: &FlowId) -> FlowFuture<'_, Flow> {
+        Box::pin(Finished {
+            store: self,
+            id: *id,
+        })
+    }
+}
+
+/// [`FlowStore::finished`] for the memory store: ready once the flow is finished or expired
+/// (or gone: evicted after it expired).
+struct Finished<'a> {
+    store: &'a MemoryFlowStore,
+    id: FlowId,
+}
+
+impl Future for Finished<'_> {
+    type Output = Result<Flow, FlowError>;
+
+    fn poll(self: Pin<&mut Self>, context: &mut Context<'_>) -> Poll<Self::Output> {
+        let mut flows = self.store.lock();
+        let Some(held) = flows.flows.get_mut(&self.id) else {
+            return Poll::Ready(Err(FlowError::Unknown));
+        };
+        let flow = held.flow.clone().at(UnixTime::now());
+        if !flow.status().is_open() {
+            return Poll::Ready(Ok(flow));
+        }
+        if !held.waiting.iter().any(|w| w.will_wake(context.waker())) {
+            held.waiting.push(context.waker().clone());
+        }
+        Poll::Pending
+    }
+}

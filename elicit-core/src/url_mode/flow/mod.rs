@@ -1,0 +1,522 @@
+//! URL flows: what a URL-mode question starts, bound to the user who was asked, for a page to
+//! finish.
+//!
+//! The spec puts its hardest duties for URL mode on the server: the page must check that whoever
+//! opened it is the user who was asked, by a means an attacker who edits the URL cannot defeat;
+//! the URL must carry no user data; the interaction completes once. A [`Flow`] is the record that
+//! makes those checks possible, and a [`FlowStore`] keeps it:
+//!
+//! - its [`FlowId`] is 128 random bits, the only thing the URL holds;
+//! - it is bound to the [principal](Flow::principal) that was asked, the call that asked
+//!   ([`Flow::call`]) and the page that finishes it ([`Flow::page`]);
+//! - a store refuses to open or finish it for another principal, and binds it to the first
+//!   browser that opens it ([`FlowStore::open`]): a second browser is refused;
+//! - it finishes once, with a value or a failure, and expires.
+//!
+//! ```
+//! # extern crate elicit_core as mcp_elicit;
+//! use std::time::Duration;
+//! use mcp_elicit::state::{ParamsDigest, UnixTime};
+//! use mcp_elicit::url_mode::{Flow, FlowError, FlowId, FlowStatus, FlowStore, MemoryFlowStore};
+//! use serde_json::json;
+//!
+//! let store = MemoryFlowStore::new();
+//! let now = UnixTime::from_secs(1_800_000_000);
+//! let call = ParamsDigest::of(&json!({ "name": "connect_api_key" }));
+//! let flow = Flow::new(FlowId::random()?, "api_key", "user-8f3a", call, "Enter your API key.")
+//!     .expiring(now, Duration::from_secs(900))?;
+//! let id = flow.id();
+//! store.begin_now(flow, now)?;
+//!
+//! // Someone else opens the URL: refused, and the flow stays open for its owner.
+//! assert!(matches!(store.open_now(&id, "user-0000", "browser-b", now), Err(FlowError::WrongUser)));
+//! // Its owner opens it, in one browser; a second browser is refused.
+//! store.open_now(&id, "user-8f3a", "browser-a", now)?;
+//! assert!(matches!(store.open_now(&id, "user-8f3a", "browser-b", now), Err(FlowError::OpenedElsewhere)));
+//! // The page finishes it, once.
+//! store.finish_now(&id, "user-8f3a", "browser-a", Ok(json!({ "stored": true })), now)?;
+//! assert!(matches!(
+//!     store.finish_now(&id, "user-8f3a", "browser-a", Ok(json!({})), now),
+//!     Err(FlowError::Finished)
+//! ));
+//! assert_eq!(store.get_now(&id, now)?.status(), &FlowStatus::Completed(json!({ "stored": true })));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod memory;
+
+use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::Value;
+
+pub use memory::MemoryFlowStore;
+
+use super::ElicitationId;
+use crate::state::{ParamsDigest, UnixTime};
+
+/// A flow's id: 128 random bits from the operating system, written as 32 lowercase hex digits.
+///
+/// It is the only thing a flow's URL holds, and it grants nothing by itself: the page checks
+/// who opened it. On 2025-11-25 it is also the request's `elicitationId`
+/// ([`elicitation_id`](FlowId::elicitation_id)), so the completion notification names it.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct FlowId([u8; 16]);
+
+impl FlowId {
+    /// A fresh unguessable id.
+    ///
+    /// # Errors
+    /// [`FlowError::NoRandomness`] if the operating system has no randomness to give.
+    pub fn random() -> Result<Self, FlowError> {
+        let mut bytes = [0u8; 16];
+        getrandom::fill(&mut bytes).map_err(|_| FlowError::NoRandomness)?;
+        Ok(Self(bytes))
+    }
+
+    /// An id as written by [`Display`](fmt::Display): exactly 32 lowercase hex digits. Anything
+    /// else — an edited, cut or padded id — is refused.
+    ///
+    /// # Errors
+    /// [`InvalidFlowId`] for any other text.
+    pub fn parse(text: &str) -> Result<Self, InvalidFlowId> {
+        let digits = text.as_bytes();
+        if digits.len() != 32 {
+            return Err(InvalidFlowId);
+        }
+        let mut bytes = [0u8; 16];
+        for (byte, pair) in bytes.iter_mut().zip(digits.chunks_exact(2)) {
+            let [high, low] = pair else {
+                return Err(InvalidFlowId);
+            };
+            *byte = (nibble(*high)? << 4) | nibble(*low)?;
+        }
+        Ok(Self(bytes))
+    }
+
+    /// The id as the 2025-11-25 `elicitationId` of the URL request that starts the flow.
+    #[must_use]
+    pub fn elicitation_id(&self) -> ElicitationId {
+        ElicitationId::from_flow(&self.to_string())
+    }
+
+    /// The id's bytes.
+    #[must_use]
+    pub const fn as_bytes(&self) -> &[u8; 16] {
+        &self.0
+    }
+}
+
+fn nibble(digit: u8) -> Result<u8, InvalidFlowId> {
+    match digit {
+        b'0'..=b'9' => Ok(digit - b'0'),
+        b'a'..=b'f' => Ok(digit - b'a' + 10),
+        _ => Err(InvalidFlowId),
+    }
+}
+
+impl fmt::Display for FlowId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.iter().try_for_each(|byte| write!(f, "{byte:02x}"))
+    }
+}
+
+/// The first 4 digits only: enough to tell flows apart in a log.
+impl fmt::Debug for FlowId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let [a, b, ..] = self.0;
+        write!(f, "FlowId({a:02x}{b:02x}…)")
+    }
+}
+
+/// Text that is not a [`FlowId`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct InvalidFlowId;
+
+impl fmt::Display for InvalidFlowId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a flow id is exactly 32 lowercase hex digits")
+    }
+}
+
+impl std::error::Error for InvalidFlowId {}
+
+/// The outcome of a URL question that started a [`Flow`]: what the *step* came to, not only
+/// whether the user agreed to open the page. There is no `Accept`: agreeing to open the page is
+/// never read as done.
+#[derive(Debug, Clone, PartialEq)]
+#[must_use = "only `Completed` means the step on the page was done"]
+#[non_exhaustive]
+pub enum FlowOutcome {
+    /// The page finished the step: the value it handed back (a receipt, never the secret).
+    Completed(Value),
+    /// The user opened the page, and the step there failed: why, in words the user may read.
+    Failed(String),
+    /// The user agreed to open the page, and the step was not finished before the flow expired.
+    Expired,
+    /// The user agreed to open the page, and the step was not finished while the tool waited
+    /// (before 2026-07-28: the server's timeout; the flow may still finish later).
+    NotFinished,
+    /// The user declined to open the page.
+    Decline,
+    /// The user dismissed the request.
+    Cancel,
+    /// No answer arrived.
+    NoReply,
+}
+
+impl FlowOutcome {
+    /// The outcome of a URL question answered `outcome` while its flow is `status`: `None` for
+    /// an accept whose step is still open (wait, or ask again).
+    #[must_use]
+    pub fn of(outcome: super::UrlOutcome, status: &FlowStatus) -> Option<Self> {
+        use super::UrlOutcome;
+        Some(match outcome {
+            UrlOutcome::Decline => FlowOutcome::Decline,
+            UrlOutcome::Cancel => FlowOutcome::Cancel,
+            UrlOutcome::NoReply => FlowOutcome::NoReply,
+            UrlOutcome::Accept => match status {
+                FlowStatus::Completed(value) => FlowOutcome::Completed(value.clone()),
+                FlowStatus::Failed(why) => FlowOutcome::Failed(why.clone()),
+                FlowStatus::Expired => FlowOutcome::Expired,
+                FlowStatus::Pending | FlowStatus::Opened => return None,
+            },
+        })
+    }
+}
+
+/// Where a flow is.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum FlowStatus {
+    /// Asked; no page has been opened for it yet.
+    Pending,
+    /// Its owner opened the page, in one browser; not finished.
+    Opened,
+    /// The page finished: the value it handed back (never the secret itself: a receipt, such as
+    /// "stored, ending in …4f2a").
+    Completed(Value),
+    /// The page could not finish (the provider refused, the vault was down): why, in words the
+    /// user may read.
+    Failed(String),
+    /// Not finished before it expired.
+    Expired,
+}
+
+impl FlowStatus {
+    /// Whether the flow can still be opened or finished.
+    #[must_use]
+    pub fn is_open(&self) -> bool {
+        matches!(self, FlowStatus::Pending | FlowStatus::Opened)
+    }
+}
+
+/// A URL flow: its id, whom and what it is for, until when, and where it is.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Flow {
+    id: FlowId,
+    page: Arc<str>,
+    principal: Arc<str>,
+    call: ParamsDigest,
+    message: Arc<str>,
+    expires_at: UnixTime,
+    status: FlowStatus,
+    browser: Option<Arc<str>>,
+}
+
+impl Flow {
+    /// The longest a flow lives unless told otherwise ([`expiring`](Flow::expiring)): time to
+    /// open a page, sign in and finish a step.
+    pub const DEFAULT_TTL: Duration = Duration::from_secs(15 * 60);
+
+    /// A pending flow `id` for `principal` (the `AskConfig`'s, `""` for a single-user server),
+    /// finished by the page named `page`, started by the call whose digest is `call`, asking with
+    /// `message`. It expires [`DEFAULT_TTL`](Flow::DEFAULT_TTL) after the epoch until
+    /// [`expiring`](Flow::expiring) sets when.
+    #[must_use]
+    pub fn new(
+        id: FlowId,
+        page: impl Into<Arc<str>>,
+        principal: impl Into<Arc<str>>,
+        call: ParamsDigest,
+        message: impl Into<Arc<str>>,
+    ) -> Self {
+        Self {
+            id,
+            page: page.into(),
+            principal: principal.into(),
+            call,
+            message: message.into(),
+            expires_at: UnixTime::from_secs(0),
+            status: FlowStatus::Pending,
+            browser: None,
+        }
+    }
+
+    /// The flow expiring `ttl` after `now`.
+    ///
+    /// # Errors
+    /// [`FlowError::Ttl`] if `ttl` is zero or the time overflows.
+    pub fn expiring(mut self, now: UnixTime, ttl: Duration) -> Result<Self, FlowError> {
+        self.expires_at = now.plus_ttl(ttl).ok_or(FlowError::Ttl)?;
+        Ok(self)
+    }
+
+    /// The id, the only thing in its URL.
+    #[must_use]
+    pub fn id(&self) -> FlowId {
+        self.id
+    }
+
+    /// The name of the page that finishes it.
+    #[must_use]
+    pub fn page(&self) -> &str {
+        &self.page
+    }
+
+    /// Whom it was asked of.
+    #[must_use]
+    pub fn principal(&self) -> &str {
+        &self.principal
+    }
+
+    /// The digest of the call (name and arguments) that asked.
+    #[must_use]
+    pub fn call(&self) -> ParamsDigest {
+        self.call
+    }
+
+    /// The message the user was asked with, for the page to show.
+    #[must_use]
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
+    /// When it expires.
+    #[must_use]
+    pub fn expires_at(&self) -> UnixTime {
+        self.expires_at
+    }
+
+    /// Where it is.
+    #[must_use]
+    pub fn status(&self) -> &FlowStatus {
+        &self.status
+    }
+
+    /// The browser that opened it (the page's own opaque name for a browser session), if any.
+    #[must_use]
+    pub fn browser(&self) -> Option<&str> {
+        self.browser.as_deref()
+    }
+
+    /// The flow as seen at `now`: [`Expired`](FlowStatus::Expired) once past its expiry and
+    /// not finished.
+    #[must_use]
+    pub fn at(mut self, now: UnixTime) -> Self {
+        if self.status.is_open() && now >= self.expires_at {
+            self.status = FlowStatus::Expired;
+        }
+        self
+    }
+
+    /// Opening by `principal` in `browser`, as every store decides it: the owner only; the
+    /// first browser binds the flow.
+    ///
+    /// # Errors
+    /// As [`FlowStore::open`].
+    pub fn opened(
+        mut self,
+        principal: &str,
+        browser: &str,
+        now: UnixTime,
+    ) -> Result<Self, FlowError> {
+        self = self.at(now);
+        self.check(principal, browser)?;
+        if self.status == FlowStatus::Pending {
+            self.status = FlowStatus::Opened;
+            self.browser = Some(browser.into());
+        }
+        Ok(self)
+    }
+
+    /// Finishing by `principal` in `browser`, as every store decides it: only an open flow,
+    /// only by its owner in the browser that opened it.
+    ///
+    /// # Errors
+    /// As [`FlowStore::finish`].
+    pub fn finished(
+        mut self,
+        principal: &str,
+        browser: &str,
+        result: Result<Value, String>,
+        now: UnixTime,
+    ) -> Result<Self, FlowError> {
+        self = self.at(now);
+        self.check(principal, browser)?;
+        if self.status != FlowStatus::Opened {
+            return Err(FlowError::NotOpened);
+        }
+        self.status = match result {
+            Ok(value) => FlowStatus::Completed(value),
+            Err(why) => FlowStatus::Failed(why),
+        };
+        Ok(self)
+    }
+
+    /// Whether `principal` in `browser` may act on the flow as it is.
+    fn check(&self, principal: &str, browser: &str) -> Result<(), FlowError> {
+        if *self.principal != *principal {
+            return Err(FlowError::WrongUser);
+        }
+        match &self.status {
+            FlowStatus::Expired => return Err(FlowError::Expired),
+            FlowStatus::Completed(_) | FlowStatus::Failed(_) => return Err(FlowError::Finished),
+            FlowStatus::Pending | FlowStatus::Opened => {}
+        }
+        match &self.browser {
+            Some(bound) if **bound != *browser => Err(FlowError::OpenedElsewhere),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// Why a flow could not be begun, read, opened or finished. Each names the rule it keeps.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum FlowError {
+    /// No such flow: never begun, edited, or forgotten after it expired.
+    Unknown,
+    /// The flow is for another user: nothing is shown or accepted, and it stays open for its
+    /// owner.
+    WrongUser,
+    /// Another browser opened the flow first: only that browser may finish it.
+    OpenedElsewhere,
+    /// The flow was finished already: it finishes once.
+    Finished,
+    /// The flow expired before it was finished.
+    Expired,
+    /// The page was not opened (in this browser) before being submitted.
+    NotOpened,
+    /// A flow with this id exists already.
+    Exists,
+    /// The store holds as many open flows as it may (in all, or for this user): it refuses new
+    /// ones rather than forget open ones.
+    Full,
+    /// A flow's TTL is zero or its expiry overflows.
+    Ttl,
+    /// The operating system's random source failed.
+    NoRandomness,
+    /// The store could not decide (unreachable, timed out): nothing was changed, and nothing
+    /// may be taken as done.
+    Unavailable(String),
+}
+
+impl fmt::Display for FlowError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            FlowError::Unknown => "no such flow: the link is wrong, edited or too old",
+            FlowError::WrongUser => {
+                "this page was opened for another user: sign in as the user who was asked"
+            }
+            FlowError::OpenedElsewhere => {
+                "this page was opened in another browser first: finish it there"
+            }
+            FlowError::Finished => "this step was finished already: it finishes once",
+            FlowError::Expired => "this step expired before it was finished: ask again",
+            FlowError::NotOpened => "this page was not opened in this browser before it was sent",
+            FlowError::Exists => "a flow with this id exists already",
+            FlowError::Full => "too many steps are waiting to be finished: finish or let one expire",
+            FlowError::Ttl => "a flow's lifetime must be more than zero and end before the clock overflows",
+            FlowError::NoRandomness => {
+                "the operating system's random source failed, so no flow id could be made; try again"
+            }
+            FlowError::Unavailable(why) => return write!(f, "the flow store could not decide: {why}"),
+        })
+    }
+}
+
+impl std::error::Error for FlowError {}
+
+/// What a [`FlowStore`]'s methods return: a boxed future, `Send`, borrowing only the store (the
+/// same shape as [`ReplayGuard`](crate::state::ReplayGuard)'s, for the same reasons: a fleet's
+/// store is a network store, and the trait stays object-safe and runtime-free).
+pub type FlowFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T, FlowError>> + Send + 'a>>;
+
+/// Keeps flows, for the asking side (the tool) and the page.
+///
+/// # Contract for implementations
+/// - Decide with [`Flow::opened`] and [`Flow::finished`], atomically: of two concurrent
+///   `finish` calls, at most one succeeds; of two browsers, the first to `open` binds the flow.
+/// - Keep a flow at least until it expires, finished or not: a 2026-07-28 retry reads the
+///   finished value after the page is done.
+/// - Refuse rather than forget: when full, [`FlowError::Full`]; when unsure,
+///   [`FlowError::Unavailable`], never success.
+pub trait FlowStore: Send + Sync {
+    /// Records a new pending flow.
+    fn begin(&self, flow: Flow, now: UnixTime) -> FlowFuture<'_, ()>;
+
+    /// The flow as it is at `now` ([`Flow::at`]).
+    fn get(&self, id: &FlowId, now: UnixTime) -> FlowFuture<'_, Flow>;
+
+    /// `principal` opens the flow's page in `browser` ([`Flow::opened`]); the flow as opened.
+    fn open(
+        &self,
+        id: &FlowId,
+        principal: &str,
+        browser: &str,
+        now: UnixTime,
+    ) -> FlowFuture<'_, Flow>;
+
+    /// `principal` finishes the flow in `browser` ([`Flow::finished`]): with the value for the
+    /// tool, or why it failed. Wakes whoever waits in [`finished`](FlowStore::finished).
+    fn finish(
+        &self,
+        id: &FlowId,
+        principal: &str,
+        browser: &str,
+        result: Result<Value, String>,
+        now: UnixTime,
+    ) -> FlowFuture<'_, Flow>;
+
+    /// Resolves when the flow is finished, or on a poll after it expired. Never resolves for a
+    /// flow that stays open: race it against a deadline.
+    fn finished(&self, id: &FlowId) -> FlowFuture<'_, Flow>;
+}
+
+impl<S: FlowStore + ?Sized> FlowStore for Arc<S> {
+    fn begin(&self, flow: Flow, now: UnixTime) -> FlowFuture<'_, ()> {
+        (**self).begin(flow, now)
+    }
+    fn get(&self, id: &FlowId, now: UnixTime) -> FlowFuture<'_, Flow> {
+        (**self).get(id, now)
+    }
+    fn open(
+        &self,
+        id: &FlowId,
+        principal: &str,
+        browser: &str,
+        now: UnixTime,
+    ) -> FlowFuture<'_, Flow> {
+        (**self).open(id, principal, browser, now)
+    }
+    fn finish(
+        &self,
+        id: &FlowId,
+        principal: &str,
+        browser: &str,
+        result: Result<Value, String>,
+        now: UnixTime,
+    ) -> FlowFuture<'_, Flow> {
+        (**self).finish(id, principal, browser, result, now)
+    }
+    fn finished(&self, id: &FlowId) -> FlowFuture<'_, Flow> {
+        (**self).finished(id)
+    }
+}
+
+#[cfg(test)]
+mod tests;

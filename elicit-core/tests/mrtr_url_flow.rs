@@ -1,0 +1,169 @@
+//! A URL question that starts a flow, on 2026-07-28: the flow's id travels in the sealed round
+//! state, so the question and its URL are the same in every round; an accept whose step is not
+//! finished is asked again with a note, within the re-ask bound; a finished step is read with
+//! its value. An accept never reads as done.
+
+use std::time::Duration;
+
+use elicit_core::UrlRequest;
+use elicit_core::mrtr::{Answer, Ask, InputRequiredResult, Round};
+use elicit_core::state::ParamsDigest;
+use elicit_core::url_mode::{Flow, FlowId, FlowOutcome, FlowStatus, MemoryFlowStore};
+use serde_json::{Value, json};
+
+mod common;
+
+use common::*;
+
+fn connect() -> Value {
+    json!({
+        "name": "connect_api_key",
+        "_meta": capabilities(json!({ "elicitation": { "url": {} } })),
+    })
+}
+
+/// What a tool does each round: the round's flow, its URL, and the flow as the store has it.
+fn run(round: &mut Round<'_, ()>, store: &MemoryFlowStore) -> (FlowId, Answer<FlowOutcome>) {
+    let id = round.flow_id("api_key").unwrap();
+    if store.get_now(&id, NOW).is_err() {
+        let call = ParamsDigest::of_request_params(&connect());
+        let flow = Flow::new(id, "api_key", PRINCIPAL, call, "Enter your API key.")
+            .expiring(NOW, Duration::from_secs(600))
+            .unwrap();
+        store.begin_now(flow, NOW).unwrap();
+    }
+    let request = UrlRequest::new(
+        "Enter your API key.",
+        &format!("https://mcp.example.com/elicit/{id}"),
+    )
+    .unwrap()
+    .with_name("api_key");
+    let status = store.get_now(&id, NOW).unwrap().status().clone();
+    (
+        id,
+        round
+            .answer(Ask::url_flow("api_key", request, status))
+            .unwrap(),
+    )
+}
+
+fn url_of(result: &InputRequiredResult) -> &str {
+    result.input_requests().get("api_key").unwrap()["params"]["url"]
+        .as_str()
+        .unwrap()
+}
+
+#[test]
+fn the_url_is_the_same_every_round_and_an_accept_is_not_done_until_the_page_is() {
+    let rounds = rounds().with_reasks(2);
+    let store = MemoryFlowStore::new();
+    let params = connect();
+
+    let (id, first) = run(&mut round(&rounds, &params).unwrap(), &store);
+    let first = ask(first);
+    assert_eq!(
+        url_of(&first),
+        format!("https://mcp.example.com/elicit/{id}")
+    );
+    assert_eq!(message_of(&first, "api_key"), "Enter your API key.");
+
+    // The user agreed to open the page, and has not finished: asked again, same URL, saying so.
+    let accepted = retry(
+        &params,
+        &first,
+        json!({ "api_key": { "action": "accept" } }),
+    );
+    let (again_id, again) = run(&mut round(&rounds, &accepted).unwrap(), &store);
+    let again = ask(again);
+    assert_eq!(again_id, id);
+    assert_eq!(url_of(&again), url_of(&first));
+    assert!(
+        message_of(&again, "api_key").contains("not finished"),
+        "{}",
+        message_of(&again, "api_key")
+    );
+
+    // The page finishes; the next accept reads the value.
+    store.open_now(&id, PRINCIPAL, "b1", NOW).unwrap();
+    store
+        .finish_now(&id, PRINCIPAL, "b1", Ok(json!({ "ending": "4f2a" })), NOW)
+        .unwrap();
+    let accepted = retry(
+        &params,
+        &again,
+        json!({ "api_key": { "action": "accept" } }),
+    );
+    let (_, done) = run(&mut round(&rounds, &accepted).unwrap(), &store);
+    assert_eq!(
+        ready(done),
+        FlowOutcome::Completed(json!({ "ending": "4f2a" }))
+    );
+}
+
+#[test]
+fn an_unfinished_step_is_asked_again_only_within_the_bound() {
+    let rounds = rounds().with_reasks(1);
+    let store = MemoryFlowStore::new();
+    let params = connect();
+    let (_, first) = run(&mut round(&rounds, &params).unwrap(), &store);
+    let mut result = ask(first);
+    // One re-ask, then the question is rejected: the tool returns an isError result.
+    let accepted = retry(
+        &params,
+        &result,
+        json!({ "api_key": { "action": "accept" } }),
+    );
+    result = ask(run(&mut round(&rounds, &accepted).unwrap(), &store).1);
+    let accepted = retry(
+        &params,
+        &result,
+        json!({ "api_key": { "action": "accept" } }),
+    );
+    match run(&mut round(&rounds, &accepted).unwrap(), &store).1 {
+        Answer::Rejected(rejected) => {
+            assert!(rejected.to_string().contains("not finished"), "{rejected}");
+        }
+        other => panic!("expected a rejection, got {other:?}"),
+    }
+}
+
+#[test]
+fn failed_expired_declined_and_cancelled_steps_are_final_outcomes() {
+    for (status, action, outcome) in [
+        (
+            FlowStatus::Failed("the vault is down".into()),
+            "accept",
+            FlowOutcome::Failed("the vault is down".into()),
+        ),
+        (FlowStatus::Expired, "accept", FlowOutcome::Expired),
+        (FlowStatus::Pending, "decline", FlowOutcome::Decline),
+        (FlowStatus::Opened, "cancel", FlowOutcome::Cancel),
+    ] {
+        let rounds = rounds();
+        let params = connect();
+        let request =
+            UrlRequest::new("Enter your API key.", "https://mcp.example.com/elicit/x").unwrap();
+        let first = ask(round::<()>(&rounds, &params)
+            .unwrap()
+            .answer(Ask::url_flow("api_key", request.clone(), status.clone()))
+            .unwrap());
+        let answered = retry(&params, &first, json!({ "api_key": { "action": action } }));
+        let mut round = round::<()>(&rounds, &answered).unwrap();
+        let answer = round
+            .answer(Ask::url_flow("api_key", request, status))
+            .unwrap();
+        assert_eq!(ready(answer), outcome);
+    }
+}
+
+#[test]
+fn a_flow_id_is_per_key_and_a_new_call_starts_a_new_flow() {
+    let rounds = rounds();
+    let params = connect();
+    let mut first = round::<()>(&rounds, &params).unwrap();
+    let a = first.flow_id("a").unwrap();
+    assert_eq!(first.flow_id("a").unwrap(), a);
+    assert_ne!(first.flow_id("b").unwrap(), a);
+    let mut other = round::<()>(&rounds, &params).unwrap();
+    assert_ne!(other.flow_id("a").unwrap(), a);
+}
