@@ -24,6 +24,9 @@ use super::stop::Stop;
 use crate::mrtr::{Answer, Ask, Asks, DeclaredCapabilities, Retry, Round};
 use crate::observe::{self, Outcome};
 use crate::state::{Binding, ParamsDigest, UnixTime};
+use crate::url_mode::{
+    ElicitationComplete, Flow, FlowError, FlowId, FlowOutcome, FlowStatus, Flows,
+};
 use crate::{
     Consent, Elicit, Elicitation, ElicitationSupport, FormRequest, Mode, Revision, UrlOutcome,
     UrlRequest,
@@ -80,6 +83,13 @@ pub struct Asker {
     before_asked: bool,
     /// The key of every question asked in this call.
     keys: std::collections::BTreeSet<String>,
+    /// Where URL flows are kept ([`AskConfig::with_flows`]).
+    flows: Option<Flows>,
+    /// Who is asked, for a flow's binding; `None` where the configuration names no one (a
+    /// `per_user` server, a request without a principal): a flow is then refused.
+    principal: Option<String>,
+    /// The call's digest, for a flow's binding.
+    call: ParamsDigest,
 }
 
 impl fmt::Debug for Asker {
@@ -249,8 +259,9 @@ impl Asker {
             // A version before elicitation existed: nothing can be asked.
             None => (Revision::V2025_06_18, ElicitationSupport::NONE),
         };
+        let principal = asking.principal_of(&context);
         let round = if revision.has_multi_round_trip() {
-            let principal = asking.principal_of(&context)?;
+            let principal = principal.clone()?;
             let declared = capabilities
                 .and_then(|c| serde_json::to_value(c).ok())
                 .and_then(|c| DeclaredCapabilities::from_client_capabilities(&c).ok())
@@ -281,6 +292,9 @@ impl Asker {
             round,
             before_asked: false,
             keys: std::collections::BTreeSet::new(),
+            flows: asking.flows.clone(),
+            principal: principal.ok(),
+            call: params_digest,
         })
     }
 
@@ -440,6 +454,125 @@ impl Asker {
         .await
     }
 
+    /// Send the user to the page `page` of the server's [flows](crate::url_mode::Flows)
+    /// ([`AskConfig::with_flows`]) with `message`, and wait for the step there: the outcome is
+    /// what the step came to, never only that the user agreed to open the page.
+    ///
+    /// The question starts a [`Flow`] bound to this user (the configuration's principal) and
+    /// this call; its URL is the pages' base and the flow's id, nothing else; the page finishes
+    /// it once, and only for this user. `page` names the question too (its key): one flow per
+    /// page per call.
+    ///
+    /// - Before 2026-07-28, once the user agrees to open the page, the tool waits for the step
+    ///   (at most the asker's timeout, and never past the flow's expiry). When the page
+    ///   finishes, `notifications/elicitation/complete` goes to the client that asked, and to
+    ///   no other; a step not finished by then is [`FlowOutcome::NotFinished`].
+    /// - On 2026-07-28 the flow's id travels in the sealed round state, so every round asks with
+    ///   the same URL. The client's retry reads the flow: finished, the tool continues; still
+    ///   open, the question is asked again with the same URL and a note that the step is not
+    ///   finished, within the re-ask bound (then the call ends with an `isError` result).
+    ///
+    /// # Errors
+    /// A [`Stop`]: return it with `?` inside [`respond`](super::respond). A server without
+    /// flows, or a request with no principal, is refused (`-32603`, `-32600`) before anything is
+    /// asked; a store that cannot decide fails closed (`-32603`): never an acceptance.
+    pub async fn url_flow(
+        &mut self,
+        page: &str,
+        message: impl Into<Text>,
+    ) -> Result<FlowOutcome, Stop> {
+        let Some(flows) = self.flows.clone() else {
+            return Err(Stop::Error(ErrorData::internal_error(
+                "`Asker::url_flow` needs the server's flows: configure them with \
+                 `AskConfig::with_flows`",
+                None,
+            )));
+        };
+        self.start(Mode::Url, page)?;
+        let Some(principal) = self.principal.clone() else {
+            return Err(Stop::Error(ErrorData::invalid_request(
+                "this tool asks its user, and the request names no authenticated principal",
+                None,
+            )));
+        };
+        let message: Text = message.into();
+        let now = UnixTime::now();
+        let begin = |id| {
+            Flow::new(id, page, principal.as_str(), self.call, message.as_ref())
+                .expiring(now, flows.ttl())
+        };
+        if let Some(round) = self.round.as_mut() {
+            round.spend().await?;
+            let flow = round.flow_id(page)?;
+            if flow.started {
+                flows.store().begin(begin(flow.id)?, now).await?;
+            }
+            // A carried flow the store no longer has expired (and was evicted): never begun
+            // again, so it is not finished twice.
+            let status = match flows.store().get(&flow.id, now).await {
+                Ok(held) if held.principal() == principal && held.call() == self.call => {
+                    held.status().clone()
+                }
+                Ok(_) => return Err(Stop::Error(flow_mismatch())),
+                Err(FlowError::Unknown) => FlowStatus::Expired,
+                Err(error) => return Err(error.into()),
+            };
+            let request = UrlRequest::with_url(message.clone(), flows.url_of(&flow.id)?)?
+                .with_name(page.to_owned());
+            return self.answer(Ask::url_flow(page, request, status)).await;
+        }
+        let id = FlowId::random()?;
+        let flow = begin(id)?;
+        let expires_at = flow.expires_at();
+        flows.store().begin(flow, now).await?;
+        let request = UrlRequest::with_url(message.clone(), flows.url_of(&id)?)?
+            .with_name(page.to_owned())
+            .with_elicitation_id(id.elicitation_id());
+        let params = url_params(&request, self.revision)?;
+        let opened = self
+            .ask_legacy(
+                page,
+                params,
+                |result| url_outcome(page, &result),
+                |_| Ok(None),
+                |asks, error| Rejected::unreadable(page, asks, error),
+                || UrlOutcome::NoReply,
+            )
+            .await?;
+        if !opened.is_accepted() {
+            return Ok(
+                FlowOutcome::of(opened, &FlowStatus::Pending).unwrap_or(FlowOutcome::NoReply)
+            );
+        }
+        // The user agreed to open the page: wait for the step, at most the asker's timeout and
+        // never past the flow's expiry.
+        let left = Duration::from_secs(expires_at.as_secs().saturating_sub(now.as_secs()));
+        let status =
+            match tokio::time::timeout(self.timeout.min(left), flows.store().finished(&id)).await {
+                Ok(Ok(flow)) => flow.status().clone(),
+                Ok(Err(FlowError::Unknown)) => FlowStatus::Expired,
+                Ok(Err(error)) => return Err(error.into()),
+                // Read once more: the step may have finished as the wait ended.
+                Err(_elapsed) => flows
+                    .store()
+                    .get(&id, UnixTime::now())
+                    .await?
+                    .status()
+                    .clone(),
+            };
+        if matches!(status, FlowStatus::Completed(_) | FlowStatus::Failed(_)) {
+            // To this session's peer: the client that asked, and no other. A client gone by
+            // now changes nothing for the tool.
+            let done = ElicitationComplete::new(id.elicitation_id());
+            let _ = self
+                .context
+                .peer
+                .send_notification(completion_notification(&done))
+                .await;
+        }
+        Ok(FlowOutcome::of(UrlOutcome::Accept, &status).unwrap_or(FlowOutcome::NotFinished))
+    }
+
     /// Before asking: whether the client declared `mode` (a [`Stop::CannotAsk`] if not), and
     /// whether `key` is new in this call. Each question has its own key, on every revision: on
     /// 2026-07-28 a second question under a key would read the first one's answer.
@@ -575,6 +708,27 @@ impl Asker {
             }
         }
     }
+}
+
+/// A flow the store holds for another principal or call than the one a sealed state names: the
+/// store and the keys disagree (two fleets sharing one store). Refused, never read.
+fn flow_mismatch() -> ErrorData {
+    ErrorData::internal_error(
+        "the URL flow in this request's state belongs to another user or call in the flow \
+         store: refused",
+        None,
+    )
+}
+
+/// `notifications/elicitation/complete` as rmcp sends it: rmcp has no type of its own for it.
+fn completion_notification(done: &ElicitationComplete) -> ::rmcp::model::ServerNotification {
+    let params = serde_json::to_value(done)
+        .ok()
+        .and_then(|mut note| note.get_mut("params").map(Value::take));
+    ::rmcp::model::ServerNotification::CustomNotification(::rmcp::model::CustomNotification::new(
+        ElicitationComplete::METHOD,
+        params,
+    ))
 }
 
 #[cfg(test)]

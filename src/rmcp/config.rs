@@ -10,6 +10,7 @@ use ::rmcp::{ErrorData, RoleServer};
 
 use crate::mrtr::Rounds;
 use crate::state::{KeyError, MemoryReplayGuard};
+use crate::url_mode::Flows;
 
 /// How a server asks from its handlers: the keys its 2026-07-28 round state is sealed with, who
 /// is asking, how often an answer that breaks a form's rules is asked again, and how long to wait
@@ -38,6 +39,8 @@ pub struct AskConfig {
     /// The tools list the `Asker` before `Parameters<..>`: a `#[tool]` may bind to the arguments
     /// it finds in its context, without `AskingService`.
     pub(super) asker_first: bool,
+    /// Where URL flows are kept and their pages served ([`with_flows`](AskConfig::with_flows)).
+    pub(super) flows: Option<Flows>,
 }
 
 /// Who is asking, for the binding of round state.
@@ -64,6 +67,7 @@ impl fmt::Debug for AskConfig {
             )
             .field("timeout", &self.timeout)
             .field("asker_before_parameters", &self.asker_first)
+            .field("flows", &self.flows)
             .finish()
     }
 }
@@ -102,6 +106,7 @@ impl AskConfig {
             principal: Principal::Single,
             timeout: Self::DEFAULT_TIMEOUT,
             asker_first: false,
+            flows: None,
         }
     }
 
@@ -136,6 +141,7 @@ impl AskConfig {
             principal: Principal::PerRequest(Arc::new(principal)),
             timeout: Self::DEFAULT_TIMEOUT,
             asker_first: false,
+            flows: None,
         }
     }
 
@@ -161,6 +167,15 @@ impl AskConfig {
     #[must_use]
     pub fn with_asker_before_parameters(mut self) -> Self {
         self.asker_first = true;
+        self
+    }
+
+    /// Ask URL questions that start [flows](crate::url_mode::Flows) ([`Asker::url_flow`](super::Asker::url_flow)):
+    /// kept in `flows`' store, each bound to the principal this configuration names and to the
+    /// call, finished by the page served under `flows`' base.
+    #[must_use]
+    pub fn with_flows(mut self, flows: Flows) -> Self {
+        self.flows = Some(flows);
         self
     }
 

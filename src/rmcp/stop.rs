@@ -257,4 +257,5 @@ internal_errors!(
     CapabilityError,
     KeyError,
     SealError,
+    crate::url_mode::FlowError,
 );

@@ -429,20 +429,20 @@ impl<S> Round<'_, S> {
     /// # Errors
     /// [`MrtrError::Unspent`] before a state that must be spent is; [`MrtrError::Flow`] if the
     /// operating system has no randomness to give.
-    pub fn flow_id(&mut self, key: &str) -> Result<crate::url_mode::FlowId, MrtrError> {
+    pub fn flow_id(&mut self, key: &str) -> Result<RoundFlow, MrtrError> {
         self.spend.check()?;
-        // A carried id that does not read back cannot happen (sealed, authenticated): a new
-        // flow rather than a failure.
+        // A carried id always reads back (the state is sealed, authenticated, and written
+        // only here): one that did not would start a new flow, never fail.
         if let Some(id) = self
             .flows
             .get(key)
             .and_then(|id| crate::url_mode::FlowId::parse(id).ok())
         {
-            return Ok(id);
+            return Ok(RoundFlow { id, started: false });
         }
         let id = crate::url_mode::FlowId::random().map_err(MrtrError::Flow)?;
         self.flows.insert(key.to_owned(), id.to_string());
-        Ok(id)
+        Ok(RoundFlow { id, started: true })
     }
 
     /// Answers this run could not use (key, reason), for the server's log. Each was asked
@@ -495,6 +495,16 @@ impl<S> Round<'_, S> {
             std::task::Poll::Pending => Err(MrtrError::Unspent),
         }
     }
+}
+
+/// A URL question's flow in a round ([`Round::flow_id`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RoundFlow {
+    /// The flow's id, the same in every round of the call.
+    pub id: crate::url_mode::FlowId,
+    /// Whether this run started it: no earlier round did, so the server begins it in its store
+    /// now. A carried flow the store no longer knows expired: it is never begun again.
+    pub started: bool,
 }
 
 /// Whether the state a run resumed is spent.

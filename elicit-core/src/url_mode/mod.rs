@@ -21,8 +21,8 @@ use std::fmt;
 
 #[cfg(feature = "mrtr")]
 pub use flow::{
-    Flow, FlowError, FlowFuture, FlowId, FlowOutcome, FlowStatus, FlowStore, InvalidFlowId,
-    MemoryFlowStore,
+    Flow, FlowError, FlowFuture, FlowId, FlowOutcome, FlowStatus, FlowStore, Flows, FlowsError,
+    InvalidFlowId, MemoryFlowStore,
 };
 pub use form::ElicitUrl;
 pub use id::{ElicitationId, InvalidElicitationId};

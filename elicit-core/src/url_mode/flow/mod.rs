@@ -43,6 +43,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod flows;
 mod memory;
 
 use std::fmt;
@@ -53,6 +54,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 
+pub use flows::{Flows, FlowsError};
 pub use memory::MemoryFlowStore;
 
 use super::ElicitationId;

@@ -205,6 +205,12 @@ pub struct Tee<W> {
     wire: Arc<Mutex<Vec<u8>>>,
 }
 
+impl<W> Tee<W> {
+    pub fn new(inner: W, wire: Arc<Mutex<Vec<u8>>>) -> Self {
+        Self { inner, wire }
+    }
+}
+
 impl<W: AsyncWrite + Unpin> AsyncWrite for Tee<W> {
     fn poll_write(
         mut self: Pin<&mut Self>,
