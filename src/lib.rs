@@ -77,5 +77,8 @@ pub use elicit_derive::Elicit;
 // The facade's layers, bottom first (`tests/layers.rs`): the client half (the core's, and the
 // terminal), then the rmcp integration, whose client answers through an `Answerer`.
 pub mod client;
+#[cfg(feature = "page")]
+#[cfg_attr(not(doctest), doc = include_str!("guide/page.md"))]
+pub mod page;
 #[cfg(feature = "rmcp")]
 pub mod rmcp;

@@ -123,6 +123,35 @@ impl StringSchema {
         self.default = Some(default.into());
         self
     }
+
+    /// The `minLength`, if set.
+    #[must_use]
+    pub const fn min_length_bound(&self) -> Option<u32> {
+        self.min_length
+    }
+
+    /// The `maxLength`, if set.
+    #[must_use]
+    pub const fn max_length_bound(&self) -> Option<u32> {
+        self.max_length
+    }
+
+    /// Whether `text` keeps this schema's rules (length, format), as a reply's value is checked:
+    /// for a value that never travels in a reply, such as a secret typed on a server's own page.
+    ///
+    /// ```
+    /// # extern crate elicit_core as mcp_elicit;
+    /// use mcp_elicit::schema::{Rule, StringSchema};
+    /// let key = StringSchema::new().min_length(20);
+    /// assert!(key.check("sk-live-0123456789abcdef").is_ok());
+    /// assert!(matches!(key.check("sk-short"), Err(Rule::MinLength { min_length: 20, length: 8 })));
+    /// ```
+    ///
+    /// # Errors
+    /// The [`Rule`](crate::schema::Rule) `text` breaks.
+    pub fn check(&self, text: &str) -> Result<(), crate::violation::Rule> {
+        super::check::check_string(self, text)
+    }
 }
 
 /// An `integer` property. Bounds are `i128` so every Rust integer type's range fits.

@@ -1,0 +1,588 @@
+//! The library's pages (`mcp_elicit::page`), one test per rule, through the router as a
+//! browser's requests reach it. (A real browser drives the same pages in `tests/browser`.)
+//!
+//! Each refusal is checked to store nothing: the sink saw nothing, and the flow is still open
+//! for its owner.
+//!
+//! `cargo test -p elicit-examples --features page --test page`
+
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use axum::Router;
+use axum::body::Body;
+use axum::extract::ConnectInfo;
+use axum::http::{HeaderMap, Request, StatusCode, header};
+use axum::response::{IntoResponse, Redirect};
+use mcp_elicit::page::{IdentifyFuture, Identity, Pages, SecretPage, Secrets, SingleUser};
+use mcp_elicit::schema::{Property, StringSchema};
+use mcp_elicit::state::{ParamsDigest, UnixTime};
+use mcp_elicit::url_mode::{Flow, FlowId, FlowStatus, Flows, MemoryFlowStore};
+use secrecy::ExposeSecret;
+use serde_json::{Value, json};
+use tower::ServiceExt;
+
+const BASE: &str = "http://localhost:8719/elicit/";
+const ORIGIN: &str = "http://localhost:8719";
+const KEY: &str = "sk-live-0123456789abcdef";
+
+/// Who sent a request, for these tests: the `x-user` header, as a sign-in layer would put it;
+/// without one, a redirect to sign in.
+struct HeaderUser;
+
+impl Identity for HeaderUser {
+    fn identify<'a>(&'a self, request: &'a axum::http::request::Parts) -> IdentifyFuture<'a> {
+        let user = request
+            .headers
+            .get("x-user")
+            .and_then(|user| user.to_str().ok())
+            .map(str::to_owned);
+        Box::pin(async move { user.ok_or_else(|| Redirect::to("/signin").into_response()) })
+    }
+}
+
+/// What reached the sink: (principal, key).
+type Stored = Arc<Mutex<Vec<(String, String)>>>;
+
+struct Site {
+    store: MemoryFlowStore,
+    router: Router,
+    stored: Stored,
+}
+
+fn api_key_page() -> SecretPage {
+    SecretPage::new(
+        "api_key",
+        "Your Example Co. API key",
+        vec![
+            Property::new("key", StringSchema::new().min_length(20).max_length(200))
+                .title("API key"),
+        ],
+    )
+    .unwrap()
+}
+
+fn site_with(pages: impl FnOnce(Flows) -> Pages, store: MemoryFlowStore) -> Site {
+    let flows = Flows::new(store.clone(), BASE).unwrap();
+    let stored = Stored::default();
+    let sink = {
+        let stored = Arc::clone(&stored);
+        move |principal: &str, mut secrets: Secrets| -> Result<Value, String> {
+            let key = secrets.take("key").ok_or("no key")?;
+            let key = key.expose_secret().to_owned();
+            let ending = key[key.len() - 4..].to_owned();
+            stored.lock().unwrap().push((principal.to_owned(), key));
+            Ok(json!({ "ending": ending }))
+        }
+    };
+    let router = pages(flows).secret(api_key_page(), sink).router();
+    Site {
+        store,
+        router,
+        stored,
+    }
+}
+
+fn site() -> Site {
+    site_with(
+        |flows| Pages::new(flows, HeaderUser).unwrap(),
+        MemoryFlowStore::new(),
+    )
+}
+
+impl Site {
+    /// A pending flow for `user` on the API-key page.
+    fn flow_for(&self, user: &str) -> FlowId {
+        let id = FlowId::random().unwrap();
+        let call = ParamsDigest::of(&json!({ "name": "connect_api_key" }));
+        let now = UnixTime::now();
+        let flow = Flow::new(id, "api_key", user, call, "Enter your Example Co. API key.")
+            .expiring(now, Duration::from_secs(600))
+            .unwrap();
+        self.store.begin_now(flow, now).unwrap();
+        id
+    }
+
+    fn status(&self, id: &FlowId) -> FlowStatus {
+        self.store
+            .get_now(id, UnixTime::now())
+            .unwrap()
+            .status()
+            .clone()
+    }
+
+    async fn send(&self, request: Request<Body>) -> Reply {
+        let response = self.router.clone().oneshot(request).await.unwrap();
+        let status = response.status();
+        let headers = response.headers().clone();
+        let body = axum::body::to_bytes(response.into_body(), 1 << 20)
+            .await
+            .unwrap();
+        Reply {
+            status,
+            headers,
+            body: String::from_utf8(body.to_vec()).unwrap(),
+        }
+    }
+
+    /// `user` opens flow `id` in a browser holding `cookie` (if any).
+    async fn open(&self, id: &str, user: &str, cookie: Option<&str>) -> Reply {
+        let mut request = Request::get(format!("/elicit/{id}")).header("x-user", user);
+        if let Some(cookie) = cookie {
+            request = request.header(header::COOKIE, cookie);
+        }
+        self.send(request.body(Body::empty()).unwrap()).await
+    }
+
+    /// `user` posts `form` to flow `id` from `origin`, in a browser holding `cookie`.
+    async fn post(
+        &self,
+        id: &str,
+        user: &str,
+        cookie: &str,
+        origin: Option<&str>,
+        form: &[(&str, &str)],
+    ) -> Reply {
+        let mut request = Request::post(format!("/elicit/{id}"))
+            .header("x-user", user)
+            .header(header::COOKIE, cookie)
+            .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded");
+        if let Some(origin) = origin {
+            request = request.header(header::ORIGIN, origin);
+        }
+        let body = serde_urlencoded::to_string(form).unwrap();
+        self.send(request.body(Body::from(body)).unwrap()).await
+    }
+
+    fn stored(&self) -> Vec<(String, String)> {
+        self.stored.lock().unwrap().clone()
+    }
+}
+
+struct Reply {
+    status: StatusCode,
+    headers: HeaderMap,
+    body: String,
+}
+
+impl Reply {
+    /// The browser cookie the page set, as a `Cookie` header.
+    fn cookie(&self) -> String {
+        let set = self.headers[header::SET_COOKIE].to_str().unwrap();
+        set.split(';').next().unwrap().to_owned()
+    }
+
+    /// The CSRF token in the form.
+    fn token(&self) -> String {
+        let at = self
+            .body
+            .find(r#"name="_csrf" value=""#)
+            .expect("a token in the form");
+        let rest = &self.body[at + r#"name="_csrf" value=""#.len()..];
+        rest[..rest.find('"').unwrap()].to_owned()
+    }
+}
+
+/// `user` opens flow `id` in a new browser: the reply, and the browser's cookie and token.
+async fn opened(site: &Site, id: &FlowId, user: &str) -> (Reply, String, String) {
+    let reply = site.open(&id.to_string(), user, None).await;
+    assert_eq!(reply.status, StatusCode::OK, "{}", reply.body);
+    let (cookie, token) = (reply.cookie(), reply.token());
+    (reply, cookie, token)
+}
+
+#[tokio::test]
+async fn the_owner_types_the_secret_once_and_the_sink_alone_receives_it() {
+    let site = site();
+    let id = site.flow_for("alice");
+    let (form, cookie, token) = opened(&site, &id, "alice").await;
+    assert!(form.body.contains(r#"type="password""#), "{}", form.body);
+    assert!(form.body.contains("Enter your Example Co. API key."));
+    assert!(form.body.contains(r#"minlength="20""#));
+    let set = form.headers[header::SET_COOKIE].to_str().unwrap();
+    assert!(
+        set.contains("HttpOnly") && set.contains("SameSite=Lax") && set.contains("Path=/elicit/"),
+        "{set}"
+    );
+    assert_eq!(site.status(&id), FlowStatus::Opened);
+
+    let done = site
+        .post(
+            &id.to_string(),
+            "alice",
+            &cookie,
+            Some(ORIGIN),
+            &[("_csrf", &token), ("key", KEY)],
+        )
+        .await;
+    assert_eq!(done.status, StatusCode::OK, "{}", done.body);
+    assert!(done.body.contains("Saved"));
+    assert!(
+        !done.body.contains(KEY),
+        "the page never shows the secret back"
+    );
+    assert_eq!(site.stored(), [("alice".to_owned(), KEY.to_owned())]);
+    assert_eq!(
+        site.status(&id),
+        FlowStatus::Completed(json!({ "ending": "cdef" }))
+    );
+}
+
+#[tokio::test]
+async fn every_response_carries_the_security_headers() {
+    let site = site();
+    let id = site.flow_for("alice");
+    for reply in [
+        site.open(&id.to_string(), "alice", None).await,
+        site.open(&id.to_string(), "mallory", None).await,
+        site.open("not-a-flow", "alice", None).await,
+        site.send(
+            Request::get("/elicit/style.css")
+                .header("x-user", "alice")
+                .body(Body::empty())
+                .unwrap(),
+        )
+        .await,
+    ] {
+        let csp = reply.headers[header::CONTENT_SECURITY_POLICY]
+            .to_str()
+            .unwrap();
+        for directive in [
+            "default-src 'none'",
+            "form-action 'self'",
+            "frame-ancestors 'none'",
+        ] {
+            assert!(csp.contains(directive), "{csp}");
+        }
+        assert_eq!(reply.headers[header::CACHE_CONTROL], "no-store");
+        assert_eq!(reply.headers[header::REFERRER_POLICY], "no-referrer");
+    }
+}
+
+#[tokio::test]
+async fn another_user_is_refused_on_get_and_post_and_the_flow_stays_open_for_its_owner() {
+    let site = site();
+    let id = site.flow_for("alice");
+    let refused = site.open(&id.to_string(), "mallory", None).await;
+    assert_eq!(refused.status, StatusCode::FORBIDDEN);
+    assert!(refused.body.contains("another user"), "{}", refused.body);
+    assert_eq!(site.status(&id), FlowStatus::Pending);
+
+    // Alice opens it; Mallory, with Alice's cookie and token even, cannot post to it.
+    let (_, cookie, token) = opened(&site, &id, "alice").await;
+    let posted = site
+        .post(
+            &id.to_string(),
+            "mallory",
+            &cookie,
+            Some(ORIGIN),
+            &[("_csrf", &token), ("key", KEY)],
+        )
+        .await;
+    assert_eq!(posted.status, StatusCode::FORBIDDEN, "{}", posted.body);
+    assert!(site.stored().is_empty());
+    assert_eq!(site.status(&id), FlowStatus::Opened);
+}
+
+#[tokio::test]
+async fn no_identity_no_page_the_identity_decides_what_happens_instead() {
+    let site = site();
+    let id = site.flow_for("alice");
+    let request = Request::get(format!("/elicit/{id}"))
+        .body(Body::empty())
+        .unwrap();
+    let reply = site.send(request).await;
+    assert_eq!(reply.status, StatusCode::SEE_OTHER);
+    assert_eq!(reply.headers[header::LOCATION], "/signin");
+    assert_eq!(site.status(&id), FlowStatus::Pending);
+}
+
+#[tokio::test]
+async fn a_second_browser_is_refused_on_get_and_post() {
+    let site = site();
+    let id = site.flow_for("alice");
+    let (_, cookie, token) = opened(&site, &id, "alice").await;
+    // The same user, in another browser (no cookie, then a cookie of its own).
+    let second = site.open(&id.to_string(), "alice", None).await;
+    assert_eq!(second.status, StatusCode::FORBIDDEN);
+    assert!(second.body.contains("another browser"), "{}", second.body);
+    let other_cookie = format!("elicit_browser={}", "ab".repeat(32));
+    let posted = site
+        .post(
+            &id.to_string(),
+            "alice",
+            &other_cookie,
+            Some(ORIGIN),
+            &[("_csrf", &token), ("key", KEY)],
+        )
+        .await;
+    assert_eq!(posted.status, StatusCode::FORBIDDEN, "{}", posted.body);
+    assert!(site.stored().is_empty());
+    // The first browser still can.
+    let done = site
+        .post(
+            &id.to_string(),
+            "alice",
+            &cookie,
+            Some(ORIGIN),
+            &[("_csrf", &token), ("key", KEY)],
+        )
+        .await;
+    assert_eq!(done.status, StatusCode::OK, "{}", done.body);
+}
+
+#[tokio::test]
+async fn an_edited_flow_id_is_not_found_and_asks_the_store_nothing() {
+    let site = site();
+    let id = site.flow_for("alice").to_string();
+    let mut edited = id.clone().into_bytes();
+    edited[0] = if edited[0] == b'0' { b'1' } else { b'0' };
+    let edited = String::from_utf8(edited).unwrap();
+    for path in [
+        edited.as_str(),
+        &id.to_uppercase(),
+        &format!("{id}0"),
+        "../admin",
+        "%2e%2e",
+    ] {
+        let reply = site.open(path, "alice", None).await;
+        assert_eq!(
+            reply.status,
+            StatusCode::NOT_FOUND,
+            "{path}: {}",
+            reply.body
+        );
+    }
+    assert_eq!(
+        site.status(&FlowId::parse(&id).unwrap()),
+        FlowStatus::Pending
+    );
+}
+
+#[tokio::test]
+async fn a_replayed_post_is_refused_and_the_sink_sees_the_secret_once() {
+    let site = site();
+    let id = site.flow_for("alice");
+    let (_, cookie, token) = opened(&site, &id, "alice").await;
+    let form = [("_csrf", token.as_str()), ("key", KEY)];
+    let first = site
+        .post(&id.to_string(), "alice", &cookie, Some(ORIGIN), &form)
+        .await;
+    assert_eq!(first.status, StatusCode::OK);
+    let replayed = site
+        .post(&id.to_string(), "alice", &cookie, Some(ORIGIN), &form)
+        .await;
+    assert_eq!(replayed.status, StatusCode::GONE, "{}", replayed.body);
+    assert!(replayed.body.contains("finished"));
+    assert_eq!(site.stored().len(), 1);
+}
+
+#[tokio::test]
+async fn a_form_posted_from_another_origin_is_refused() {
+    let site = site();
+    let id = site.flow_for("alice");
+    let (_, cookie, token) = opened(&site, &id, "alice").await;
+    let form = [("_csrf", token.as_str()), ("key", KEY)];
+    for origin in [
+        Some("http://evil.example"),
+        Some("http://localhost:8720"),
+        Some("null"),
+        None,
+    ] {
+        let reply = site
+            .post(&id.to_string(), "alice", &cookie, origin, &form)
+            .await;
+        assert_eq!(
+            reply.status,
+            StatusCode::FORBIDDEN,
+            "{origin:?}: {}",
+            reply.body
+        );
+    }
+    assert!(site.stored().is_empty());
+    assert_eq!(site.status(&id), FlowStatus::Opened);
+}
+
+#[tokio::test]
+async fn a_token_is_good_only_for_its_flow_its_browser_and_its_user() {
+    let site = site();
+    let id = site.flow_for("alice");
+    let other = site.flow_for("alice");
+    let (_, cookie, _) = opened(&site, &id, "alice").await;
+    // Alice's own token for her other flow, in the same browser.
+    let other_token = site
+        .open(&other.to_string(), "alice", Some(&cookie))
+        .await
+        .token();
+    for token in [other_token.as_str(), "", "garbage"] {
+        let reply = site
+            .post(
+                &id.to_string(),
+                "alice",
+                &cookie,
+                Some(ORIGIN),
+                &[("_csrf", token), ("key", KEY)],
+            )
+            .await;
+        assert_eq!(
+            reply.status,
+            StatusCode::FORBIDDEN,
+            "{token}: {}",
+            reply.body
+        );
+    }
+    let missing = site
+        .post(
+            &id.to_string(),
+            "alice",
+            &cookie,
+            Some(ORIGIN),
+            &[("key", KEY)],
+        )
+        .await;
+    assert_eq!(missing.status, StatusCode::FORBIDDEN);
+    assert!(site.stored().is_empty());
+}
+
+#[tokio::test]
+async fn an_expired_flow_is_refused() {
+    let site = site();
+    let id = FlowId::random().unwrap();
+    let call = ParamsDigest::of(&json!({ "name": "connect_api_key" }));
+    let long_ago = UnixTime::from_secs(UnixTime::now().as_secs() - 3600);
+    let flow = Flow::new(id, "api_key", "alice", call, "Enter your key.")
+        .expiring(long_ago, Duration::from_secs(60))
+        .unwrap();
+    site.store.begin_now(flow, long_ago).unwrap();
+    let reply = site.open(&id.to_string(), "alice", None).await;
+    assert_eq!(reply.status, StatusCode::GONE, "{}", reply.body);
+    assert!(reply.body.contains("expired"));
+}
+
+#[tokio::test]
+async fn a_value_that_breaks_a_rule_is_asked_again_naming_the_field_and_the_rule_not_the_value() {
+    let site = site();
+    let id = site.flow_for("alice");
+    let (_, cookie, token) = opened(&site, &id, "alice").await;
+    let reply = site
+        .post(
+            &id.to_string(),
+            "alice",
+            &cookie,
+            Some(ORIGIN),
+            &[("_csrf", &token), ("key", "sk-short-secret")],
+        )
+        .await;
+    assert_eq!(reply.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(reply.body.contains("API key"), "{}", reply.body);
+    assert!(
+        reply.body.contains("at least 20 characters"),
+        "{}",
+        reply.body
+    );
+    assert!(!reply.body.contains("sk-short-secret"));
+    assert!(site.stored().is_empty());
+    assert_eq!(site.status(&id), FlowStatus::Opened);
+    // A missing field is named too.
+    let reply = site
+        .post(
+            &id.to_string(),
+            "alice",
+            &cookie,
+            Some(ORIGIN),
+            &[("_csrf", &token)],
+        )
+        .await;
+    assert_eq!(reply.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(reply.body.contains("API key"), "{}", reply.body);
+}
+
+#[tokio::test]
+async fn a_sink_that_fails_fails_the_flow_with_its_words() {
+    let store = MemoryFlowStore::new();
+    let flows = Flows::new(store.clone(), BASE).unwrap();
+    let router = Pages::new(flows, HeaderUser)
+        .unwrap()
+        .secret(api_key_page(), |_: &str, _: Secrets| {
+            Err("The vault is down.".to_owned())
+        })
+        .router();
+    let site = Site {
+        store,
+        router,
+        stored: Stored::default(),
+    };
+    let id = site.flow_for("alice");
+    let (_, cookie, token) = opened(&site, &id, "alice").await;
+    let reply = site
+        .post(
+            &id.to_string(),
+            "alice",
+            &cookie,
+            Some(ORIGIN),
+            &[("_csrf", &token), ("key", KEY)],
+        )
+        .await;
+    assert!(reply.body.contains("The vault is down."), "{}", reply.body);
+    assert_eq!(
+        site.status(&id),
+        FlowStatus::Failed("The vault is down.".into())
+    );
+}
+
+#[tokio::test]
+async fn on_loopback_only_the_pages_own_host_name_is_served() {
+    let pages = Pages::bind_loopback().await.unwrap();
+    let base = pages.flows().base().as_str().to_owned();
+    let host = base
+        .strip_prefix("http://")
+        .and_then(|rest| rest.strip_suffix("/elicit/"))
+        .unwrap()
+        .to_owned();
+    assert!(host.starts_with("localhost:"), "{base}");
+    let router = pages
+        .secret(api_key_page(), |_: &str, _: Secrets| Ok(json!({})))
+        .router();
+    let loopback = ConnectInfo(SocketAddr::from(([127, 0, 0, 1], 50_000)));
+    for (named, expected) in [
+        (host.as_str(), StatusCode::NOT_FOUND), // served: no such flow
+        ("rebound.example:80", StatusCode::MISDIRECTED_REQUEST),
+        ("127.0.0.1", StatusCode::MISDIRECTED_REQUEST),
+    ] {
+        let mut request = Request::get(format!("/elicit/{}", FlowId::random().unwrap()))
+            .header(header::HOST, named)
+            .body(Body::empty())
+            .unwrap();
+        request.extensions_mut().insert(loopback);
+        let reply = router.clone().oneshot(request).await.unwrap();
+        assert_eq!(reply.status(), expected, "{named}");
+    }
+}
+
+#[tokio::test]
+async fn the_single_user_check_refuses_what_did_not_come_over_loopback() {
+    let store = MemoryFlowStore::new();
+    let site = site_with(|flows| Pages::new(flows, SingleUser).unwrap(), store);
+    let id = site.flow_for("");
+    for (peer, expected) in [
+        (
+            Some(SocketAddr::from(([127, 0, 0, 1], 50_000))),
+            StatusCode::OK,
+        ),
+        (
+            Some(SocketAddr::from(([192, 168, 1, 20], 50_000))),
+            StatusCode::FORBIDDEN,
+        ),
+        (None, StatusCode::INTERNAL_SERVER_ERROR),
+    ] {
+        let mut request = Request::get(format!("/elicit/{id}"))
+            .body(Body::empty())
+            .unwrap();
+        if let Some(peer) = peer {
+            request.extensions_mut().insert(ConnectInfo(peer));
+        }
+        let reply = site.send(request).await;
+        assert_eq!(reply.status, expected, "{peer:?}: {}", reply.body);
+    }
+}

@@ -1,0 +1,734 @@
+// A check that fails answers with the page that says why: its `Err` is that response, as an
+// axum rejection is. Refusals are the rare path; boxing each would only add an allocation.
+#![allow(clippy::result_large_err)]
+
+mod html;
+mod identity;
+mod secret;
+
+use std::collections::{HashMap, HashSet};
+use std::fmt;
+use std::net::{Ipv4Addr, SocketAddr};
+use std::sync::{Arc, Mutex, PoisonError};
+
+use axum::Router;
+use axum::extract::{DefaultBodyLimit, Path, State};
+use axum::http::header::{self, HeaderMap, HeaderValue};
+use axum::http::request::Parts;
+use axum::http::{Method, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+pub use identity::{IdentifyFuture, Identity, SingleUser};
+pub use secret::{SecretPage, SecretSink, Secrets, SinkFuture};
+
+use crate::schema::Rule;
+use crate::state::{Binding, KeyError, ParamsDigest, StateKeys, UnixTime};
+use crate::url_mode::{Flow, FlowError, FlowId, FlowStatus, Flows, FlowsError};
+
+/// The cookie that names a browser to the pages: random, `HttpOnly`, `SameSite=Lax`, scoped to
+/// the pages' path. A flow is bound to the first browser that opens it (its digest, not the
+/// cookie, is stored).
+const BROWSER_COOKIE: &str = "elicit_browser";
+
+/// The most a page's form may post: some secrets and the token, far below axum's default.
+const MAX_BODY_BYTES: usize = 64 * 1024;
+
+/// The pages that finish URL flows ([`Asker::url_flow`](crate::rmcp::Asker::url_flow)),
+/// served by the library: an axum [`Router`].
+///
+/// Every request is checked, in this order, before anything is shown or accepted:
+/// 1. the flow id in the path is a flow id (anything else: not found, and the store is not
+///    asked);
+/// 2. the [`Identity`] names who sent it, and the flow must be theirs (else refused, nothing
+///    stored, the flow left open for its owner);
+/// 3. the browser: the first to open a flow binds it, and every other is refused;
+/// 4. on a submission, the `Origin` (or `Sec-Fetch-Site`) must be the pages' own, and the CSRF
+///    token must be the one this page gave this browser for this flow;
+/// 5. the flow finishes once: a replayed submission is refused.
+///
+/// Every response carries `Content-Security-Policy: default-src 'none'; form-action 'self';
+/// frame-ancestors 'none'` (and a style sheet from the pages' own origin), `Cache-Control:
+/// no-store` and `Referrer-Policy: no-referrer`. The pages are plain HTML forms: they work with
+/// JavaScript off.
+pub struct Pages {
+    flows: Flows,
+    identity: Arc<dyn Identity>,
+    keys: Arc<StateKeys>,
+    secrets: HashMap<String, (SecretPage, Arc<dyn SecretSink>)>,
+    /// `scheme://host[:port]` of the pages, for the `Origin` check.
+    origin: String,
+    /// The pages' path, from the base URL: `/elicit/`.
+    path: String,
+    /// The `Host` every request must name (DNS rebinding), on a loopback listener.
+    host: Option<String>,
+    listener: Option<tokio::net::TcpListener>,
+}
+
+impl fmt::Debug for Pages {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Pages")
+            .field("flows", &self.flows)
+            .field("pages", &self.secrets.keys().collect::<Vec<_>>())
+            .field("host", &self.host)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Why the pages could not be set up.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum PageError {
+    /// A page's name is not 1 to 64 ASCII letters, digits, `_` or `-`.
+    Name {
+        /// The name (at most 64 characters of it).
+        name: String,
+    },
+    /// A secret page has no field.
+    NoFields,
+    /// A secret page's field is not a string.
+    NotAString {
+        /// The field.
+        field: String,
+    },
+    /// A field is named `_csrf`, the token's name.
+    ReservedField,
+    /// A rule of a form's fields is broken (names, titles, lengths).
+    Schema(crate::schema::SchemaError),
+    /// The flows' base URL.
+    Flows(FlowsError),
+    /// The keys that seal the CSRF tokens.
+    Keys(KeyError),
+    /// The loopback listener could not be bound, or served.
+    Io(std::io::Error),
+    /// [`Pages::serve`] on pages that were not bound to loopback: mount
+    /// [`router`](Pages::router) in the server's own app instead.
+    NotBound,
+}
+
+impl fmt::Display for PageError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PageError::Name { name } => write!(
+                f,
+                "page name `{name}` must be 1 to 64 ASCII letters, digits, `_` or `-`"
+            ),
+            PageError::NoFields => f.write_str("a secret page needs at least one field"),
+            PageError::NotAString { field } => write!(
+                f,
+                "field `{field}` of a secret page must be a string (`StringSchema`): a secret is typed"
+            ),
+            PageError::ReservedField => {
+                f.write_str("no field of a page may be named `_csrf`: the page's token has it")
+            }
+            PageError::Schema(error) => fmt::Display::fmt(error, f),
+            PageError::Flows(error) => fmt::Display::fmt(error, f),
+            PageError::Keys(error) => fmt::Display::fmt(error, f),
+            PageError::Io(error) => write!(f, "the pages' listener: {error}"),
+            PageError::NotBound => f.write_str(
+                "these pages were not bound to loopback (`Pages::bind_loopback`): mount \
+                 `Pages::router` in the server's own app instead of calling `serve`",
+            ),
+        }
+    }
+}
+
+impl std::error::Error for PageError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            PageError::Schema(error) => Some(error),
+            PageError::Flows(error) => Some(error),
+            PageError::Keys(error) => Some(error),
+            PageError::Io(error) => Some(error),
+            _ => None,
+        }
+    }
+}
+
+impl Pages {
+    /// The pages of `flows`, checking who opens them with `identity`, for a server that serves
+    /// them itself: mount [`router`](Pages::router) in its app (beside rmcp's streamable HTTP
+    /// service), under `flows`' base path. The CSRF tokens are sealed with keys made now: a
+    /// fleet of replicas shares its own ([`with_keys`](Pages::with_keys)).
+    ///
+    /// # Errors
+    /// [`PageError::Keys`] if the operating system has no randomness to give.
+    pub fn new(flows: Flows, identity: impl Identity) -> Result<Self, PageError> {
+        let base = flows.base();
+        let origin = match base.port() {
+            Some(port) => format!("{}://{}:{port}", base.scheme(), base.host()),
+            None => format!("{}://{}", base.scheme(), base.host()),
+        };
+        let path = base
+            .as_str()
+            .strip_prefix(origin.as_str())
+            .unwrap_or("/")
+            .to_owned();
+        Ok(Self {
+            flows,
+            identity: Arc::new(identity),
+            keys: Arc::new(StateKeys::generate().map_err(PageError::Keys)?),
+            secrets: HashMap::new(),
+            origin,
+            path,
+            host: None,
+            listener: None,
+        })
+    }
+
+    /// The pages of a local server with one user (stdio), on a listener bound now to
+    /// `127.0.0.1` on a port the system picks, under `http://localhost:<port>/elicit/`; flows
+    /// in memory ([`Flows::single_user`]); [`SingleUser`] checks who opens them, and every
+    /// request must name `localhost:<port>` as its `Host`. Serve them with
+    /// [`serve`](Pages::serve).
+    ///
+    /// # Errors
+    /// [`PageError::Io`] if no loopback port can be bound; [`PageError::Keys`].
+    pub async fn bind_loopback() -> Result<Self, PageError> {
+        let listener = tokio::net::TcpListener::bind((Ipv4Addr::LOCALHOST, 0))
+            .await
+            .map_err(PageError::Io)?;
+        let port = listener.local_addr().map_err(PageError::Io)?.port();
+        let flows = Flows::single_user(&format!("http://localhost:{port}/elicit/"))
+            .map_err(PageError::Flows)?;
+        let mut pages = Self::new(flows, SingleUser)?;
+        pages.host = Some(format!("localhost:{port}"));
+        pages.listener = Some(listener);
+        Ok(pages)
+    }
+
+    /// Serve `page`, whose secrets go to `sink`.
+    #[must_use]
+    pub fn secret(mut self, page: SecretPage, sink: impl SecretSink) -> Self {
+        self.secrets
+            .insert(page.name().to_owned(), (page, Arc::new(sink)));
+        self
+    }
+
+    /// Seal the CSRF tokens with `keys`: the same on every replica that serves the pages.
+    #[must_use]
+    pub fn with_keys(mut self, keys: StateKeys) -> Self {
+        self.keys = Arc::new(keys);
+        self
+    }
+
+    /// The flows these pages finish: give them to the server's
+    /// [`AskConfig::with_flows`](crate::rmcp::AskConfig::with_flows).
+    #[must_use]
+    pub fn flows(&self) -> &Flows {
+        &self.flows
+    }
+
+    /// The pages as a router with the paths of the flows' base (`/elicit/{flow}` and its style
+    /// sheet), and the identity's own routes.
+    pub fn router(self) -> Router {
+        self.split().0
+    }
+
+    fn split(self) -> (Router, Option<tokio::net::TcpListener>) {
+        let identity_routes = self.identity.routes();
+        let path = self.path.clone();
+        let shared = Arc::new(Shared {
+            flows: self.flows,
+            identity: self.identity,
+            keys: self.keys,
+            secrets: self.secrets,
+            origin: self.origin,
+            path: self.path,
+            host: self.host,
+            submitting: Mutex::default(),
+        });
+        let mut router = Router::new()
+            .route(&format!("{path}style.css"), get(style))
+            .route(&format!("{path}{{flow}}"), get(show).post(submit))
+            .with_state(shared.clone());
+        if let Some(routes) = identity_routes {
+            router = router.merge(routes);
+        }
+        let router = router
+            .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+            .layer(axum::middleware::map_request_with_state(shared, check_host))
+            .layer(axum::middleware::map_response(secure));
+        (router, self.listener)
+    }
+
+    /// Serve pages bound by [`bind_loopback`](Pages::bind_loopback) until the process ends:
+    /// spawn it beside the stdio server.
+    ///
+    /// # Errors
+    /// [`PageError::NotBound`] for pages made by [`new`](Pages::new); [`PageError::Io`] if the
+    /// listener fails.
+    pub async fn serve(self) -> Result<(), PageError> {
+        let (router, listener) = self.split();
+        let listener = listener.ok_or(PageError::NotBound)?;
+        axum::serve(
+            listener,
+            router.into_make_service_with_connect_info::<SocketAddr>(),
+        )
+        .await
+        .map_err(PageError::Io)
+    }
+}
+
+/// What every handler shares.
+struct Shared {
+    flows: Flows,
+    identity: Arc<dyn Identity>,
+    keys: Arc<StateKeys>,
+    secrets: HashMap<String, (SecretPage, Arc<dyn SecretSink>)>,
+    origin: String,
+    path: String,
+    host: Option<String>,
+    /// Flows whose submission is being handed to a sink in this process: a second submission
+    /// of the same flow meanwhile is refused, so a sink sees a flow's secrets once.
+    submitting: Mutex<HashSet<FlowId>>,
+}
+
+/// The claims of a CSRF token, sealed (AES-256-GCM-SIV) and bound to the principal and flow.
+#[derive(Serialize, Deserialize)]
+struct CsrfClaims {
+    /// The flow.
+    f: String,
+    /// The browser's digest.
+    b: String,
+}
+
+/// A page that refuses: `status`, a heading, and why, in words a person can act on.
+pub(crate) fn refusal(status: StatusCode, heading: &str, why: &str) -> Response {
+    let body = format!(
+        "<p>{}</p>\n<p>Nothing was stored. If you were sent here by your MCP client, go back to \
+         it and ask again.</p>",
+        html::escape(why)
+    );
+    (status, html_body(html::page("", "refused", heading, &body))).into_response()
+}
+
+fn html_body(html: String) -> ([(header::HeaderName, &'static str); 1], String) {
+    ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], html)
+}
+
+/// The headers of every response.
+async fn secure(mut response: Response) -> Response {
+    let headers = response.headers_mut();
+    headers.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(
+            "default-src 'none'; style-src 'self'; form-action 'self'; frame-ancestors 'none'; \
+             base-uri 'none'",
+        ),
+    );
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    headers.insert(
+        header::REFERRER_POLICY,
+        HeaderValue::from_static("no-referrer"),
+    );
+    headers.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    headers.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    response
+}
+
+/// On loopback, every request names the pages' own host: a page elsewhere that rebinds its
+/// name to 127.0.0.1 is refused.
+async fn check_host(
+    State(shared): State<Arc<Shared>>,
+    request: axum::extract::Request,
+) -> Result<axum::extract::Request, Response> {
+    let Some(expected) = &shared.host else {
+        return Ok(request);
+    };
+    let host = request
+        .headers()
+        .get(header::HOST)
+        .and_then(|host| host.to_str().ok());
+    if host == Some(expected.as_str()) {
+        Ok(request)
+    } else {
+        Err(refusal(
+            StatusCode::MISDIRECTED_REQUEST,
+            "This page is not served under that name",
+            "The request named another host than the one the server sent you to.",
+        ))
+    }
+}
+
+async fn style() -> Response {
+    (
+        [(header::CONTENT_TYPE, "text/css; charset=utf-8")],
+        html::STYLE,
+    )
+        .into_response()
+}
+
+/// Who asks, in which browser, for which flow: established before anything is shown.
+struct Visit {
+    id: FlowId,
+    principal: String,
+    /// The browser's cookie value, and a fresh one to set (a browser without one, on a GET).
+    browser: String,
+    new_browser: bool,
+}
+
+impl Shared {
+    /// Steps 1–3 of the checks ([`Pages`]): the flow id, the identity, the browser.
+    async fn visit(&self, flow: &str, parts: &Parts, may_start: bool) -> Result<Visit, Response> {
+        let Ok(id) = FlowId::parse(flow) else {
+            return Err(flow_refusal(&FlowError::Unknown));
+        };
+        let principal = self.identity.identify(parts).await?;
+        let (browser, new_browser) = match browser_cookie(&parts.headers) {
+            Some(browser) => (browser, false),
+            None if may_start => (random_token().map_err(|e| unavailable(&e))?, true),
+            None => {
+                return Err(refusal(
+                    StatusCode::FORBIDDEN,
+                    "This browser did not open the page",
+                    "Open the link your MCP client gave you in this browser first.",
+                ));
+            }
+        };
+        Ok(Visit {
+            id,
+            principal,
+            browser,
+            new_browser,
+        })
+    }
+
+    fn page_of(&self, flow: &Flow) -> Result<&(SecretPage, Arc<dyn SecretSink>), Response> {
+        self.secrets.get(flow.page()).ok_or_else(|| {
+            refusal(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "This page is not served here",
+                "The server asked for a page it does not serve. Tell its operator.",
+            )
+        })
+    }
+
+    fn csrf_binding<'a>(&self, principal: &'a str, id: &FlowId) -> Binding<'a> {
+        Binding {
+            principal,
+            method: "elicit/page",
+            params_digest: ParamsDigest::of(&json!(id.to_string())),
+        }
+    }
+
+    fn token(&self, visit: &Visit) -> Result<String, Response> {
+        let claims = CsrfClaims {
+            f: visit.id.to_string(),
+            b: browser_digest(&visit.browser),
+        };
+        self.keys
+            .seal(
+                &claims,
+                &self.csrf_binding(&visit.principal, &visit.id),
+                self.flows.ttl(),
+                UnixTime::now(),
+            )
+            .map_err(|e| unavailable(&e))
+    }
+
+    fn form(
+        &self,
+        visit: &Visit,
+        flow: &Flow,
+        errors: &[(String, Rule)],
+    ) -> Result<String, Response> {
+        let (page, _) = self.page_of(flow)?;
+        let token = self.token(visit)?;
+        let message = if flow.message().is_empty() {
+            String::new()
+        } else {
+            format!(
+                "<p class=\"message\">{}</p>\n",
+                html::escape(flow.message())
+            )
+        };
+        let body = format!(
+            "{message}<form method=\"post\" action=\"{action}\" autocomplete=\"off\">\n\
+             <input type=\"hidden\" name=\"{csrf}\" value=\"{token}\">\n{fields}\
+             <button type=\"submit\">Save</button>\n</form>",
+            action = html::escape(&format!("{}{}", self.path, visit.id)),
+            csrf = secret::CSRF_FIELD,
+            token = html::escape(&token),
+            fields = page.render_fields(errors),
+        );
+        Ok(html::page(&self.path, "form", page.title(), &body))
+    }
+}
+
+async fn show(
+    State(shared): State<Arc<Shared>>,
+    Path(flow): Path<String>,
+    parts: Parts,
+) -> Response {
+    let visit = match shared.visit(&flow, &parts, true).await {
+        Ok(visit) => visit,
+        Err(refused) => return refused,
+    };
+    let opened = shared
+        .flows
+        .store()
+        .open(
+            &visit.id,
+            &visit.principal,
+            &browser_digest(&visit.browser),
+            UnixTime::now(),
+        )
+        .await;
+    let flow = match opened {
+        Ok(flow) => flow,
+        Err(error) => return flow_refusal(&error),
+    };
+    let html = match shared.form(&visit, &flow, &[]) {
+        Ok(html) => html,
+        Err(refused) => return refused,
+    };
+    let mut response = html_body(html).into_response();
+    if visit.new_browser {
+        set_browser_cookie(&mut response, &shared, &visit.browser);
+    }
+    response
+}
+
+async fn submit(
+    State(shared): State<Arc<Shared>>,
+    Path(flow): Path<String>,
+    parts: Parts,
+    body: axum::body::Bytes,
+) -> Response {
+    if let Err(refused) = same_origin(&parts, &shared.origin) {
+        return refused;
+    }
+    let visit = match shared.visit(&flow, &parts, false).await {
+        Ok(visit) => visit,
+        Err(refused) => return refused,
+    };
+    let Ok(submitted) = serde_urlencoded::from_bytes::<Vec<(String, String)>>(&body) else {
+        return refusal(
+            StatusCode::BAD_REQUEST,
+            "The form could not be read",
+            "The page's form was not sent as a form.",
+        );
+    };
+    // The token this page gave this browser for this flow and this user, and no other.
+    let token = submitted
+        .iter()
+        .find(|(name, _)| name == secret::CSRF_FIELD)
+        .map(|(_, token)| token.as_str());
+    let claims = token.and_then(|token| {
+        shared
+            .keys
+            .open::<CsrfClaims>(
+                token,
+                &shared.csrf_binding(&visit.principal, &visit.id),
+                UnixTime::now(),
+            )
+            .ok()
+    });
+    let browser = browser_digest(&visit.browser);
+    let valid = claims.is_some_and(|claims| {
+        let claims = claims.into_value();
+        claims.f == visit.id.to_string() && claims.b == browser
+    });
+    if !valid {
+        return refusal(
+            StatusCode::FORBIDDEN,
+            "This form was not sent from its page",
+            "The form's token does not match this page, this browser and this user.",
+        );
+    }
+    // Still open, by this user, in this browser.
+    let flow = match shared
+        .flows
+        .store()
+        .open(&visit.id, &visit.principal, &browser, UnixTime::now())
+        .await
+    {
+        Ok(flow) => flow,
+        Err(error) => return flow_refusal(&error),
+    };
+    let (page, sink) = match shared.page_of(&flow) {
+        Ok(page) => page,
+        Err(refused) => return refused,
+    };
+    let secrets = match page.read(submitted) {
+        Ok(secrets) => secrets,
+        Err(errors) => {
+            return match shared.form(&visit, &flow, &errors) {
+                Ok(html) => (StatusCode::UNPROCESSABLE_ENTITY, html_body(html)).into_response(),
+                Err(refused) => refused,
+            };
+        }
+    };
+    // One submission at a time per flow: the sink sees a flow's secrets once.
+    if !lock(&shared.submitting).insert(visit.id) {
+        return flow_refusal(&FlowError::Finished);
+    }
+    let stored = sink.store(&visit.principal, secrets).await;
+    let finished = shared
+        .flows
+        .store()
+        .finish(
+            &visit.id,
+            &visit.principal,
+            &browser,
+            stored,
+            UnixTime::now(),
+        )
+        .await;
+    lock(&shared.submitting).remove(&visit.id);
+    match finished {
+        Ok(flow) => finished_page(&shared, &flow),
+        Err(error) => flow_refusal(&error),
+    }
+}
+
+fn lock(set: &Mutex<HashSet<FlowId>>) -> std::sync::MutexGuard<'_, HashSet<FlowId>> {
+    set.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+fn finished_page(shared: &Shared, flow: &Flow) -> Response {
+    let (class, heading, text) = match flow.status() {
+        FlowStatus::Completed(_) => (
+            "done",
+            "Saved",
+            "The server has it now. You can close this tab and go back to your MCP client."
+                .to_owned(),
+        ),
+        FlowStatus::Failed(why) => (
+            "refused",
+            "Not saved",
+            format!("{why} Go back to your MCP client and ask again."),
+        ),
+        _ => (
+            "refused",
+            "Not saved",
+            "The step did not finish.".to_owned(),
+        ),
+    };
+    let body = format!("<p>{}</p>", html::escape(&text));
+    html_body(html::page(&shared.path, class, heading, &body)).into_response()
+}
+
+/// A flow that cannot be shown or submitted: the reason, on a page.
+fn flow_refusal(error: &FlowError) -> Response {
+    let (status, heading) = match error {
+        FlowError::Unknown => (StatusCode::NOT_FOUND, "No such page"),
+        FlowError::WrongUser => (StatusCode::FORBIDDEN, "This page is for another user"),
+        FlowError::OpenedElsewhere => (
+            StatusCode::FORBIDDEN,
+            "This page is open in another browser",
+        ),
+        FlowError::Finished => (StatusCode::GONE, "This step is finished"),
+        FlowError::Expired => (StatusCode::GONE, "This step expired"),
+        FlowError::NotOpened => (StatusCode::FORBIDDEN, "This page was not opened here"),
+        _ => (
+            StatusCode::SERVICE_UNAVAILABLE,
+            "The server cannot take this now",
+        ),
+    };
+    refusal(status, heading, &sentence(&error.to_string()))
+}
+
+fn unavailable(error: &dyn fmt::Display) -> Response {
+    refusal(
+        StatusCode::SERVICE_UNAVAILABLE,
+        "The server cannot take this now",
+        &sentence(&error.to_string()),
+    )
+}
+
+/// `text` with a capital and a full stop.
+fn sentence(text: &str) -> String {
+    let mut chars = text.chars();
+    let mut sentence: String = chars
+        .next()
+        .map(|first| first.to_uppercase().chain(chars).collect())
+        .unwrap_or_default();
+    if !sentence.ends_with('.') {
+        sentence.push('.');
+    }
+    sentence
+}
+
+/// A submission from the pages' own origin: `Origin` when the browser sends it (every current
+/// browser does on a POST), else `Sec-Fetch-Site: same-origin`; neither is refused.
+fn same_origin(parts: &Parts, origin: &str) -> Result<(), Response> {
+    let sent = parts
+        .headers
+        .get(header::ORIGIN)
+        .map(|value| value.to_str().unwrap_or(""));
+    let site = parts
+        .headers
+        .get("sec-fetch-site")
+        .and_then(|value| value.to_str().ok());
+    let same = match (sent, site) {
+        (Some(sent), _) => sent == origin,
+        (None, Some(site)) => site == "same-origin",
+        (None, None) => false,
+    };
+    if parts.method == Method::POST && !same {
+        return Err(refusal(
+            StatusCode::FORBIDDEN,
+            "This form was sent from another site",
+            "Only this page may send its form.",
+        ));
+    }
+    Ok(())
+}
+
+/// The browser's cookie, if it sent one that could be ours (64 lowercase hex digits), read by
+/// the `cookie` crate's parser of the `Cookie` header.
+fn browser_cookie(headers: &HeaderMap) -> Option<String> {
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|value| value.to_str().ok())
+        .flat_map(cookie::Cookie::split_parse)
+        .filter_map(Result::ok)
+        .find(|cookie| cookie.name() == BROWSER_COOKIE)
+        .map(|cookie| cookie.value().to_owned())
+        .filter(|value| {
+            value.len() == 64
+                && value
+                    .bytes()
+                    .all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+        })
+}
+
+fn set_browser_cookie(response: &mut Response, shared: &Shared, value: &str) {
+    let cookie = cookie::Cookie::build((BROWSER_COOKIE, value))
+        .path(shared.path.clone())
+        .http_only(true)
+        .same_site(cookie::SameSite::Lax)
+        .secure(shared.origin.starts_with("https:"))
+        .build();
+    if let Ok(value) = HeaderValue::from_str(&cookie.to_string()) {
+        response.headers_mut().append(header::SET_COOKIE, value);
+    }
+}
+
+/// What the flow store keeps of a browser: a digest of its cookie, never the cookie.
+fn browser_digest(browser: &str) -> String {
+    let digest = ParamsDigest::of(&json!(browser));
+    digest
+        .as_bytes()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// 256 random bits as 64 lowercase hex digits: a browser's name.
+fn random_token() -> Result<String, FlowError> {
+    let a = FlowId::random()?;
+    let b = FlowId::random()?;
+    Ok(format!("{a}{b}"))
+}
+
+#[cfg(test)]
+mod tests;

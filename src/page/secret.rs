@@ -1,0 +1,248 @@
+//! A secret the user types on the page: [`SecretPage`], [`Secrets`], [`SecretSink`].
+
+use std::fmt;
+use std::future::{Future, ready};
+use std::pin::Pin;
+
+use secrecy::SecretString;
+use serde_json::Value;
+
+use super::PageError;
+use super::html::escape;
+use crate::schema::{Property, PropertyKind, RequestedSchema, Rule, Text};
+
+/// A page that takes a secret the user types — an API key, a password — described like a form's
+/// fields ([`Property`] of [`StringSchema`](crate::schema::StringSchema)s, checked by the same
+/// rules: names, titles, lengths), rendered as password inputs, and handed to a [`SecretSink`]
+/// as [`Secrets`]. The secret never passes through the MCP client or its model.
+///
+/// ```
+/// use mcp_elicit::page::SecretPage;
+/// use mcp_elicit::schema::{Property, StringSchema};
+///
+/// let page = SecretPage::new(
+///     "api_key",
+///     "Your Example Co. API key",
+///     vec![Property::new("key", StringSchema::new().min_length(20).max_length(200))
+///         .title("API key")
+///         .description("Settings → API keys on example.com")],
+/// )?;
+/// assert_eq!(page.name(), "api_key");
+/// # Ok::<(), mcp_elicit::page::PageError>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct SecretPage {
+    name: Text,
+    title: Text,
+    schema: RequestedSchema,
+}
+
+/// The hidden field that carries the CSRF token; no field of a page may take its name.
+pub(super) const CSRF_FIELD: &str = "_csrf";
+
+impl SecretPage {
+    /// The page `name` (what [`Asker::url_flow`](crate::rmcp::Asker::url_flow) asks for: 1 to 64
+    /// ASCII letters, digits, `_` or `-`), headed `title`, with `fields`: strings, every one
+    /// required.
+    ///
+    /// # Errors
+    /// [`PageError`]: a bad name, no field, a field that is not a string (naming it), or the
+    /// schema rules a form's fields keep.
+    pub fn new(
+        name: impl Into<Text>,
+        title: impl Into<Text>,
+        fields: Vec<Property>,
+    ) -> Result<Self, PageError> {
+        let name = name.into();
+        check_page_name(&name)?;
+        if fields.is_empty() {
+            return Err(PageError::NoFields);
+        }
+        for field in &fields {
+            if !matches!(field.kind(), PropertyKind::String(_)) {
+                return Err(PageError::NotAString {
+                    field: field.name().to_owned(),
+                });
+            }
+            if field.name() == CSRF_FIELD {
+                return Err(PageError::ReservedField);
+            }
+        }
+        let fields = fields
+            .into_iter()
+            .map(|field| field.required(true))
+            .collect();
+        let schema = RequestedSchema::new(fields).map_err(PageError::Schema)?;
+        Ok(Self {
+            name,
+            title: title.into(),
+            schema,
+        })
+    }
+
+    /// The page's name.
+    #[must_use]
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The page's heading.
+    #[must_use]
+    pub fn title(&self) -> &str {
+        &self.title
+    }
+
+    /// The fields.
+    #[must_use]
+    pub fn fields(&self) -> &[Property] {
+        self.schema.properties()
+    }
+
+    /// The form's fields as HTML: a password input per field, with `errors` (by field) under
+    /// each.
+    pub(super) fn render_fields(&self, errors: &[(String, Rule)]) -> String {
+        let mut html = String::new();
+        for field in self.fields() {
+            let name = escape(field.name());
+            let label = escape(field.title_text().unwrap_or(field.name()));
+            html.push_str(&format!("<label for=\"f-{name}\">{label}</label>\n"));
+            if let Some(description) = field.description_text() {
+                html.push_str(&format!("<p class=\"hint\">{}</p>\n", escape(description)));
+            }
+            let mut bounds = String::new();
+            if let PropertyKind::String(schema) = field.kind() {
+                if let Some(min) = schema.min_length_bound() {
+                    bounds.push_str(&format!(" minlength=\"{min}\""));
+                }
+                if let Some(max) = schema.max_length_bound() {
+                    bounds.push_str(&format!(" maxlength=\"{max}\""));
+                }
+            }
+            html.push_str(&format!(
+                "<input type=\"password\" id=\"f-{name}\" name=\"{name}\" required \
+                 autocomplete=\"off\" spellcheck=\"false\"{bounds}>\n"
+            ));
+            for (_, rule) in errors.iter().filter(|(f, _)| f == field.name()) {
+                html.push_str(&format!(
+                    "<p class=\"error\">{} {}.</p>\n",
+                    escape(field.title_text().unwrap_or(field.name())),
+                    escape(&rule.for_user().to_string())
+                ));
+            }
+        }
+        html
+    }
+
+    /// The submitted fields, each checked by its schema's rules: every field once, none other.
+    /// A value is never echoed in an error: the rule and the field name only.
+    pub(super) fn read(
+        &self,
+        submitted: Vec<(String, String)>,
+    ) -> Result<Secrets, Vec<(String, Rule)>> {
+        let mut secrets = Vec::with_capacity(self.fields().len());
+        let mut errors = Vec::new();
+        for (name, value) in submitted {
+            if name == CSRF_FIELD {
+                continue;
+            }
+            let Some(field) = self.schema.property(&name) else {
+                // Not one of the page's fields: ignored, and never kept.
+                continue;
+            };
+            if secrets
+                .iter()
+                .any(|(seen, _): &(String, SecretString)| *seen == name)
+            {
+                continue;
+            }
+            if let PropertyKind::String(schema) = field.kind()
+                && let Err(rule) = schema.check(&value)
+            {
+                errors.push((name, rule));
+                continue;
+            }
+            secrets.push((name, SecretString::from(value)));
+        }
+        for field in self.fields() {
+            let given = secrets.iter().any(|(name, _)| name == field.name())
+                || errors.iter().any(|(name, _)| name == field.name());
+            if !given {
+                errors.push((field.name().to_owned(), Rule::Required));
+            }
+        }
+        if errors.is_empty() {
+            Ok(Secrets { fields: secrets })
+        } else {
+            Err(errors)
+        }
+    }
+}
+
+fn check_page_name(name: &str) -> Result<(), PageError> {
+    let fits = (1..=64).contains(&name.len())
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+    if fits {
+        Ok(())
+    } else {
+        Err(PageError::Name {
+            name: name.chars().take(64).collect(),
+        })
+    }
+}
+
+/// What the user typed on a [`SecretPage`], by field name: each a [`SecretString`], wiped
+/// from memory when dropped, never printed by `Debug` (which lists the field names only).
+pub struct Secrets {
+    fields: Vec<(String, SecretString)>,
+}
+
+impl Secrets {
+    /// The secret typed in `field`, taken out.
+    pub fn take(&mut self, field: &str) -> Option<SecretString> {
+        let at = self.fields.iter().position(|(name, _)| name == field)?;
+        Some(self.fields.swap_remove(at).1)
+    }
+
+    /// The secret typed in `field`.
+    #[must_use]
+    pub fn get(&self, field: &str) -> Option<&SecretString> {
+        self.fields
+            .iter()
+            .find(|(name, _)| name == field)
+            .map(|(_, secret)| secret)
+    }
+}
+
+impl fmt::Debug for Secrets {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_set()
+            .entries(self.fields.iter().map(|(name, _)| name))
+            .finish()
+    }
+}
+
+/// What [`SecretSink::store`] returns.
+pub type SinkFuture<'a> = Pin<Box<dyn Future<Output = Result<Value, String>> + Send + 'a>>;
+
+/// Where a [`SecretPage`]'s secrets go: the server's vault, or its own store, under the principal
+/// whose flow it is. It returns what the tool reads
+/// ([`FlowOutcome::Completed`](crate::url_mode::FlowOutcome::Completed)): a receipt, never the
+/// secret (`{"ending": "4f2a"}`); or why it could not, in words the user may read on the page
+/// (and the tool reads as [`FlowOutcome::Failed`](crate::url_mode::FlowOutcome::Failed)).
+///
+/// A closure `Fn(&str, Secrets) -> Result<Value, String>` is a sink.
+pub trait SecretSink: Send + Sync + 'static {
+    /// Keeps `secrets` for `principal`.
+    fn store<'a>(&'a self, principal: &'a str, secrets: Secrets) -> SinkFuture<'a>;
+}
+
+impl<F> SecretSink for F
+where
+    F: Fn(&str, Secrets) -> Result<Value, String> + Send + Sync + 'static,
+{
+    fn store<'a>(&'a self, principal: &'a str, secrets: Secrets) -> SinkFuture<'a> {
+        Box::pin(ready(self(principal, secrets)))
+    }
+}
