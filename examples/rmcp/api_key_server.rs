@@ -1,0 +1,93 @@
+//! A stdio MCP server whose tool needs the user's API key for another service, taken on a page
+//! this server hosts: the key never passes through the MCP client or its model (URL mode).
+//!
+//! The library serves the page on loopback, checks that the browser that opens it is on this
+//! machine and the first to open it, seals a CSRF token to the flow, takes the key as a
+//! `SecretString`, hands it to the vault, and tells the tool (and, on 2025-11-25, the client
+//! that asked) that the step is done.
+//!
+//! ```sh
+//! cargo run -p elicit-examples --features page --example api_key_server
+//! ```
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use mcp_elicit::page::{Pages, SecretPage, Secrets};
+use mcp_elicit::rmcp::{AskConfig, Asker, AskingServer, AskingService, ToolResponse, respond};
+use mcp_elicit::schema::{Property, StringSchema};
+use mcp_elicit::url_mode::FlowOutcome;
+use rmcp::model::{CallToolResult, ContentBlock};
+use rmcp::{ServerHandler, ServiceExt, tool, tool_handler, tool_router};
+use secrecy::{ExposeSecret, SecretString};
+use serde_json::{Value, json};
+
+/// The server's secret store: here the process's memory; in production, its vault.
+type Vault = Arc<Mutex<HashMap<String, SecretString>>>;
+
+#[derive(Clone)]
+struct Keys {
+    asking: AskConfig,
+}
+
+impl AskingServer for Keys {
+    fn asking(&self) -> &AskConfig {
+        &self.asking
+    }
+}
+
+#[tool_router]
+impl Keys {
+    #[tool(description = "Connect the user's Example Co. API key (typed on our page, never here).")]
+    async fn connect_api_key(&self, mut asker: Asker) -> ToolResponse {
+        respond(async {
+            let message = "Enter your Example Co. API key on the page that opens.";
+            let text = match asker.url_flow("api_key", message).await? {
+                FlowOutcome::Completed(key) => {
+                    format!("Connected the key ending {}.", key["ending"])
+                }
+                FlowOutcome::Failed(why) => format!("Not connected: {why}"),
+                _ => "Not connected: the page was not finished.".to_owned(),
+            };
+            Ok(CallToolResult::success(vec![ContentBlock::text(text)]))
+        })
+        .await
+    }
+}
+
+#[tool_handler(name = "api-key-example")]
+impl ServerHandler for Keys {}
+
+/// Keeps the key for `user`; what the tool reads back is only its last four characters.
+fn keep(vault: &Vault, user: &str, mut typed: Secrets) -> Result<Value, String> {
+    let key = typed.take("key").ok_or("no key was typed")?;
+    let ending: String = key.expose_secret().chars().rev().take(4).collect();
+    vault
+        .lock()
+        .map_err(|_| "the vault is unavailable")?
+        .insert(user.to_owned(), key);
+    Ok(json!({ "ending": ending.chars().rev().collect::<String>() }))
+}
+
+#[tokio::main]
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let key = Property::new("key", StringSchema::new().min_length(20).max_length(200));
+    let page = SecretPage::new(
+        "api_key",
+        "Your Example Co. API key",
+        vec![key.title("API key")],
+    )?;
+    let vault = Vault::default();
+    let pages = Pages::bind_loopback()
+        .await?
+        .secret(page, move |user: &str, typed: Secrets| {
+            keep(&vault, user, typed)
+        });
+    let asking = AskConfig::single_user()?.with_flows(pages.flows().clone());
+    tokio::spawn(pages.serve());
+    let server = AskingService(Keys { asking })
+        .serve(rmcp::transport::stdio())
+        .await?;
+    server.waiting().await?;
+    Ok(())
+}
