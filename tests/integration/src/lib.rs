@@ -46,6 +46,9 @@ pub struct ClientGuide;
 #[cfg(all(doctest, feature = "terminal"))]
 #[doc = include_str!("../../../src/guide/terminal.md")]
 pub struct TerminalGuide;
+#[cfg(all(doctest, feature = "page"))]
+#[doc = include_str!("../../../src/guide/page.md")]
+pub struct PageGuide;
 
 /// A consent cannot be part of a tool's input schema: the model fills that schema, so a
 /// `Consent<T>` there would be consent the model could forge. An rmcp tool's arguments derive
