@@ -4,6 +4,8 @@
 
 mod html;
 mod identity;
+#[cfg(feature = "oidc")]
+mod oidc;
 mod secret;
 
 use std::collections::{HashMap, HashSet};
@@ -22,6 +24,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 pub use identity::{IdentifyFuture, Identity, SingleUser};
+#[cfg(feature = "oidc")]
+pub use oidc::{OidcError, OidcSignIn};
 pub use secret::{SecretPage, SecretSink, Secrets, SinkFuture};
 
 use crate::schema::Rule;
@@ -156,16 +160,8 @@ impl Pages {
     /// # Errors
     /// [`PageError::Keys`] if the operating system has no randomness to give.
     pub fn new(flows: Flows, identity: impl Identity) -> Result<Self, PageError> {
-        let base = flows.base();
-        let origin = match base.port() {
-            Some(port) => format!("{}://{}:{port}", base.scheme(), base.host()),
-            None => format!("{}://{}", base.scheme(), base.host()),
-        };
-        let path = base
-            .as_str()
-            .strip_prefix(origin.as_str())
-            .unwrap_or("/")
-            .to_owned();
+        let origin = origin_of(&flows);
+        let path = base_path(&flows);
         Ok(Self {
             flows,
             identity: Arc::new(identity),
@@ -270,6 +266,25 @@ impl Pages {
         .await
         .map_err(PageError::Io)
     }
+}
+
+/// `scheme://host[:port]` of the flows' base: the pages' origin.
+fn origin_of(flows: &Flows) -> String {
+    let base = flows.base();
+    match base.port() {
+        Some(port) => format!("{}://{}:{port}", base.scheme(), base.host()),
+        None => format!("{}://{}", base.scheme(), base.host()),
+    }
+}
+
+/// The path of the flows' base: `/elicit/`.
+pub(crate) fn base_path(flows: &Flows) -> String {
+    flows
+        .base()
+        .as_str()
+        .strip_prefix(origin_of(flows).as_str())
+        .unwrap_or("/")
+        .to_owned()
 }
 
 /// What every handler shares.

@@ -1,0 +1,425 @@
+//! [`OidcSignIn`]: the pages sign the browser in with the server's OpenID provider.
+
+use std::fmt;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::Router;
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::http::Uri;
+use axum::http::header::{self, HeaderMap, HeaderValue};
+use axum::http::request::Parts;
+use axum::response::{IntoResponse, Redirect, Response};
+use axum::routing::get;
+use openidconnect::core::{CoreClient, CoreProviderMetadata, CoreResponseType};
+use openidconnect::{
+    AuthenticationFlow, AuthorizationCode, ClientId, ClientSecret, CsrfToken, EndpointMaybeSet,
+    EndpointNotSet, EndpointSet, IssuerUrl, Nonce, PkceCodeChallenge, PkceCodeVerifier,
+    RedirectUrl, Scope, TokenResponse as _,
+};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+use super::identity::{IdentifyFuture, Identity};
+use super::refusal;
+use crate::state::{Binding, ParamsDigest, StateKeys, UnixTime};
+use crate::url_mode::Flows;
+
+/// The signed-in browser: a sealed cookie naming its principal.
+const SESSION_COOKIE: &str = "elicit_session";
+/// A sign-in under way: a sealed cookie holding its `state`, nonce, PKCE verifier and the page
+/// to return to.
+const SIGN_IN_COOKIE: &str = "elicit_signin";
+/// How long a sign-in may take at the provider.
+const SIGN_IN_TTL: Duration = Duration::from_secs(10 * 60);
+
+type Client = CoreClient<
+    EndpointSet,
+    EndpointNotSet,
+    EndpointNotSet,
+    EndpointNotSet,
+    EndpointMaybeSet,
+    EndpointMaybeSet,
+>;
+
+/// The identity check of a server whose users sign in through an OpenID provider: the pages
+/// sign the browser in with the same provider (the authorization code flow with PKCE, `state`
+/// and a nonce, done by the `openidconnect` crate) and take the ID token's `sub` as the
+/// principal, which the pages compare with the flow's. The spec prefers exactly this: an
+/// identity "derived from credentials acquired via MCP authorization".
+///
+/// So the server's [`AskConfig::per_user`](crate::rmcp::AskConfig::per_user) must name its
+/// users by the same `sub`: the subject of the access token its MCP authorization verified.
+///
+/// The browser's session is a cookie sealed with the pages' keys (AES-256-GCM-SIV), `HttpOnly`,
+/// `SameSite=Lax`, scoped to the pages' path, for [`with_session_ttl`](OidcSignIn::with_session_ttl)
+/// (an hour by default). Register `<base>signin/callback` as the client's redirect URI.
+#[derive(Clone)]
+pub struct OidcSignIn {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    issuer: String,
+    client: Client,
+    http: openidconnect::reqwest::Client,
+    keys: StateKeys,
+    path: String,
+    secure: bool,
+    session_ttl: Duration,
+}
+
+impl fmt::Debug for OidcSignIn {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("OidcSignIn")
+            .field("issuer", &self.inner.issuer)
+            .field("client_id", &self.inner.client.client_id().as_str())
+            .field("path", &self.inner.path)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Why the sign-in could not be set up.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum OidcError {
+    /// The issuer or the redirect URL is not a URL.
+    Url(String),
+    /// The provider's discovery document could not be fetched or read.
+    Discovery(String),
+    /// The HTTP client could not be built.
+    Http(String),
+    /// No randomness for the keys.
+    Keys(crate::state::KeyError),
+}
+
+impl fmt::Display for OidcError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OidcError::Url(why) => write!(f, "the OpenID sign-in's URL: {why}"),
+            OidcError::Discovery(why) => write!(f, "the OpenID provider's discovery: {why}"),
+            OidcError::Http(why) => write!(f, "the OpenID sign-in's HTTP client: {why}"),
+            OidcError::Keys(error) => fmt::Display::fmt(error, f),
+        }
+    }
+}
+
+impl std::error::Error for OidcError {}
+
+impl OidcSignIn {
+    /// Discovers the provider at `issuer` and signs browsers in as the client `client_id` (with
+    /// `client_secret`, for a confidential client), returning to `<flows' base>signin/callback`.
+    /// The cookies are sealed with keys made now: a fleet shares its own
+    /// ([`with_keys`](OidcSignIn::with_keys)).
+    ///
+    /// # Errors
+    /// [`OidcError`]: a bad URL, a provider that cannot be discovered.
+    pub async fn discover(
+        issuer: &str,
+        client_id: impl Into<String>,
+        client_secret: Option<String>,
+        flows: &Flows,
+    ) -> Result<Self, OidcError> {
+        // No redirects: the client must not be led to fetch what the provider's documents do not
+        // name (the `openidconnect` crate's own advice, against SSRF).
+        let http = openidconnect::reqwest::ClientBuilder::new()
+            .redirect(openidconnect::reqwest::redirect::Policy::none())
+            .build()
+            .map_err(|e| OidcError::Http(e.to_string()))?;
+        let issuer_url =
+            IssuerUrl::new(issuer.to_owned()).map_err(|e| OidcError::Url(e.to_string()))?;
+        let metadata = CoreProviderMetadata::discover_async(issuer_url, &http)
+            .await
+            .map_err(|e| OidcError::Discovery(error_chain(&e)))?;
+        let base = flows.base().as_str();
+        let redirect = RedirectUrl::new(format!("{base}signin/callback"))
+            .map_err(|e| OidcError::Url(e.to_string()))?;
+        let client = CoreClient::from_provider_metadata(
+            metadata,
+            ClientId::new(client_id.into()),
+            client_secret.map(ClientSecret::new),
+        )
+        .set_redirect_uri(redirect);
+        let path = super::base_path(flows);
+        Ok(Self {
+            inner: Arc::new(Inner {
+                issuer: issuer.to_owned(),
+                client,
+                http,
+                keys: StateKeys::generate().map_err(OidcError::Keys)?,
+                path,
+                secure: base.starts_with("https:"),
+                session_ttl: Duration::from_secs(60 * 60),
+            }),
+        })
+    }
+
+    /// Seal the cookies with `keys`: the same on every replica that serves the pages.
+    #[must_use]
+    pub fn with_keys(self, keys: StateKeys) -> Self {
+        self.rebuild(|inner| inner.keys = keys)
+    }
+
+    /// Keep a browser signed in for `ttl` (default an hour).
+    #[must_use]
+    pub fn with_session_ttl(self, ttl: Duration) -> Self {
+        self.rebuild(|inner| inner.session_ttl = ttl)
+    }
+
+    fn rebuild(self, change: impl FnOnce(&mut Inner)) -> Self {
+        let inner = Arc::try_unwrap(self.inner).unwrap_or_else(|shared| Inner {
+            issuer: shared.issuer.clone(),
+            client: shared.client.clone(),
+            http: shared.http.clone(),
+            keys: shared.keys.clone(),
+            path: shared.path.clone(),
+            secure: shared.secure,
+            session_ttl: shared.session_ttl,
+        });
+        let mut inner = inner;
+        change(&mut inner);
+        Self {
+            inner: Arc::new(inner),
+        }
+    }
+}
+
+/// What the sign-in cookie seals.
+#[derive(Serialize, Deserialize)]
+struct SignIn {
+    /// The `state` sent to the provider.
+    s: String,
+    /// The nonce the ID token must carry.
+    n: String,
+    /// The PKCE verifier.
+    v: String,
+    /// The page to return to.
+    r: String,
+}
+
+/// What the session cookie seals.
+#[derive(Serialize, Deserialize)]
+struct Session {
+    /// The principal (the ID token's `sub`).
+    p: String,
+}
+
+impl Inner {
+    fn binding<'a>(&self, what: &'a str) -> Binding<'a> {
+        Binding {
+            principal: "",
+            method: what,
+            params_digest: ParamsDigest::of(&json!(self.client.client_id().as_str())),
+        }
+    }
+
+    fn cookie(&self, name: &'static str, value: String, max_age: Option<Duration>) -> HeaderValue {
+        let mut cookie = cookie::Cookie::build((name, value))
+            .path(self.path.clone())
+            .http_only(true)
+            .same_site(cookie::SameSite::Lax)
+            .secure(self.secure);
+        if let Some(age) = max_age {
+            cookie = cookie.max_age(cookie::time::Duration::seconds(
+                i64::try_from(age.as_secs()).unwrap_or(i64::MAX),
+            ));
+        }
+        HeaderValue::from_str(&cookie.build().to_string())
+            .unwrap_or_else(|_| HeaderValue::from_static(""))
+    }
+
+    /// The principal of a signed-in browser.
+    fn session(&self, headers: &HeaderMap) -> Option<String> {
+        let sealed = cookie_value(headers, SESSION_COOKIE)?;
+        let opened = self
+            .keys
+            .open::<Session>(&sealed, &self.binding("elicit/session"), UnixTime::now())
+            .ok()?;
+        Some(opened.into_value().p)
+    }
+
+    /// Send the browser to the provider, remembering (sealed in a cookie) how to come back.
+    fn sign_in(&self, return_to: &str) -> Response {
+        let (challenge, verifier) = PkceCodeChallenge::new_random_sha256();
+        let (url, state, nonce) = self
+            .client
+            .authorize_url(
+                AuthenticationFlow::<CoreResponseType>::AuthorizationCode,
+                CsrfToken::new_random,
+                Nonce::new_random,
+            )
+            .add_scope(Scope::new("openid".to_owned()))
+            .set_pkce_challenge(challenge)
+            .url();
+        let pending = SignIn {
+            s: state.secret().clone(),
+            n: nonce.secret().clone(),
+            v: verifier.secret().clone(),
+            r: return_to.to_owned(),
+        };
+        let sealed = match self.keys.seal(
+            &pending,
+            &self.binding("elicit/sign-in"),
+            SIGN_IN_TTL,
+            UnixTime::now(),
+        ) {
+            Ok(sealed) => sealed,
+            Err(error) => return unavailable(&error.to_string()),
+        };
+        let mut response = Redirect::to(url.as_str()).into_response();
+        response.headers_mut().append(
+            header::SET_COOKIE,
+            self.cookie(SIGN_IN_COOKIE, sealed, Some(SIGN_IN_TTL)),
+        );
+        response
+    }
+}
+
+impl Identity for OidcSignIn {
+    fn identify<'a>(&'a self, request: &'a Parts) -> IdentifyFuture<'a> {
+        let inner = &self.inner;
+        Box::pin(async move {
+            if let Some(principal) = inner.session(&request.headers) {
+                return Ok(principal);
+            }
+            // Only a page of ours is returned to after signing in.
+            let path = request.uri.path();
+            let return_to = if path.starts_with(&inner.path) && !path.contains("//") {
+                path
+            } else {
+                inner.path.as_str()
+            };
+            Err(inner.sign_in(return_to))
+        })
+    }
+
+    fn routes(&self) -> Option<Router> {
+        Some(
+            Router::new()
+                .route(
+                    &format!("{}signin/callback", self.inner.path),
+                    get(callback),
+                )
+                .with_state(Arc::clone(&self.inner)),
+        )
+    }
+}
+
+/// The provider's answer.
+#[derive(Deserialize)]
+struct Callback {
+    code: Option<String>,
+    state: Option<String>,
+    error: Option<String>,
+}
+
+/// Back from the provider: the `state` must be the one this browser was sent with; the code is
+/// exchanged with its PKCE verifier; the ID token's signature, issuer, audience, expiry and
+/// nonce are checked; then the browser is signed in as its `sub`.
+async fn callback(State(inner): State<Arc<Inner>>, headers: HeaderMap, uri: Uri) -> Response {
+    let refused = |why: &str| {
+        refusal(
+            StatusCode::FORBIDDEN,
+            "You could not be signed in",
+            &format!("{why} Open the link from your MCP client again."),
+        )
+    };
+    let Some(sealed) = cookie_value(&headers, SIGN_IN_COOKIE) else {
+        return refused("This browser started no sign-in (or it took too long).");
+    };
+    let Ok(pending) =
+        inner
+            .keys
+            .open::<SignIn>(&sealed, &inner.binding("elicit/sign-in"), UnixTime::now())
+    else {
+        return refused("This browser's sign-in expired or was tampered with.");
+    };
+    let pending = pending.into_value();
+    // The query read by the parser axum's own `Query` uses.
+    let Ok(answer) = serde_urlencoded::from_str::<Callback>(uri.query().unwrap_or("")) else {
+        return refused("The provider's answer could not be read.");
+    };
+    if answer.error.is_some() {
+        return refused("The provider did not sign you in.");
+    }
+    let (Some(code), Some(state)) = (answer.code, answer.state) else {
+        return refused("The provider's answer is incomplete.");
+    };
+    if state != pending.s {
+        return refused("The provider's answer is for another sign-in.");
+    }
+    let exchange = match inner.client.exchange_code(AuthorizationCode::new(code)) {
+        Ok(exchange) => exchange,
+        Err(_) => return unavailable("The provider names no token endpoint."),
+    };
+    let tokens = match exchange
+        .set_pkce_verifier(PkceCodeVerifier::new(pending.v))
+        .request_async(&inner.http)
+        .await
+    {
+        Ok(tokens) => tokens,
+        Err(_) => return refused("The provider refused the sign-in."),
+    };
+    let Some(id_token) = tokens.id_token() else {
+        return refused("The provider sent no ID token.");
+    };
+    let verifier = inner.client.id_token_verifier();
+    let Ok(claims) = id_token.claims(&verifier, &Nonce::new(pending.n)) else {
+        return refused("The provider's ID token did not verify.");
+    };
+    let session = Session {
+        p: claims.subject().as_str().to_owned(),
+    };
+    let sealed = match inner.keys.seal(
+        &session,
+        &inner.binding("elicit/session"),
+        inner.session_ttl,
+        UnixTime::now(),
+    ) {
+        Ok(sealed) => sealed,
+        Err(error) => return unavailable(&error.to_string()),
+    };
+    let mut response = Redirect::to(&pending.r).into_response();
+    let cookies = response.headers_mut();
+    cookies.append(
+        header::SET_COOKIE,
+        inner.cookie(SESSION_COOKIE, sealed, Some(inner.session_ttl)),
+    );
+    cookies.append(
+        header::SET_COOKIE,
+        inner.cookie(SIGN_IN_COOKIE, String::new(), Some(Duration::ZERO)),
+    );
+    response
+}
+
+fn unavailable(why: &str) -> Response {
+    refusal(
+        StatusCode::SERVICE_UNAVAILABLE,
+        "You could not be signed in",
+        why,
+    )
+}
+
+/// A cookie's value, read by the `cookie` crate's parser of the `Cookie` header.
+fn cookie_value(headers: &HeaderMap, name: &str) -> Option<String> {
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|value| value.to_str().ok())
+        .flat_map(cookie::Cookie::split_parse)
+        .filter_map(Result::ok)
+        .find(|cookie| cookie.name() == name && !cookie.value().is_empty())
+        .map(|cookie| cookie.value().to_owned())
+}
+
+fn error_chain(error: &dyn std::error::Error) -> String {
+    let mut text = error.to_string();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        text.push_str(": ");
+        text.push_str(&cause.to_string());
+        source = cause.source();
+    }
+    text
+}
