@@ -2,6 +2,8 @@
 // axum rejection is. Refusals are the rare path; boxing each would only add an allocation.
 #![allow(clippy::result_large_err)]
 
+#[cfg(feature = "oauth")]
+mod authorization;
 mod html;
 mod identity;
 #[cfg(feature = "oidc")]
@@ -23,6 +25,8 @@ use axum::routing::get;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
+#[cfg(feature = "oauth")]
+pub use authorization::{AuthorizationPage, Token, TokenSink};
 pub use identity::{IdentifyFuture, Identity, SingleUser};
 #[cfg(feature = "oidc")]
 pub use oidc::{OidcError, OidcSignIn};
@@ -39,6 +43,15 @@ const BROWSER_COOKIE: &str = "elicit_browser";
 
 /// The most a page's form may post: some secrets and the token, far below axum's default.
 const MAX_BODY_BYTES: usize = 64 * 1024;
+
+/// What a page does, by its name.
+enum Kind {
+    /// A secret the user types.
+    Secret(SecretPage, Arc<dyn SecretSink>),
+    /// A third-party authorization.
+    #[cfg(feature = "oauth")]
+    Authorization(Arc<AuthorizationPage>, Arc<dyn TokenSink>),
+}
 
 /// The pages that finish URL flows ([`Asker::url_flow`](crate::rmcp::Asker::url_flow)),
 /// served by the library: an axum [`Router`].
@@ -61,7 +74,7 @@ pub struct Pages {
     flows: Flows,
     identity: Arc<dyn Identity>,
     keys: Arc<StateKeys>,
-    secrets: HashMap<String, (SecretPage, Arc<dyn SecretSink>)>,
+    kinds: HashMap<String, Kind>,
     /// `scheme://host[:port]` of the pages, for the `Origin` check.
     origin: String,
     /// The pages' path, from the base URL: `/elicit/`.
@@ -75,7 +88,7 @@ impl fmt::Debug for Pages {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Pages")
             .field("flows", &self.flows)
-            .field("pages", &self.secrets.keys().collect::<Vec<_>>())
+            .field("pages", &self.kinds.keys().collect::<Vec<_>>())
             .field("host", &self.host)
             .finish_non_exhaustive()
     }
@@ -107,6 +120,8 @@ pub enum PageError {
     Keys(KeyError),
     /// The loopback listener could not be bound, or served.
     Io(std::io::Error),
+    /// A provider's URL is not one.
+    Url(String),
     /// [`Pages::serve`] on pages that were not bound to loopback: mount
     /// [`router`](Pages::router) in the server's own app instead.
     NotBound,
@@ -131,6 +146,7 @@ impl fmt::Display for PageError {
             PageError::Flows(error) => fmt::Display::fmt(error, f),
             PageError::Keys(error) => fmt::Display::fmt(error, f),
             PageError::Io(error) => write!(f, "the pages' listener: {error}"),
+            PageError::Url(why) => write!(f, "a provider's URL: {why}"),
             PageError::NotBound => f.write_str(
                 "these pages were not bound to loopback (`Pages::bind_loopback`): mount \
                  `Pages::router` in the server's own app instead of calling `serve`",
@@ -166,7 +182,7 @@ impl Pages {
             flows,
             identity: Arc::new(identity),
             keys: Arc::new(StateKeys::generate().map_err(PageError::Keys)?),
-            secrets: HashMap::new(),
+            kinds: HashMap::new(),
             origin,
             path,
             host: None,
@@ -198,8 +214,20 @@ impl Pages {
     /// Serve `page`, whose secrets go to `sink`.
     #[must_use]
     pub fn secret(mut self, page: SecretPage, sink: impl SecretSink) -> Self {
-        self.secrets
-            .insert(page.name().to_owned(), (page, Arc::new(sink)));
+        self.kinds
+            .insert(page.name().to_owned(), Kind::Secret(page, Arc::new(sink)));
+        self
+    }
+
+    /// Serve `page`, whose tokens go to `sink`; its provider redirects back to
+    /// `<flows' base>authorized`.
+    #[cfg(feature = "oauth")]
+    #[must_use]
+    pub fn authorization(mut self, page: AuthorizationPage, sink: impl TokenSink) -> Self {
+        self.kinds.insert(
+            page.name().to_owned(),
+            Kind::Authorization(Arc::new(page), Arc::new(sink)),
+        );
         self
     }
 
@@ -230,16 +258,18 @@ impl Pages {
             flows: self.flows,
             identity: self.identity,
             keys: self.keys,
-            secrets: self.secrets,
+            kinds: self.kinds,
             origin: self.origin,
             path: self.path,
             host: self.host,
             submitting: Mutex::default(),
         });
-        let mut router = Router::new()
+        let router = Router::new()
             .route(&format!("{path}style.css"), get(style))
-            .route(&format!("{path}{{flow}}"), get(show).post(submit))
-            .with_state(shared.clone());
+            .route(&format!("{path}{{flow}}"), get(show).post(submit));
+        #[cfg(feature = "oauth")]
+        let router = router.route(&format!("{path}authorized"), get(authorized));
+        let mut router = router.with_state(shared.clone());
         if let Some(routes) = identity_routes {
             router = router.merge(routes);
         }
@@ -292,7 +322,7 @@ struct Shared {
     flows: Flows,
     identity: Arc<dyn Identity>,
     keys: Arc<StateKeys>,
-    secrets: HashMap<String, (SecretPage, Arc<dyn SecretSink>)>,
+    kinds: HashMap<String, Kind>,
     origin: String,
     path: String,
     host: Option<String>,
@@ -414,8 +444,8 @@ impl Shared {
         })
     }
 
-    fn page_of(&self, flow: &Flow) -> Result<&(SecretPage, Arc<dyn SecretSink>), Response> {
-        self.secrets.get(flow.page()).ok_or_else(|| {
+    fn page_of(&self, flow: &Flow) -> Result<&Kind, Response> {
+        self.kinds.get(flow.page()).ok_or_else(|| {
             refusal(
                 StatusCode::INTERNAL_SERVER_ERROR,
                 "This page is not served here",
@@ -453,7 +483,7 @@ impl Shared {
         flow: &Flow,
         errors: &[(String, Rule)],
     ) -> Result<String, Response> {
-        let (page, _) = self.page_of(flow)?;
+        let kind = self.page_of(flow)?;
         let token = self.token(visit)?;
         let message = if flow.message().is_empty() {
             String::new()
@@ -463,16 +493,34 @@ impl Shared {
                 html::escape(flow.message())
             )
         };
+        let (title, fields, button) = match kind {
+            Kind::Secret(page, _) => (
+                page.title().to_owned(),
+                page.render_fields(errors),
+                "Save".to_owned(),
+            ),
+            #[cfg(feature = "oauth")]
+            Kind::Authorization(page, _) => (
+                format!("Connect {}", page.provider()),
+                format!(
+                    "<p>You will sign in at {provider} and allow this server to act for you \
+                     there. {provider} gives the server a token: your MCP client and its model \
+                     never see it.</p>\n",
+                    provider = html::escape(page.provider())
+                ),
+                format!("Continue to {}", page.provider()),
+            ),
+        };
         let body = format!(
             "{message}<form method=\"post\" action=\"{action}\" autocomplete=\"off\">\n\
              <input type=\"hidden\" name=\"{csrf}\" value=\"{token}\">\n{fields}\
-             <button type=\"submit\">Save</button>\n</form>",
+             <button type=\"submit\">{button}</button>\n</form>",
             action = html::escape(&format!("{}{}", self.path, visit.id)),
             csrf = secret::CSRF_FIELD,
             token = html::escape(&token),
-            fields = page.render_fields(errors),
+            button = html::escape(&button),
         );
-        Ok(html::page(&self.path, "form", page.title(), &body))
+        Ok(html::page(&self.path, "form", &title, &body))
     }
 }
 
@@ -568,7 +616,11 @@ async fn submit(
         Err(error) => return flow_refusal(&error),
     };
     let (page, sink) = match shared.page_of(&flow) {
-        Ok(page) => page,
+        Ok(Kind::Secret(page, sink)) => (page, sink),
+        #[cfg(feature = "oauth")]
+        Ok(Kind::Authorization(page, _)) => {
+            return to_provider(&shared, &visit, &browser, page);
+        }
         Err(refused) => return refused,
     };
     let secrets = match page.read(submitted) {
@@ -580,25 +632,33 @@ async fn submit(
             };
         }
     };
-    // One submission at a time per flow: the sink sees a flow's secrets once.
-    if !lock(&shared.submitting).insert(visit.id) {
+    finish(&shared, &visit.id, &visit.principal, &browser, async {
+        sink.store(&visit.principal, secrets).await
+    })
+    .await
+}
+
+/// Hands a flow's result to its sink (`store`) and finishes the flow with what the sink says:
+/// one at a time per flow, so a sink sees a flow's secret once.
+async fn finish(
+    shared: &Shared,
+    id: &FlowId,
+    principal: &str,
+    browser: &str,
+    store: impl std::future::Future<Output = Result<serde_json::Value, String>>,
+) -> Response {
+    if !lock(&shared.submitting).insert(*id) {
         return flow_refusal(&FlowError::Finished);
     }
-    let stored = sink.store(&visit.principal, secrets).await;
+    let stored = store.await;
     let finished = shared
         .flows
         .store()
-        .finish(
-            &visit.id,
-            &visit.principal,
-            &browser,
-            stored,
-            UnixTime::now(),
-        )
+        .finish(id, principal, browser, stored, UnixTime::now())
         .await;
-    lock(&shared.submitting).remove(&visit.id);
+    lock(&shared.submitting).remove(id);
     match finished {
-        Ok(flow) => finished_page(&shared, &flow),
+        Ok(flow) => finished_page(shared, &flow),
         Err(error) => flow_refusal(&error),
     }
 }
@@ -697,23 +757,26 @@ fn same_origin(parts: &Parts, origin: &str) -> Result<(), Response> {
     Ok(())
 }
 
-/// The browser's cookie, if it sent one that could be ours (64 lowercase hex digits), read by
-/// the `cookie` crate's parser of the `Cookie` header.
-fn browser_cookie(headers: &HeaderMap) -> Option<String> {
+/// A cookie's value, read by the `cookie` crate's parser of the `Cookie` header.
+pub(crate) fn cookie_value(headers: &HeaderMap, name: &str) -> Option<String> {
     headers
         .get_all(header::COOKIE)
         .iter()
         .filter_map(|value| value.to_str().ok())
         .flat_map(cookie::Cookie::split_parse)
         .filter_map(Result::ok)
-        .find(|cookie| cookie.name() == BROWSER_COOKIE)
+        .find(|cookie| cookie.name() == name && !cookie.value().is_empty())
         .map(|cookie| cookie.value().to_owned())
-        .filter(|value| {
-            value.len() == 64
-                && value
-                    .bytes()
-                    .all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
-        })
+}
+
+/// The browser's cookie, if it sent one that could be ours (64 lowercase hex digits).
+fn browser_cookie(headers: &HeaderMap) -> Option<String> {
+    cookie_value(headers, BROWSER_COOKIE).filter(|value| {
+        value.len() == 64
+            && value
+                .bytes()
+                .all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+    })
 }
 
 fn set_browser_cookie(response: &mut Response, shared: &Shared, value: &str) {
@@ -726,6 +789,159 @@ fn set_browser_cookie(response: &mut Response, shared: &Shared, value: &str) {
     if let Ok(value) = HeaderValue::from_str(&cookie.to_string()) {
         response.headers_mut().append(header::SET_COOKIE, value);
     }
+}
+
+/// The sealed cookie of a third-party authorization under way.
+#[cfg(feature = "oauth")]
+const AUTHORIZATION_COOKIE: &str = "elicit_authorization";
+
+/// What the authorization cookie seals: the flow, the browser, and what comes back from the
+/// provider.
+#[cfg(feature = "oauth")]
+#[derive(Serialize, Deserialize)]
+struct Authorizing {
+    f: String,
+    b: String,
+    #[serde(flatten)]
+    pending: authorization::Pending,
+}
+
+#[cfg(feature = "oauth")]
+impl Shared {
+    fn authorization_binding<'a>(&self, principal: &'a str) -> Binding<'a> {
+        Binding {
+            principal,
+            method: "elicit/authorize",
+            params_digest: ParamsDigest::of(&json!(self.path)),
+        }
+    }
+
+    fn authorization_cookie(
+        &self,
+        value: String,
+        max_age: std::time::Duration,
+    ) -> Option<HeaderValue> {
+        let cookie = cookie::Cookie::build((AUTHORIZATION_COOKIE, value))
+            .path(self.path.clone())
+            .http_only(true)
+            .same_site(cookie::SameSite::Lax)
+            .secure(self.origin.starts_with("https:"))
+            .max_age(cookie::time::Duration::seconds(
+                i64::try_from(max_age.as_secs()).unwrap_or(i64::MAX),
+            ))
+            .build();
+        HeaderValue::from_str(&cookie.to_string()).ok()
+    }
+}
+
+/// The user chose to continue: to the provider, with PKCE and a `state` that come back sealed in
+/// a cookie bound to this user, flow and browser.
+#[cfg(feature = "oauth")]
+fn to_provider(
+    shared: &Shared,
+    visit: &Visit,
+    browser: &str,
+    page: &AuthorizationPage,
+) -> Response {
+    let (url, pending) = page.start();
+    let claims = Authorizing {
+        f: visit.id.to_string(),
+        b: browser.to_owned(),
+        pending,
+    };
+    let sealed = match shared.keys.seal(
+        &claims,
+        &shared.authorization_binding(&visit.principal),
+        shared.flows.ttl(),
+        UnixTime::now(),
+    ) {
+        Ok(sealed) => sealed,
+        Err(error) => return unavailable(&error),
+    };
+    let mut response = axum::response::Redirect::to(&url).into_response();
+    if let Some(cookie) = shared.authorization_cookie(sealed, shared.flows.ttl()) {
+        response.headers_mut().append(header::SET_COOKIE, cookie);
+    }
+    response
+}
+
+/// The provider's answer.
+#[cfg(feature = "oauth")]
+#[derive(Deserialize)]
+struct ProviderAnswer {
+    code: Option<String>,
+    state: Option<String>,
+    error: Option<String>,
+}
+
+/// Back from the provider: the identity again, the same browser, the `state` this browser was
+/// sent with, the flow still open; then the code is exchanged and the token goes to the sink.
+#[cfg(feature = "oauth")]
+async fn authorized(State(shared): State<Arc<Shared>>, parts: Parts) -> Response {
+    let principal = match shared.identity.identify(&parts).await {
+        Ok(principal) => principal,
+        Err(refused) => return refused,
+    };
+    let refused = |why: &str| refusal(StatusCode::FORBIDDEN, "Not connected", why);
+    let Some(browser) = browser_cookie(&parts.headers) else {
+        return refused("This browser did not open the page.");
+    };
+    let browser = browser_digest(&browser);
+    let Some(sealed) = cookie_value(&parts.headers, AUTHORIZATION_COOKIE) else {
+        return refused("This browser started no authorization (or it took too long).");
+    };
+    let Ok(opened) = shared.keys.open::<Authorizing>(
+        &sealed,
+        &shared.authorization_binding(&principal),
+        UnixTime::now(),
+    ) else {
+        return refused("This authorization was started by another user, or expired.");
+    };
+    let claims = opened.into_value();
+    let Ok(answer) = serde_urlencoded::from_str::<ProviderAnswer>(parts.uri.query().unwrap_or(""))
+    else {
+        return refused("The provider's answer could not be read.");
+    };
+    if claims.b != browser || answer.state.as_deref() != Some(claims.pending.state.as_str()) {
+        return refused("The provider's answer is for another authorization or browser.");
+    }
+    let Ok(id) = FlowId::parse(&claims.f) else {
+        return flow_refusal(&FlowError::Unknown);
+    };
+    let flow = match shared
+        .flows
+        .store()
+        .open(&id, &principal, &browser, UnixTime::now())
+        .await
+    {
+        Ok(flow) => flow,
+        Err(error) => return flow_refusal(&error),
+    };
+    let Ok(Kind::Authorization(page, sink)) = shared.page_of(&flow) else {
+        return refused("This page does not connect a provider.");
+    };
+    let (page, sink) = (Arc::clone(page), Arc::clone(sink));
+    let verifier = claims.pending.verifier;
+    let mut response = match (answer.code, answer.error) {
+        (Some(code), None) => {
+            finish(&shared, &id, &principal, &browser, async {
+                let token = page.exchange(code, verifier).await?;
+                sink.store(&principal, token).await
+            })
+            .await
+        }
+        _ => {
+            let provider = page.provider().to_owned();
+            finish(&shared, &id, &principal, &browser, async move {
+                Err(format!("You did not allow this server at {provider}."))
+            })
+            .await
+        }
+    };
+    if let Some(cleared) = shared.authorization_cookie(String::new(), std::time::Duration::ZERO) {
+        response.headers_mut().append(header::SET_COOKIE, cleared);
+    }
+    response
 }
 
 /// What the flow store keeps of a browser: a digest of its cookie, never the cookie.

@@ -22,7 +22,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use super::identity::{IdentifyFuture, Identity};
-use super::refusal;
+use super::{cookie_value, refusal};
 use crate::state::{Binding, ParamsDigest, StateKeys, UnixTime};
 use crate::url_mode::Flows;
 
@@ -399,18 +399,6 @@ fn unavailable(why: &str) -> Response {
         "You could not be signed in",
         why,
     )
-}
-
-/// A cookie's value, read by the `cookie` crate's parser of the `Cookie` header.
-fn cookie_value(headers: &HeaderMap, name: &str) -> Option<String> {
-    headers
-        .get_all(header::COOKIE)
-        .iter()
-        .filter_map(|value| value.to_str().ok())
-        .flat_map(cookie::Cookie::split_parse)
-        .filter_map(Result::ok)
-        .find(|cookie| cookie.name() == name && !cookie.value().is_empty())
-        .map(|cookie| cookie.value().to_owned())
 }
 
 fn error_chain(error: &dyn std::error::Error) -> String {

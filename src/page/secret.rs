@@ -178,7 +178,7 @@ impl SecretPage {
     }
 }
 
-fn check_page_name(name: &str) -> Result<(), PageError> {
+pub(super) fn check_page_name(name: &str) -> Result<(), PageError> {
     let fits = (1..=64).contains(&name.len())
         && name
             .bytes()

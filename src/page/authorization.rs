@@ -1,0 +1,221 @@
+//! A third-party authorization on the page ("connect GitHub"): [`AuthorizationPage`],
+//! [`Token`], [`TokenSink`].
+
+use std::fmt;
+use std::future::ready;
+use std::time::Duration;
+
+use oauth2::basic::BasicClient;
+use oauth2::{
+    AuthUrl, AuthorizationCode, ClientId, ClientSecret, CsrfToken, EndpointNotSet, EndpointSet,
+    PkceCodeChallenge, PkceCodeVerifier, RedirectUrl, Scope, TokenResponse as _, TokenUrl,
+};
+use secrecy::SecretString;
+use serde::{Deserialize, Serialize};
+
+use super::{PageError, SinkFuture};
+use crate::schema::Text;
+use crate::url_mode::Flows;
+
+type Client = BasicClient<EndpointSet, EndpointNotSet, EndpointNotSet, EndpointNotSet, EndpointSet>;
+
+/// A page on which the user authorizes this server at a third party (an OAuth 2.0 provider:
+/// "connect GitHub"). The page sends the browser to the provider with PKCE and a `state` bound
+/// to the flow, the browser and the user (the `oauth2` crate); on the way back it checks the
+/// `state` and the identity again, exchanges the code, and hands the token to a [`TokenSink`].
+/// The token never reaches the MCP client.
+///
+/// Register `<flows' base>authorized` as the redirect URI at the provider.
+///
+/// ```
+/// use mcp_elicit::page::AuthorizationPage;
+/// use mcp_elicit::url_mode::{Flows, MemoryFlowStore};
+///
+/// let flows = Flows::new(MemoryFlowStore::new(), "https://mcp.example.com/elicit/")?;
+/// let github = AuthorizationPage::new(
+///     "github",
+///     "GitHub",
+///     "https://github.com/login/oauth/authorize",
+///     "https://github.com/login/oauth/access_token",
+///     "Iv1.8a61f9b3a7aba766",
+///     Some("the client secret, from the server's secret store".into()),
+///     &flows,
+/// )?
+/// .scope("repo");
+/// assert_eq!(github.name(), "github");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub struct AuthorizationPage {
+    name: Text,
+    provider: Text,
+    client: Client,
+    scopes: Vec<String>,
+    http: oauth2::reqwest::Client,
+}
+
+impl fmt::Debug for AuthorizationPage {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("AuthorizationPage")
+            .field("name", &self.name)
+            .field("provider", &self.provider)
+            .field("auth_url", &self.client.auth_uri().as_str())
+            .field("scopes", &self.scopes)
+            .finish_non_exhaustive()
+    }
+}
+
+impl AuthorizationPage {
+    /// The page `name` (what [`Asker::url_flow`](crate::rmcp::Asker::url_flow) asks for), on
+    /// which the user authorizes this server at `provider` (its name, shown to the user), whose
+    /// endpoints are `auth_url` and `token_url`, as the client `client_id` (with its secret, for
+    /// a confidential client).
+    ///
+    /// # Errors
+    /// [`PageError::Name`], or [`PageError::Url`] for a URL that is not one.
+    pub fn new(
+        name: impl Into<Text>,
+        provider: impl Into<Text>,
+        auth_url: &str,
+        token_url: &str,
+        client_id: impl Into<String>,
+        client_secret: Option<String>,
+        flows: &Flows,
+    ) -> Result<Self, PageError> {
+        let name = name.into();
+        super::secret::check_page_name(&name)?;
+        let url = |e: oauth2::url::ParseError| PageError::Url(e.to_string());
+        let mut client = BasicClient::new(ClientId::new(client_id.into()))
+            .set_auth_uri(AuthUrl::new(auth_url.to_owned()).map_err(url)?)
+            .set_token_uri(TokenUrl::new(token_url.to_owned()).map_err(url)?)
+            .set_redirect_uri(
+                RedirectUrl::new(format!("{}authorized", flows.base().as_str())).map_err(url)?,
+            );
+        if let Some(secret) = client_secret {
+            client = client.set_client_secret(ClientSecret::new(secret));
+        }
+        // No redirects: the token request goes to the token URL and nowhere else.
+        let http = oauth2::reqwest::ClientBuilder::new()
+            .redirect(oauth2::reqwest::redirect::Policy::none())
+            .build()
+            .map_err(|e| PageError::Url(e.to_string()))?;
+        Ok(Self {
+            name,
+            provider: provider.into(),
+            client,
+            scopes: Vec::new(),
+            http,
+        })
+    }
+
+    /// Ask the provider for `scope` too.
+    #[must_use]
+    pub fn scope(mut self, scope: impl Into<String>) -> Self {
+        self.scopes.push(scope.into());
+        self
+    }
+
+    /// The page's name.
+    #[must_use]
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The provider's name, as the page shows it.
+    #[must_use]
+    pub fn provider(&self) -> &str {
+        &self.provider
+    }
+
+    /// The provider's authorization URL for a new authorization, and what must come back with
+    /// it (sealed by the caller): its `state` and PKCE verifier.
+    pub(super) fn start(&self) -> (String, Pending) {
+        let (challenge, verifier) = PkceCodeChallenge::new_random_sha256();
+        let mut request = self
+            .client
+            .authorize_url(CsrfToken::new_random)
+            .set_pkce_challenge(challenge);
+        for scope in &self.scopes {
+            request = request.add_scope(Scope::new(scope.clone()));
+        }
+        let (url, state) = request.url();
+        (
+            url.to_string(),
+            Pending {
+                state: state.secret().clone(),
+                verifier: verifier.secret().clone(),
+            },
+        )
+    }
+
+    /// The token for `code`, exchanged with the verifier of the authorization it answers.
+    pub(super) async fn exchange(&self, code: String, verifier: String) -> Result<Token, String> {
+        let tokens = self
+            .client
+            .exchange_code(AuthorizationCode::new(code))
+            .set_pkce_verifier(PkceCodeVerifier::new(verifier))
+            .request_async(&self.http)
+            .await
+            .map_err(|_| format!("{} did not give this server a token.", self.provider))?;
+        Ok(Token {
+            access_token: SecretString::from(tokens.access_token().secret().clone()),
+            refresh_token: tokens
+                .refresh_token()
+                .map(|token| SecretString::from(token.secret().clone())),
+            expires_in: tokens.expires_in(),
+            scopes: tokens
+                .scopes()
+                .map(|scopes| scopes.iter().map(|s| s.to_string()).collect())
+                .unwrap_or_default(),
+        })
+    }
+}
+
+/// An authorization under way: what comes back with the provider's answer.
+#[derive(Serialize, Deserialize)]
+pub(super) struct Pending {
+    #[serde(rename = "s")]
+    pub(super) state: String,
+    #[serde(rename = "v")]
+    pub(super) verifier: String,
+}
+
+/// The provider's tokens for this server: secrets (`SecretString`), never `Debug`-printed.
+pub struct Token {
+    /// The access token.
+    pub access_token: SecretString,
+    /// The refresh token, if the provider gave one.
+    pub refresh_token: Option<SecretString>,
+    /// How long the access token lasts, if the provider said.
+    pub expires_in: Option<Duration>,
+    /// The scopes granted, if the provider said.
+    pub scopes: Vec<String>,
+}
+
+impl fmt::Debug for Token {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Token")
+            .field("refresh_token", &self.refresh_token.is_some())
+            .field("expires_in", &self.expires_in)
+            .field("scopes", &self.scopes)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Where an [`AuthorizationPage`]'s token goes: the server's vault, under the principal whose
+/// flow it is. It returns what the tool reads (a receipt: `{"connected": "octocat"}`), or why it
+/// could not, in words the user may read.
+///
+/// A closure `Fn(&str, Token) -> Result<Value, String>` is a sink.
+pub trait TokenSink: Send + Sync + 'static {
+    /// Keeps `token` for `principal`.
+    fn store<'a>(&'a self, principal: &'a str, token: Token) -> SinkFuture<'a>;
+}
+
+impl<F> TokenSink for F
+where
+    F: Fn(&str, Token) -> Result<serde_json::Value, String> + Send + Sync + 'static,
+{
+    fn store<'a>(&'a self, principal: &'a str, token: Token) -> SinkFuture<'a> {
+        Box::pin(ready(self(principal, token)))
+    }
+}
