@@ -17,36 +17,14 @@ import json
 import os
 import re
 import sys
-import traceback
 from contextlib import asynccontextmanager
 
 import anyio
 from anyio.streams.buffered import BufferedByteReceiveStream
+from harness import CANCEL, DECLINE, Answers, accept, expect, result_text, run_cases
 from mcp import Client, StdioServerParameters, types
 
 SERVER = StdioServerParameters(command=os.environ["OPS_SERVER"], args=[])
-MODES = ("legacy", "2026-07-28")
-
-
-class Answers:
-    """An elicitation callback that gives the queued answers in order (the last one from then on)
-    and records every request it was shown."""
-
-    def __init__(self, *answers: types.ElicitResult) -> None:
-        self.answers = list(answers)
-        self.seen: list[types.ElicitRequestFormParams | types.ElicitRequestURLParams] = []
-
-    async def __call__(self, context, params):
-        self.seen.append(params)
-        return self.answers[min(len(self.seen), len(self.answers)) - 1]
-
-
-def accept(content=None) -> types.ElicitResult:
-    return types.ElicitResult(action="accept", content=content)
-
-
-DECLINE = types.ElicitResult(action="decline")
-CANCEL = types.ElicitResult(action="cancel")
 
 
 async def call(mode, tool, arguments, callback):
@@ -59,14 +37,7 @@ async def call(mode, tool, arguments, callback):
         expected = "2025-11-25" if mode == "legacy" else mode
         assert client.session.protocol_version == expected, client.session.protocol_version
         result = await client.call_tool(tool, arguments)
-    text = "\n".join(c.text for c in result.content if isinstance(c, types.TextContent))
-    return text, bool(result.is_error)
-
-
-def expect(got, text, is_error=False):
-    got_text, got_error = got
-    assert got_text == text, f"expected {text!r}, got {got_text!r}"
-    assert got_error == is_error, f"isError={got_error}, expected {is_error}: {got_text!r}"
+    return result_text(result)
 
 
 def expect_headless(got, mode, elicitation_mode, hint):
@@ -343,27 +314,5 @@ CASES = [deploy_accept, deploy_form_fields_in_struct_order, deploy_decline, depl
          wire_form_fields_in_struct_order, wire_url_elicitation_id]
 
 
-async def main() -> int:
-    only = sys.argv[1:]
-    passed = failed = 0
-    for mode in MODES:
-        for case in CASES:
-            name = f"{case.__name__}[{mode}]"
-            if only and not any(o in name for o in only):
-                continue
-            try:
-                with anyio.fail_after(60):
-                    await case(mode)
-            except BaseException as error:  # noqa: BLE001 - report every failure, keep going
-                failed += 1
-                print(f"FAIL {name}: {error!r}")
-                traceback.print_exc()
-            else:
-                passed += 1
-                print(f"PASS {name}")
-    print(f"\n{passed} passed, {failed} failed")
-    return 1 if failed or not passed else 0
-
-
 if __name__ == "__main__":
-    sys.exit(anyio.run(main))
+    sys.exit(anyio.run(run_cases, CASES))
