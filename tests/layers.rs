@@ -20,8 +20,19 @@ use std::path::{Path, PathBuf};
 const LAYERS: &[(&str, &[&[&str]])] = &[
     // The client half (the core's, and the terminal) under the rmcp integration, whose client
     // answers with an `Answerer`.
-    ("", &[&["client"], &["rmcp"]]),
+    ("", &[&["client"], &["rmcp", "page"]]),
     ("client", &[&["terminal"]]),
+    // The pages: HTML and errors; the refusals and what is read of a request; who opened a page,
+    // and the secret kind; the kinds that talk to a provider; then the router (its own file).
+    (
+        "page",
+        &[
+            &["html", "error"],
+            &["respond"],
+            &["identity", "secret"],
+            &["authorization", "oidc"],
+        ],
+    ),
     // Server text made safe to show, and the terminal's own drawing; then a form and a page.
     ("client/terminal", &[&["screen"], &["form", "page"]]),
     // Conversions to and from rmcp's types; why a tool stops; how a server asks; the asker; the

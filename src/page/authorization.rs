@@ -13,7 +13,8 @@ use oauth2::{
 use secrecy::SecretString;
 use serde::{Deserialize, Serialize};
 
-use super::{PageError, SinkFuture};
+use super::error::PageError;
+use super::secret::{SinkFuture, check_page_name};
 use crate::schema::Text;
 use crate::url_mode::Flows;
 
@@ -82,7 +83,7 @@ impl AuthorizationPage {
         flows: &Flows,
     ) -> Result<Self, PageError> {
         let name = name.into();
-        super::secret::check_page_name(&name)?;
+        check_page_name(&name)?;
         let url = |e: oauth2::url::ParseError| PageError::Url(e.to_string());
         let mut client = BasicClient::new(ClientId::new(client_id.into()))
             .set_auth_uri(AuthUrl::new(auth_url.to_owned()).map_err(url)?)

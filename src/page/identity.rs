@@ -9,6 +9,8 @@ use axum::extract::ConnectInfo;
 use axum::http::request::Parts;
 use axum::response::Response;
 
+use super::respond::refusal;
+
 /// What [`Identity::identify`] returns: the principal, or the response to send instead.
 pub type IdentifyFuture<'a> = Pin<Box<dyn Future<Output = Result<String, Response>> + Send + 'a>>;
 
@@ -64,14 +66,14 @@ impl Identity for SingleUser {
             .map(|ConnectInfo(peer)| peer.ip().is_loopback());
         Box::pin(ready(match from_loopback {
             Some(true) => Ok(String::new()),
-            Some(false) => Err(super::refusal(
+            Some(false) => Err(refusal(
                 axum::http::StatusCode::FORBIDDEN,
                 "This page is for the user of this machine",
                 "It is served on this machine only (loopback), and this request came from \
                  elsewhere.",
             )),
             // Mounted without the peer's address: it cannot tell, so it refuses.
-            None => Err(super::refusal(
+            None => Err(refusal(
                 axum::http::StatusCode::INTERNAL_SERVER_ERROR,
                 "This page cannot check who opened it",
                 "The server serves its single-user pages without the connection's address: \

@@ -2,13 +2,21 @@
 // axum rejection is. Refusals are the rare path; boxing each would only add an allocation.
 #![allow(clippy::result_large_err)]
 
+// The layers, bottom first: each module imports only from the ones above its line here
+// (`tests/layers.rs`).
+// The HTML, escaped; why the pages could not be set up.
+mod error;
+mod html;
+// The refusal pages, and what is read of a request (cookies, the origin).
+mod respond;
+// Who opened a page; a secret the user types.
+mod identity;
+mod secret;
+// The kinds that talk to a provider: a third-party authorization, an OpenID sign-in.
 #[cfg(feature = "oauth")]
 mod authorization;
-mod html;
-mod identity;
 #[cfg(feature = "oidc")]
 mod oidc;
-mod secret;
 
 use std::collections::{HashMap, HashSet};
 use std::fmt;
@@ -27,14 +35,17 @@ use serde_json::json;
 
 #[cfg(feature = "oauth")]
 pub use authorization::{AuthorizationPage, Token, TokenSink};
+pub use error::PageError;
 pub use identity::{IdentifyFuture, Identity, SingleUser};
 #[cfg(feature = "oidc")]
 pub use oidc::{OidcError, OidcSignIn};
 pub use secret::{SecretPage, SecretSink, Secrets, SinkFuture};
 
+use respond::{base_path, cookie_value, flow_refusal, html_body, origin_of, refusal, unavailable};
+
 use crate::schema::Rule;
-use crate::state::{Binding, KeyError, ParamsDigest, StateKeys, UnixTime};
-use crate::url_mode::{Flow, FlowError, FlowId, FlowStatus, Flows, FlowsError};
+use crate::state::{Binding, ParamsDigest, StateKeys, UnixTime};
+use crate::url_mode::{Flow, FlowError, FlowId, FlowStatus, Flows};
 
 /// The cookie that names a browser to the pages: random, `HttpOnly`, `SameSite=Lax`, scoped to
 /// the pages' path. A flow is bound to the first browser that opens it (its digest, not the
@@ -91,79 +102,6 @@ impl fmt::Debug for Pages {
             .field("pages", &self.kinds.keys().collect::<Vec<_>>())
             .field("host", &self.host)
             .finish_non_exhaustive()
-    }
-}
-
-/// Why the pages could not be set up.
-#[derive(Debug)]
-#[non_exhaustive]
-pub enum PageError {
-    /// A page's name is not 1 to 64 ASCII letters, digits, `_` or `-`.
-    Name {
-        /// The name (at most 64 characters of it).
-        name: String,
-    },
-    /// A secret page has no field.
-    NoFields,
-    /// A secret page's field is not a string.
-    NotAString {
-        /// The field.
-        field: String,
-    },
-    /// A field is named `_csrf`, the token's name.
-    ReservedField,
-    /// A rule of a form's fields is broken (names, titles, lengths).
-    Schema(crate::schema::SchemaError),
-    /// The flows' base URL.
-    Flows(FlowsError),
-    /// The keys that seal the CSRF tokens.
-    Keys(KeyError),
-    /// The loopback listener could not be bound, or served.
-    Io(std::io::Error),
-    /// A provider's URL is not one.
-    Url(String),
-    /// [`Pages::serve`] on pages that were not bound to loopback: mount
-    /// [`router`](Pages::router) in the server's own app instead.
-    NotBound,
-}
-
-impl fmt::Display for PageError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            PageError::Name { name } => write!(
-                f,
-                "page name `{name}` must be 1 to 64 ASCII letters, digits, `_` or `-`"
-            ),
-            PageError::NoFields => f.write_str("a secret page needs at least one field"),
-            PageError::NotAString { field } => write!(
-                f,
-                "field `{field}` of a secret page must be a string (`StringSchema`): a secret is typed"
-            ),
-            PageError::ReservedField => {
-                f.write_str("no field of a page may be named `_csrf`: the page's token has it")
-            }
-            PageError::Schema(error) => fmt::Display::fmt(error, f),
-            PageError::Flows(error) => fmt::Display::fmt(error, f),
-            PageError::Keys(error) => fmt::Display::fmt(error, f),
-            PageError::Io(error) => write!(f, "the pages' listener: {error}"),
-            PageError::Url(why) => write!(f, "a provider's URL: {why}"),
-            PageError::NotBound => f.write_str(
-                "these pages were not bound to loopback (`Pages::bind_loopback`): mount \
-                 `Pages::router` in the server's own app instead of calling `serve`",
-            ),
-        }
-    }
-}
-
-impl std::error::Error for PageError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            PageError::Schema(error) => Some(error),
-            PageError::Flows(error) => Some(error),
-            PageError::Keys(error) => Some(error),
-            PageError::Io(error) => Some(error),
-            _ => None,
-        }
     }
 }
 
@@ -298,25 +236,6 @@ impl Pages {
     }
 }
 
-/// `scheme://host[:port]` of the flows' base: the pages' origin.
-fn origin_of(flows: &Flows) -> String {
-    let base = flows.base();
-    match base.port() {
-        Some(port) => format!("{}://{}:{port}", base.scheme(), base.host()),
-        None => format!("{}://{}", base.scheme(), base.host()),
-    }
-}
-
-/// The path of the flows' base: `/elicit/`.
-pub(crate) fn base_path(flows: &Flows) -> String {
-    flows
-        .base()
-        .as_str()
-        .strip_prefix(origin_of(flows).as_str())
-        .unwrap_or("/")
-        .to_owned()
-}
-
 /// What every handler shares.
 struct Shared {
     flows: Flows,
@@ -338,20 +257,6 @@ struct CsrfClaims {
     f: String,
     /// The browser's digest.
     b: String,
-}
-
-/// A page that refuses: `status`, a heading, and why, in words a person can act on.
-pub(crate) fn refusal(status: StatusCode, heading: &str, why: &str) -> Response {
-    let body = format!(
-        "<p>{}</p>\n<p>Nothing was stored. If you were sent here by your MCP client, go back to \
-         it and ask again.</p>",
-        html::escape(why)
-    );
-    (status, html_body(html::page("", "refused", heading, &body))).into_response()
-}
-
-fn html_body(html: String) -> ([(header::HeaderName, &'static str); 1], String) {
-    ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], html)
 }
 
 /// The headers of every response.
@@ -690,47 +595,6 @@ fn finished_page(shared: &Shared, flow: &Flow) -> Response {
     html_body(html::page(&shared.path, class, heading, &body)).into_response()
 }
 
-/// A flow that cannot be shown or submitted: the reason, on a page.
-fn flow_refusal(error: &FlowError) -> Response {
-    let (status, heading) = match error {
-        FlowError::Unknown => (StatusCode::NOT_FOUND, "No such page"),
-        FlowError::WrongUser => (StatusCode::FORBIDDEN, "This page is for another user"),
-        FlowError::OpenedElsewhere => (
-            StatusCode::FORBIDDEN,
-            "This page is open in another browser",
-        ),
-        FlowError::Finished => (StatusCode::GONE, "This step is finished"),
-        FlowError::Expired => (StatusCode::GONE, "This step expired"),
-        FlowError::NotOpened => (StatusCode::FORBIDDEN, "This page was not opened here"),
-        _ => (
-            StatusCode::SERVICE_UNAVAILABLE,
-            "The server cannot take this now",
-        ),
-    };
-    refusal(status, heading, &sentence(&error.to_string()))
-}
-
-fn unavailable(error: &dyn fmt::Display) -> Response {
-    refusal(
-        StatusCode::SERVICE_UNAVAILABLE,
-        "The server cannot take this now",
-        &sentence(&error.to_string()),
-    )
-}
-
-/// `text` with a capital and a full stop.
-fn sentence(text: &str) -> String {
-    let mut chars = text.chars();
-    let mut sentence: String = chars
-        .next()
-        .map(|first| first.to_uppercase().chain(chars).collect())
-        .unwrap_or_default();
-    if !sentence.ends_with('.') {
-        sentence.push('.');
-    }
-    sentence
-}
-
 /// A submission from the pages' own origin: `Origin` when the browser sends it (every current
 /// browser does on a POST), else `Sec-Fetch-Site: same-origin`; neither is refused.
 fn same_origin(parts: &Parts, origin: &str) -> Result<(), Response> {
@@ -755,18 +619,6 @@ fn same_origin(parts: &Parts, origin: &str) -> Result<(), Response> {
         ));
     }
     Ok(())
-}
-
-/// A cookie's value, read by the `cookie` crate's parser of the `Cookie` header.
-pub(crate) fn cookie_value(headers: &HeaderMap, name: &str) -> Option<String> {
-    headers
-        .get_all(header::COOKIE)
-        .iter()
-        .filter_map(|value| value.to_str().ok())
-        .flat_map(cookie::Cookie::split_parse)
-        .filter_map(Result::ok)
-        .find(|cookie| cookie.name() == name && !cookie.value().is_empty())
-        .map(|cookie| cookie.value().to_owned())
 }
 
 /// The browser's cookie, if it sent one that could be ours (64 lowercase hex digits).
@@ -960,6 +812,3 @@ fn random_token() -> Result<String, FlowError> {
     let b = FlowId::random()?;
     Ok(format!("{a}{b}"))
 }
-
-#[cfg(test)]
-mod tests;

@@ -22,7 +22,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use super::identity::{IdentifyFuture, Identity};
-use super::{cookie_value, refusal};
+use super::respond::{base_path, cookie_value, refusal};
 use crate::state::{Binding, ParamsDigest, StateKeys, UnixTime};
 use crate::url_mode::Flows;
 
@@ -141,7 +141,7 @@ impl OidcSignIn {
             client_secret.map(ClientSecret::new),
         )
         .set_redirect_uri(redirect);
-        let path = super::base_path(flows);
+        let path = base_path(flows);
         Ok(Self {
             inner: Arc::new(Inner {
                 issuer: issuer.to_owned(),

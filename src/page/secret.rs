@@ -7,7 +7,7 @@ use std::pin::Pin;
 use secrecy::SecretString;
 use serde_json::Value;
 
-use super::PageError;
+use super::error::PageError;
 use super::html::escape;
 use crate::schema::{Property, PropertyKind, RequestedSchema, Rule, Text};
 

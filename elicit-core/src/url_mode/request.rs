@@ -92,6 +92,7 @@ impl UrlRequest {
     }
 
     /// The same request (URL, id, name) with `note` after its message: asked again.
+    #[cfg(feature = "mrtr")]
     pub(crate) fn noted(&self, note: &str) -> Self {
         Self {
             message: format!("{} ({note})", self.message).into(),

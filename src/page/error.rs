@@ -1,0 +1,79 @@
+//! [`PageError`]: why the pages could not be set up.
+
+use std::fmt;
+
+use crate::state::KeyError;
+use crate::url_mode::FlowsError;
+
+/// Why the pages could not be set up.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum PageError {
+    /// A page's name is not 1 to 64 ASCII letters, digits, `_` or `-`.
+    Name {
+        /// The name (at most 64 characters of it).
+        name: String,
+    },
+    /// A secret page has no field.
+    NoFields,
+    /// A secret page's field is not a string.
+    NotAString {
+        /// The field.
+        field: String,
+    },
+    /// A field is named `_csrf`, the token's name.
+    ReservedField,
+    /// A rule of a form's fields is broken (names, titles, lengths).
+    Schema(crate::schema::SchemaError),
+    /// The flows' base URL.
+    Flows(FlowsError),
+    /// The keys that seal the CSRF tokens.
+    Keys(KeyError),
+    /// The loopback listener could not be bound, or served.
+    Io(std::io::Error),
+    /// A provider's URL is not one.
+    Url(String),
+    /// [`Pages::serve`] on pages that were not bound to loopback: mount
+    /// [`router`](Pages::router) in the server's own app instead.
+    NotBound,
+}
+
+impl fmt::Display for PageError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PageError::Name { name } => write!(
+                f,
+                "page name `{name}` must be 1 to 64 ASCII letters, digits, `_` or `-`"
+            ),
+            PageError::NoFields => f.write_str("a secret page needs at least one field"),
+            PageError::NotAString { field } => write!(
+                f,
+                "field `{field}` of a secret page must be a string (`StringSchema`): a secret is typed"
+            ),
+            PageError::ReservedField => {
+                f.write_str("no field of a page may be named `_csrf`: the page's token has it")
+            }
+            PageError::Schema(error) => fmt::Display::fmt(error, f),
+            PageError::Flows(error) => fmt::Display::fmt(error, f),
+            PageError::Keys(error) => fmt::Display::fmt(error, f),
+            PageError::Io(error) => write!(f, "the pages' listener: {error}"),
+            PageError::Url(why) => write!(f, "a provider's URL: {why}"),
+            PageError::NotBound => f.write_str(
+                "these pages were not bound to loopback (`Pages::bind_loopback`): mount \
+                 `Pages::router` in the server's own app instead of calling `serve`",
+            ),
+        }
+    }
+}
+
+impl std::error::Error for PageError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            PageError::Schema(error) => Some(error),
+            PageError::Flows(error) => Some(error),
+            PageError::Keys(error) => Some(error),
+            PageError::Io(error) => Some(error),
+            _ => None,
+        }
+    }
+}
