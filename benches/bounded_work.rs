@@ -4,8 +4,10 @@
 //! - `read_request`: a client reading the largest form the limits let through, built to make
 //!   every check work hardest: the longest message, the most properties, each with the longest
 //!   name, title and description (titles and descriptions all spaces but for a closing tag: the
-//!   worst text for the credential lexicon's search, which once tried a match at every space); the most options a form may offer, in the fewest selects
-//!   (each with the most options a select may have), every option value and title as long as
+//!   worst text for the credential lexicon's search, which once tried a match at every space; and
+//!   in a second case one-letter words, `a a a …`, the worst of the texts tried on the lexicon's
+//!   one-pass reader: a word every two bytes); the most options a form may offer, in the fewest
+//!   selects (each with the most options a select may have), every option value and title as long as
 //!   allowed, all values sharing their first 250 bytes (so telling two apart reads them to the
 //!   end), every multi-select defaulting to all of its options; the other properties text with
 //!   the longest default, a `uri` format and a `maxLength` to count it against. Its floor is a
@@ -48,7 +50,17 @@ fn padded(prefix: char, tag: usize, len: usize) -> String {
     text
 }
 
-fn worst_form() -> Value {
+/// `len` bytes of one-letter words, `a a a …`, then `tag`.
+fn one_letter_words(tag: usize, len: usize) -> String {
+    let tag = format!(" {tag}");
+    let mut text = "a ".repeat(len / 2);
+    text.truncate(len - tag.len());
+    text.push_str(&tag);
+    text
+}
+
+/// The worst form, its titles and descriptions made by `text(tag, len)`.
+fn worst_form(text: fn(usize, usize) -> String) -> Value {
     let mut properties = Map::new();
     let mut required = Vec::new();
     for p in 0..PROPERTIES {
@@ -72,8 +84,8 @@ fn worst_form() -> Value {
             json!({"type": "string", "format": "uri", "maxLength": DEFAULT_BYTES,
                    "default": default})
         };
-        property["title"] = Value::String(padded(' ', p, TITLE_BYTES));
-        property["description"] = Value::String(padded(' ', p, DESCRIPTION_BYTES));
+        property["title"] = Value::String(text(p, TITLE_BYTES));
+        property["description"] = Value::String(text(p, DESCRIPTION_BYTES));
         properties.insert(name.clone(), property);
         required.push(name);
     }
@@ -94,14 +106,20 @@ fn largest_multi_select() -> RequestedSchema {
 }
 
 fn main() {
-    let params = worst_form();
-    let read = read_request(&params, Revision::V2026_07_28);
-    assert!(read.is_ok(), "the worst form is read: {read:?}");
+    let params = worst_form(|tag, len| padded(' ', tag, len));
+    let words = worst_form(one_letter_words);
+    for params in [&params, &words] {
+        let read = read_request(params, Revision::V2026_07_28);
+        assert!(read.is_ok(), "the worst form is read: {read:?}");
+    }
     compare(
         "client: read_request, the worst form at the limits",
         vec![
             case("read_request", || {
                 keep(read_request(&params, Revision::V2026_07_28));
+            }),
+            case("read_request, one-letter words", || {
+                keep(read_request(&words, Revision::V2026_07_28));
             }),
             case("Value::clone (floor)", || keep(params.clone())),
         ],

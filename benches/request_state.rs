@@ -8,10 +8,11 @@
 //!
 //! And single use: what spending a round's state costs (`Round::spend`, one guard write per
 //! resumed round) in a `MemoryReplayGuard` that is empty, that holds a million unexpired ids,
-//! and that is full of expired ones; and, with `REDIS_URL` set, in a `RedisReplayGuard` (one
-//! `SET NX EXAT` round trip over loopback).
+//! and that is full of expired ones; and, built with the `redis-bench` feature and run with
+//! `REDIS_URL` set, in a `RedisReplayGuard` (one `SET NX EXAT` round trip over loopback).
 //!
-//! Run: `cargo bench --bench request_state` (`REDIS_URL=redis://127.0.0.1:6379/` for Redis).
+//! Run: `cargo bench -p elicit-benches --bench request_state` (for Redis:
+//! `REDIS_URL=redis://127.0.0.1:6379/ cargo bench -p elicit-benches --features redis-bench --bench request_state`).
 
 mod common;
 
@@ -19,8 +20,7 @@ use std::time::Duration;
 
 use common::{Counting, case, compare, keep};
 use mcp_elicit::state::{
-    Binding, KeyId, MemoryReplayGuard, ParamsDigest, RedisReplayGuard, ReplayGuard, StateId,
-    StateKey, StateKeys, UnixTime,
+    Binding, KeyId, MemoryReplayGuard, ParamsDigest, StateId, StateKey, StateKeys, UnixTime,
 };
 use rmcp::model::RequestStateCodec;
 use serde::{Deserialize, Serialize};
@@ -171,6 +171,20 @@ fn single_use(now: UnixTime) {
             }),
         ],
     );
+
+    redis_single_use(&empty, expires, now);
+}
+
+/// Without the `redis-bench` feature, no Redis case (the feature keeps redis out of the README's
+/// `cargo test --workspace`).
+#[cfg(not(feature = "redis-bench"))]
+fn redis_single_use(_: &MemoryReplayGuard, _: UnixTime, _: UnixTime) {
+    println!("(built without the `redis-bench` feature: no Redis case)");
+}
+
+#[cfg(feature = "redis-bench")]
+fn redis_single_use(empty: &MemoryReplayGuard, expires: UnixTime, now: UnixTime) {
+    use mcp_elicit::state::{RedisReplayGuard, ReplayGuard};
 
     let Ok(url) = std::env::var("REDIS_URL") else {
         println!("(REDIS_URL is not set: no Redis case)");

@@ -11,8 +11,13 @@
 //! the words are compared in lowercase. A word is then looked up alone (`pin`, but not the `pin`
 //! in `spinner`), two neighbours together (`api key`), and every word run together
 //! (`clientsecret`, `accesstoken`).
+//!
+//! The `const fn` reads a text once per entry. At run time a client reads long texts with it
+//! (every title and description of a form), so it reads them with `one_pass` instead: the same
+//! tables and the same word splitting and folding, arranged on first use to read a text once.
 
 mod alphanumeric;
+mod one_pass;
 
 /// Why a field of this name (the property name, after renaming) looks like a credential, if it
 /// does: what it would hold, with its article (`"an API key"`).
@@ -61,28 +66,21 @@ pub const fn credential_kind(name: &str) -> Option<&'static str> {
 }
 
 /// Why a form field looks like a credential, if it does: its name, else its title, else its
-/// description, each read by [`credential_kind`]. A name is not the only disguise: a field named
-/// `p` and titled "GitHub password", or named `pw` and described as "the PIN of your card", asks
-/// for the same thing as one named `password`. Read with one lexicon, a title or a description
-/// that only mentions a credential ("not your password") is taken for one: the cost is a warning
-/// and a value not echoed, where the other mistake costs a secret.
-pub(crate) const fn field_credential_kind(
+/// description, each read as [`credential_kind`] reads it (in one pass: a title and a description
+/// are long). A name is not the only disguise: a field named `p` and titled "GitHub password", or
+/// named `pw` and described as "the PIN of your card", asks for the same thing as one named
+/// `password`. Read with one lexicon, a title or a description that only mentions a credential
+/// ("not your password") is taken for one: the cost is a warning and a value not echoed, where the
+/// other mistake costs a secret.
+pub(crate) fn field_credential_kind(
     name: &str,
     title: Option<&str>,
     description: Option<&str>,
 ) -> Option<&'static str> {
-    if let Some(kind) = credential_kind(name) {
-        return Some(kind);
-    }
-    if let Some(title) = title
-        && let Some(kind) = credential_kind(title)
-    {
-        return Some(kind);
-    }
-    match description {
-        Some(description) => credential_kind(description),
-        None => None,
-    }
+    [Some(name), title, description]
+        .into_iter()
+        .flatten()
+        .find_map(one_pass::credential_kind_in_one_pass)
 }
 
 /// The length of the longest kind [`credential_kind`] gives, for a buffer that holds a message
