@@ -222,7 +222,8 @@ impl Drop for Chromedriver {
 pub struct BrowserOptions {
     /// Whether pages may run JavaScript (the library's pages must work without it).
     pub javascript: bool,
-    /// The window's width and height in CSS pixels; screenshots have this size.
+    /// The window's width and height in CSS pixels. The page's viewport, and so a screenshot, is
+    /// as wide and less tall by the browser's own bars (1280×900 gives 1280×757 here).
     pub window_size: (u32, u32),
 }
 

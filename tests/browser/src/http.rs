@@ -20,12 +20,9 @@ const REQUEST_TIMEOUT: Duration = Duration::from_secs(15);
 /// back as it is), which is also what `openidconnect` requires of its client.
 ///
 /// Uses: waiting for a server to answer, requests a browser would not make (a replayed POST, a
-/// form posted with another `Origin`), and the relying party's calls, through its
-/// [`AsyncHttpClient`] impl:
-///
-/// ```ignore
-/// let metadata = CoreProviderMetadata::discover_async(provider.issuer_url(), &LoopbackHttp::new()).await?;
-/// ```
+/// form posted with another `Origin`), and a relying party's calls, through its
+/// [`AsyncHttpClient`] impl: `CoreProviderMetadata::discover_async(provider.issuer_url(),
+/// &LoopbackHttp::new())` (`tests/smoke_oidc.rs`).
 #[derive(Clone)]
 pub struct LoopbackHttp {
     client: Client<HttpConnector, Full<Bytes>>,
