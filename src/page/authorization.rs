@@ -127,6 +127,13 @@ impl AuthorizationPage {
         &self.provider
     }
 
+    /// The origin of the provider's authorization URL (`https://github.com`), which the page's
+    /// form continues to.
+    pub(super) fn origin(&self) -> Option<String> {
+        let origin = self.client.auth_uri().url().origin();
+        origin.is_tuple().then(|| origin.ascii_serialization())
+    }
+
     /// The provider's authorization URL for a new authorization, and what must come back with
     /// it (sealed by the caller): its `state` and PKCE verifier.
     pub(super) fn start(&self) -> (String, Pending) {

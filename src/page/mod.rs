@@ -262,13 +262,10 @@ struct CsrfClaims {
 /// The headers of every response.
 async fn secure(mut response: Response) -> Response {
     let headers = response.headers_mut();
-    headers.insert(
-        header::CONTENT_SECURITY_POLICY,
-        HeaderValue::from_static(
-            "default-src 'none'; style-src 'self'; form-action 'self'; frame-ancestors 'none'; \
-             base-uri 'none'",
-        ),
-    );
+    // A page whose form goes on to a provider set its own (`form_action`); every other, this.
+    if !headers.contains_key(header::CONTENT_SECURITY_POLICY) {
+        headers.insert(header::CONTENT_SECURITY_POLICY, csp(None));
+    }
     headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     headers.insert(
         header::REFERRER_POLICY,
@@ -280,6 +277,26 @@ async fn secure(mut response: Response) -> Response {
     );
     headers.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
     response
+}
+
+/// The pages' Content-Security-Policy: nothing but their own style sheet, no frame, forms to
+/// themselves only, and (`provider`) to the origin a form's redirect continues to. Chromium holds
+/// the redirects that follow a form's submission to `form-action` too, so a form that sends the
+/// browser on to a provider must name the provider's origin.
+fn csp(provider: Option<&str>) -> HeaderValue {
+    let policy = format!(
+        "default-src 'none'; style-src 'self'; form-action 'self'{}; frame-ancestors 'none'; \
+         base-uri 'none'",
+        provider
+            .map(|origin| format!(" {origin}"))
+            .unwrap_or_default()
+    );
+    HeaderValue::from_str(&policy).unwrap_or_else(|_| {
+        HeaderValue::from_static(
+            "default-src 'none'; style-src 'self'; form-action 'self'; frame-ancestors 'none'; \
+             base-uri 'none'",
+        )
+    })
 }
 
 /// On loopback, every request names the pages' own host: a page elsewhere that rebinds its
@@ -459,6 +476,14 @@ async fn show(
     let mut response = html_body(html).into_response();
     if visit.new_browser {
         set_browser_cookie(&mut response, &shared, &visit.browser);
+    }
+    #[cfg(feature = "oauth")]
+    if let Ok(Kind::Authorization(page, _)) = shared.page_of(&flow) {
+        // Its form's redirect goes on to the provider.
+        response.headers_mut().insert(
+            header::CONTENT_SECURITY_POLICY,
+            csp(page.origin().as_deref()),
+        );
     }
     response
 }
