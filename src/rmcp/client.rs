@@ -1,24 +1,32 @@
-//! [`AnsweringClient`]: an rmcp client whose elicitations an [`Answerer`] answers.
+//! [`AnsweringClient`]: an rmcp client whose elicitations an [`Answerer`] answers, and whose
+//! completion notifications it hands to the answerer, matched to the page each completes.
 
+use std::collections::VecDeque;
 use std::future::{Future, poll_fn};
 use std::pin::pin;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::task::Poll;
 
 use ::rmcp::model::{
-    ClientCapabilities, ClientConfig, ElicitRequestParams, ElicitResult, Implementation,
-    ProtocolVersion,
+    ClientCapabilities, ClientConfig, CustomNotification, ElicitRequestParams, ElicitResult,
+    ElicitationAction, Implementation, ProtocolVersion,
 };
 use ::rmcp::service::{
-    ClientInitializeError, ClientLifecycleMode, ClientServiceExt, RequestContext, RunningService,
+    ClientInitializeError, ClientLifecycleMode, ClientServiceExt, NotificationContext,
+    RequestContext, RunningService,
 };
 use ::rmcp::transport::IntoTransport;
 use ::rmcp::{ClientHandler, ErrorData, RoleClient};
 use serde_json::{Map, Value, json};
 
 use super::convert::{protocol_version, revision};
-use crate::client::{Answerer, Incoming, read_request};
+use crate::client::{Answerer, Incoming, IncomingUrl, read_request};
+use crate::url_mode::ElicitationId;
 use crate::{Mode, Revision};
+
+/// The method of 2025-11-25's completion notification, which rmcp 3.11 has no type for: it
+/// arrives as a `CustomNotification`.
+const ELICITATION_COMPLETE: &str = "notifications/elicitation/complete";
 
 /// An rmcp client that answers the server's elicitations through an [`Answerer`]: it declares
 /// the modes the answerer can answer, reads each `elicitation/create` with [`read_request`] (a
@@ -34,11 +42,108 @@ use crate::{Mode, Revision};
 /// An answerer that gives no answer (`None`) gets no response sent: before 2026-07-28 the
 /// server's own timeout decides; on 2026-07-28 rmcp's client never retries the call, which
 /// never ends.
+///
+/// # Completion notifications (2025-11-25)
+///
+/// A server may send `notifications/elicitation/complete` when the step on a URL request's page
+/// is done. The client hands it to the answerer ([`Answerer::completed`]) with the page it
+/// completes, matched by its `elicitationId`, only if the answerer accepted that page and its
+/// completion has not come yet. Anything else is ignored, as the spec's client must: an id that
+/// does not parse ([`ElicitationId::parse`]), one no request of this client had, one the user
+/// declined or dismissed, one completed already. A server cannot make a host show "done" for a
+/// page it never asked, nor for one the user did not agree to open. A completion that arrives
+/// while its page is still on the screen is kept until the user answers: handed over if they
+/// accept, dropped if not.
 pub struct AnsweringClient<A> {
     answerer: Arc<A>,
     name: String,
     server_label: Option<String>,
     protocol_version: Option<ProtocolVersion>,
+    pages: Arc<Mutex<Pages>>,
+}
+
+/// The URL requests with an `elicitationId` that this client handed its answerer, the newest
+/// last, while they are on the screen and once accepted, until their completion is handed over:
+/// what a completion notification is matched against. At most [`Pages::MAX`]: the oldest is
+/// forgotten first (its completion is then ignored, and the host's manual controls remain).
+#[derive(Default)]
+struct Pages {
+    next: u64,
+    pages: VecDeque<AskedPage>,
+}
+
+/// A URL request handed to the answerer.
+struct AskedPage {
+    /// This request among those with the same `elicitationId` (a server may reuse one).
+    ticket: u64,
+    id: ElicitationId,
+    server: String,
+    page: IncomingUrl,
+    /// The user accepted it (the answer sent was `accept`).
+    accepted: bool,
+    /// Its completion came while it was on the screen.
+    completed: bool,
+}
+
+impl Pages {
+    const MAX: usize = 64;
+
+    /// `page`, which `server` sent, is handed to the answerer: its ticket.
+    fn asking(&mut self, id: ElicitationId, server: &str, page: &IncomingUrl) -> u64 {
+        let ticket = self.next;
+        self.next = self.next.wrapping_add(1);
+        if self.pages.len() >= Self::MAX {
+            self.pages.pop_front();
+        }
+        self.pages.push_back(AskedPage {
+            ticket,
+            id,
+            server: server.to_owned(),
+            page: page.clone(),
+            accepted: false,
+            completed: false,
+        });
+        ticket
+    }
+
+    /// The answer to `ticket`'s request is sent (`accepted`: it was `accept`), or none is. The
+    /// page to hand over now if its completion came while it was on the screen.
+    fn answered(&mut self, ticket: u64, accepted: bool) -> Option<(String, IncomingUrl)> {
+        let at = self.pages.iter().position(|asked| asked.ticket == ticket)?;
+        let asked = self.pages.get_mut(at)?;
+        if accepted && !asked.completed {
+            asked.accepted = true;
+            return None;
+        }
+        let asked = self.pages.remove(at)?;
+        accepted.then_some((asked.server, asked.page))
+    }
+
+    /// The server reports `id`'s step complete: the page to hand over, if the user accepted it
+    /// (the newest with that id); `None` for any other (kept until answered if on the screen).
+    fn completed(&mut self, id: &ElicitationId) -> Option<(String, IncomingUrl)> {
+        let at = self.pages.iter().rposition(|asked| asked.id == *id)?;
+        let asked = self.pages.get_mut(at)?;
+        if !asked.accepted {
+            asked.completed = true;
+            return None;
+        }
+        let asked = self.pages.remove(at)?;
+        Some((asked.server, asked.page))
+    }
+}
+
+/// The `elicitationId` of a completion notification, if it is one and its id is valid.
+fn completed_id(notification: &CustomNotification) -> Option<ElicitationId> {
+    if notification.method != ELICITATION_COMPLETE {
+        return None;
+    }
+    let id = notification
+        .params
+        .as_ref()?
+        .get("elicitationId")?
+        .as_str()?;
+    ElicitationId::parse(id).ok()
 }
 
 impl<A> AnsweringClient<A> {
@@ -50,7 +155,12 @@ impl<A> AnsweringClient<A> {
             name: "elicit-client".to_owned(),
             server_label: None,
             protocol_version: None,
+            pages: Arc::default(),
         }
+    }
+
+    fn pages(&self) -> std::sync::MutexGuard<'_, Pages> {
+        self.pages.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// The protocol version an `initialize` asks for (rmcp's default otherwise); a 2026-07-28
@@ -154,6 +264,14 @@ impl<A: Answerer + 'static> ClientHandler for AnsweringClient<A> {
         // terminal does not show a question nobody waits for.
         let withdrawn =
             || ErrorData::internal_error("the server withdrew the request".to_owned(), None);
+        // A page with an id the server may report complete: matched once answered.
+        let ticket = match &incoming {
+            Incoming::Url(page) => page
+                .elicitation_id()
+                .and_then(|id| ElicitationId::parse(id).ok())
+                .map(|id| self.pages().asking(id, &server, page)),
+            Incoming::Form(_) => None,
+        };
         let answer = {
             let mut answering = pin!(self.answerer.answer(&server, &incoming));
             let mut cancelled = pin!(context.ct.cancelled());
@@ -163,18 +281,56 @@ impl<A: Answerer + 'static> ClientHandler for AnsweringClient<A> {
             })
             .await
         };
-        let Some(answer) = answer.ok_or_else(withdrawn)? else {
+        // Whether the answerer answered (if with nothing) before the server withdrew the request.
+        let answer_given = answer.is_some();
+        // The answer as rmcp sends it: `None` if none is sent.
+        let sent = match answer {
+            Some(Some(answer)) => {
+                Some(serde_json::from_value::<ElicitResult>(answer).map_err(|e| {
+                    ErrorData::internal_error(
+                        format!("rmcp's ElicitResult cannot carry the answer: {e}"),
+                        None,
+                    )
+                }))
+            }
+            _ => None,
+        };
+        if let Some(ticket) = ticket {
+            let accepted =
+                matches!(&sent, Some(Ok(result)) if result.action == ElicitationAction::Accept);
+            let completed = self.pages().answered(ticket, accepted);
+            if let Some((server, page)) = completed {
+                self.answerer.completed(&server, &page);
+            }
+        }
+        match (answer_given, sent) {
+            (_, Some(sent)) => sent,
+            // Withdrawn while the answerer answered.
+            (false, None) => Err(withdrawn()),
             // No answer: the server's timeout decides (before 2026-07-28, and its cancellation
             // ends the wait), or the call is never retried (2026-07-28).
-            context.ct.cancelled().await;
-            return Err(withdrawn());
+            (true, None) => {
+                context.ct.cancelled().await;
+                Err(withdrawn())
+            }
+        }
+    }
+
+    /// `notifications/elicitation/complete` for a page the answerer accepted: handed to it
+    /// (see [`AnsweringClient`]); every other notification rmcp has no type for is ignored.
+    async fn on_custom_notification(
+        &self,
+        notification: CustomNotification,
+        _context: NotificationContext<RoleClient>,
+    ) {
+        let Some(id) = completed_id(&notification) else {
+            return;
         };
-        serde_json::from_value(answer).map_err(|e| {
-            ErrorData::internal_error(
-                format!("rmcp's ElicitResult cannot carry the answer: {e}"),
-                None,
-            )
-        })
+        // Out of the lock before the answerer runs.
+        let completed = self.pages().completed(&id);
+        if let Some((server, page)) = completed {
+            self.answerer.completed(&server, &page);
+        }
     }
 
     fn get_info(&self) -> ClientConfig {

@@ -9,7 +9,7 @@ use std::sync::{Mutex, PoisonError};
 
 use serde_json::{Map, Value};
 
-use super::incoming::{Incoming, accepted, answer};
+use super::incoming::{Incoming, IncomingUrl, accepted, answer};
 use crate::capabilities::Mode;
 use crate::outcome::Action;
 
@@ -35,6 +35,21 @@ pub trait Answerer: Send + Sync {
     /// function answering, not a script, and none: the default.
     fn take_wrong_modes(&self) -> Vec<WrongMode> {
         Vec::new()
+    }
+
+    /// The server reports the step on `page`'s page complete (2025-11-25's
+    /// `notifications/elicitation/complete`): `page` is a URL request that `server` sent and this
+    /// answerer accepted. The client matches the notification's `elicitationId` to it, and hands
+    /// each page over at most once; a notification for a request never asked, not accepted, or
+    /// completed already never reaches the answerer (the spec's client ignores it).
+    ///
+    /// An accepted page means only that the user agreed to open it: until this is called, or the
+    /// call that asked returns, the step may still be going on. A host shows that it waits, says
+    /// so here, and meanwhile lets the user retry or cancel the request that asked (the server
+    /// may never send the notification). By default, nothing: an answerer that does not show
+    /// the wait has nothing to end.
+    fn completed(&self, server: &str, page: &IncomingUrl) {
+        let _ = (server, page);
     }
 }
 
@@ -205,6 +220,7 @@ pub struct Scripted {
     modes: Vec<Mode>,
     seen: Mutex<Vec<(String, Incoming)>>,
     wrong_modes: Mutex<Vec<WrongMode>>,
+    completions: Mutex<Vec<(String, IncomingUrl)>>,
 }
 
 impl Default for Scripted {
@@ -223,6 +239,7 @@ impl Scripted {
             modes: vec![Mode::Form, Mode::Url],
             seen: Mutex::new(Vec::new()),
             wrong_modes: Mutex::new(Vec::new()),
+            completions: Mutex::new(Vec::new()),
         }
     }
 
@@ -281,6 +298,16 @@ impl Scripted {
             .clone()
     }
 
+    /// Every page whose step the server reported complete ([`Answerer::completed`]), with the
+    /// name of the server that sent it, in order: a test asserts that its server sends
+    /// `notifications/elicitation/complete`, for the page it asked, once.
+    pub fn completions(&self) -> Vec<(String, IncomingUrl)> {
+        self.completions
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
     fn step_for(&self, request: &Incoming) -> Step {
         if let Some((_, step)) = self.rules.iter().find(|(rule, _)| rule.matches(request)) {
             return step.clone();
@@ -326,6 +353,13 @@ impl Answerer for Scripted {
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner),
         )
+    }
+
+    fn completed(&self, server: &str, page: &IncomingUrl) {
+        self.completions
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push((server.to_owned(), page.clone()));
     }
 }
 
