@@ -33,8 +33,12 @@ const LAYERS: &[(&str, &[&[&str]])] = &[
             &["authorization", "oidc"],
         ],
     ),
-    // Server text made safe to show, and the terminal's own drawing; then a form and a page.
-    ("client/terminal", &[&["screen"], &["form", "page"]]),
+    // Server text made safe to show, and the terminal's own drawing; the pages the user
+    // accepted; then a form, a page, and the wait for an accepted page.
+    (
+        "client/terminal",
+        &[&["screen"], &["accepted"], &["form", "page", "wait"]],
+    ),
     // Conversions to and from rmcp's types; why a tool stops; how a server asks; the asker; the
     // service that records each call; then the test kit's client, and the kit.
     (
