@@ -15,19 +15,30 @@
 //!   default 2025-11-25, which every server speaks; 2026-07-28 is opened by discovery, and the
 //!   call's input-required rounds are driven by rmcp's client through the same answerer);
 //! - `--call <tool>` and `--args <JSON object>`: call one tool and exit (its exit code is 3 if the
-//!   result is an error); without `--call` it asks which tool to call, until an empty line;
+//!   result is an error or the call was cancelled); without `--call` it asks which tool to call,
+//!   until an empty line;
 //! - `--server-log`: show the server's standard error (hidden, as it would draw over the forms).
+//!
+//! A page the user agreed to open is not a step done. On 2025-11-25, while a page accepted
+//! during a call waits for the server to report it complete (`notifications/elicitation/complete`),
+//! the terminal shows the wait, says when the step completes, and offers *Check again* (the call
+//! is sent again; one still running is cancelled first) and *Cancel* (one still running is
+//! cancelled; after it returned, the wait ends). On 2026-07-28 a server that finds the step not
+//! finished asks about the same page again: the terminal offers *Check again* (the call is
+//! retried with the answer) and *Cancel* there.
 use std::error::Error;
+use std::pin::pin;
 use std::process::{ExitCode, Stdio};
 use std::sync::Arc;
+use std::time::Duration;
 
 use mcp_elicit::Revision;
 use mcp_elicit::client::Answerer;
-use mcp_elicit::client::terminal::{Terminal, printable_line, quoted};
+use mcp_elicit::client::terminal::{Terminal, Waited, printable_line, quoted};
 use mcp_elicit::rmcp::AnsweringClient;
 use rmcp::RoleClient;
 use rmcp::model::{CallToolRequestParams, CallToolResult};
-use rmcp::service::RunningService;
+use rmcp::service::{RunningService, ServiceError};
 use rmcp::transport::TokioChildProcess;
 use serde_json::{Map, Value};
 
@@ -68,7 +79,7 @@ async fn run() -> Result<ExitCode, Box<dyn Error>> {
         tokio::spawn(show_log(server_log));
     }
 
-    let terminal = Terminal::new();
+    let terminal = Arc::new(Terminal::new());
     if terminal.modes().is_empty() {
         eprintln!("Not a terminal: the client declares no elicitation, so no server asks.");
     }
@@ -83,7 +94,7 @@ async fn run() -> Result<ExitCode, Box<dyn Error>> {
         })
         .collect();
     let label = label.join(" ");
-    let client = AnsweringClient::new(Arc::new(terminal))
+    let client = AnsweringClient::new(Arc::clone(&terminal))
         .with_name("terminal_client")
         .with_server_label(label.clone());
     let client: Client = client.connect(transport, options.revision).await?;
@@ -118,7 +129,7 @@ async fn run() -> Result<ExitCode, Box<dyn Error>> {
 
     let code = match options.call {
         Some(tool) => {
-            if call(&client, tool, call_arguments).await? {
+            if call(&client, &terminal, tool, call_arguments).await? {
                 ExitCode::SUCCESS
             } else {
                 ExitCode::from(3)
@@ -134,7 +145,7 @@ async fn run() -> Result<ExitCode, Box<dyn Error>> {
                 let text = line("Arguments, a JSON object (empty line: none) ").await?;
                 match arguments(text.as_deref().unwrap_or("")) {
                     Ok(arguments) => {
-                        call(&client, tool, arguments).await?;
+                        call(&client, &terminal, tool, arguments).await?;
                     }
                     Err(error) => {
                         let _screen = Terminal::screen();
@@ -167,29 +178,98 @@ async fn show_log(log: tokio::process::ChildStderr) {
     }
 }
 
-/// Call `tool` and print its result; whether it succeeded.
+/// Call `tool` and print its result; whether it succeeded. While a page the user accepted waits
+/// for the server to report its step complete, the terminal shows the wait: *Check again* sends
+/// the call again, *Cancel* gives it up.
 async fn call(
     client: &Client,
+    terminal: &Terminal,
     tool: String,
     arguments: Map<String, Value>,
 ) -> Result<bool, Box<dyn Error>> {
     let params = CallToolRequestParams::new(tool.clone()).with_arguments(arguments);
-    let called = client.call_tool(params).await;
+    loop {
+        let called = match during(client, terminal, params.clone()).await {
+            During::Returned(called) => called,
+            During::Waited(Waited::CheckAgain) => {
+                let _screen = Terminal::screen();
+                println!(
+                    "── {} cancelled, to be sent again ──",
+                    printable_line(&tool)
+                );
+                continue;
+            }
+            During::Waited(_) => {
+                let _screen = Terminal::screen();
+                println!("── {} cancelled ──", printable_line(&tool));
+                return Ok(false);
+            }
+        };
+        let succeeded = show(&tool, called);
+        // The call returned, and a page the user accepted still waits (the tool may have said
+        // to call it again once the step is done): the user checks again or stops waiting.
+        if !terminal.waiting() {
+            return Ok(succeeded);
+        }
+        loop {
+            match terminal.wait().await {
+                Waited::GaveWay => {}
+                Waited::CheckAgain => break,
+                _ => return Ok(succeeded),
+            }
+        }
+        let _screen = Terminal::screen();
+        println!("── {} sent again ──", printable_line(&tool));
+    }
+}
+
+/// How a call ended: it returned, or the user chose in the wait for a page.
+enum During {
+    Returned(Result<CallToolResult, ServiceError>),
+    Waited(Waited),
+}
+
+/// Send `params`; while a page the user accepted waits, show the wait, whose *Check again* or
+/// *Cancel* ends the call (dropped: rmcp sends `notifications/cancelled` for it).
+async fn during(client: &Client, terminal: &Terminal, params: CallToolRequestParams) -> During {
+    let mut called = pin!(client.call_tool(params));
+    loop {
+        tokio::select! {
+            called = &mut called => return During::Returned(called),
+            waited = once_waiting(terminal) => match waited {
+                // Another page may still wait, or the request that came first is answered.
+                Waited::Completed | Waited::GaveWay => {}
+                waited => return During::Waited(waited),
+            },
+        }
+    }
+}
+
+/// The wait, once a page the user accepted waits.
+async fn once_waiting(terminal: &Terminal) -> Waited {
+    while !terminal.waiting() {
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    }
+    terminal.wait().await
+}
+
+/// Print what the call returned; whether it succeeded.
+fn show(tool: &str, called: Result<CallToolResult, ServiceError>) -> bool {
     // After the call, and after any prompt still on the screen.
     let _screen = Terminal::screen();
     match called {
         Ok(result) => {
             let failed = result.is_error == Some(true);
             let heading = if failed { "failed" } else { "returned" };
-            println!("── {} {heading} ──", printable_line(&tool));
+            println!("── {} {heading} ──", printable_line(tool));
             print!("{}", quoted(&text_of(&result)));
-            Ok(!failed)
+            !failed
         }
         // A JSON-RPC error (an unknown tool, bad arguments): the session goes on.
         Err(error) => {
-            println!("── {} failed ──", printable_line(&tool));
+            println!("── {} failed ──", printable_line(tool));
             print!("{}", quoted(&error.to_string()));
-            Ok(false)
+            false
         }
     }
 }

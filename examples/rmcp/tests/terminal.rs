@@ -828,6 +828,12 @@ impl Emulated {
     const COLUMNS: u16 = 80;
 
     fn answering(server: &str, params: &Value) -> Self {
+        let program = env!("CARGO_BIN_EXE_answer_in_terminal");
+        Self::running(program, &[server, "2025-11-25", &params.to_string()])
+    }
+
+    /// `program` with `args`, in a pty of [`ROWS`](Self::ROWS) and [`COLUMNS`](Self::COLUMNS).
+    fn running(program: &str, args: &[&str]) -> Self {
         let mut command = Command::new("sh");
         command
             .args([
@@ -838,9 +844,9 @@ impl Emulated {
                     Self::COLUMNS
                 ),
                 "sh",
-                env!("CARGO_BIN_EXE_answer_in_terminal"),
+                program,
             ])
-            .args([server, "2025-11-25", &params.to_string()]);
+            .args(args);
         let options = Options::new().timeout_ms(Some(20_000));
         let session = spawn_with_options(command, options).expect("the pty starts");
         let size = |n| std::num::NonZeroU16::new(n).expect("not zero");
@@ -1115,6 +1121,28 @@ fn python_server() -> [String; 2] {
 fn received(screen: &mut Screen, tool: &str) -> Value {
     screen.sees(&format!("── {tool} returned ──"));
     let rest = screen.session.exp_eof().expect("it exits after the call");
+    result_in(&rest)
+}
+
+/// [`received`], for a page accepted on 2025-11-25: the server never reports its step
+/// complete, so after the result the terminal waits for it, until the user cancels the wait.
+fn received_then_waits(screen: &mut Screen, tool: &str) -> Value {
+    screen.sees(&format!("── {tool} returned ──"));
+    let needle: String = "? Waiting for the page…".bytes().map(char::from).collect();
+    let rest = screen
+        .session
+        .exp_string(&needle)
+        .expect("it waits for the page");
+    screen.escape();
+    screen
+        .session
+        .exp_eof()
+        .expect("it exits once the wait is cancelled");
+    result_in(&rest)
+}
+
+/// The first JSON value in the gutter rows at the start of `rest`, joined again.
+fn result_in(rest: &str) -> Value {
     let gutter: String = "│ ".bytes().map(char::from).collect();
     let text: String = rest
         .lines()
@@ -1190,7 +1218,13 @@ fn python_sdk_server_answered_in_terminal_client() {
             .types(UP)
             .types(ENTER)
             .sees("Open it in your browser:");
-        let got = received(&mut screen, "connect_account");
+        // 2025-11-25's page has an id the server could report complete (it never does);
+        // 2026-07-28's has none, and the server does not ask about it again.
+        let got = if revision == "2025-11-25" {
+            received_then_waits(&mut screen, "connect_account")
+        } else {
+            received(&mut screen, "connect_account")
+        };
         assert_eq!(got["action"], "accept", "on {revision}");
     }
 }
@@ -1220,4 +1254,167 @@ fn terminal_client_without_a_terminal_declares_no_elicitation() {
         Some(3),
         "an error result exits with 3"
     );
+}
+
+// ------------------------------------ terminal_client: waiting for a page the user accepted
+
+/// `terminal_client --call <tool>` with `args` on `revision`, against `page_server`, its page
+/// accepted.
+fn page_accepted(revision: &str, tool: &str, args: &str) -> Screen {
+    let client = example("terminal_client");
+    let server = env!("CARGO_BIN_EXE_page_server");
+    let args = [
+        "--revision",
+        revision,
+        "--call",
+        tool,
+        "--args",
+        args,
+        server,
+    ];
+    let mut screen = Screen::running(&client, &args);
+    screen
+        .sees("── A server asks you to open a page ──")
+        .sees("Host  pages.example.com")
+        .sees("Open this page?")
+        .types(UP)
+        .types(ENTER)
+        .sees("Open it in your browser:");
+    screen
+}
+
+/// 2025-11-25: while the call goes on, the terminal shows that it waits for the page, with its
+/// choices; the server's completion ends the wait (one for an id it never asked about, sent
+/// first, does not), and the call returns.
+#[test]
+fn terminal_client_waits_for_a_page_and_shows_when_its_step_completes() {
+    let args = r#"{"complete_after_ms": 3000}"#;
+    let mut screen = page_accepted("2025-11-25", "connect", args);
+    screen
+        .sees("Waiting for the server to report the step on the page complete.")
+        .sees("── Waiting for the page ──")
+        .sees("? Waiting for the page…")
+        .sees("> Check again")
+        .sees("  Cancel")
+        .sees("✓ The server reports the step on the page complete:")
+        .sees("Host  pages.example.com");
+    let result = screen.line_after("── connect returned ──");
+    assert_eq!(result.trim(), "Connected.");
+    screen.session.exp_eof().expect("it exits after the call");
+}
+
+/// 2025-11-25: *Cancel* while waiting gives the call up (rmcp cancels it on the server).
+#[test]
+fn terminal_client_cancels_a_call_whose_page_never_completes() {
+    let mut screen = page_accepted("2025-11-25", "connect", "{}");
+    screen.sees("? Waiting for the page…").escape();
+    screen
+        .sees("? Waiting for the page… Cancel: the request is given up.")
+        .sees("── connect cancelled ──");
+    screen.session.exp_eof().expect("it exits after the call");
+}
+
+/// 2025-11-25: a tool that returns before the step is done ("call again"): the wait follows the
+/// result, and ends when the server reports the step complete.
+#[test]
+fn terminal_client_waits_after_a_call_that_returned_for_its_page() {
+    let args = r#"{"complete_after_ms": 2500}"#;
+    let mut screen = page_accepted("2025-11-25", "connect_later", args);
+    let result = screen.line_after("── connect_later returned ──");
+    assert_eq!(
+        result.trim(),
+        "Finish on the page, then call this tool again."
+    );
+    screen
+        .sees("── Waiting for the page ──")
+        .sees("? Waiting for the page…")
+        .sees("✓ The server reports the step on the page complete:");
+    screen
+        .session
+        .exp_eof()
+        .expect("it exits once the wait ends");
+}
+
+/// 2025-11-25: *Check again* after the call returned sends it again; the server asks about the
+/// same page, which the terminal shows as asked again, and *Cancel* there gives it up.
+#[test]
+fn terminal_client_checks_again_by_calling_again() {
+    let mut screen = page_accepted("2025-11-25", "connect_later", "{}");
+    screen
+        .sees("── connect_later returned ──")
+        .sees("? Waiting for the page…")
+        .types(ENTER)
+        .sees("? Waiting for the page… Check again: the request is sent again.")
+        .sees("── connect_later sent again ──")
+        .sees("── The server asks again about a page you accepted ──")
+        .sees("Host  pages.example.com")
+        .sees("Check again?")
+        .escape();
+    let result = screen.line_after("── connect_later returned ──");
+    assert_eq!(result.trim(), "You cancelled: not connected.");
+    screen.session.exp_eof().expect("no page waits: it exits");
+}
+
+/// 2026-07-28: no notification; the server finds the step not finished and asks about the same
+/// page again. *Check again* retries the call with the answer; *Cancel* ends it.
+#[test]
+fn terminal_client_offers_to_check_again_when_asked_again_on_2026_07_28() {
+    let mut screen = page_accepted("2026-07-28", "connect", "{}");
+    screen
+        .sees("── The server asks again about a page you accepted ──")
+        .sees("the step on the page is not finished yet")
+        .sees("Host  pages.example.com")
+        .sees("Check again?")
+        .types(ENTER);
+    let result = screen.line_after("── connect returned ──");
+    assert_eq!(result.trim(), "Connected.");
+    screen.session.exp_eof().expect("it exits after the call");
+
+    let mut screen = page_accepted("2026-07-28", "connect", r#"{"checks": 2}"#);
+    screen
+        .sees("Check again?")
+        .types(ENTER)
+        .sees("── The server asks again about a page you accepted ──")
+        .sees("Check again?")
+        .escape();
+    let result = screen.line_after("── connect returned ──");
+    assert_eq!(result.trim(), "You cancelled: not connected.");
+    screen.session.exp_eof().expect("it exits after the call");
+}
+
+/// The wait's choices are drawn in place and leave nothing behind: once the server reports the
+/// step complete, the screen a user sees says so, and shows no choice that is gone.
+#[test]
+fn a_completed_wait_leaves_no_choice_on_the_screen() {
+    let client = example("terminal_client");
+    let server = env!("CARGO_BIN_EXE_page_server");
+    let args = r#"{"complete_after_ms": 3000}"#;
+    let mut screen = Emulated::running(&client, &["--call", "connect", "--args", args, server]);
+    screen
+        .sees("Open this page?")
+        .types(UP)
+        .types(ENTER)
+        .sees("? Waiting for the page…")
+        .sees("Check again")
+        .sees("The server reports the step on the page complete:")
+        .sees("Connected.");
+    let rows: Vec<String> = screen.screen.screen().rows(0, Emulated::COLUMNS).collect();
+    let shown = rows.join("\n");
+    assert!(
+        rows.iter()
+            .any(|row| row.starts_with("✓ The server reports the step on the page complete:")),
+        "{shown}"
+    );
+    // The menu's rows: its question, a choice (under the cursor or not), its help.
+    let menu = |row: &str| {
+        let row = row.trim_end();
+        row.starts_with("? Waiting for the page…")
+            || ["> Check again", "  Check again", "> Cancel", "  Cancel"].contains(&row)
+            || row.ends_with("esc cancels]")
+    };
+    assert!(
+        !rows.iter().any(|row| menu(row)),
+        "a choice is left:\n{shown}"
+    );
+    assert!(shown.contains("── Waiting for the page ──"), "{shown}");
 }
