@@ -72,7 +72,7 @@ pub(super) fn wait(
     gave_way: &mut dyn FnMut() -> bool,
 ) -> Result<Waited, Ended> {
     announce(accepted)?;
-    let pages = accepted.waiting();
+    let mut pages = accepted.waiting();
     if pages.is_empty() {
         return Ok(Waited::Completed);
     }
@@ -105,7 +105,8 @@ pub(super) fn wait(
             if pages.iter().any(|page| !accepted.still_waiting(page)) {
                 menu.clear()?;
                 outside_raw_mode(|| announce(accepted))?;
-                if !pages.iter().any(|page| accepted.still_waiting(page)) {
+                pages.retain(|page| accepted.still_waiting(page));
+                if pages.is_empty() {
                     return Ok(Waited::Completed);
                 }
                 menu.draw()?;
