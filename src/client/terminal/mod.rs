@@ -1,8 +1,9 @@
 #![cfg_attr(not(doctest), doc = include_str!("../../guide/terminal.md"))]
-// The layers, bottom first (`tests/layers.rs`): the screen; the pages the user accepted; a form,
-// a page and the wait for one, all three under this file.
-mod accepted;
+// The layers, bottom first (`tests/layers.rs`): the screen under the pages the user accepted,
+// both under a form, a page and the wait for one, all three under this file.
 mod screen;
+// The pages the user accepted, shared by a terminal's clones.
+mod accepted;
 // A form, field by field; a page to open; the wait for an accepted page's step.
 mod form;
 mod page;
