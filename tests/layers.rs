@@ -23,13 +23,15 @@ const LAYERS: &[(&str, &[&[&str]])] = &[
     ("", &[&["client"], &["rmcp", "page"]]),
     ("client", &[&["terminal"]]),
     // The pages: HTML and errors; the refusals and what is read of a request; who opened a page,
-    // and the secret kind; the kinds that talk to a provider; then the router (its own file).
+    // and the secret kind; the secret kind declared as a type; the kinds that talk to a provider;
+    // then the router (its own file).
     (
         "page",
         &[
             &["html", "error"],
             &["respond"],
             &["identity", "secret"],
+            &["secret_form"],
             &["authorization", "oidc"],
         ],
     ),

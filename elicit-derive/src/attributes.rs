@@ -91,17 +91,32 @@ pub struct Target {
     pub krate: syn::Path,
     /// `mode = "url"`: a URL-mode elicitation.
     pub is_url: bool,
+    /// `mode = "url"` on a struct with named fields: a page the library serves, whose fields
+    /// are secrets the user types (`SecretForm`).
+    pub is_page: bool,
     /// `consent` on the container: a consent form.
     pub consent: bool,
 }
 
 impl Target {
-    fn new(krate: Option<&syn::Path>, mode: Option<&str>, consent: bool) -> Self {
+    fn new(
+        input: &syn::DeriveInput,
+        krate: Option<&syn::Path>,
+        mode: Option<&str>,
+        consent: bool,
+    ) -> Self {
+        let is_url = mode == Some("url");
+        let has_named_fields = matches!(
+            &input.data,
+            syn::Data::Struct(syn::DataStruct { fields: syn::Fields::Named(f), .. })
+                if !f.named.is_empty()
+        );
         Target {
             krate: krate
                 .cloned()
                 .unwrap_or_else(|| syn::parse_quote!(::mcp_elicit)),
-            is_url: mode == Some("url"),
+            is_url,
+            is_page: is_url && has_named_fields,
             consent,
         }
     }
@@ -112,17 +127,19 @@ impl Target {
     fn of(input: &syn::DeriveInput, container: &darling::Result<InputOpts>) -> Self {
         match container {
             Ok(opts) => Self::new(
+                input,
                 opts.krate.as_ref(),
                 opts.mode.as_ref().map(|m| m.as_str()),
                 opts.consent.is_present(),
             ),
             Err(_) => match TargetKeys::from_derive_input(input) {
                 Ok(keys) => Self::new(
+                    input,
                     keys.krate.as_ref(),
                     keys.mode.as_deref(),
                     keys.consent.is_present(),
                 ),
-                Err(_) => Self::new(None, None, false),
+                Err(_) => Self::new(input, None, None, false),
             },
         }
     }
@@ -138,7 +155,8 @@ struct TargetKeys {
     consent: Flag,
 }
 
-/// The container: a form (struct) or a set of options (unit-only enum).
+/// The container: a form (struct), a URL-mode elicitation or page (`mode = "url"`), or a set of
+/// options (unit-only enum).
 #[derive(FromDeriveInput)]
 #[darling(attributes(elicit), forward_attrs(doc, serde))]
 pub struct InputOpts {
@@ -153,13 +171,16 @@ pub struct InputOpts {
     pub krate: Option<syn::Path>,
     /// `form` (default) or `url`.
     pub mode: Option<SpannedValue<String>>,
-    /// The name this elicitation is counted under in metrics (default: the type's name).
+    /// The name this elicitation is counted under in metrics (default: the type's name); a
+    /// page's name (default: the type's name in `snake_case`).
     pub name: Option<SpannedValue<String>>,
+    /// A page's heading (default: the doc comment).
+    pub title: Option<SpannedValue<String>>,
     /// Accepting this form is consent: an accepted reply yields an `mcp_elicit::Consent<Self>`.
     pub consent: Flag,
 }
 
-/// One field of a form.
+/// One field of a form, or of a page.
 #[derive(FromField)]
 #[darling(attributes(elicit), forward_attrs(doc, serde))]
 pub struct FieldOpts {

@@ -5,7 +5,7 @@ use proc_macro2::{Span, TokenStream};
 use quote::{quote, quote_spanned};
 
 use crate::attributes::{DefaultExpr, Number};
-use crate::model::{Field, Form, KindAssert, Model, OptionsEnum, UrlForm};
+use crate::model::{Field, Form, KindAssert, Model, OptionsEnum, Page, UrlForm};
 use crate::ty::Class;
 use crate::value_rules;
 
@@ -13,6 +13,7 @@ pub fn expand(model: &Model) -> TokenStream {
     match model {
         Model::Form(form) => expand_form(form),
         Model::Url(url) => expand_url(url),
+        Model::Page(page) => expand_page(page),
         Model::Options(options) => expand_options(options),
     }
 }
@@ -386,6 +387,91 @@ fn expand_url(url: &UrlForm) -> TokenStream {
         #value_checks
     };
     wrap(&url.krate, body)
+}
+
+/// A page: `ElicitUrl` (its message, and its name, which is the page's), and behind the
+/// runtime's `page` gate (`__private::page!`, which without the feature is one error naming it)
+/// `SecretForm` and the pages' own rules.
+fn expand_page(page: &Page) -> TokenStream {
+    let ident = &page.ident;
+    let message = &page.message;
+    let name = &page.name;
+    let heading = &page.heading;
+    let mut properties = Vec::new();
+    let mut takes = Vec::new();
+    let mut vars = Vec::new();
+    let mut assigns = Vec::new();
+    for (i, f) in page.fields.iter().enumerate() {
+        let ty = &f.ty;
+        let field_name = &f.name;
+        // Every use of the field's type goes through `secret_ops::<T>()`, spanned on the type: a
+        // type that is not `SecretString` is one error on the field, as for a form's field.
+        let ops = quote_spanned!(e_span(ty)=> _elicit::__private::secret_ops::<#ty>());
+        let (title, description) = (opt(f.title.as_deref()), opt(f.description.as_deref()));
+        let (min_length, max_length) = (opt(f.min_length), opt(f.max_length));
+        properties.push(quote! {
+            (#ops.property)(#field_name, #title, #description, #min_length, #max_length)
+        });
+        let var = syn::Ident::new(&format!("__field{i}"), Span::call_site());
+        takes.push(quote! { let #var = (#ops.take)(&mut secrets, #field_name, &mut missing); });
+        let field_ident = &f.ident;
+        assigns.push(quote!(#field_ident: #var));
+        vars.push(var);
+    }
+    let skipped = page
+        .skipped
+        .iter()
+        .map(|s| quote!(#s: ::core::default::Default::default()));
+    let (core_checks, page_checks) = value_rules::page(page);
+    let page_impl = quote! {
+            #[automatically_derived]
+            impl _elicit::__private::SecretForm for #ident {
+                fn secret_page() -> &'static _elicit::__private::SecretPage {
+                    static PAGE: _elicit::__private::OnceLock<_elicit::__private::SecretPage> =
+                        _elicit::__private::OnceLock::new();
+                    PAGE.get_or_init(|| {
+                        _elicit::__private::secret_page(
+                            <Self as _elicit::__private::ElicitUrl>::name(),
+                            #heading,
+                            _elicit::__private::Vec::from([#(#properties),*]),
+                        )
+                    })
+                }
+
+                fn from_secrets(
+                    mut secrets: _elicit::__private::Secrets,
+                ) -> _elicit::__private::Result<Self, _elicit::__private::Violations> {
+                    let mut missing = _elicit::__private::Vec::new();
+                    #(#takes)*
+                    let (#(_elicit::__private::Some(#vars),)*) = (#(#vars,)*) else {
+                        return _elicit::__private::Err(_elicit::__private::missing(missing));
+                    };
+                    _elicit::__private::Ok(Self { #(#assigns,)* #(#skipped,)* })
+                }
+            }
+
+            #page_checks
+    };
+    // The gate's invocation on `mode = "url"`: without the feature, its error points there.
+    let gated = quote_spanned! {page.mode_span=>
+        _elicit::__private::page! { items: #page_impl }
+    };
+    let body = quote! {
+        #[automatically_derived]
+        impl _elicit::__private::ElicitUrl for #ident {
+            fn message() -> &'static str {
+                #message
+            }
+            fn name() -> &'static str {
+                #name
+            }
+        }
+
+        #gated
+
+        #core_checks
+    };
+    wrap(&page.krate, body)
 }
 
 fn expand_options(options: &OptionsEnum) -> TokenStream {

@@ -32,8 +32,21 @@ pub fn expand(
         .params
         .is_empty()
         .then(|| stub(input, &attributes.target));
-    let checks = compile_time_checks(attributes);
-    if stub.is_none() && checks.is_empty() {
+    let (checks, page_checks) = compile_time_checks(attributes);
+    // A page's: behind the runtime's gate, which without its `page` feature drops them, so that
+    // the feature's own error waits until the derive's are fixed.
+    let page_stub = (attributes.target.is_page && input.generics.params.is_empty())
+        .then(|| page_stub(&input.ident))
+        .map(|stub| {
+            quote! {
+                _elicit::__private::page! { stub:
+                    #stub
+                    #page_checks
+                }
+            }
+        });
+    let stub = quote!(#stub #page_stub);
+    if stub.is_empty() && checks.is_empty() {
         return errors;
     }
     let krate = &attributes.target.krate;
@@ -118,19 +131,32 @@ fn stub(input: &syn::DeriveInput, target: &Target) -> TokenStream {
     }
 }
 
+/// A page's `SecretForm`, each method `unreachable!()`.
+fn page_stub(ident: &syn::Ident) -> TokenStream {
+    quote! {
+        impl _elicit::__private::SecretForm for #ident {
+            fn secret_page() -> &'static _elicit::__private::SecretPage { ::core::unreachable!() }
+            fn from_secrets(_: _elicit::__private::Secrets)
+                -> ::core::result::Result<Self, _elicit::__private::Violations> { ::core::unreachable!() }
+        }
+    }
+}
+
 /// The value rules of the model, built from what darling read (nothing, if the container's own
-/// attribute has a mistake). A default's variants are not read: their enum's code may be a stub.
-fn compile_time_checks(attributes: &Attributes) -> TokenStream {
+/// attribute has a mistake); a page's own rules apart. A default's variants are not read: their
+/// enum's code may be a stub.
+fn compile_time_checks(attributes: &Attributes) -> (TokenStream, TokenStream) {
     let model = attributes
         .container
         .as_ref()
         .ok()
         .and_then(|opts| Model::build(opts, &attributes.target, &attributes.body));
     match model {
-        Some(Model::Form(form)) => value_rules::form(&form, false),
-        Some(Model::Url(url)) => value_rules::url(&url),
-        Some(Model::Options(options)) => value_rules::options(&options),
-        None => TokenStream::new(),
+        Some(Model::Form(form)) => (value_rules::form(&form, false), TokenStream::new()),
+        Some(Model::Url(url)) => (value_rules::url(&url), TokenStream::new()),
+        Some(Model::Page(page)) => value_rules::page(&page),
+        Some(Model::Options(options)) => (value_rules::options(&options), TokenStream::new()),
+        None => (TokenStream::new(), TokenStream::new()),
     }
 }
 
@@ -269,6 +295,30 @@ mod tests {
         });
         assert!(out.contains("rules :: item_count_is_within ("), "{out}");
         assert!(!out.contains("__elicit_value"), "{out}");
+    }
+
+    #[test]
+    fn a_page_s_stub_and_its_own_rules_are_behind_the_runtime_s_gate() {
+        // Without the facade's `page` feature the gate drops them: the derive's own error shows
+        // alone, and the feature's once it is fixed.
+        let out = output(&parse_quote! { /// Your key
+            #[elicit(mode = "url", message = "Why.")]
+            struct A { #[elicit(default = "x")] key: SecretString }
+        });
+        let gate = out
+            .find("_elicit :: __private :: page ! { stub :")
+            .unwrap_or_else(|| panic!("no gate: {out}"));
+        let (outside, inside) = out.split_at(gate);
+        assert!(
+            outside.contains("impl _elicit :: __private :: ElicitUrl for A"),
+            "{out}"
+        );
+        assert!(
+            inside.contains("impl _elicit :: __private :: SecretForm for A"),
+            "{out}"
+        );
+        assert!(inside.contains("page_name_fits"), "{out}");
+        assert!(!outside.contains("page_name_fits"), "{out}");
     }
 
     #[test]

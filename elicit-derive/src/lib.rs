@@ -9,9 +9,9 @@
 //!   collected (`errors.rs`) on the tokens that caused it and reported at once;
 //! - `model.rs`: the checked model, built once every rule holds;
 //! - `expand.rs`: the impls, from the model;
-//! - `value_rules.rs`: the rules on values alone (bounds, defaults, names, the message), written
-//!   as `const _` items that call the core's `rules`, so the compiler checks them; emitted by the
-//!   expansion and by the fallback;
+//! - `value_rules.rs`: the rules on values alone (bounds, defaults, names, the message; a page's
+//!   name), written as `const _` items that call the core's `rules` (and the pages' own), so the
+//!   compiler checks them; emitted by the expansion and by the fallback;
 //! - `fallback.rs`: on error, a stub impl beside the errors, from what the attributes step read,
 //!   so that the user sees only the real diagnostics.
 //!
@@ -34,7 +34,9 @@ use proc_macro::TokenStream;
 
 /// Derive an elicitation: on a struct with named fields, a form-mode request and typed,
 /// validated parsing of the reply (`mcp_elicit::Elicit`); on a unit-only enum, the options of a
-/// select (`mcp_elicit::schema::Select`); with `#[elicit(mode = "url")]`, a URL-mode elicitation.
+/// select (`mcp_elicit::schema::Select`); with `#[elicit(mode = "url")]`, a URL-mode elicitation
+/// (`mcp_elicit::url_mode::ElicitUrl`), and on a struct of `SecretString` fields also the page
+/// the library serves for it (`mcp_elicit::page::SecretForm`, the facade's `page` feature).
 #[proc_macro_derive(Elicit, attributes(elicit))]
 pub fn derive_elicit(input: TokenStream) -> TokenStream {
     let input = syn::parse_macro_input!(input as syn::DeriveInput);

@@ -15,6 +15,7 @@ use crate::ty::{Class, classify};
 pub enum Model {
     Form(Form),
     Url(UrlForm),
+    Page(Page),
     Options(OptionsEnum),
 }
 
@@ -40,6 +41,28 @@ pub struct UrlForm {
     /// Where `message = ".."` is written; `None` for a doc comment's.
     pub message_span: Option<Span>,
     pub metric_name: String,
+}
+
+/// A page the library serves (`mode = "url"` with fields): secrets the user types.
+pub struct Page {
+    pub ident: syn::Ident,
+    pub krate: syn::Path,
+    pub message: String,
+    /// Where `message = ".."` is written; `None` for a doc comment's.
+    pub message_span: Option<Span>,
+    /// Where `mode = "url"` is written: what needs the runtime's `page` feature.
+    pub mode_span: Span,
+    /// The page's name: `name = ".."`, else the type's name in `snake_case`.
+    pub name: String,
+    /// Where the name is written: at `name = ".."`, else at the type's name.
+    pub name_span: Span,
+    /// The page's heading: `title = ".."`, else the doc comment.
+    pub heading: String,
+    /// Every field a secret (`SecretString`), with only the keys a secret takes (`title`,
+    /// `description`, `min_length`, `max_length`, `rename`): the rules saw to that.
+    pub fields: Vec<Field>,
+    /// Fields skipped from the page; filled with `Default::default()`.
+    pub skipped: Vec<syn::Ident>,
 }
 
 pub struct Field {
@@ -215,6 +238,36 @@ impl Model {
             .as_ref()
             .map_or_else(|| opts.ident.to_string(), |n| n.as_str().to_owned());
         match body {
+            Body::Struct { .. } if target.is_page => {
+                let (fields, skipped) = fields_of(opts, body);
+                let name = match &opts.name {
+                    Some(n) => (n.as_str().to_owned(), n.span()),
+                    None => (
+                        RenameRule::Snake.apply_to_variant(&opts.ident.to_string()),
+                        opts.ident.span(),
+                    ),
+                };
+                Some(Model::Page(Page {
+                    ident: opts.ident.clone(),
+                    krate: target.krate.clone(),
+                    message: message(),
+                    message_span,
+                    mode_span: opts
+                        .mode
+                        .as_ref()
+                        .map_or_else(|| opts.ident.span(), |m| m.span()),
+                    name: name.0,
+                    name_span: name.1,
+                    heading: opts
+                        .title
+                        .as_ref()
+                        .map(|t| t.as_str().to_owned())
+                        .or_else(|| doc_text(&opts.attrs))
+                        .unwrap_or_default(),
+                    fields,
+                    skipped,
+                }))
+            }
             Body::Struct { .. } if target.is_url => Some(Model::Url(UrlForm {
                 ident: opts.ident.clone(),
                 krate: target.krate.clone(),
@@ -223,18 +276,7 @@ impl Model {
                 metric_name,
             })),
             Body::Struct { .. } => {
-                let rename_all = rename_all(opts);
-                let mut fields = Vec::new();
-                let mut skipped = Vec::new();
-                for f in body.fields() {
-                    let Some(ident) = &f.ident else { continue };
-                    let serde = serde_attrs(&f.attrs);
-                    if is_skipped(f, &serde) {
-                        skipped.push(ident.clone());
-                    } else {
-                        fields.push(Field::build(f, ident, rename_all, &serde));
-                    }
-                }
+                let (fields, skipped) = fields_of(opts, body);
                 Some(Model::Form(Form {
                     ident: opts.ident.clone(),
                     krate: target.krate.clone(),
@@ -270,6 +312,23 @@ impl Model {
             Body::Union => None,
         }
     }
+}
+
+/// The fields asked (a form's or a page's), and the fields skipped.
+fn fields_of(opts: &InputOpts, body: &Body) -> (Vec<Field>, Vec<syn::Ident>) {
+    let rename_all = rename_all(opts);
+    let mut fields = Vec::new();
+    let mut skipped = Vec::new();
+    for f in body.fields() {
+        let Some(ident) = &f.ident else { continue };
+        let serde = serde_attrs(&f.attrs);
+        if is_skipped(f, &serde) {
+            skipped.push(ident.clone());
+        } else {
+            fields.push(Field::build(f, ident, rename_all, &serde));
+        }
+    }
+    (fields, skipped)
 }
 
 impl Field {

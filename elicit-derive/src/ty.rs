@@ -88,6 +88,13 @@ const SECRET_TYPES: &[&str] = &[
     "SecretBytes",
 ];
 
+/// Whether `ty` is spelled `SecretString` (`secrecy::SecretString`, `mcp_elicit::page::SecretString`):
+/// the type of a page's field. The compiler confirms it (`__private::SecretField`).
+pub fn is_secret_string(ty: &Type) -> bool {
+    last_segment(ty)
+        .is_some_and(|s| s.ident == "SecretString" && matches!(s.arguments, PathArguments::None))
+}
+
 /// Classify a field type.
 pub fn classify(ty: &Type) -> Class {
     match ty {
@@ -185,7 +192,7 @@ pub fn classify(ty: &Type) -> Class {
             Class::Forbidden(format!("`{name}` wraps the value; use the inner type directly"))
         }
         n if SECRET_TYPES.contains(&n) => Class::Forbidden(format!(
-            "`{n}` holds a secret, and form mode MUST NOT ask for secrets (passwords, API keys, tokens, payment credentials); ask through URL mode (`#[elicit(mode = \"url\")]`) so the secret never passes through the client"
+            "`{n}` holds a secret, and form mode MUST NOT ask for secrets (passwords, API keys, tokens, payment credentials); ask for it on a page: `#[elicit(mode = \"url\")]` with a `SecretString` field, so the secret never passes through the client"
         )),
         _ => Class::Select(ty.clone()),
     }

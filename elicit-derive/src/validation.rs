@@ -6,8 +6,9 @@
 //! The rules on values alone (bounds against bounds, a default against its constraints, names
 //! against names and against the lexicon of credential names, the message) are not here: they
 //! are the core's `const fn`s (`elicit_core::__private::rules`, `elicit_core::credential_kind`),
-//! which the same functions check a hand-built schema or a received form with at run time;
-//! `value_rules.rs` writes the `const _` items that have the compiler call them.
+//! which the same functions check a hand-built schema or a received form with at run time; a
+//! page's name and its fields' names against the page's token are the pages' own (`SecretPage::new`
+//! calls them). `value_rules.rs` writes the `const _` items that have the compiler call them.
 
 use darling::util::SpannedValue;
 use proc_macro2::Span;
@@ -17,7 +18,7 @@ use crate::attributes::{doc_text, serde_attrs};
 use crate::case::{RULE_NAMES, RenameRule};
 use crate::errors::Errors;
 use crate::model::{self, Model};
-use crate::ty::{Class, classify};
+use crate::ty::{self, Class, classify};
 
 /// Check every rule; the model to expand when all hold, else every error found.
 pub fn validate(input: &syn::DeriveInput, attributes: &Attributes) -> Result<Model, syn::Error> {
@@ -43,7 +44,22 @@ pub fn validate(input: &syn::DeriveInput, attributes: &Attributes) -> Result<Mod
                 mode_is_known(opts, errors);
                 if attributes.target.is_url {
                     consent_is_not_on_a_url_elicitation(opts, errors);
-                    url_elicitation_has_no_fields(opts, &attributes.body, errors);
+                }
+                if !attributes.target.is_page {
+                    title_is_on_a_page(opts, errors);
+                }
+                if attributes.target.is_page {
+                    // A page: its fields are secrets the user types.
+                    rename_all_is_known(opts, errors);
+                    page_has_a_heading(opts, errors);
+                    let fields = fields_asked(opts, &attributes.body);
+                    for field in &fields {
+                        page_field_is_a_secret(field, errors);
+                        page_field_takes_only_what_a_secret_takes(field, errors);
+                    }
+                    page_asks_something(opts, &fields, errors);
+                } else if attributes.target.is_url {
+                    // A URL elicitation without fields: a message, for the server's own page.
                 } else if *is_unit {
                     unit_struct_is_not_a_form(opts, errors);
                 } else {
@@ -293,11 +309,31 @@ fn consent_is_not_on_a_url_elicitation(opts: &InputOpts, errors: &mut Errors) {
     }
 }
 
-fn url_elicitation_has_no_fields(opts: &InputOpts, body: &Body, errors: &mut Errors) {
-    if body.fields().next().is_some() {
+/// `title` is a page's heading: only a page the library serves has one.
+fn title_is_on_a_page(opts: &InputOpts, errors: &mut Errors) {
+    if let Some(title) = &opts.title {
+        errors.at(
+            title.span(),
+            "`title` is the heading of a page the library serves (`#[elicit(mode = \"url\")]` with `SecretString` fields); a form or a URL elicitation without fields says what it asks in its message: remove `title`",
+        );
+    }
+}
+
+fn page_has_a_heading(opts: &InputOpts, errors: &mut Errors) {
+    if opts.title.is_none() && doc_text(&opts.attrs).is_none() {
         errors.at(
             opts.ident.span(),
-            "a URL-mode elicitation has no form fields: the user enters the value on the page the URL opens, never in the client; remove the fields (use a unit struct)",
+            "a URL page needs a heading: add a doc comment (`/// Your Example Co. API key`) or `#[elicit(title = \"...\")]`",
+        );
+    }
+}
+
+/// Only when nothing else is wrong, as for a form.
+fn page_asks_something(opts: &InputOpts, fields: &[FieldView<'_>], errors: &mut Errors) {
+    if fields.is_empty() && errors.is_empty() {
+        errors.at(
+            opts.ident.span(),
+            "a URL page needs at least one field that is not skipped: a `SecretString` the user types",
         );
     }
 }
@@ -340,6 +376,7 @@ fn form_keys_are_not_on_options(opts: &InputOpts, errors: &mut Errors) {
         ("message", written(&opts.message)),
         ("mode", written(&opts.mode)),
         ("name", written(&opts.name)),
+        ("title", written(&opts.title)),
         (
             "consent",
             opts.consent.is_present().then(|| opts.consent.span()),
@@ -373,7 +410,7 @@ fn secret_is_not_asked_in_a_form(field: &FieldView<'_>, errors: &mut Errors) {
         errors.at(
             field.opts.secret.span(),
             format!(
-                "field `{}` is marked secret, and form mode MUST NOT ask for secrets (the value would pass through the client and the model); ask for it with a URL-mode elicitation (`#[elicit(mode = \"url\")]`) that opens your own page",
+                "field `{}` is marked secret, and form mode MUST NOT ask for secrets (the value would pass through the client and the model); ask for it on a page: `#[elicit(mode = \"url\")]` with a `SecretString` field",
                 field.name
             ),
         );
@@ -564,6 +601,94 @@ fn default_fits_the_type(field: &FieldView<'_>, errors: &mut Errors) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// A page's field
+
+/// A page's field is a `SecretString`. A type the syntax cannot classify (an alias) is left to
+/// the compiler, whose `__private::SecretField` says the same.
+fn page_field_is_a_secret(field: &FieldView<'_>, errors: &mut Errors) {
+    if ty::is_secret_string(&field.opts.ty) || model::is_unclassified(&field.class) {
+        return;
+    }
+    let ty = &field.opts.ty;
+    errors.spanned(
+        ty,
+        format!(
+            "`{}` cannot be the type of `{}`: a URL page's fields are secrets the user types: `secrecy::SecretString` (every one required); use `mcp_elicit::page::SecretString`, and ask for what is not a secret in a form",
+            quote::quote!(#ty).to_string().replace(' ', ""),
+            field.name
+        ),
+    );
+}
+
+/// What a form's field may say and a secret cannot: each key with why.
+fn page_field_takes_only_what_a_secret_takes(field: &FieldView<'_>, errors: &mut Errors) {
+    let f = field.opts;
+    let flag = |flag: &darling::util::Flag| flag.is_present().then(|| flag.span());
+    for (key, span, why) in [
+        (
+            "default",
+            f.default.as_ref().map(|d| d.span()),
+            "a secret has no default: the user types it",
+        ),
+        (
+            "format",
+            f.format.as_ref().map(|v| v.span()),
+            "a secret is checked by its length only",
+        ),
+        (
+            "minimum",
+            f.minimum.as_ref().map(|v| v.span()),
+            "a secret is text, not a number",
+        ),
+        (
+            "maximum",
+            f.maximum.as_ref().map(|v| v.span()),
+            "a secret is text, not a number",
+        ),
+        (
+            "min_items",
+            f.min_items.as_ref().map(|v| v.span()),
+            "a secret is text, not a choice of options",
+        ),
+        (
+            "max_items",
+            f.max_items.as_ref().map(|v| v.span()),
+            "a secret is text, not a choice of options",
+        ),
+        (
+            "legacy_enum_names",
+            flag(&f.legacy_enum_names),
+            "a secret is text, not a choice of options",
+        ),
+        (
+            "consent",
+            flag(&f.consent),
+            "a secret is not a confirmation: ask for consent in a form",
+        ),
+        (
+            "secret",
+            flag(&f.secret),
+            "every field of a page is a secret already",
+        ),
+        (
+            "not_secret",
+            f.not_secret.as_ref().map(|v| v.span()),
+            "every field of a page is a secret: ask for what is not one in a form",
+        ),
+    ] {
+        if let Some(span) = span {
+            errors.at(
+                span,
+                format!(
+                    "`{key}` does not apply to `{}`, a secret the user types on a URL page ({why}): remove it; a page's field takes `title`, `description`, `min_length`, `max_length` and `rename`",
+                    field.name
+                ),
+            );
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
 // An option
 
 fn option_value_is_not_empty(option: &OptionView<'_>, errors: &mut Errors) {
@@ -737,6 +862,95 @@ mod tests {
         assert_eq!(
             errors(parse_quote! { /// Why.
                 struct A { #[elicit(default = [Color::Red, "blue"])] colors: Vec<Color> }
+            }),
+            1
+        );
+    }
+
+    #[test]
+    fn a_url_struct_of_secret_strings_is_a_page_named_in_snake_case() {
+        let input = parse_quote! {
+            /// Your Example Co. API key
+            #[elicit(mode = "url", message = "Enter your key on the page that opens.")]
+            struct ApiKey {
+                /// Settings, then API keys.
+                #[elicit(title = "API key", min_length = 20, max_length = 200)]
+                key: secrecy::SecretString,
+                // An alias is the compiler's to check (`SecretField`).
+                second: Key,
+            }
+        };
+        let Ok(Model::Page(page)) = check(&input) else {
+            panic!("a URL struct of secrets must be a page")
+        };
+        assert_eq!(page.name, "api_key");
+        assert_eq!(page.heading, "Your Example Co. API key");
+        assert_eq!(page.message, "Enter your key on the page that opens.");
+        assert_eq!(
+            page.fields[0].description.as_deref(),
+            Some("Settings, then API keys.")
+        );
+    }
+
+    #[test]
+    fn a_page_field_is_a_secret_string() {
+        assert_eq!(
+            errors(parse_quote! { /// Heading.
+                #[elicit(mode = "url", message = "Why.")]
+                struct A {
+                    a: String,
+                    b: u32,
+                    c: Option<SecretString>,
+                    d: Vec<SecretString>,
+                    e: SecretString,
+                }
+            }),
+            4
+        );
+    }
+
+    #[test]
+    fn a_page_field_takes_only_what_a_secret_takes() {
+        assert_eq!(
+            errors(parse_quote! { /// Heading.
+                #[elicit(mode = "url", message = "Why.")]
+                struct A {
+                    #[elicit(default = "x", format = "email", minimum = 1, maximum = 2)]
+                    a: SecretString,
+                    #[elicit(min_items = 1, max_items = 2, legacy_enum_names, consent)]
+                    b: SecretString,
+                    #[elicit(secret, not_secret = "why")]
+                    c: SecretString,
+                    #[elicit(title = "T", description = "D", min_length = 1, max_length = 2, rename = "d2")]
+                    d: SecretString,
+                }
+            }),
+            10
+        );
+    }
+
+    #[test]
+    fn a_page_has_a_heading_and_only_a_page_has_a_title() {
+        let page = |title: Option<&str>| -> syn::DeriveInput {
+            let title = title.map(|t| quote::quote!(title = #t,));
+            parse_quote! {
+                #[elicit(mode = "url", #title message = "Why.")]
+                struct A { key: SecretString }
+            }
+        };
+        assert_eq!(errors(page(None)), 1);
+        assert_eq!(errors(page(Some("Your key"))), 0);
+        assert_eq!(
+            errors(parse_quote! {
+                #[elicit(title = "Heading", message = "Why.")]
+                struct A { name: String }
+            }),
+            1
+        );
+        assert_eq!(
+            errors(parse_quote! {
+                #[elicit(mode = "url", title = "Heading", message = "Why.")]
+                struct A;
             }),
             1
         );

@@ -1,7 +1,8 @@
 //! The rules on values alone — a bound against a bound, a default against its constraints, a
 //! name against the other names and against the lexicon of credential names, the message —
 //! checked by the compiler through the core's `rules` and `credential_kind` (`const fn`s), each
-//! in a `const _` on the tokens that break it.
+//! in a `const _` on the tokens that break it. A page's own (its name; no field named as its
+//! token) are the facade's `const fn`s, behind its `page` feature.
 //!
 //! The derive decides which rules the attributes call for and words each error (it knows the
 //! field's name and where each value is written); whether a rule holds is decided only by the
@@ -16,7 +17,7 @@ use proc_macro2::{Literal, Span, TokenStream};
 use quote::{quote, quote_spanned};
 
 use crate::attributes::{DefaultExpr, Number};
-use crate::model::{Field, Form, OptionsEnum, UrlForm};
+use crate::model::{Field, Form, OptionsEnum, Page, UrlForm};
 use crate::ty::Class;
 
 /// Every value rule of a form. `variant_paths`: whether a default's variants (`Env::A`) may be
@@ -47,6 +48,24 @@ pub fn form(form: &Form, variant_paths: bool) -> TokenStream {
 /// The value rules of a URL-mode elicitation: its message.
 pub fn url(url: &UrlForm) -> TokenStream {
     message_is_not_empty(url.message_span, &url.message)
+}
+
+/// The value rules of a page: the core's, as a form's fields keep them (the message, names,
+/// lengths), and the pages' own (its name, no field named as the page's token), which only the
+/// facade's `page` feature has: the expansion puts those behind its gate.
+pub fn page(page: &Page) -> (TokenStream, TokenStream) {
+    let mut core = message_is_not_empty(page.message_span, &page.message);
+    let names = page.fields.iter().map(|f| &f.name);
+    core.extend(quote! {
+        const __ELICIT_NAMES: &[&str] = &[#(#names),*];
+    });
+    let mut pages = page_name_fits(page);
+    for (i, f) in page.fields.iter().enumerate() {
+        core.extend(property_name_is_valid(f, i));
+        core.extend(counts_are_ordered(f));
+        pages.extend(field_name_is_free(f));
+    }
+    (core, pages)
 }
 
 /// The value rules of an options enum: not too many, and its values are unique.
@@ -119,6 +138,34 @@ fn property_name_is_valid(f: &Field, index: usize) -> TokenStream {
     }
 }
 
+/// A page's name is one its URL and its flows can carry: the pages' own rule
+/// (`page_name_fits`), which `SecretPage::new` checks at run time.
+fn page_name_fits(page: &Page) -> TokenStream {
+    let name = &page.name;
+    let message = format!(
+        "the page's name {name:?} must be 1 to 64 ASCII letters, digits, `_` or `-`; give it one with `#[elicit(name = \"...\")]`"
+    );
+    check(
+        page.name_span,
+        quote!(_elicit::__private::page_name_fits(#name)),
+        &message,
+    )
+}
+
+/// No field of a page is named as the page's CSRF token: the pages' own rule
+/// (`field_name_is_free`), which `SecretPage::new` checks at run time.
+fn field_name_is_free(f: &Field) -> TokenStream {
+    let name = &f.name;
+    let message = format!(
+        "a page's field cannot be named {name:?}: the page's token has that name; rename it with `#[elicit(rename = \"...\")]`"
+    );
+    check(
+        f.name_span,
+        quote!(_elicit::__private::field_name_is_free(#name)),
+        &message,
+    )
+}
+
 /// Form mode MUST NOT ask for credentials: a name the core's lexicon reads as one (`api_key`,
 /// `refreshToken`) is refused unless `not_secret = ".."` says why it is not. The lexicon names
 /// the kind, so the message is joined at compile time around it (`__private::Message`).
@@ -128,7 +175,7 @@ fn name_is_not_a_credential(f: &Field) -> TokenStream {
     }
     let name = &f.name;
     let before = format!("field `{name}` looks like ");
-    let after = ", and form mode MUST NOT ask for credentials; ask through URL mode (`#[elicit(mode = \"url\")]`), or if it is not a secret say why with `#[elicit(not_secret = \"reason\")]`";
+    let after = ", and form mode MUST NOT ask for credentials; ask for it on a page (`#[elicit(mode = \"url\")]` with a `SecretString` field), or if it is not a secret say why with `#[elicit(not_secret = \"reason\")]`";
     let room = before.len() + after.len();
     quote_spanned! {f.name_span=>
         const _: () = if let _elicit::__private::Some(kind) =

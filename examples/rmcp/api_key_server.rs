@@ -13,14 +13,25 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use mcp_elicit::page::{Pages, SecretPage, Secrets};
+use mcp_elicit::Elicit;
+use mcp_elicit::page::{ExposeSecret, Pages, SecretString};
 use mcp_elicit::rmcp::{AskConfig, Asker, AskingServer, AskingService, ToolResponse, respond};
-use mcp_elicit::schema::{Property, StringSchema};
 use mcp_elicit::url_mode::FlowOutcome;
 use rmcp::model::{CallToolResult, ContentBlock};
 use rmcp::{ServerHandler, ServiceExt, tool, tool_handler, tool_router};
-use secrecy::{ExposeSecret, SecretString};
 use serde_json::{Value, json};
+
+/// Your Example Co. API key
+#[derive(Elicit)]
+#[elicit(
+    mode = "url",
+    message = "Enter your Example Co. API key on the page that opens."
+)]
+struct ApiKey {
+    /// Settings → API keys on example.com
+    #[elicit(title = "API key", min_length = 20, max_length = 200)]
+    key: SecretString,
+}
 
 /// The server's secret store: here the process's memory; in production, its vault.
 type Vault = Arc<Mutex<HashMap<String, SecretString>>>;
@@ -41,8 +52,7 @@ impl Keys {
     #[tool(description = "Connect the user's Example Co. API key (typed on our page, never here).")]
     async fn connect_api_key(&self, mut asker: Asker) -> ToolResponse {
         respond(async {
-            let message = "Enter your Example Co. API key on the page that opens.";
-            let text = match asker.url_flow("api_key", message).await? {
+            let text = match asker.url_page::<ApiKey>().await? {
                 FlowOutcome::Completed(key) => {
                     format!("Connected the key ending {}.", key["ending"])
                 }
@@ -59,30 +69,21 @@ impl Keys {
 impl ServerHandler for Keys {}
 
 /// Keeps the key for `user`; what the tool reads back is only its last four characters.
-fn keep(vault: &Vault, user: &str, mut typed: Secrets) -> Result<Value, String> {
-    let key = typed.take("key").ok_or("no key was typed")?;
-    let ending: String = key.expose_secret().chars().rev().take(4).collect();
+fn keep(vault: &Vault, user: &str, typed: ApiKey) -> Result<Value, String> {
+    let ending: String = typed.key.expose_secret().chars().rev().take(4).collect();
     vault
         .lock()
         .map_err(|_| "the vault is unavailable")?
-        .insert(user.to_owned(), key);
+        .insert(user.to_owned(), typed.key);
     Ok(json!({ "ending": ending.chars().rev().collect::<String>() }))
 }
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let key = Property::new("key", StringSchema::new().min_length(20).max_length(200));
-    let page = SecretPage::new(
-        "api_key",
-        "Your Example Co. API key",
-        vec![key.title("API key")],
-    )?;
     let vault = Vault::default();
     let pages = Pages::bind_loopback()
         .await?
-        .secret(page, move |user: &str, typed: Secrets| {
-            keep(&vault, user, typed)
-        });
+        .secret_form(move |user: &str, typed: ApiKey| keep(&vault, user, typed));
     let asking = AskConfig::single_user()?.with_flows(pages.flows().clone());
     tokio::spawn(pages.serve());
     let server = AskingService(Keys { asking })

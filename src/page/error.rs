@@ -33,8 +33,8 @@ pub enum PageError {
     Io(std::io::Error),
     /// A provider's URL is not one.
     Url(String),
-    /// [`Pages::serve`] on pages that were not bound to loopback: mount
-    /// [`router`](Pages::router) in the server's own app instead.
+    /// [`Pages::serve`](super::Pages::serve) on pages that were not bound to loopback: mount
+    /// [`router`](super::Pages::router) in the server's own app instead.
     NotBound,
 }
 

@@ -12,6 +12,8 @@ mod respond;
 // Who opened a page; a secret the user types.
 mod identity;
 mod secret;
+// A secret page declared as a type (`#[derive(Elicit)]`).
+mod secret_form;
 // The kinds that talk to a provider: a third-party authorization, an OpenID sign-in.
 #[cfg(feature = "oauth")]
 mod authorization;
@@ -39,7 +41,15 @@ pub use error::PageError;
 pub use identity::{IdentifyFuture, Identity, SingleUser};
 #[cfg(feature = "oidc")]
 pub use oidc::{OidcError, OidcSignIn};
+/// What the user types on a page: zeroized on drop, never `Debug`-printed (`secrecy`'s); read it
+/// with [`ExposeSecret::expose_secret`].
+pub use secrecy::{ExposeSecret, SecretString};
 pub use secret::{SecretPage, SecretSink, Secrets, SinkFuture};
+pub use secret_form::{SecretForm, SecretFormSink};
+
+/// Helpers for derived pages; reached through `mcp_elicit::__private`. Not public API.
+#[doc(hidden)]
+pub use secret_form::__private;
 
 use respond::{base_path, cookie_value, flow_refusal, html_body, origin_of, refusal, unavailable};
 
@@ -155,6 +165,38 @@ impl Pages {
         self.kinds
             .insert(page.name().to_owned(), Kind::Secret(page, Arc::new(sink)));
         self
+    }
+
+    /// Serve the page of the type `T` ([`SecretForm`], derived), whose secrets are read as a `T`
+    /// and go to `sink`.
+    ///
+    /// ```no_run
+    /// use mcp_elicit::Elicit;
+    /// use mcp_elicit::page::{ExposeSecret, Pages, SecretString};
+    /// use serde_json::{Value, json};
+    ///
+    /// /// Your Example Co. API key
+    /// #[derive(Elicit)]
+    /// #[elicit(mode = "url", message = "Enter your Example Co. API key on the page that opens.")]
+    /// struct ApiKey {
+    ///     #[elicit(title = "API key", min_length = 20)]
+    ///     key: SecretString,
+    /// }
+    ///
+    /// # async fn start() -> Result<(), mcp_elicit::page::PageError> {
+    /// let pages = Pages::bind_loopback().await?.secret_form(|user: &str, typed: ApiKey| {
+    ///     let ending: String = typed.key.expose_secret().chars().rev().take(4).collect();
+    ///     # let _ = user;
+    ///     // vault.store(user, typed.key)?;
+    ///     let ending: String = ending.chars().rev().collect();
+    ///     Ok::<Value, String>(json!({ "ending": ending }))
+    /// });
+    /// # Ok(())
+    /// # }
+    /// ```
+    #[must_use]
+    pub fn secret_form<T: SecretForm + 'static>(self, sink: impl SecretFormSink<T>) -> Self {
+        self.secret(T::secret_page().clone(), secret_form::Typed::new(sink))
     }
 
     /// Serve `page`, whose tokens go to `sink`; its provider redirects back to

@@ -64,7 +64,7 @@ impl SecretPage {
                     field: field.name().to_owned(),
                 });
             }
-            if field.name() == CSRF_FIELD {
+            if !field_name_is_free(field.name()) {
                 return Err(PageError::ReservedField);
             }
         }
@@ -178,12 +178,40 @@ impl SecretPage {
     }
 }
 
+/// A page's name is 1 to 64 ASCII letters, digits, `_` or `-`: the rule [`SecretPage::new`]
+/// checks at run time, and a derived [`SecretForm`](super::SecretForm)'s name at compile time.
+pub const fn page_name_fits(name: &str) -> bool {
+    let mut bytes = name.as_bytes();
+    if bytes.is_empty() || bytes.len() > 64 {
+        return false;
+    }
+    while let [b, rest @ ..] = bytes {
+        if !(b.is_ascii_alphanumeric() || *b == b'_' || *b == b'-') {
+            return false;
+        }
+        bytes = rest;
+    }
+    true
+}
+
+/// No field of a page takes the name of its CSRF token (`_csrf`): the rule
+/// [`SecretPage::new`] checks at run time, and a derived page's fields at compile time.
+pub const fn field_name_is_free(name: &str) -> bool {
+    let (mut a, mut b) = (name.as_bytes(), CSRF_FIELD.as_bytes());
+    if a.len() != b.len() {
+        return true;
+    }
+    while let ([x, a_rest @ ..], [y, b_rest @ ..]) = (a, b) {
+        if *x != *y {
+            return true;
+        }
+        (a, b) = (a_rest, b_rest);
+    }
+    false
+}
+
 pub(super) fn check_page_name(name: &str) -> Result<(), PageError> {
-    let fits = (1..=64).contains(&name.len())
-        && name
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
-    if fits {
+    if page_name_fits(name) {
         Ok(())
     } else {
         Err(PageError::Name {

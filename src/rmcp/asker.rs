@@ -573,6 +573,43 @@ impl Asker {
         Ok(FlowOutcome::of(UrlOutcome::Accept, &status).unwrap_or(FlowOutcome::NotFinished))
     }
 
+    /// [`url_flow`](Asker::url_flow) for the page declared as the type `T` (a derived
+    /// [`SecretForm`](crate::page::SecretForm)): its page's name and its message. The server
+    /// serves that page with [`Pages::secret_form::<T>`](crate::page::Pages::secret_form).
+    ///
+    /// ```no_run
+    /// # use mcp_elicit::Elicit;
+    /// # use mcp_elicit::page::SecretString;
+    /// # use mcp_elicit::rmcp::{Asker, ToolResponse, respond};
+    /// # use mcp_elicit::url_mode::FlowOutcome;
+    /// # use rmcp::model::{CallToolResult, ContentBlock};
+    /// /// Your Example Co. API key
+    /// #[derive(Elicit)]
+    /// #[elicit(mode = "url", message = "Enter your Example Co. API key on the page that opens.")]
+    /// struct ApiKey {
+    ///     #[elicit(title = "API key", min_length = 20)]
+    ///     key: SecretString,
+    /// }
+    ///
+    /// async fn connect_api_key(mut asker: Asker) -> ToolResponse {
+    ///     respond(async {
+    ///         let text = match asker.url_page::<ApiKey>().await? {
+    ///             FlowOutcome::Completed(key) => format!("Connected the key ending {}.", key["ending"]),
+    ///             _ => "Not connected.".to_owned(),
+    ///         };
+    ///         Ok(CallToolResult::success(vec![ContentBlock::text(text)]))
+    ///     })
+    ///     .await
+    /// }
+    /// ```
+    ///
+    /// # Errors
+    /// As [`url_flow`](Asker::url_flow).
+    #[cfg(feature = "page")]
+    pub async fn url_page<T: crate::page::SecretForm>(&mut self) -> Result<FlowOutcome, Stop> {
+        self.url_flow(T::secret_page().name(), T::message()).await
+    }
+
     /// Before asking: whether the client declared `mode` (a [`Stop::CannotAsk`] if not), and
     /// whether `key` is new in this call. Each question has its own key, on every revision: on
     /// 2026-07-28 a second question under a key would read the first one's answer.

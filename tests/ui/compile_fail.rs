@@ -22,6 +22,7 @@ fn forbidden_forms_fail_and_the_edge_of_each_rule_compiles() {
         "message",
         "many",
         "consent",
+        "page",
     ] {
         t.compile_fail(cases(area));
     }

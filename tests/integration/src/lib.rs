@@ -88,3 +88,92 @@ pub struct PageGuide;
 /// ```
 #[cfg(doctest)]
 pub struct ConsentIsNotInAToolInputSchema;
+
+/// A page declared as a type keeps the pages' own rules at compile time, by the functions
+/// `SecretPage::new` checks at run time; these need the facade's `page` feature, which the
+/// trybuild cases (`tests/ui/page/`) build without. Its name is one a flow can carry:
+///
+/// ```compile_fail,E0080
+/// use mcp_elicit::Elicit;
+/// use mcp_elicit::page::SecretString;
+///
+/// /// Your Example Co. API key
+/// #[derive(Elicit)]
+/// #[elicit(mode = "url", name = "api key", message = "Enter your key on the page that opens.")]
+/// struct ApiKey {
+///     key: SecretString,
+/// }
+/// ```
+///
+/// No field takes the name of the page's CSRF token:
+///
+/// ```compile_fail,E0080
+/// use mcp_elicit::Elicit;
+/// use mcp_elicit::page::SecretString;
+///
+/// /// Your Example Co. API key
+/// #[derive(Elicit)]
+/// #[elicit(mode = "url", message = "Enter your key on the page that opens.")]
+/// struct ApiKey {
+///     #[elicit(rename = "_csrf")]
+///     key: SecretString,
+/// }
+/// ```
+///
+/// A field's type the syntax cannot read (an alias) is checked by the compiler: `SecretString`
+/// only.
+///
+/// ```compile_fail,E0277
+/// use mcp_elicit::Elicit;
+///
+/// type Key = String;
+///
+/// /// Your Example Co. API key
+/// #[derive(Elicit)]
+/// #[elicit(mode = "url", message = "Enter your key on the page that opens.")]
+/// struct ApiKey {
+///     key: Key,
+/// }
+/// ```
+///
+/// The derive implements no `Debug`: the type is not printed unless its author asks (and then
+/// `SecretString`'s own `Debug` redacts).
+///
+/// ```compile_fail,E0277
+/// use mcp_elicit::Elicit;
+/// use mcp_elicit::page::SecretString;
+///
+/// /// Your Example Co. API key
+/// #[derive(Elicit)]
+/// #[elicit(mode = "url", message = "Enter your key on the page that opens.")]
+/// struct ApiKey {
+///     key: SecretString,
+/// }
+///
+/// fn log(key: &ApiKey) -> String {
+///     format!("{key:?}")
+/// }
+/// ```
+///
+/// The same page, within every rule and through an alias of `SecretString`, compiles; and a
+/// `Debug` its author derives shows no secret:
+///
+/// ```
+/// use mcp_elicit::Elicit;
+/// use mcp_elicit::page::SecretString;
+///
+/// type Key = SecretString;
+///
+/// /// Your Example Co. API key
+/// #[derive(Elicit, Debug)]
+/// #[elicit(mode = "url", name = "api-key_2", message = "Enter your key on the page that opens.")]
+/// struct ApiKey {
+///     #[elicit(rename = "csrf")]
+///     key: Key,
+/// }
+///
+/// let key = ApiKey { key: SecretString::from("sk-live-0123456789abcdef") };
+/// assert!(!format!("{key:?}").contains("sk-live"));
+/// ```
+#[cfg(all(doctest, feature = "page"))]
+pub struct PageRulesAtCompileTime;
