@@ -10,15 +10,20 @@
 //!
 //! Everything the test can see is kept and searched for the key and the token: every byte of
 //! JSON-RPC between client and server, every URL asked of the pages and every response header
-//! and body they sent, the URLs the browser ends on, and the provider's log. (The library writes
-//! no log of its own.)
+//! and body they sent, the URLs the browser ends on, the provider's log, and every `tracing`
+//! event and span of the test's thread at every level (the library logs nothing itself; rmcp,
+//! hyper and reqwest log through `tracing`).
 //!
 //! Ignored unless asked for: they need chromium, chromedriver and the provider's node_modules,
 //! which `.ci/run` installs before it runs them with `--include-ignored`.
 
 use std::{
+    fmt::{self, Write as _},
     pin::Pin,
-    sync::{Arc, Mutex},
+    sync::{
+        Arc, Mutex,
+        atomic::{AtomicU64, Ordering},
+    },
     task::{Context, Poll},
     time::Duration,
 };
@@ -308,6 +313,65 @@ impl Call {
     }
 }
 
+// ---------------------------------------------------------------------------------- the logs
+
+/// Every `tracing` event and span, at every level, as text: what the server logs. Set as the
+/// thread's default, it sees everything the test's runtime runs (one thread: `#[tokio::test]`).
+#[derive(Clone, Default)]
+struct Logs {
+    text: Arc<Mutex<String>>,
+    spans: Arc<AtomicU64>,
+}
+
+/// Writes a record's fields as `name=value `.
+struct Fields<'a>(&'a mut String);
+
+impl tracing::field::Visit for Fields<'_> {
+    fn record_debug(&mut self, field: &tracing::field::Field, value: &dyn fmt::Debug) {
+        let _ = write!(self.0, "{}={value:?} ", field.name());
+    }
+}
+
+impl Logs {
+    fn text(&self) -> String {
+        self.text.lock().unwrap().clone()
+    }
+}
+
+impl tracing::Subscriber for Logs {
+    fn enabled(&self, _: &tracing::Metadata<'_>) -> bool {
+        true
+    }
+
+    fn new_span(&self, span: &tracing::span::Attributes<'_>) -> tracing::span::Id {
+        let mut text = self.text.lock().unwrap();
+        let _ = write!(text, "span {} ", span.metadata().name());
+        span.record(&mut Fields(&mut text));
+        text.push('\n');
+        tracing::span::Id::from_u64(self.spans.fetch_add(1, Ordering::Relaxed) + 1)
+    }
+
+    fn record(&self, _: &tracing::span::Id, values: &tracing::span::Record<'_>) {
+        let mut text = self.text.lock().unwrap();
+        values.record(&mut Fields(&mut text));
+        text.push('\n');
+    }
+
+    fn record_follows_from(&self, _: &tracing::span::Id, _: &tracing::span::Id) {}
+
+    fn event(&self, event: &tracing::Event<'_>) {
+        let mut text = self.text.lock().unwrap();
+        let metadata = event.metadata();
+        let _ = write!(text, "{} {} ", metadata.level(), metadata.target());
+        event.record(&mut Fields(&mut text));
+        text.push('\n');
+    }
+
+    fn enter(&self, _: &tracing::span::Id) {}
+
+    fn exit(&self, _: &tracing::span::Id) {}
+}
+
 // ------------------------------------------------------------------------------ the pages' site
 
 /// What the pages were asked and answered: the method and URL, the status, every header and the
@@ -376,6 +440,8 @@ struct World {
     tokens: Kept,
     exchanges: Exchanges,
     driver: Chromedriver,
+    logs: Logs,
+    _logging: tracing::subscriber::DefaultGuard,
 }
 
 fn api_key_page() -> AnyResult<SecretPage> {
@@ -391,6 +457,8 @@ fn api_key_page() -> AnyResult<SecretPage> {
 
 impl World {
     async fn start() -> AnyResult<Self> {
+        let logs = Logs::default();
+        let logging = tracing::subscriber::set_default(logs.clone());
         // Bound first: the provider needs both redirect URIs when it starts.
         let listener = Site::bind().await?;
         let base = format!("http://{}/elicit/", listener.local_addr()?);
@@ -484,6 +552,8 @@ impl World {
             tokens,
             exchanges,
             driver,
+            logs,
+            _logging: logging,
         })
     }
 
@@ -527,7 +597,8 @@ impl World {
 
     /// Asserts that `secret` is nowhere the test can see: not in any URL asked of the pages,
     /// nor any header or body they sent, nor where `browsers` are now, nor the provider's log,
-    /// nor (if there is one) the JSON-RPC between client and server, nor the flows' store.
+    /// nor the server's logs, nor (if there is one) the JSON-RPC between client and server, nor
+    /// the flows' store.
     async fn assert_nowhere(
         &self,
         secret: &str,
@@ -555,7 +626,10 @@ impl World {
             "{}",
             self.provider.log()
         );
+        let logs = self.logs.text();
+        assert!(!logs.contains(secret), "{logs}");
         if let Some(session) = session {
+            assert!(logs.contains("rmcp::"), "rmcp's logs are captured: {logs}");
             assert!(!session.wire().contains(secret), "{}", session.wire());
         }
         for exchange in self.exchanges() {
