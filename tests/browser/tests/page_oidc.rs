@@ -921,6 +921,14 @@ async fn a_wrong_password_at_the_provider_signs_no_one_in_and_shows_no_page() ->
         .wait_for_text("You could not be signed in", WAIT)
         .await?;
     assert!(page.contains("started no sign-in"), "{page}");
+    // The refusals there are styled like every page: their style sheet is found.
+    let missing: Vec<_> = world
+        .exchanges()
+        .into_iter()
+        .filter(|e| e.status == 404)
+        .map(|e| e.uri)
+        .collect();
+    assert!(missing.is_empty(), "not found: {missing:?}");
     for exchange in world.exchanges() {
         assert!(
             !exchange.headers.contains("elicit_session"),
