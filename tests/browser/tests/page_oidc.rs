@@ -35,7 +35,8 @@ use axum::{
     response::Response,
 };
 use elicit_browser_tests::{
-    ALICE, Account, BOB, Browser, Chromedriver, LoopbackHttp, OidcClient, OidcProvider, Site,
+    ALICE, Account, BOB, Browser, BrowserOptions, Chromedriver, LoopbackHttp, OidcClient,
+    OidcProvider, Site,
 };
 use mcp_elicit::{
     mrtr::Rounds,
@@ -952,7 +953,12 @@ async fn alice_connects_example_git_and_only_the_token_sink_gets_the_token() -> 
     let mut session = Session::connect(&world.flows, ALICE.sub).await?;
     let call = session.call("connect_git").await?;
 
-    let alice = world.driver.browser().await?;
+    // With JavaScript off: the pages, the provider's and the redirects between them are plain
+    // HTML forms and links.
+    let alice = world
+        .driver
+        .browser_with(BrowserOptions::without_javascript())
+        .await?;
     let page = open_signing_in(&world, &alice, &call.url, ALICE).await?;
     assert!(page.contains(&format!("Connect {GIT_NAME}")), "{page}");
     alice.press(&format!("Continue to {GIT_NAME}")).await?;
