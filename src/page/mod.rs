@@ -83,8 +83,9 @@ enum Kind {
 /// 2. the [`Identity`] names who sent it, and the flow must be theirs (else refused, nothing
 ///    stored, the flow left open for its owner);
 /// 3. the browser: the first to open a flow binds it, and every other is refused;
-/// 4. on a submission, the `Origin` (or `Sec-Fetch-Site`) must be the pages' own, and the CSRF
-///    token must be the one this page gave this browser for this flow;
+/// 4. on a submission, the `Origin` (or, when it is absent or `null`, `Sec-Fetch-Site`) must be
+///    the pages' own, and the CSRF token must be the one this page gave this browser for this
+///    flow;
 /// 5. the flow finishes once: a replayed submission is refused.
 ///
 /// Every response carries `Content-Security-Policy: default-src 'none'; form-action 'self';
@@ -662,13 +663,19 @@ fn finished_page(shared: &Shared, flow: &Flow) -> Response {
     html_body(html::page(&shared.path, class, heading, &body)).into_response()
 }
 
-/// A submission from the pages' own origin: `Origin` when the browser sends it (every current
-/// browser does on a POST), else `Sec-Fetch-Site: same-origin`; neither is refused.
+/// A submission from the pages' own origin: `Origin` when the browser names one (every current
+/// browser sends the header on a POST), else `Sec-Fetch-Site: same-origin`; neither is refused.
+///
+/// `Origin: null` names none: a browser sends it for the pages' own form, because the pages say
+/// `Referrer-Policy: no-referrer` (the Fetch standard serializes the origin of a POST under that
+/// policy as `null`; Chromium does), and for a sandboxed or opaque document anywhere.
+/// `Sec-Fetch-Site`, which the browser sets and no page can, tells them apart.
 fn same_origin(parts: &Parts, origin: &str) -> Result<(), Response> {
     let sent = parts
         .headers
         .get(header::ORIGIN)
-        .map(|value| value.to_str().unwrap_or(""));
+        .map(|value| value.to_str().unwrap_or(""))
+        .filter(|sent| *sent != "null");
     let site = parts
         .headers
         .get("sec-fetch-site")

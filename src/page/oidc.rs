@@ -22,7 +22,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use super::identity::{IdentifyFuture, Identity};
-use super::respond::{base_path, cookie_value, refusal};
+use super::respond::{base_path, cookie_value, refusal_under};
 use crate::state::{Binding, ParamsDigest, StateKeys, UnixTime};
 use crate::url_mode::Flows;
 
@@ -265,7 +265,7 @@ impl Inner {
             UnixTime::now(),
         ) {
             Ok(sealed) => sealed,
-            Err(error) => return unavailable(&error.to_string()),
+            Err(error) => return unavailable(&self.path, &error.to_string()),
         };
         let mut response = Redirect::to(url.as_str()).into_response();
         response.headers_mut().append(
@@ -319,7 +319,8 @@ struct Callback {
 /// nonce are checked; then the browser is signed in as its `sub`.
 async fn callback(State(inner): State<Arc<Inner>>, headers: HeaderMap, uri: Uri) -> Response {
     let refused = |why: &str| {
-        refusal(
+        refusal_under(
+            &inner.path,
             StatusCode::FORBIDDEN,
             "You could not be signed in",
             &format!("{why} Open the link from your MCP client again."),
@@ -351,7 +352,7 @@ async fn callback(State(inner): State<Arc<Inner>>, headers: HeaderMap, uri: Uri)
     }
     let exchange = match inner.client.exchange_code(AuthorizationCode::new(code)) {
         Ok(exchange) => exchange,
-        Err(_) => return unavailable("The provider names no token endpoint."),
+        Err(_) => return unavailable(&inner.path, "The provider names no token endpoint."),
     };
     let tokens = match exchange
         .set_pkce_verifier(PkceCodeVerifier::new(pending.v))
@@ -378,7 +379,7 @@ async fn callback(State(inner): State<Arc<Inner>>, headers: HeaderMap, uri: Uri)
         UnixTime::now(),
     ) {
         Ok(sealed) => sealed,
-        Err(error) => return unavailable(&error.to_string()),
+        Err(error) => return unavailable(&inner.path, &error.to_string()),
     };
     let mut response = Redirect::to(&pending.r).into_response();
     let cookies = response.headers_mut();
@@ -393,8 +394,10 @@ async fn callback(State(inner): State<Arc<Inner>>, headers: HeaderMap, uri: Uri)
     response
 }
 
-fn unavailable(why: &str) -> Response {
-    refusal(
+/// The sign-in's refusal when the server cannot sign in now, under the pages' base path `base`.
+fn unavailable(base: &str, why: &str) -> Response {
+    refusal_under(
+        base,
         StatusCode::SERVICE_UNAVAILABLE,
         "You could not be signed in",
         why,

@@ -10,14 +10,25 @@ use axum::response::{IntoResponse, Response};
 use super::html;
 use crate::url_mode::{FlowError, Flows};
 
-/// A page that refuses: `status`, a heading, and why, in words a person can act on.
+/// A page that refuses: `status`, a heading, and why, in words a person can act on. Its style
+/// sheet is linked relative to it: for a page one segment under the pages' base.
 pub(super) fn refusal(status: StatusCode, heading: &str, why: &str) -> Response {
+    refusal_under("", status, heading, why)
+}
+
+/// [`refusal`], for a page anywhere under the pages' base path `base` (`/elicit/`), which its
+/// style sheet is linked from: the sign-in callback is two segments under it.
+pub(super) fn refusal_under(base: &str, status: StatusCode, heading: &str, why: &str) -> Response {
     let body = format!(
         "<p>{}</p>\n<p>Nothing was stored. If you were sent here by your MCP client, go back to \
          it and ask again.</p>",
         html::escape(why)
     );
-    (status, html_body(html::page("", "refused", heading, &body))).into_response()
+    (
+        status,
+        html_body(html::page(base, "refused", heading, &body)),
+    )
+        .into_response()
 }
 
 pub(super) fn html_body(html: String) -> ([(header::HeaderName, &'static str); 1], String) {

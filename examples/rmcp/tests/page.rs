@@ -144,12 +144,25 @@ impl Site {
         origin: Option<&str>,
         form: &[(&str, &str)],
     ) -> Reply {
+        let origin: Vec<_> = origin.map(|o| ("origin", o)).into_iter().collect();
+        self.post_with(id, user, cookie, &origin, form).await
+    }
+
+    /// [`post`](Site::post), with `headers` (`Origin`, `Sec-Fetch-Site`) as a browser sets them.
+    async fn post_with(
+        &self,
+        id: &str,
+        user: &str,
+        cookie: &str,
+        headers: &[(&str, &str)],
+        form: &[(&str, &str)],
+    ) -> Reply {
         let mut request = Request::post(format!("/elicit/{id}"))
             .header("x-user", user)
             .header(header::COOKIE, cookie)
             .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded");
-        if let Some(origin) = origin {
-            request = request.header(header::ORIGIN, origin);
+        for (name, value) in headers {
+            request = request.header(*name, *value);
         }
         let body = serde_urlencoded::to_string(form).unwrap();
         self.send(request.body(Body::from(body)).unwrap()).await
@@ -376,6 +389,46 @@ async fn a_replayed_post_is_refused_and_the_sink_sees_the_secret_once() {
     assert_eq!(replayed.status, StatusCode::GONE, "{}", replayed.body);
     assert!(replayed.body.contains("finished"));
     assert_eq!(site.stored().len(), 1);
+}
+
+/// The pages say `Referrer-Policy: no-referrer`, and under that policy a browser sends its own
+/// form's POST with `Origin: null` (the Fetch standard; Chromium does, as
+/// `tests/browser/tests/page_oidc.rs` shows): `Sec-Fetch-Site` then decides.
+#[tokio::test]
+async fn the_pages_own_form_under_no_referrer_origin_null_and_same_origin_fetch_is_accepted() {
+    let site = site();
+    let id = site.flow_for("alice");
+    let (_, cookie, token) = opened(&site, &id, "alice").await;
+    let form = [("_csrf", token.as_str()), ("key", KEY)];
+    for fetch_site in ["cross-site", "same-site", "none"] {
+        let reply = site
+            .post_with(
+                &id.to_string(),
+                "alice",
+                &cookie,
+                &[("origin", "null"), ("sec-fetch-site", fetch_site)],
+                &form,
+            )
+            .await;
+        assert_eq!(
+            reply.status,
+            StatusCode::FORBIDDEN,
+            "{fetch_site}: {}",
+            reply.body
+        );
+    }
+    assert!(site.stored().is_empty());
+    let done = site
+        .post_with(
+            &id.to_string(),
+            "alice",
+            &cookie,
+            &[("origin", "null"), ("sec-fetch-site", "same-origin")],
+            &form,
+        )
+        .await;
+    assert_eq!(done.status, StatusCode::OK, "{}", done.body);
+    assert_eq!(site.stored(), [("alice".to_owned(), KEY.to_owned())]);
 }
 
 #[tokio::test]
