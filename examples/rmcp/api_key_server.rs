@@ -23,10 +23,10 @@ use secrecy::{ExposeSecret, SecretString};
 use serde_json::{Value, json};
 
 /// The server's secret store: here the process's memory; in production, its vault.
-type Vault = Arc<Mutex<HashMap<String, SecretString>>>;
+pub type Vault = Arc<Mutex<HashMap<String, SecretString>>>;
 
 #[derive(Clone)]
-struct Keys {
+pub struct Keys {
     asking: AskConfig,
 }
 
@@ -69,25 +69,30 @@ fn keep(vault: &Vault, user: &str, mut typed: Secrets) -> Result<Value, String> 
     Ok(json!({ "ending": ending.chars().rev().collect::<String>() }))
 }
 
-#[tokio::main]
-async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// The page that takes the key into `vault`, served by `pages`, and the server whose tool sends
+/// the user there. (`tests/browser/tests/page_secret.rs` runs this same server in process.)
+pub fn api_key_server(
+    pages: Pages,
+    vault: Vault,
+) -> Result<(Keys, Pages), Box<dyn std::error::Error>> {
     let key = Property::new("key", StringSchema::new().min_length(20).max_length(200));
     let page = SecretPage::new(
         "api_key",
         "Your Example Co. API key",
         vec![key.title("API key")],
     )?;
-    let vault = Vault::default();
-    let pages = Pages::bind_loopback()
-        .await?
-        .secret(page, move |user: &str, typed: Secrets| {
-            keep(&vault, user, typed)
-        });
+    let pages = pages.secret(page, move |user: &str, typed: Secrets| {
+        keep(&vault, user, typed)
+    });
     let asking = AskConfig::single_user()?.with_flows(pages.flows().clone());
+    Ok((Keys { asking }, pages))
+}
+
+#[tokio::main]
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let (keys, pages) = api_key_server(Pages::bind_loopback().await?, Vault::default())?;
     tokio::spawn(pages.serve());
-    let server = AskingService(Keys { asking })
-        .serve(rmcp::transport::stdio())
-        .await?;
+    let server = AskingService(keys).serve(rmcp::transport::stdio()).await?;
     server.waiting().await?;
     Ok(())
 }
