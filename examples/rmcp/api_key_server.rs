@@ -34,10 +34,10 @@ struct ApiKey {
 }
 
 /// The server's secret store: here the process's memory; in production, its vault.
-type Vault = Arc<Mutex<HashMap<String, SecretString>>>;
+pub type Vault = Arc<Mutex<HashMap<String, SecretString>>>;
 
 #[derive(Clone)]
-struct Keys {
+pub struct Keys {
     asking: AskConfig,
 }
 
@@ -78,17 +78,22 @@ fn keep(vault: &Vault, user: &str, typed: ApiKey) -> Result<Value, String> {
     Ok(json!({ "ending": ending.chars().rev().collect::<String>() }))
 }
 
+/// The page that takes the key into `vault`, served by `pages`, and the server whose tool sends
+/// the user there. (`tests/browser/tests/page_secret.rs` runs this same server in process.)
+pub fn api_key_server(
+    pages: Pages,
+    vault: Vault,
+) -> Result<(Keys, Pages), Box<dyn std::error::Error>> {
+    let pages = pages.secret_form(move |user: &str, typed: ApiKey| keep(&vault, user, typed));
+    let asking = AskConfig::single_user()?.with_flows(pages.flows().clone());
+    Ok((Keys { asking }, pages))
+}
+
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let vault = Vault::default();
-    let pages = Pages::bind_loopback()
-        .await?
-        .secret_form(move |user: &str, typed: ApiKey| keep(&vault, user, typed));
-    let asking = AskConfig::single_user()?.with_flows(pages.flows().clone());
+    let (keys, pages) = api_key_server(Pages::bind_loopback().await?, Vault::default())?;
     tokio::spawn(pages.serve());
-    let server = AskingService(Keys { asking })
-        .serve(rmcp::transport::stdio())
-        .await?;
+    let server = AskingService(keys).serve(rmcp::transport::stdio()).await?;
     server.waiting().await?;
     Ok(())
 }

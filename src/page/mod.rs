@@ -219,6 +219,17 @@ impl Pages {
         self
     }
 
+    /// Flows live `ttl` from when they are asked, and the pages' CSRF tokens as long from when
+    /// they are shown (default [`Flow::DEFAULT_TTL`]): what [`Flows::with_ttl`] sets for pages
+    /// made by [`new`](Pages::new), for pages made by [`bind_loopback`](Pages::bind_loopback).
+    /// Set it before giving [`flows`](Pages::flows) to the server's `AskConfig`, whose asker
+    /// stamps each flow's expiry.
+    #[must_use]
+    pub fn with_flow_ttl(mut self, ttl: std::time::Duration) -> Self {
+        self.flows = self.flows.with_ttl(ttl);
+        self
+    }
+
     /// The flows these pages finish: give them to the server's
     /// [`AskConfig::with_flows`](crate::rmcp::AskConfig::with_flows).
     #[must_use]
