@@ -583,6 +583,15 @@ async fn submit(
         claims.f == visit.id.to_string() && claims.b == browser
     });
     if !valid {
+        // A token lives as long as a flow, from when the page was shown: a form saved after its
+        // flow expired (or finished) carries a dead token too. Its owner is told why the step
+        // is over, not that the form was forged; anyone else learns nothing from it.
+        if let Ok(flow) = shared.flows.store().get(&visit.id, UnixTime::now()).await
+            && flow.principal() == visit.principal
+            && matches!(flow.status(), FlowStatus::Expired)
+        {
+            return flow_refusal(&FlowError::Expired);
+        }
         return refusal(
             StatusCode::FORBIDDEN,
             "This form was not sent from its page",

@@ -513,6 +513,39 @@ async fn an_expired_flow_is_refused() {
     assert!(reply.body.contains("expired"));
 }
 
+/// A form saved after its flow expired carries a dead token too (a token lives a flow's TTL
+/// from when the page was shown): its owner is told the step expired, anyone else only that the
+/// form is not theirs, and nothing is stored. Found in Chromium (`tests/browser/tests/page_secret.rs`).
+#[tokio::test]
+async fn a_form_saved_after_its_flow_and_its_token_expired_says_the_step_expired() {
+    let ttl = Duration::from_secs(1);
+    let site = site_with(
+        |flows| Pages::new(flows, HeaderUser).unwrap().with_flow_ttl(ttl),
+        MemoryFlowStore::new(),
+    );
+    let id = FlowId::random().unwrap();
+    let call = ParamsDigest::of(&json!({ "name": "connect_api_key" }));
+    let now = UnixTime::now();
+    let flow = Flow::new(id, "api_key", "alice", call, "Enter your key.")
+        .expiring(now, ttl)
+        .unwrap();
+    site.store.begin_now(flow, now).unwrap();
+    let (_, cookie, token) = opened(&site, &id, "alice").await;
+    tokio::time::sleep(ttl * 2 + Duration::from_millis(100)).await;
+    let form = [("_csrf", token.as_str()), ("key", KEY)];
+    let late = site
+        .post(&id.to_string(), "alice", &cookie, Some(ORIGIN), &form)
+        .await;
+    assert_eq!(late.status, StatusCode::GONE, "{}", late.body);
+    assert!(late.body.contains("This step expired"), "{}", late.body);
+    let other = site
+        .post(&id.to_string(), "bob", &cookie, Some(ORIGIN), &form)
+        .await;
+    assert_eq!(other.status, StatusCode::FORBIDDEN, "{}", other.body);
+    assert!(other.body.contains("not sent from its page"), "{}", other.body);
+    assert!(site.stored().is_empty());
+}
+
 #[tokio::test]
 async fn a_value_that_breaks_a_rule_is_asked_again_naming_the_field_and_the_rule_not_the_value() {
     let site = site();
