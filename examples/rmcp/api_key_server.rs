@@ -25,7 +25,7 @@ use serde_json::{Value, json};
 #[derive(Elicit)]
 #[elicit(
     mode = "url",
-    message = "Enter your Example Co. API key on the page that opens."
+    message = "Enter your Example Co. API key on our page, never in the chat."
 )]
 struct ApiKey {
     /// Settings → API keys on example.com

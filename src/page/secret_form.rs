@@ -39,7 +39,10 @@ use crate::url_mode::ElicitUrl;
 ///
 /// /// Your Example Co. API key
 /// #[derive(Elicit)]
-/// #[elicit(mode = "url", message = "Enter your Example Co. API key on the page that opens.")]
+/// #[elicit(
+///     mode = "url",
+///     message = "Enter your Example Co. API key on our page, never in the chat."
+/// )]
 /// struct ApiKey {
 ///     /// Settings → API keys on example.com
 ///     #[elicit(title = "API key", min_length = 20, max_length = 200)]

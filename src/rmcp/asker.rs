@@ -585,7 +585,10 @@ impl Asker {
     /// # use rmcp::model::{CallToolResult, ContentBlock};
     /// /// Your Example Co. API key
     /// #[derive(Elicit)]
-    /// #[elicit(mode = "url", message = "Enter your Example Co. API key on the page that opens.")]
+    /// #[elicit(
+    ///     mode = "url",
+    ///     message = "Enter your Example Co. API key on our page, never in the chat."
+    /// )]
     /// struct ApiKey {
     ///     #[elicit(title = "API key", min_length = 20)]
     ///     key: SecretString,

@@ -51,7 +51,7 @@ from mcp.client.stdio import stdio_client
 
 SERVER = StdioServerParameters(command=os.environ["API_KEY_SERVER"], args=[])
 TOOL = "connect_api_key"
-MESSAGE = "Enter your Example Co. API key on the page that opens."
+MESSAGE = "Enter your Example Co. API key on our page, never in the chat."
 PAGE_URL = re.compile(r"http://localhost:(?P<port>[0-9]{1,5})/elicit/(?P<flow>[0-9a-f]{32})")
 HTTP_TIMEOUT = 10
 

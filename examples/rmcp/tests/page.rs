@@ -542,7 +542,11 @@ async fn a_form_saved_after_its_flow_and_its_token_expired_says_the_step_expired
         .post(&id.to_string(), "bob", &cookie, Some(ORIGIN), &form)
         .await;
     assert_eq!(other.status, StatusCode::FORBIDDEN, "{}", other.body);
-    assert!(other.body.contains("not sent from its page"), "{}", other.body);
+    assert!(
+        other.body.contains("not sent from its page"),
+        "{}",
+        other.body
+    );
     assert!(site.stored().is_empty());
 }
 

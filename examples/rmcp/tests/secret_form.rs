@@ -35,7 +35,7 @@ const KEY: &str = "sk-live-0123456789abcdef";
 #[derive(Elicit)]
 #[elicit(
     mode = "url",
-    message = "Enter your Example Co. API key on the page that opens."
+    message = "Enter your Example Co. API key on our page, never in the chat."
 )]
 struct ApiKey {
     /// Settings → API keys on example.com

@@ -69,7 +69,7 @@ type TestResult<T = ()> = Result<T, Box<dyn Error>>;
 
 /// How long the user, the page or the tool may take for one step.
 const WAIT: Duration = Duration::from_secs(10);
-const MESSAGE: &str = "Enter your Example Co. API key on the page that opens.";
+const MESSAGE: &str = "Enter your Example Co. API key on our page, never in the chat.";
 const TITLE: &str = "Your Example Co. API key";
 const NOT_FINISHED: &str = "Not connected: the page was not finished.";
 
