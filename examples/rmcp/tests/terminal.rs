@@ -873,7 +873,7 @@ impl Emulated {
     }
 
     /// Draw everything up to the program's exit.
-    fn to_the_end(&mut self) -> &mut Self {
+    fn drawn_until_exit(&mut self) -> &mut Self {
         let rest = self.session.exp_eof().expect("it exits");
         let bytes: Vec<u8> = rest
             .chars()
@@ -1419,7 +1419,7 @@ fn a_completed_wait_leaves_no_choice_on_the_screen() {
         .sees("? Waiting for the page…")
         .sees("Check again");
     // The completion and the result, in either order (see the test above).
-    let rows = screen.to_the_end().rows();
+    let rows = screen.drawn_until_exit().rows();
     let shown = rows.join("\n");
     assert!(
         rows.iter().any(|row| row.trim_end() == "│ Connected."),
