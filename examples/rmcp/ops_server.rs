@@ -255,7 +255,13 @@ impl Ops {
 fn connected(receipt: &Value) -> String {
     let scopes: Vec<&str> = receipt["scopes"]
         .as_array()
-        .map(|scopes| scopes.iter().filter_map(Value::as_str).collect())
+        .map(|scopes| {
+            scopes
+                .iter()
+                .filter_map(Value::as_str)
+                .filter(|scope| !scope.is_empty())
+                .collect()
+        })
         .unwrap_or_default();
     if scopes.is_empty() {
         "GitHub is connected.".into()
