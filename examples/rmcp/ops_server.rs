@@ -287,7 +287,7 @@ impl ServerHandler for Ops {}
 
 /// Keeps GitHub's token for `user` in `vault`; what the tool reads back is only the scopes
 /// GitHub granted.
-pub fn keep_token(vault: &Vault, user: &str, token: Token) -> Result<Value, String> {
+fn keep_token(vault: &Vault, user: &str, token: Token) -> Result<Value, String> {
     vault
         .lock()
         .map_err(|_| "the vault is unavailable")?

@@ -2,62 +2,174 @@
 //! the step came to (`Asker::url_flow`); on the wire the request has an `elicitationId` only
 //! before 2026-07-28.
 //!
-//! The page's part is played as the page plays it: `ops_server`'s own token sink keeps a token
-//! in the vault, and its receipt finishes the flow in the store (`common::finish_flow`). The
-//! page itself, GitHub's consent included, is driven in Chromium by
-//! `tests/browser/tests/ops_server_github.rs`.
+//! The user's part is played through the pages' router, as a browser's requests reach it
+//! (`tests/page.rs` drives the pages the same way): the page, "Continue to GitHub", and back
+//! from GitHub with its answer. GitHub's token endpoint is played on loopback, so the page's
+//! exchange of the code and `ops_server`'s own sink run for real. The whole path in Chromium,
+//! with an OpenID provider as GitHub, is `tests/browser/tests/ops_server_github.rs`.
 //!
 //! `cargo test -p elicit-examples --features oauth --test asker_url_mode`
 
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use axum::Router;
+use axum::body::Body;
+use axum::extract::ConnectInfo;
+use axum::http::{HeaderMap, Request, StatusCode, header};
 use mcp_elicit::Revision;
-use mcp_elicit::page::{ExposeSecret, Pages, SecretString, SingleUser, Token};
+use mcp_elicit::page::{ExposeSecret, Pages, SingleUser};
 use mcp_elicit::rmcp::AskConfig;
 use mcp_elicit::url_mode::{Flows, MemoryFlowStore};
 use serde_json::json;
+use tower::ServiceExt;
 
 #[macro_use]
 mod common;
 
-use common::ops_server::{CONNECT_GITHUB, Vault, keep_token, ops_server};
+use common::ops_server::{CONNECT_GITHUB, GithubApp, Vault, ops_server};
 use common::*;
 
 /// The token GitHub gives the server: long and unlike anything else on the wire.
 const TOKEN: &str = "gho_tokenFromGitHub7Qm2xVt9Lp4Rw8Zk";
+const AUTHORIZE: &str = "https://github.com/login/oauth/authorize";
+/// `BASE`'s origin: where the page's own form is posted from.
+const ORIGIN: &str = "http://localhost:8719";
 
-fn token() -> Token {
-    Token {
-        access_token: SecretString::from(TOKEN),
-        refresh_token: None,
-        expires_in: None,
-        scopes: vec!["repo".into()],
-    }
+/// What GitHub's token endpoint was sent: each request's `Authorization` header and form.
+type Exchanges = Arc<Mutex<Vec<(String, Vec<(String, String)>)>>>;
+
+/// GitHub's token endpoint, played on loopback: it gives [`TOKEN`] with scope `repo` for any
+/// code, and keeps what it was sent. Stops when the test's runtime does.
+async fn token_endpoint() -> (String, Exchanges) {
+    let exchanges = Exchanges::default();
+    let kept = Arc::clone(&exchanges);
+    let answer = move |headers: HeaderMap, body: axum::body::Bytes| {
+        let kept = Arc::clone(&kept);
+        async move {
+            let authorization = headers
+                .get(header::AUTHORIZATION)
+                .map(|value| value.to_str().unwrap_or("").to_owned())
+                .unwrap_or_default();
+            let form = serde_urlencoded::from_bytes(&body).unwrap_or_default();
+            kept.lock().unwrap().push((authorization, form));
+            (
+                [(header::CONTENT_TYPE, "application/json")],
+                format!(r#"{{"access_token":"{TOKEN}","token_type":"bearer","scope":"repo"}}"#),
+            )
+        }
+    };
+    let router = Router::new().route("/login/oauth/access_token", axum::routing::post(answer));
+    let listener = tokio::net::TcpListener::bind(("127.0.0.1", 0))
+        .await
+        .unwrap();
+    let url = format!(
+        "http://{}/login/oauth/access_token",
+        listener.local_addr().unwrap()
+    );
+    tokio::spawn(async move { axum::serve(listener, router).await });
+    (url, exchanges)
 }
 
-/// A client that agrees to open the page (`answers`), after the user has finished it there the
-/// way the page does: GitHub's token through `ops_server`'s sink into `vault`, the sink's
-/// receipt into the flow.
-fn finishing(
-    store: &MemoryFlowStore,
-    vault: &Vault,
-    answers: Vec<rmcp::model::ElicitResult>,
-) -> Client {
-    let (store, vault) = (store.clone(), vault.clone());
-    Client::declaring(form_and_url())
-        .answering(answers)
-        .on_page(move |url| finish_flow(&store, url, keep_token(&vault, "", token())))
+/// `ops_server` with its GitHub page's token endpoint at `token_url`, and the page's router.
+fn ops_with_page(store: &MemoryFlowStore, vault: &Vault, token_url: String) -> (Ops, Router) {
+    let app = GithubApp {
+        authorize_url: AUTHORIZE.into(),
+        token_url,
+        client_id: "Iv1.0123456789abcdef".into(),
+        client_secret: "app-secret".into(),
+    };
+    let asking = AskConfig::single_user().expect("the OS has randomness");
+    let (ops, pages) = ops_and_pages(asking, store, vault, app);
+    (ops, pages.router())
 }
 
-fn single_user() -> AskConfig {
-    AskConfig::single_user().expect("the OS has randomness")
+/// The user's browser, on the pages' router over loopback (what `SingleUser` checks).
+async fn send(router: &Router, mut request: Request<Body>) -> (StatusCode, HeaderMap, String) {
+    let loopback = ConnectInfo(SocketAddr::from(([127, 0, 0, 1], 50_000)));
+    request.extensions_mut().insert(loopback);
+    let response = router.clone().oneshot(request).await.unwrap();
+    let (status, headers) = (response.status(), response.headers().clone());
+    let body = axum::body::to_bytes(response.into_body(), 1 << 20)
+        .await
+        .unwrap();
+    (status, headers, String::from_utf8(body.to_vec()).unwrap())
+}
+
+/// The cookie a response set, as a `Cookie` header's part.
+fn cookie_set(headers: &HeaderMap) -> String {
+    let set = headers[header::SET_COOKIE].to_str().unwrap();
+    set.split(';').next().unwrap().to_owned()
+}
+
+/// The user opens the page at `url`, presses "Continue to GitHub", and comes back with what
+/// GitHub answers (`code`, or `error`) and the `state` it was sent. Returns the last page.
+async fn connect_on_the_page(router: Router, url: String, answer: (&str, &str)) -> String {
+    let path = url.strip_prefix(ORIGIN).expect("a page under the base");
+    let (status, headers, page) =
+        send(&router, Request::get(path).body(Body::empty()).unwrap()).await;
+    assert_eq!(status, StatusCode::OK, "{page}");
+    assert!(
+        page.contains("Continue to GitHub") && page.contains(CONNECT_GITHUB),
+        "{page}"
+    );
+    let browser = cookie_set(&headers);
+    let token = page
+        .split(r#"name="_csrf" value=""#)
+        .nth(1)
+        .unwrap()
+        .split('"')
+        .next()
+        .unwrap();
+    let form = serde_urlencoded::to_string([("_csrf", token)]).unwrap();
+    let pressed = Request::post(path)
+        .header(header::COOKIE, &browser)
+        .header(header::ORIGIN, ORIGIN)
+        .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
+        .body(Body::from(form))
+        .unwrap();
+    let (status, headers, _) = send(&router, pressed).await;
+    assert_eq!(status, StatusCode::SEE_OTHER);
+    let to_github = headers[header::LOCATION].to_str().unwrap();
+    let (at, query) = to_github.split_once('?').unwrap();
+    assert_eq!(at, AUTHORIZE);
+    let query: Vec<(String, String)> = serde_urlencoded::from_str(query).unwrap();
+    let param = |name: &str| {
+        query
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.clone())
+    };
+    assert_eq!(param("scope").as_deref(), Some("repo"));
+    assert_eq!(param("redirect_uri"), Some(format!("{BASE}authorized")));
+    let state = param("state").expect("a state");
+    let back = serde_urlencoded::to_string([answer, ("state", &state)]).unwrap();
+    let back = Request::get(format!("/elicit/authorized?{back}"))
+        .header(
+            header::COOKIE,
+            format!("{browser}; {}", cookie_set(&headers)),
+        )
+        .body(Body::empty())
+        .unwrap();
+    send(&router, back).await.2
 }
 
 on_both_revisions! {
     async fn a_finished_page_connects_github_and_the_token_stays_in_the_vault(revision) {
         let (store, vault) = (MemoryFlowStore::new(), Vault::default());
-        let client = finishing(&store, &vault, vec![accept_url()]);
-        let s = connect(revision, ops_in(single_user(), &store, &vault), client).await;
+        let (token_url, exchanges) = token_endpoint().await;
+        let (ops, router) = ops_with_page(&store, &vault, token_url);
+        let client = Client::declaring(form_and_url())
+            .answering([accept_url()])
+            .on_page(move |url| {
+                let router = router.clone();
+                async move {
+                    let page = connect_on_the_page(router, url, ("code", "code-from-github")).await;
+                    assert!(page.contains("Saved"), "{page}");
+                }
+            });
+        let s = connect(revision, ops, client).await;
         let result = s.call("connect_github", json!({})).await;
         assert_eq!(result, ok("GitHub is connected (scopes: repo)."));
         let [asked] = &s.asked()[..] else { panic!("asked {:?}", s.asked()) };
@@ -72,6 +184,14 @@ on_both_revisions! {
         } else {
             assert_eq!(elicitation_id, "");
         }
+        // The page exchanged GitHub's code once, as the app, with its PKCE verifier.
+        let exchanges = exchanges.lock().unwrap().clone();
+        let [(authorization, form)] = &exchanges[..] else { panic!("{exchanges:?}") };
+        assert!(authorization.starts_with("Basic "), "{authorization}");
+        let sent = |name: &str| form.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str());
+        assert_eq!(sent("code"), Some("code-from-github"));
+        assert!(sent("code_verifier").is_some_and(|v| v.len() >= 43), "{form:?}");
+        // The token is in the vault, for the single user, and nowhere on the wire.
         let vault = vault.lock().unwrap();
         assert_eq!(vault.get("").map(|t| t.expose_secret().to_owned()).as_deref(), Some(TOKEN));
         assert!(!s.wire().concat().contains(TOKEN), "the token went to the client");
@@ -79,22 +199,27 @@ on_both_revisions! {
 }
 
 on_both_revisions! {
-    async fn a_page_that_failed_connects_nothing_and_says_why(revision) {
-        let store = MemoryFlowStore::new();
-        let failing = store.clone();
+    async fn a_denied_authorization_connects_nothing_and_says_why(revision) {
+        let (store, vault) = (MemoryFlowStore::new(), Vault::default());
+        let (token_url, exchanges) = token_endpoint().await;
+        let (ops, router) = ops_with_page(&store, &vault, token_url);
         let client = Client::declaring(form_and_url())
             .answering([accept_url()])
             .on_page(move |url| {
-                finish_flow(&failing, url, Err("You did not allow this server at GitHub.".into()))
+                let router = router.clone();
+                async move {
+                    let page = connect_on_the_page(router, url, ("error", "access_denied")).await;
+                    assert!(page.contains("Not saved"), "{page}");
+                }
             });
-        let vault = Vault::default();
-        let s = connect(revision, ops_in(single_user(), &store, &vault), client).await;
+        let s = connect(revision, ops, client).await;
         let result = s.call("connect_github", json!({})).await;
         assert_eq!(
             result,
             error("GitHub was not connected: You did not allow this server at GitHub.")
         );
         assert!(vault.lock().unwrap().is_empty());
+        assert!(exchanges.lock().unwrap().is_empty(), "no code to exchange");
     }
 }
 

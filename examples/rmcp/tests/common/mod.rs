@@ -59,15 +59,25 @@ pub fn github_app() -> ops_server::GithubApp {
     ops_server::GithubApp::at_github("Iv1.0123456789abcdef".into(), "app-secret".into())
 }
 
-/// `ops_server`'s server as `ops_server::ops_server` sets it up, asking as `asking` says, its
-/// GitHub page's flows under [`BASE`] in `store`, its tokens in `vault`.
-pub fn ops_in(asking: AskConfig, store: &MemoryFlowStore, vault: &ops_server::Vault) -> Ops {
+/// `ops_server`'s server as `ops_server::ops_server` sets it up with `app`, asking as `asking`
+/// says, and its pages: the GitHub page's flows under [`BASE`] in `store`, its tokens in `vault`.
+pub fn ops_and_pages(
+    asking: AskConfig,
+    store: &MemoryFlowStore,
+    vault: &ops_server::Vault,
+    app: ops_server::GithubApp,
+) -> (Ops, Pages) {
     let flows = Flows::new(store.clone(), BASE).expect("a valid base");
     let pages = Pages::new(flows, SingleUser).expect("the OS has randomness");
-    let (mut ops, pages) = ops_server::ops_server(pages, Some(github_app()), vault.clone())
-        .expect("the server is set up");
+    let (mut ops, pages) =
+        ops_server::ops_server(pages, Some(app), vault.clone()).expect("the server is set up");
     ops.asking = asking.with_flows(pages.flows().clone());
-    ops
+    (ops, pages)
+}
+
+/// [`ops_and_pages`] with [`github_app`], its pages never served.
+pub fn ops_in(asking: AskConfig, store: &MemoryFlowStore, vault: &ops_server::Vault) -> Ops {
+    ops_and_pages(asking, store, vault, github_app()).0
 }
 
 /// [`ops_in`] a store and a vault of its own.
@@ -174,7 +184,7 @@ pub fn cancel() -> ElicitResult {
 }
 
 /// What the user does on a page before the client answers its URL request (given the URL).
-type OnPage = Arc<dyn Fn(&str) + Send + Sync>;
+type OnPage = Arc<dyn Fn(String) -> Pin<Box<dyn Future<Output = ()> + Send>> + Send + Sync>;
 
 /// A client that answers from a script (in order, then the last answer from then on), after
 /// `delay`, and records every request it was shown.
@@ -199,9 +209,13 @@ impl Client {
     }
 
     /// Before answering a URL request, the user does `on_page` with its URL (finishes the page,
-    /// say, with [`finish_flow`]).
-    pub fn on_page(mut self, on_page: impl Fn(&str) + Send + Sync + 'static) -> Self {
-        self.on_page = Some(Arc::new(on_page));
+    /// say, with [`finish_flow`], or through the pages' router).
+    pub fn on_page<F, Done>(mut self, on_page: F) -> Self
+    where
+        F: Fn(String) -> Done + Send + Sync + 'static,
+        Done: Future<Output = ()> + Send + 'static,
+    {
+        self.on_page = Some(Arc::new(move |url| Box::pin(on_page(url))));
         self
     }
 
@@ -225,7 +239,7 @@ impl ClientHandler for Client {
         if let (Some(on_page), ElicitRequestParams::UrlElicitationParams { url, .. }) =
             (&self.on_page, &request)
         {
-            on_page(url);
+            on_page(url.clone()).await;
         }
         let asked = {
             let mut seen = self.seen.lock().unwrap();
