@@ -33,7 +33,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use mcp_elicit::page::{AuthorizationPage, Pages, SecretString, Token};
+use mcp_elicit::page::{AuthorizationPage, ExposeSecret, Pages, SecretString, Token};
 use mcp_elicit::rmcp::{AskConfig, Asker, AskingServer, AskingService, ToolResponse, respond};
 use mcp_elicit::url_mode::FlowOutcome;
 use mcp_elicit::{Consent, Elicit, Elicitation};
@@ -109,17 +109,17 @@ fn failed(text: String) -> CallToolResult {
 pub type Vault = Arc<Mutex<HashMap<String, SecretString>>>;
 
 /// The GitHub OAuth app the page authorizes: where GitHub's endpoints are, and the app's client
-/// id and secret.
+/// id and secret (a `SecretString`, like every secret here: never `Debug`-printed).
 pub struct GithubApp {
     pub authorize_url: String,
     pub token_url: String,
     pub client_id: String,
-    pub client_secret: String,
+    pub client_secret: SecretString,
 }
 
 impl GithubApp {
     /// The app `client_id` at github.com.
-    pub fn at_github(client_id: String, client_secret: String) -> Self {
+    pub fn at_github(client_id: String, client_secret: SecretString) -> Self {
         Self {
             authorize_url: "https://github.com/login/oauth/authorize".into(),
             token_url: "https://github.com/login/oauth/access_token".into(),
@@ -133,7 +133,7 @@ impl GithubApp {
         let variable = |name| std::env::var(name).ok().filter(|value| !value.is_empty());
         Some(Self::at_github(
             variable("GITHUB_CLIENT_ID")?,
-            variable("GITHUB_CLIENT_SECRET")?,
+            variable("GITHUB_CLIENT_SECRET")?.into(),
         ))
     }
 }
@@ -312,7 +312,7 @@ pub fn ops_server(
                 &app.authorize_url,
                 &app.token_url,
                 app.client_id,
-                Some(app.client_secret),
+                Some(app.client_secret.expose_secret().to_owned()),
                 pages.flows(),
             )?
             .scope("repo");
