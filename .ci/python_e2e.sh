@@ -25,7 +25,8 @@ fi
 "$venv/bin/python" --version
 
 echo "=== build the servers"
-cargo build --quiet -p elicit-examples --features rmcp --example ops_server
+# `ops_server`'s GitHub page needs `oauth` (which brings `page` and `rmcp`).
+cargo build --quiet -p elicit-examples --features oauth --example ops_server
 # The page is behind its own feature (`page`, which brings `rmcp`).
 cargo build --quiet -p elicit-examples --features page --example api_key_server
 target_dir=${CARGO_TARGET_DIR:-$root/target}

@@ -5,8 +5,10 @@
 //! - `deploy` asks where to deploy. Production is a `dangerous` option: never the default.
 //! - `drop_table` asks for consent before it touches anything; the table is dropped only with a
 //!   `Consent<DropTable>`, which only an accepted, ticked consent form produces.
-//! - `connect_github` sends the user to a page (URL mode) to connect their GitHub account: the
-//!   token never passes through the client or the model.
+//! - `connect_github` sends the user to a page this server hosts (URL mode), which sends them on
+//!   to GitHub to authorize the server's OAuth app. GitHub's token comes back to the page and goes
+//!   into the server's vault: it never passes through the client or the model, and the tool reads
+//!   only a receipt.
 //!
 //! The same code asks on every protocol revision: `elicitation/create` through the peer up to
 //! 2025-11-25, an input-required result and the client's retry from 2026-07-28. An answer that
@@ -16,20 +18,30 @@
 //! Run it under any stdio MCP client:
 //!
 //! ```sh
-//! cargo run -p elicit-examples --features rmcp --example ops_server
+//! cargo run -p elicit-examples --features oauth --example ops_server
 //! ```
+//!
+//! The GitHub page is served on loopback (`Pages::bind_loopback`: `http://localhost:<port>/elicit/`,
+//! a port the system picks) and needs a GitHub OAuth app: set `GITHUB_CLIENT_ID` and
+//! `GITHUB_CLIENT_SECRET` to its client id and secret, and register
+//! `http://localhost:<port>/elicit/authorized` as its callback URL. Without them the server
+//! still starts, `deploy` and `drop_table` work, and `connect_github` asks nothing: it answers an
+//! `isError` result naming the two variables and the callback URL to register. (A port that
+//! changes with each start suits a local try; a fixed callback needs the pages on a fixed port,
+//! served with `Pages::new` and `Pages::router`.)
 
-use std::sync::{Arc, Mutex, PoisonError};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 
+use mcp_elicit::page::{AuthorizationPage, ExposeSecret, Pages, SecretString, Token};
 use mcp_elicit::rmcp::{AskConfig, Asker, AskingServer, AskingService, ToolResponse, respond};
-use mcp_elicit::{
-    Consent, Elicit, Elicitation, UrlOutcome,
-    url_mode::{ElicitUrl, ElicitationId, UrlRequestError},
-};
+use mcp_elicit::url_mode::FlowOutcome;
+use mcp_elicit::{Consent, Elicit, Elicitation};
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{CallToolResult, ContentBlock};
 use rmcp::{ServerHandler, ServiceExt, schemars, tool, tool_handler, tool_router};
 use serde::Deserialize;
+use serde_json::{Value, json};
 
 /// Where to deploy; production serves customer traffic.
 #[derive(Elicit, Debug)]
@@ -62,13 +74,9 @@ pub struct DropTable {
     pub confirm: bool,
 }
 
-/// Connect your GitHub account on our page, so I can open pull requests for you.
-#[derive(Elicit)]
-#[elicit(
-    mode = "url",
-    message = "Connect your GitHub account on our page, so I can open pull requests for you."
-)]
-struct ConnectGithub;
+/// What the client shows before it opens the GitHub page.
+pub const CONNECT_GITHUB: &str =
+    "Connect your GitHub account on our page, so I can open pull requests for you.";
 
 /// The only way to drop a table: it takes the user's consent, which the model cannot forge.
 fn drop_table(table: &str, consent: Consent<DropTable>) -> String {
@@ -96,32 +104,55 @@ fn failed(text: String) -> CallToolResult {
     CallToolResult::error(vec![ContentBlock::text(text)])
 }
 
+/// The server's secret store: here the process's memory, a token per user; in production, its
+/// vault.
+pub type Vault = Arc<Mutex<HashMap<String, SecretString>>>;
+
+/// The GitHub OAuth app the page authorizes: where GitHub's endpoints are, and the app's client
+/// id and secret (a `SecretString`, like every secret here: never `Debug`-printed).
+pub struct GithubApp {
+    pub authorize_url: String,
+    pub token_url: String,
+    pub client_id: String,
+    pub client_secret: SecretString,
+}
+
+impl GithubApp {
+    /// The app `client_id` at github.com.
+    pub fn at_github(client_id: String, client_secret: SecretString) -> Self {
+        Self {
+            authorize_url: "https://github.com/login/oauth/authorize".into(),
+            token_url: "https://github.com/login/oauth/access_token".into(),
+            client_id,
+            client_secret,
+        }
+    }
+
+    /// The app named by `GITHUB_CLIENT_ID` and `GITHUB_CLIENT_SECRET`, if both are set.
+    pub fn from_env() -> Option<Self> {
+        let variable = |name| std::env::var(name).ok().filter(|value| !value.is_empty());
+        Some(Self::at_github(
+            variable("GITHUB_CLIENT_ID")?,
+            variable("GITHUB_CLIENT_SECRET")?.into(),
+        ))
+    }
+}
+
+/// Whether `connect_github` has a page to send the user to.
+#[derive(Clone)]
+pub enum GithubPage {
+    /// The page `github` is served.
+    Served,
+    /// No OAuth app was given: the page's callback URL, to register at GitHub.
+    NotConfigured { callback: String },
+}
+
 #[derive(Clone)]
 pub struct Ops {
     /// Asks for one user; every round's state is spent once (`AskConfig::single_user`), so a
-    /// replayed retry of `drop_table` drops nothing a second time.
+    /// replayed retry of `drop_table` drops nothing a second time. Its flows are the pages'.
     pub asking: AskConfig,
-    /// The GitHub connection this server's one user has pending, if any.
-    pub github_flow: Arc<Mutex<Option<ElicitationId>>>,
-}
-
-impl Ops {
-    /// The pending flow, or a new one. On 2026-07-28 `connect_github` runs again when the
-    /// answer arrives, and the answer is read only for the same page: the flow in its URL must
-    /// not change between the runs. (A server with several users keeps one per user, and its
-    /// page checks that whoever opens it is that user.)
-    fn github_flow(&self) -> Result<ElicitationId, UrlRequestError> {
-        let mut pending = self
-            .github_flow
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner);
-        if let Some(flow) = pending.as_ref() {
-            return Ok(flow.clone());
-        }
-        let flow = ElicitationId::random()?;
-        *pending = Some(flow.clone());
-        Ok(flow)
-    }
+    pub github: GithubPage,
 }
 
 impl AskingServer for Ops {
@@ -189,24 +220,63 @@ impl Ops {
     async fn connect_github(&self, mut asker: Asker) -> ToolResponse {
         asker.set_hint("You can also connect GitHub at https://ops.example.com/settings.");
         respond(async {
-            let flow = self.github_flow()?;
-            let page = format!("https://ops.example.com/connect/github?flow={flow}");
-            Ok(match asker.url(ConnectGithub::url_request(&page)?).await? {
-                UrlOutcome::Accept => done(
-                    "Finish connecting GitHub on the page that opened, then call this tool again."
+            if let GithubPage::NotConfigured { callback } = &self.github {
+                return Ok(failed(not_configured(callback)));
+            }
+            Ok(match asker.url_flow("github", CONNECT_GITHUB).await? {
+                FlowOutcome::Completed(receipt) => done(connected(&receipt)),
+                FlowOutcome::Failed(why) => failed(format!("GitHub was not connected: {why}")),
+                FlowOutcome::Expired => failed(
+                    "The GitHub page expired before it was finished: GitHub was not connected. \
+                     Call this tool again for a new page."
                         .into(),
                 ),
-                UrlOutcome::Decline => done("You declined: GitHub was not connected.".into()),
-                UrlOutcome::Cancel => {
+                FlowOutcome::NotFinished => failed(
+                    "The GitHub page was not finished in time: GitHub was not connected. Finish \
+                     it, then call this tool again."
+                        .into(),
+                ),
+                FlowOutcome::Decline => done("You declined: GitHub was not connected.".into()),
+                FlowOutcome::Cancel => {
                     done("You dismissed the request: GitHub was not connected.".into())
                 }
-                UrlOutcome::NoReply => {
+                FlowOutcome::NoReply => {
                     failed("No answer arrived: GitHub was not connected.".into())
                 }
+                // `FlowOutcome` may grow; whatever else it says, the step was not done.
+                _ => failed("GitHub was not connected.".into()),
             })
         })
         .await
     }
+}
+
+/// What `connect_github` says once the page is done: the receipt's scopes, never a token.
+fn connected(receipt: &Value) -> String {
+    let scopes: Vec<&str> = receipt["scopes"]
+        .as_array()
+        .map(|scopes| {
+            scopes
+                .iter()
+                .filter_map(Value::as_str)
+                .filter(|scope| !scope.is_empty())
+                .collect()
+        })
+        .unwrap_or_default();
+    if scopes.is_empty() {
+        "GitHub is connected.".into()
+    } else {
+        format!("GitHub is connected (scopes: {}).", scopes.join(", "))
+    }
+}
+
+/// What `connect_github` says on a server started without a GitHub OAuth app.
+fn not_configured(callback: &str) -> String {
+    format!(
+        "GitHub is not set up on this server: nothing was asked. Its operator must create a \
+         GitHub OAuth app with the callback URL {callback}, and start the server with \
+         GITHUB_CLIENT_ID and GITHUB_CLIENT_SECRET set to its client id and secret."
+    )
 }
 
 #[tool_handler(
@@ -215,13 +285,54 @@ impl Ops {
 )]
 impl ServerHandler for Ops {}
 
+/// Keeps GitHub's token for `user` in `vault`; what the tool reads back is only the scopes
+/// GitHub granted.
+fn keep_token(vault: &Vault, user: &str, token: Token) -> Result<Value, String> {
+    vault
+        .lock()
+        .map_err(|_| "the vault is unavailable")?
+        .insert(user.to_owned(), token.access_token);
+    Ok(json!({ "connected": "GitHub", "scopes": token.scopes }))
+}
+
+/// The server, and the pages it sends the user to: with `github`, the page `github` (served by
+/// `pages`), whose token goes into `vault`. (`tests/browser/tests/ops_server_github.rs` runs
+/// this same server in process, `github` pointing at a local OpenID provider.)
+pub fn ops_server(
+    pages: Pages,
+    github: Option<GithubApp>,
+    vault: Vault,
+) -> Result<(Ops, Pages), Box<dyn std::error::Error>> {
+    let callback = format!("{}authorized", pages.flows().base());
+    let (pages, github) = match github {
+        Some(app) => {
+            let page = AuthorizationPage::new(
+                "github",
+                "GitHub",
+                &app.authorize_url,
+                &app.token_url,
+                app.client_id,
+                Some(app.client_secret.expose_secret().to_owned()),
+                pages.flows(),
+            )?
+            .scope("repo");
+            let pages = pages.authorization(page, move |user: &str, token: Token| {
+                keep_token(&vault, user, token)
+            });
+            (pages, GithubPage::Served)
+        }
+        None => (pages, GithubPage::NotConfigured { callback }),
+    };
+    // One user (whoever started this stdio server): keys for the life of the process.
+    let asking = AskConfig::single_user()?.with_flows(pages.flows().clone());
+    Ok((Ops { asking, github }, pages))
+}
+
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    // One user (whoever started this stdio server): keys for the life of the process.
-    let ops = Ops {
-        asking: AskConfig::single_user()?,
-        github_flow: Arc::default(),
-    };
+    let pages = Pages::bind_loopback().await?;
+    let (ops, pages) = ops_server(pages, GithubApp::from_env(), Vault::default())?;
+    tokio::spawn(pages.serve());
     AskingService(ops)
         .serve(rmcp::transport::stdio())
         .await?

@@ -34,6 +34,14 @@ class Answers:
         return self.answers[min(len(self.seen), len(self.answers)) - 1]
 
 
+def only_on(*modes):
+    """Runs the case on `modes` only: for what one revision does and the other cannot."""
+    def mark(case):
+        case.modes = modes
+        return case
+    return mark
+
+
 def accept(content=None) -> types.ElicitResult:
     return types.ElicitResult(action="accept", content=content)
 
@@ -74,6 +82,8 @@ async def run_cases(cases, *, per_case_seconds=60) -> int:
             name = f"{case.__name__}[{mode}]"
             if only and not any(o in name for o in only):
                 continue
+            if mode not in getattr(case, "modes", MODES):
+                continue  # a case about one revision's behaviour (`only_on`)
             try:
                 with anyio.fail_after(per_case_seconds):
                     await case(mode)

@@ -8,32 +8,53 @@ isError, and how many times the user was asked.
 The `wire_` cases at the end talk to the server binary themselves, line by line, so what they
 assert is the server's own JSON text, not what the SDK made of it.
 
+`connect_github` sends the user to the server's own page (`http://localhost:<port>/elicit/<flow
+id>`), which sends them on to GitHub. The server is started with a made-up GitHub OAuth app
+(`GITHUB_CLIENT_ID`, `GITHUB_CLIENT_SECRET`): the cases check the page and where it sends the
+browser (urllib plays the browser, and stops at GitHub's door), never GitHub itself. The whole
+consent, against a local OpenID provider standing in for GitHub, runs in Chromium in
+`tests/browser/tests/ops_server_github.rs`; the tool's reading of a finished page, in process in
+`examples/rmcp/tests/asker_url_mode.rs`. Without the two variables, the server starts and
+`connect_github` says what to set (`connect_without_a_github_app`).
+
 Run through `.ci/python_e2e.sh`, or: OPS_SERVER=target/debug/examples/ops_server python tests/e2e/test_ops_server.py
 """
 
 from __future__ import annotations
 
+import http.cookiejar
 import json
 import os
 import re
 import sys
+import urllib.error
+import urllib.parse
+import urllib.request
 from contextlib import asynccontextmanager
 
 import anyio
+import anyio.to_thread
 from anyio.streams.buffered import BufferedByteReceiveStream
-from harness import CANCEL, DECLINE, Answers, accept, expect, result_text, run_cases
+from harness import CANCEL, DECLINE, Answers, accept, expect, only_on, result_text, run_cases
 from mcp import Client, StdioServerParameters, types
 
-SERVER = StdioServerParameters(command=os.environ["OPS_SERVER"], args=[])
+# A GitHub OAuth app made up for these cases: nothing here reaches GitHub.
+GITHUB_APP = {"GITHUB_CLIENT_ID": "Iv1.e2e0123456789ab", "GITHUB_CLIENT_SECRET": "e2e-app-secret-0123456789"}
+SERVER = StdioServerParameters(command=os.environ["OPS_SERVER"], args=[], env=GITHUB_APP)
+# The SDK starts a server with a short list of the environment's variables, and these two are not
+# among them: this server has no GitHub app.
+WITHOUT_GITHUB = StdioServerParameters(command=os.environ["OPS_SERVER"], args=[])
+PAGE_URL = re.compile(r"http://localhost:(?P<port>[0-9]{1,5})/elicit/(?P<flow>[0-9a-f]{32})")
+HTTP_TIMEOUT = 10
 
 
-async def call(mode, tool, arguments, callback):
+async def call(mode, tool, arguments, callback, server=SERVER):
     """Call `tool` from a fresh client (a fresh server); `callback` None is a client that cannot
     be asked. Returns the result's text and isError. A protocol error raises."""
     kwargs = {"mode": mode}
     if callback is not None:
         kwargs["elicitation_callback"] = callback
-    async with Client(SERVER, **kwargs) as client:
+    async with Client(server, **kwargs) as client:
         expected = "2025-11-25" if mode == "legacy" else mode
         assert client.session.protocol_version == expected, client.session.protocol_version
         result = await client.call_tool(tool, arguments)
@@ -177,20 +198,107 @@ async def drop_headless(mode):
 
 # -------------------------------------------------------------------------------- connect_github
 
-async def connect_url_accept(mode):
-    answers = Answers(accept())
-    expect(await call(mode, "connect_github", {}, answers),
-           "Finish connecting GitHub on the page that opened, then call this tool again.")
+CONNECT_MESSAGE = "Connect your GitHub account on our page, so I can open pull requests for you."
+
+
+class NoRedirects(urllib.request.HTTPRedirectHandler):
+    """A browser that stops at the door: a redirect is a response to read, not to follow."""
+
+    def redirect_request(self, *args, **kwargs):
+        return None
+
+
+def continue_to_github(url):
+    """What the user's browser does on the page: open it (a cookie of the pages' own), press
+    "Continue to GitHub" (its form, with its CSRF token, from its origin); returns where the page
+    sends the browser, and the cookies it set."""
+    cookies = http.cookiejar.CookieJar()
+    browser = urllib.request.build_opener(
+        urllib.request.ProxyHandler({}), urllib.request.HTTPCookieProcessor(cookies), NoRedirects())
+    with browser.open(url, timeout=HTTP_TIMEOUT) as page:
+        assert page.status == 200, page.status
+        html = page.read().decode()
+    assert "Connect GitHub" in html and "Continue to GitHub" in html, html
+    assert CONNECT_MESSAGE in html, html
+    csrf = re.search(r'name="_csrf" value="([^"]+)"', html)
+    assert csrf, html
+    origin = "{0.scheme}://{0.netloc}".format(urllib.parse.urlsplit(url))
+    form = urllib.parse.urlencode({"_csrf": csrf.group(1)}).encode()
+    request = urllib.request.Request(url, data=form, method="POST", headers={"Origin": origin})
+    try:
+        browser.open(request, timeout=HTTP_TIMEOUT)
+    except urllib.error.HTTPError as redirect:
+        with redirect:
+            assert redirect.code in (302, 303), (redirect.code, redirect.read())
+            return redirect.headers["Location"], [c.name for c in cookies]
+    raise AssertionError("the page did not send the browser on to GitHub")
+
+
+class OpensTheGithubPage(Answers):
+    """A user who, shown the URL request, opens the page and presses "Continue to GitHub" (and
+    stops there: GitHub's consent needs a GitHub account), then answers as queued."""
+
+    def __init__(self, *answers):
+        super().__init__(*answers)
+        self.sent_to: list[tuple[str, list[str]]] = []
+
+    async def __call__(self, context, params):
+        if isinstance(params, types.ElicitRequestURLParams) and not self.sent_to:
+            self.sent_to.append(await anyio.to_thread.run_sync(continue_to_github, params.url))
+        return await super().__call__(context, params)
+
+
+async def connect_page_sends_the_user_to_github(mode):
+    answers = OpensTheGithubPage(DECLINE)
+    expect(await call(mode, "connect_github", {}, answers), "You declined: GitHub was not connected.")
     assert len(answers.seen) == 1
     page = answers.seen[0]
     assert isinstance(page, types.ElicitRequestURLParams), page
-    assert page.url.startswith("https://ops.example.com/connect/github?flow="), page.url
-    assert page.message == "Connect your GitHub account on our page, so I can open pull requests for you."
+    found = PAGE_URL.fullmatch(page.url)
+    assert found, f"the server's page, and a flow id, nothing more: {page.url}"
+    assert page.message == CONNECT_MESSAGE, page.message
     if mode == "legacy":
-        assert page.elicitation_id, "2025-11-25 requires an elicitationId"
+        assert page.elicitation_id == found["flow"], "2025-11-25: the elicitationId is the flow's id"
     else:
         # None, not "": the member is absent (wire_url_elicitation_id checks the raw line).
         assert page.elicitation_id is None, f"2026-07-28 has no elicitationId: {page.elicitation_id!r}"
+    [(location, cookies)] = answers.sent_to
+    github, query = location.split("?", 1)
+    assert github == "https://github.com/login/oauth/authorize", location
+    query = urllib.parse.parse_qs(query)
+    assert query["client_id"] == [GITHUB_APP["GITHUB_CLIENT_ID"]], query
+    assert query["scope"] == ["repo"], query
+    assert query["redirect_uri"] == [f"http://localhost:{found['port']}/elicit/authorized"], query
+    assert query["response_type"] == ["code"] and query["code_challenge_method"] == ["S256"], query
+    assert query["state"][0] and query["code_challenge"][0], query
+    assert "elicit_authorization" in cookies, cookies
+    assert GITHUB_APP["GITHUB_CLIENT_SECRET"] not in location, "the app's secret stays on the server"
+
+
+@only_on("2026-07-28")
+async def connect_unfinished_is_asked_again_then_an_error(mode):
+    # Before 2026-07-28 an accepted page is waited for (the server's ask timeout, 10 minutes):
+    # examples/rmcp/tests/asker_url_mode.rs checks that with a short one.
+    answers = Answers(accept())
+    text, is_error = await call(mode, "connect_github", {}, answers)
+    assert is_error and "not finished" in text, (text, is_error)
+    assert len(answers.seen) == 2, "asked once, and once again"
+    first, again = answers.seen
+    assert again.url == first.url, "the same page"
+    assert again.message.startswith(CONNECT_MESSAGE) and "not finished" in again.message, again.message
+
+
+async def connect_without_a_github_app(mode):
+    answers = Answers(DECLINE)
+    text, is_error = await call(mode, "connect_github", {}, answers, server=WITHOUT_GITHUB)
+    assert is_error, text
+    assert text.startswith("GitHub is not set up on this server: nothing was asked."), text
+    assert "GITHUB_CLIENT_ID" in text and "GITHUB_CLIENT_SECRET" in text, text
+    assert re.search(r"the callback URL http://localhost:[0-9]{1,5}/elicit/authorized,", text), text
+    assert answers.seen == [], "nothing was asked"
+    # The other tools work.
+    expect(await call(mode, "deploy", DEPLOY, Answers(DECLINE), server=WITHOUT_GITHUB),
+           "You declined: nothing was deployed.")
 
 
 async def connect_url_decline(mode):
@@ -230,7 +338,8 @@ class RawServer:
     @asynccontextmanager
     async def start(cls, mode):
         """Start the server; on legacy, also the initialize handshake. Closing its stdin ends it."""
-        async with await anyio.open_process([os.environ["OPS_SERVER"]], stderr=None) as process:
+        environment = {**os.environ, **GITHUB_APP}
+        async with await anyio.open_process([os.environ["OPS_SERVER"]], stderr=None, env=environment) as process:
             server = cls(mode, process)
             if mode == "legacy":
                 await server.initialize()
@@ -310,7 +419,8 @@ CASES = [deploy_accept, deploy_form_fields_in_struct_order, deploy_decline, depl
          deploy_invalid_then_valid, deploy_reask_explains_every_rule_and_quotes_nothing,
          deploy_invalid_forever, deploy_headless,
          drop_consent_ticked, drop_consent_unticked_is_a_decline, drop_decline, drop_cancel, drop_headless,
-         connect_url_accept, connect_url_decline, connect_url_cancel, connect_headless,
+         connect_page_sends_the_user_to_github, connect_unfinished_is_asked_again_then_an_error,
+         connect_without_a_github_app, connect_url_decline, connect_url_cancel, connect_headless,
          wire_form_fields_in_struct_order, wire_url_elicitation_id]
 
 

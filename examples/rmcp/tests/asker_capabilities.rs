@@ -2,7 +2,7 @@
 //! elicitation, or without URL mode, is told what is missing in a tool error and never asked;
 //! and our own client refuses a request in a mode it did not declare.
 //!
-//! `cargo test -p elicit-examples --features rmcp --test asker_capabilities`
+//! `cargo test -p elicit-examples --features oauth --test asker_capabilities`
 
 use std::sync::Arc;
 
@@ -78,7 +78,7 @@ impl ServerHandler for Careless {
         let page = ElicitRequestParams::UrlElicitationParams {
             meta: None,
             message: "Open our page.".into(),
-            url: PAGE.into(),
+            url: format!("{BASE}0123456789abcdef0123456789abcdef"),
             elicitation_id: "page-1".into(),
         };
         let text = match context.peer.create_elicitation(page).await {

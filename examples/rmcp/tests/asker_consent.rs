@@ -2,7 +2,7 @@
 //! once; a call asks one consent per key, and asking the same form twice under one name is
 //! refused. On both revisions that ask.
 //!
-//! `cargo test -p elicit-examples --features rmcp --test asker_consent`
+//! `cargo test -p elicit-examples --features oauth --test asker_consent`
 
 use mcp_elicit::Elicit;
 use mcp_elicit::rmcp::{AskConfig, Asker, AskingServer, ToolResponse, respond};

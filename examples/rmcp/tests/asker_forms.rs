@@ -2,7 +2,7 @@
 //! an answer is final (accept, decline, cancel) and read once as asked, and the form reaches the
 //! client with its fields in struct order.
 //!
-//! `cargo test -p elicit-examples --features rmcp --test asker_forms`
+//! `cargo test -p elicit-examples --features oauth --test asker_forms`
 
 use serde_json::json;
 

@@ -2,7 +2,7 @@
 //! `Elicitation::NoReply`, nothing is asked again, and a request the server gives up on is no
 //! longer asked of the user.
 //!
-//! `cargo test -p elicit-examples --features rmcp --test asker_no_reply`
+//! `cargo test -p elicit-examples --features oauth --test asker_no_reply`
 
 use std::sync::Arc;
 use std::time::Duration;

@@ -1,7 +1,7 @@
 //! A `#[prompt]` asks the way a `#[tool]` does, on both revisions that ask; served without
 //! `AskingService`, a prompt that asks on 2026-07-28 is refused, naming it.
 //!
-//! `cargo test -p elicit-examples --features rmcp --test asker_prompt`
+//! `cargo test -p elicit-examples --features oauth --test asker_prompt`
 
 use mcp_elicit::rmcp::{AskConfig, Asker, AskingServer, PromptResponse, respond_prompt};
 use mcp_elicit::{Elicitation, Revision};

@@ -2,7 +2,7 @@
 //! wrong, as many times as the server's rounds allow; then the call ends with a tool error
 //! naming the broken rule. On both revisions that ask.
 //!
-//! `cargo test -p elicit-examples --features rmcp --test asker_reasks`
+//! `cargo test -p elicit-examples --features oauth --test asker_reasks`
 
 use mcp_elicit::Revision;
 use serde_json::json;

@@ -3,7 +3,7 @@
 //! as it was sent still opens. The retries are sent by hand: rmcp's client only ever retries
 //! with the `requestState` it was sent, for the call it made.
 //!
-//! `cargo test -p elicit-examples --features rmcp --test asker_request_state`
+//! `cargo test -p elicit-examples --features oauth --test asker_request_state`
 
 use mcp_elicit::mrtr::Rounds;
 use mcp_elicit::rmcp::AskConfig;

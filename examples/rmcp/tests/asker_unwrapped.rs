@@ -2,7 +2,7 @@
 //! refused unless the server promises its asker comes before its parameters, and then the
 //! round is bound to the arguments all the same; on 2025-11-25 nothing is sealed, so it asks.
 //!
-//! `cargo test -p elicit-examples --features rmcp --test asker_unwrapped`
+//! `cargo test -p elicit-examples --features oauth --test asker_unwrapped`
 
 use mcp_elicit::Revision;
 use mcp_elicit::rmcp::AskConfig;

@@ -9,15 +9,14 @@
 //! - 2026-07-28: the URL is the same in every round; an unfinished step is asked again with a
 //!   note, within the re-ask bound.
 //!
-//! `cargo test -p elicit-examples --features rmcp --test asker_url_flow`
+//! `cargo test -p elicit-examples --features oauth --test asker_url_flow`
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use mcp_elicit::Revision;
 use mcp_elicit::rmcp::{AskConfig, Asker, AskingServer, ToolResponse, respond};
-use mcp_elicit::state::UnixTime;
-use mcp_elicit::url_mode::{FlowId, FlowOutcome, Flows, MemoryFlowStore};
+use mcp_elicit::url_mode::{FlowOutcome, Flows, MemoryFlowStore};
 use rmcp::model::{
     CallToolResult, ClientConfig, ContentBlock, ElicitRequestParams, ElicitResult,
     ElicitationAction, Implementation, ProtocolVersion,
@@ -32,9 +31,7 @@ use serde_json::{Value, json};
 #[macro_use]
 mod common;
 
-use common::{Tee, returned, within_a_while};
-
-const BASE: &str = "http://localhost:8719/elicit/";
+use common::{BASE, Tee, finish_flow, flow_of, returned, within_a_while};
 
 #[derive(Clone)]
 struct Keys {
@@ -103,12 +100,7 @@ impl Client {
     }
 
     fn finish(&self, url: &str, result: Result<Value, String>) {
-        let id = FlowId::parse(url.strip_prefix(BASE).expect("the URL is under the base")).unwrap();
-        let now = UnixTime::now();
-        self.store.open_now(&id, "", "browser-1", now).unwrap();
-        self.store
-            .finish_now(&id, "", "browser-1", result, now)
-            .unwrap();
+        finish_flow(&self.store, url, result);
     }
 }
 
@@ -226,15 +218,6 @@ async fn connect(revision: Revision, server: Keys, client: Client) -> Session {
         handler,
         wire,
     }
-}
-
-/// The flow id of a URL: the base, then exactly a flow id.
-fn flow_of(url: &str) -> FlowId {
-    FlowId::parse(
-        url.strip_prefix(BASE)
-            .unwrap_or_else(|| panic!("not under the base: {url}")),
-    )
-    .unwrap_or_else(|_| panic!("the URL holds more than a flow id: {url}"))
 }
 
 on_both_revisions! {

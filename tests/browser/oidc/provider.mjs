@@ -201,7 +201,8 @@ const provider = new Provider(issuer, {
     profile: ['name', 'preferred_username'],
     email: ['email', 'email_verified'],
   },
-  scopes: ['openid', 'offline_access', 'profile', 'email'],
+  // `repo` is GitHub's: tests/ops_server_github.rs has this provider play GitHub.
+  scopes: ['openid', 'offline_access', 'profile', 'email', 'repo'],
   interactions: { url: (_ctx, i) => `/interaction/${i.uid}` },
   features: {
     devInteractions: { enabled: false },

@@ -7,6 +7,7 @@
 //! - [`OidcProvider`] runs npm's `oidc-provider` (`oidc/provider.mjs`) with a real sign-in form
 //!   that checks passwords; [`ALICE`] and [`BOB`] are its accounts.
 //! - [`Site`] serves an axum `Router` on 127.0.0.1 in this process.
+//! - [`Tee`] keeps every byte one side of an in-process MCP connection wrote.
 //! - [`LoopbackHttp`] is an HTTP client that only talks to loopback: readiness checks, hand-made
 //!   requests (a replayed POST, a foreign `Origin`), and the client `openidconnect` is given.
 //!
@@ -29,12 +30,15 @@ mod http;
 mod oidc;
 #[cfg(feature = "browser")]
 mod site;
+#[cfg(feature = "browser")]
+mod wire;
 
 #[cfg(feature = "browser")]
 pub use crate::{
     browser::{Browser, BrowserOptions, Chromedriver},
     error::{Error, Result},
     http::LoopbackHttp,
-    oidc::{ALICE, Account, BOB, OidcClient, OidcProvider, OidcProviderBuilder},
+    oidc::{ALICE, Account, BOB, OidcClient, OidcProvider, OidcProviderBuilder, type_credentials},
     site::Site,
+    wire::Tee,
 };

@@ -14,6 +14,7 @@ use serde_json::{Value, json};
 use tempfile::TempDir;
 
 use crate::{
+    browser::Browser,
     error::{Error, Result},
     http::LoopbackHttp,
     processes::ChildGuard,
@@ -47,6 +48,22 @@ pub const BOB: Account = Account {
     password: "bob-password",
     sub: "sub-bob",
 };
+
+/// At the provider's sign-in form: waits up to `wait` for it, types `username` and `password`
+/// and presses "Sign in".
+pub async fn type_credentials(
+    browser: &Browser,
+    username: &str,
+    password: &str,
+    wait: Duration,
+) -> Result<()> {
+    browser
+        .wait_for_text("Sign in to the test provider", wait)
+        .await?;
+    browser.fill("username", username).await?;
+    browser.fill("password", password).await?;
+    browser.press("Sign in").await
+}
 
 /// A client registered at the provider when it starts: oidc-provider client metadata.
 #[derive(Clone, Debug)]

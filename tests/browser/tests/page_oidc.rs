@@ -19,12 +19,10 @@
 
 use std::{
     fmt::{self, Write as _},
-    pin::Pin,
     sync::{
         Arc, Mutex,
         atomic::{AtomicU64, Ordering},
     },
-    task::{Context, Poll},
     time::Duration,
 };
 
@@ -36,7 +34,7 @@ use axum::{
 };
 use elicit_browser_tests::{
     ALICE, Account, BOB, Browser, BrowserOptions, Chromedriver, LoopbackHttp, OidcClient,
-    OidcProvider, Site,
+    OidcProvider, Site, Tee,
 };
 use mcp_elicit::{
     mrtr::Rounds,
@@ -59,7 +57,7 @@ use rmcp::{
 };
 use secrecy::ExposeSecret;
 use serde_json::{Value, json};
-use tokio::{io::AsyncWrite, sync::mpsc};
+use tokio::sync::mpsc;
 
 type TestResult = Result<(), Box<dyn std::error::Error>>;
 type AnyResult<T> = Result<T, Box<dyn std::error::Error>>;
@@ -182,34 +180,6 @@ impl ClientHandler for Client {
     }
 }
 
-/// Writes through, keeping a copy of every byte: the JSON-RPC one side sent the other.
-struct Tee<W> {
-    inner: W,
-    wire: Arc<Mutex<Vec<u8>>>,
-}
-
-impl<W: AsyncWrite + Unpin> AsyncWrite for Tee<W> {
-    fn poll_write(
-        mut self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-        buf: &[u8],
-    ) -> Poll<std::io::Result<usize>> {
-        let written = Pin::new(&mut self.inner).poll_write(cx, buf);
-        if let Poll::Ready(Ok(n)) = written {
-            self.wire.lock().unwrap().extend_from_slice(&buf[..n]);
-        }
-        written
-    }
-
-    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
-        Pin::new(&mut self.inner).poll_flush(cx)
-    }
-
-    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
-        Pin::new(&mut self.inner).poll_shutdown(cx)
-    }
-}
-
 /// A client connected to the server on 2025-11-25, with both directions of the wire kept.
 struct Session {
     client: RunningService<RoleClient, Client>,
@@ -239,14 +209,8 @@ impl Session {
         let (client_read, client_write) = tokio::io::split(client_io);
         let to_client = Arc::new(Mutex::new(Vec::new()));
         let to_server = Arc::new(Mutex::new(Vec::new()));
-        let server_write = Tee {
-            inner: server_write,
-            wire: Arc::clone(&to_client),
-        };
-        let client_write = Tee {
-            inner: client_write,
-            wire: Arc::clone(&to_server),
-        };
+        let server_write = Tee::new(server_write, Arc::clone(&to_client));
+        let client_write = Tee::new(client_write, Arc::clone(&to_server));
         tokio::spawn(async move {
             if let Ok(running) = AskingService(Tools { asking })
                 .serve((server_read, server_write))
@@ -651,13 +615,7 @@ impl World {
 
 /// At the provider's sign-in form: types the username and password and presses "Sign in".
 async fn type_credentials(browser: &Browser, username: &str, password: &str) -> TestResult {
-    browser
-        .wait_for_text("Sign in to the test provider", WAIT)
-        .await?;
-    browser.fill("username", username).await?;
-    browser.fill("password", password).await?;
-    browser.press("Sign in").await?;
-    Ok(())
+    Ok(elicit_browser_tests::type_credentials(browser, username, password, WAIT).await?)
 }
 
 /// Opens `url` in a browser not yet signed in: the pages send it to the provider, where

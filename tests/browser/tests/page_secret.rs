@@ -31,14 +31,12 @@ use std::{
     error::Error,
     fs,
     path::PathBuf,
-    pin::Pin,
     sync::{Arc, Mutex},
-    task::{Context, Poll},
     time::Duration,
 };
 
 use axum::{Router, response::Html, routing::get};
-use elicit_browser_tests::{Browser, BrowserOptions, Chromedriver, LoopbackHttp, Site};
+use elicit_browser_tests::{Browser, BrowserOptions, Chromedriver, LoopbackHttp, Site, Tee};
 use mcp_elicit::{Revision, page::Pages, rmcp::AskingService, url_mode::FlowId};
 use rmcp::{
     ClientHandler, ErrorData, RoleClient, ServiceExt,
@@ -54,7 +52,6 @@ use rmcp::{
 use secrecy::ExposeSecret;
 use serde_json::{Value, json};
 use tokio::{
-    io::AsyncWrite,
     sync::{mpsc, oneshot},
     task::JoinHandle,
 };
@@ -148,34 +145,6 @@ impl Seen {
                 );
             }
         }
-    }
-}
-
-/// Writes through to `inner`, and keeps a copy of every byte written.
-struct Tee<W> {
-    inner: W,
-    wire: Arc<Mutex<Vec<u8>>>,
-}
-
-impl<W: AsyncWrite + Unpin> AsyncWrite for Tee<W> {
-    fn poll_write(
-        mut self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-        buf: &[u8],
-    ) -> Poll<std::io::Result<usize>> {
-        let written = Pin::new(&mut self.inner).poll_write(cx, buf);
-        if let Poll::Ready(Ok(n)) = written {
-            self.wire.lock().unwrap().extend_from_slice(&buf[..n]);
-        }
-        written
-    }
-
-    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
-        Pin::new(&mut self.inner).poll_flush(cx)
-    }
-
-    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
-        Pin::new(&mut self.inner).poll_shutdown(cx)
     }
 }
 
@@ -301,10 +270,7 @@ impl Stdio {
         let received = Arc::new(Mutex::new(Vec::new()));
         let sent = Arc::new(Mutex::new(Vec::new()));
         let (read, write) = tokio::io::split(server_io);
-        let write = Tee {
-            inner: write,
-            wire: Arc::clone(&received),
-        };
+        let write = Tee::new(write, Arc::clone(&received));
         let server = AbortOnDrop(tokio::spawn(async move {
             if let Ok(running) = AskingService(keys).serve((read, write)).await {
                 let _ = running.waiting().await;
@@ -325,10 +291,7 @@ impl Stdio {
             other => return Err(format!("URL mode is not on {other:?}").into()),
         };
         let (read, write) = tokio::io::split(client_io);
-        let write = Tee {
-            inner: write,
-            wire: Arc::clone(&sent),
-        };
+        let write = Tee::new(write, Arc::clone(&sent));
         let client = Arc::new(host.serve_with_lifecycle((read, write), lifecycle).await?);
         Ok(Self {
             client,

@@ -14,11 +14,13 @@ use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
 use std::time::Duration;
 
+use mcp_elicit::Revision;
 use mcp_elicit::client::Scripted;
 use mcp_elicit::mrtr::Rounds;
+use mcp_elicit::page::{Pages, SingleUser};
 use mcp_elicit::rmcp::{AskConfig, AskingService, Connected, TestKit};
-use mcp_elicit::state::MemoryReplayGuard;
-use mcp_elicit::{Revision, url_mode::ElicitationId};
+use mcp_elicit::state::{MemoryReplayGuard, UnixTime};
+use mcp_elicit::url_mode::{FlowId, Flows, MemoryFlowStore};
 use rmcp::model::{
     CallToolRequest, CallToolRequestParams, CallToolResult, ClientConfig, ClientRequest,
     ElicitRequestParams, ElicitResult, ElicitationAction, ErrorCode, Implementation,
@@ -43,22 +45,48 @@ pub use ops_server::Ops;
 
 // -------------------------------------------------------------------------------------- the server
 
-/// The flow `connect_github` asks about: set before the call, so its page is [`PAGE`].
-pub const FLOW: &str = "7f3a";
-pub const PAGE: &str = "https://ops.example.com/connect/github?flow=7f3a";
+/// The base of the pages' URLs in these tests. Nothing serves it: a test that finishes a page
+/// does it in the flows' store, as the page would ([`finish_flow`]).
+pub const BASE: &str = "http://localhost:8719/elicit/";
 pub const DEPLOY_MESSAGE: &str =
     "Where should `billing-api` be deployed? Production serves customer traffic.";
 pub const DROP_MESSAGE: &str =
     "Permanently drop table `users` and every row in it? This cannot be undone.";
 pub const DEPLOYED: &str = "Deployed `billing-api` to Staging with 2 replicas.";
 
-/// `ops_server`'s server, asking as `asking` says, with the GitHub flow [`FLOW`] pending.
+/// A GitHub OAuth app for the tests: never contacted, since no test here goes to GitHub.
+pub fn github_app() -> ops_server::GithubApp {
+    ops_server::GithubApp::at_github("Iv1.0123456789abcdef".into(), "app-secret".into())
+}
+
+/// `ops_server`'s server as `ops_server::ops_server` sets it up with `app`, asking as `asking`
+/// says, and its pages: the GitHub page's flows under [`BASE`] in `store`, its tokens in `vault`.
+pub fn ops_and_pages(
+    asking: AskConfig,
+    store: &MemoryFlowStore,
+    vault: &ops_server::Vault,
+    app: ops_server::GithubApp,
+) -> (Ops, Pages) {
+    let flows = Flows::new(store.clone(), BASE).expect("a valid base");
+    let pages = Pages::new(flows, SingleUser).expect("the OS has randomness");
+    let (mut ops, pages) =
+        ops_server::ops_server(pages, Some(app), vault.clone()).expect("the server is set up");
+    ops.asking = asking.with_flows(pages.flows().clone());
+    (ops, pages)
+}
+
+/// [`ops_and_pages`] with [`github_app`], its pages never served.
+pub fn ops_in(asking: AskConfig, store: &MemoryFlowStore, vault: &ops_server::Vault) -> Ops {
+    ops_and_pages(asking, store, vault, github_app()).0
+}
+
+/// [`ops_in`] a store and a vault of its own.
 pub fn ops_with(asking: AskConfig) -> Ops {
-    let flow = ElicitationId::parse(FLOW).expect("a valid elicitation id");
-    Ops {
+    ops_in(
         asking,
-        github_flow: Arc::new(Mutex::new(Some(flow))),
-    }
+        &MemoryFlowStore::new(),
+        &ops_server::Vault::default(),
+    )
 }
 
 /// `ops_server`'s server for one user, as its `main` sets it up.
@@ -105,6 +133,23 @@ pub fn staging() -> ElicitResult {
     accept(json!({"env": "staging", "replicas": 2}))
 }
 
+/// The flow of a page's URL: [`BASE`], then exactly a flow id (32 hex digits), nothing else.
+pub fn flow_of(url: &str) -> FlowId {
+    let id = url
+        .strip_prefix(BASE)
+        .unwrap_or_else(|| panic!("not under the base: {url}"));
+    FlowId::parse(id).unwrap_or_else(|_| panic!("the URL holds more than a flow id: {url}"))
+}
+
+/// Finishes the flow of the page at `url` in `store` with `result`, as the page does once its
+/// sink has answered: opened by the single user (`""`) in a browser, then finished.
+pub fn finish_flow(store: &MemoryFlowStore, url: &str, result: Result<Value, String>) {
+    let id = flow_of(url);
+    let now = UnixTime::now();
+    store.open_now(&id, "", "browser-1", now).unwrap();
+    store.finish_now(&id, "", "browser-1", result, now).unwrap();
+}
+
 // -------------------------------------------------------------------------------------- the client
 
 // What the client declares it can be asked: its `capabilities` (2025-11-25), or each request's
@@ -138,6 +183,9 @@ pub fn cancel() -> ElicitResult {
     ElicitResult::new(ElicitationAction::Cancel)
 }
 
+/// What the user does on a page before the client answers its URL request (given the URL).
+type OnPage = Arc<dyn Fn(String) -> Pin<Box<dyn Future<Output = ()> + Send>> + Send + Sync>;
+
 /// A client that answers from a script (in order, then the last answer from then on), after
 /// `delay`, and records every request it was shown.
 #[derive(Clone)]
@@ -146,6 +194,7 @@ pub struct Client {
     answers: Vec<ElicitResult>,
     delay: Duration,
     seen: Arc<Mutex<Vec<ElicitRequestParams>>>,
+    on_page: Option<OnPage>,
 }
 
 impl Client {
@@ -155,7 +204,19 @@ impl Client {
             answers: Vec::new(),
             delay: Duration::ZERO,
             seen: Arc::default(),
+            on_page: None,
         }
+    }
+
+    /// Before answering a URL request, the user does `on_page` with its URL (finishes the page,
+    /// say, with [`finish_flow`], or through the pages' router).
+    pub fn on_page<F, Done>(mut self, on_page: F) -> Self
+    where
+        F: Fn(String) -> Done + Send + Sync + 'static,
+        Done: Future<Output = ()> + Send + 'static,
+    {
+        self.on_page = Some(Arc::new(move |url| Box::pin(on_page(url))));
+        self
     }
 
     pub fn answering(mut self, answers: impl IntoIterator<Item = ElicitResult>) -> Self {
@@ -175,6 +236,11 @@ impl ClientHandler for Client {
         request: ElicitRequestParams,
         _context: RequestContext<RoleClient>,
     ) -> Result<ElicitResult, ErrorData> {
+        if let (Some(on_page), ElicitRequestParams::UrlElicitationParams { url, .. }) =
+            (&self.on_page, &request)
+        {
+            on_page(url.clone()).await;
+        }
         let asked = {
             let mut seen = self.seen.lock().unwrap();
             seen.push(request);
