@@ -21,14 +21,13 @@
 //! cargo run -p elicit-examples --features oauth --example ops_server
 //! ```
 //!
-//! The GitHub page is served on loopback (`Pages::bind_loopback`: `http://localhost:<port>/elicit/`,
-//! a port the system picks) and needs a GitHub OAuth app: set `GITHUB_CLIENT_ID` and
-//! `GITHUB_CLIENT_SECRET` to its client id and secret, and register
-//! `http://localhost:<port>/elicit/authorized` as its callback URL. Without them the server
-//! still starts, `deploy` and `drop_table` work, and `connect_github` asks nothing: it answers an
-//! `isError` result naming the two variables and the callback URL to register. (A port that
-//! changes with each start suits a local try; a fixed callback needs the pages on a fixed port,
-//! served with `Pages::new` and `Pages::router`.)
+//! The GitHub page is served on loopback (`Pages::bind_loopback_on`:
+//! `http://localhost:<port>/elicit/`) and needs a GitHub OAuth app: set `GITHUB_CLIENT_ID` and
+//! `GITHUB_CLIENT_SECRET` to its client id and secret, `OPS_PAGES_PORT` to a port (8719, say;
+//! without it the system picks one at each start), and register
+//! `http://localhost:<port>/elicit/authorized` as the app's callback URL. Without the app the
+//! server still starts, `deploy` and `drop_table` work, and `connect_github` asks nothing: it
+//! answers an `isError` result naming the two variables and the callback URL to register.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -330,7 +329,14 @@ pub fn ops_server(
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let pages = Pages::bind_loopback().await?;
+    // The port the GitHub app's callback names; 0, one the system picks.
+    let port = match std::env::var("OPS_PAGES_PORT") {
+        Ok(port) => port
+            .parse()
+            .map_err(|_| format!("OPS_PAGES_PORT={port}: not a port"))?,
+        Err(_) => 0,
+    };
+    let pages = Pages::bind_loopback_on(port).await?;
     let (ops, pages) = ops_server(pages, GithubApp::from_env(), Vault::default())?;
     tokio::spawn(pages.serve());
     AskingService(ops)

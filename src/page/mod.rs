@@ -148,7 +148,17 @@ impl Pages {
     /// # Errors
     /// [`PageError::Io`] if no loopback port can be bound; [`PageError::Keys`].
     pub async fn bind_loopback() -> Result<Self, PageError> {
-        let listener = tokio::net::TcpListener::bind((Ipv4Addr::LOCALHOST, 0))
+        Self::bind_loopback_on(0).await
+    }
+
+    /// [`bind_loopback`](Pages::bind_loopback) on `port` (`0`: one the system picks): for
+    /// pages whose URLs must be known before the server starts, such as an
+    /// authorization page's callback, which a provider wants registered.
+    ///
+    /// # Errors
+    /// [`PageError::Io`] if the port cannot be bound (taken, or not allowed); [`PageError::Keys`].
+    pub async fn bind_loopback_on(port: u16) -> Result<Self, PageError> {
+        let listener = tokio::net::TcpListener::bind((Ipv4Addr::LOCALHOST, port))
             .await
             .map_err(PageError::Io)?;
         let port = listener.local_addr().map_err(PageError::Io)?.port();

@@ -15,7 +15,9 @@ use axum::body::Body;
 use axum::extract::ConnectInfo;
 use axum::http::{HeaderMap, Request, StatusCode, header};
 use axum::response::{IntoResponse, Redirect};
-use mcp_elicit::page::{IdentifyFuture, Identity, Pages, SecretPage, Secrets, SingleUser};
+use mcp_elicit::page::{
+    IdentifyFuture, Identity, PageError, Pages, SecretPage, Secrets, SingleUser,
+};
 use mcp_elicit::schema::{Property, StringSchema};
 use mcp_elicit::state::{ParamsDigest, UnixTime};
 use mcp_elicit::url_mode::{Flow, FlowId, FlowStatus, Flows, MemoryFlowStore};
@@ -648,6 +650,24 @@ async fn on_loopback_only_the_pages_own_host_name_is_served() {
         let reply = router.clone().oneshot(request).await.unwrap();
         assert_eq!(reply.status(), expected, "{named}");
     }
+}
+
+/// A port chosen beforehand (an OAuth app's registered callback names it): the pages' base
+/// names it, and a port already taken is an error, not another port.
+#[tokio::test]
+async fn on_loopback_a_chosen_port_is_the_one_in_the_urls() {
+    let taken = tokio::net::TcpListener::bind(("127.0.0.1", 0))
+        .await
+        .unwrap();
+    let port = taken.local_addr().unwrap().port();
+    let refused = Pages::bind_loopback_on(port).await;
+    assert!(matches!(refused, Err(PageError::Io(_))), "{refused:?}");
+    drop(taken);
+    let pages = Pages::bind_loopback_on(port).await.unwrap();
+    assert_eq!(
+        pages.flows().base().as_str(),
+        format!("http://localhost:{port}/elicit/")
+    );
 }
 
 #[tokio::test]
