@@ -6,9 +6,16 @@
 //! `SecretString`, hands it to the vault, and tells the tool (and, on 2025-11-25, the client
 //! that asked) that the step is done.
 //!
+//! Try it in a terminal, as its user (the paths assume the default `target/`):
+//!
 //! ```sh
-//! cargo run -p elicit-examples --features page --example api_key_server
+//! cargo build -p elicit-examples --features page,terminal --example api_key_server --example terminal_client
+//! target/debug/examples/terminal_client --call connect_api_key target/debug/examples/api_key_server
 //! ```
+//!
+//! Accept the page, open the `http://localhost:…` URL it shows in the browser you will type in
+//! (the first browser to open it is the only one that may), type a key of 20 characters or
+//! more, and the terminal prints `Connected the key ending …`.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -54,10 +61,11 @@ impl Keys {
         respond(async {
             let text = match asker.url_page::<ApiKey>().await? {
                 FlowOutcome::Completed(key) => {
-                    format!("Connected the key ending {}.", key["ending"])
+                    let ending = key["ending"].as_str().unwrap_or_default();
+                    format!("Connected the key ending {ending}.")
                 }
                 FlowOutcome::Failed(why) => format!("Not connected: {why}"),
-                _ => "Not connected: the page was not finished.".to_owned(),
+                _ => "No key was connected: the page was declined, or not finished.".to_owned(),
             };
             Ok(CallToolResult::success(vec![ContentBlock::text(text)]))
         })

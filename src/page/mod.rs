@@ -88,10 +88,11 @@ enum Kind {
 ///    flow;
 /// 5. the flow finishes once: a replayed submission is refused.
 ///
-/// Every response carries `Content-Security-Policy: default-src 'none'; form-action 'self';
-/// frame-ancestors 'none'` (and a style sheet from the pages' own origin), `Cache-Control:
-/// no-store` and `Referrer-Policy: no-referrer`. The pages are plain HTML forms: they work with
-/// JavaScript off.
+/// Every response carries `Content-Security-Policy: default-src 'none'; style-src 'self';
+/// form-action 'self'; frame-ancestors 'none'; base-uri 'none'` (an authorization page's
+/// `form-action` also names its provider's origin), `Cache-Control: no-store`,
+/// `Referrer-Policy: no-referrer`, `X-Content-Type-Options: nosniff` and `X-Frame-Options:
+/// DENY`. The pages are plain HTML forms: they work with JavaScript off.
 pub struct Pages {
     flows: Flows,
     identity: Arc<dyn Identity>,

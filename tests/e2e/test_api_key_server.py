@@ -64,7 +64,7 @@ def new_key() -> str:
 
 
 def connected(key: str) -> str:
-    return f'Connected the key ending "{key[-4:]}".'
+    return f"Connected the key ending {key[-4:]}."
 
 
 # --------------------------------------------------------------------------------------- browser

@@ -5,7 +5,7 @@
 //! - The whole path, on both revisions: the client's handler gets the URL request, the user opens
 //!   the URL, types the key and saves, the handler accepts (on 2025-11-25 first, while the tool
 //!   waits for the page; on 2026-07-28 after the page, so the retry reads it), and the tool says
-//!   `Connected the key ending "<last 4>".` On 2025-11-25 the completion notification arrives.
+//!   `Connected the key ending <last 4>.` On 2025-11-25 the completion notification arrives.
 //! - Each refusal in the browser stores nothing (the vault is read after it), and the flow stays
 //!   open: the user then finishes the page and the tool connects the key they typed.
 //! - The page works with JavaScript off.
@@ -68,7 +68,7 @@ type TestResult<T = ()> = Result<T, Box<dyn Error>>;
 const WAIT: Duration = Duration::from_secs(10);
 const MESSAGE: &str = "Enter your Example Co. API key on our page, never in the chat.";
 const TITLE: &str = "Your Example Co. API key";
-const NOT_FINISHED: &str = "Not connected: the page was not finished.";
+const NOT_FINISHED: &str = "No key was connected: the page was declined, or not finished.";
 
 /// A key like a real one (32 characters; the page wants 20 to 200), fresh for each test. Its
 /// letters are none of the hex digits, so no flow id, cookie, token digest or hash the server
@@ -90,7 +90,7 @@ fn new_key() -> String {
 
 /// What the tool says once it has `key`: its last four characters, and nothing more of it.
 fn connected(key: &str) -> String {
-    format!("Connected the key ending \"{}\".", &key[key.len() - 4..])
+    format!("Connected the key ending {}.", &key[key.len() - 4..])
 }
 
 // ------------------------------------------------------------------------ what the test saw
