@@ -60,7 +60,10 @@ async fn main() -> ExitCode {
 }
 
 async fn run() -> Result<ExitCode, Box<dyn Error>> {
-    let options = Options::parse(std::env::args().skip(1))?;
+    let Some(options) = Options::parse(std::env::args().skip(1))? else {
+        println!("{USAGE}");
+        return Ok(ExitCode::SUCCESS);
+    };
     // Bad arguments are said before any server starts.
     let call_arguments = arguments(options.args.as_deref().unwrap_or(""))?;
     let (program, args) = options.server.split_first().ok_or(USAGE)?;
@@ -325,7 +328,8 @@ struct Options {
 }
 
 impl Options {
-    fn parse(mut args: impl Iterator<Item = String>) -> Result<Self, String> {
+    /// The options, or `None` when the user asked for the usage (`--help`).
+    fn parse(mut args: impl Iterator<Item = String>) -> Result<Option<Self>, String> {
         let mut options = Options {
             revision: Revision::V2025_11_25,
             call: None,
@@ -344,7 +348,7 @@ impl Options {
                 "--call" => options.call = Some(value("--call")?),
                 "--args" => options.args = Some(value("--args")?),
                 "--server-log" => options.server_log = true,
-                "--help" | "-h" => return Err(USAGE.to_owned()),
+                "--help" | "-h" => return Ok(None),
                 "--" => {
                     options.server.extend(args);
                     break;
@@ -365,6 +369,6 @@ impl Options {
         if options.args.is_some() && options.call.is_none() {
             return Err(format!("--args needs --call\n{USAGE}"));
         }
-        Ok(options)
+        Ok(Some(options))
     }
 }

@@ -1443,3 +1443,16 @@ fn a_completed_wait_leaves_no_choice_on_the_screen() {
     );
     assert!(shown.contains("── Waiting for the page ──"), "{shown}");
 }
+
+/// `--help` is asked for, not a mistake: the usage on stdout, and success.
+#[test]
+fn terminal_client_help_is_the_usage_and_success() {
+    let output = Command::new(example("terminal_client"))
+        .arg("--help")
+        .output()
+        .expect("it runs");
+    assert!(output.status.success(), "{:?}", output.status);
+    let stdout = String::from_utf8(output.stdout).expect("text");
+    assert!(stdout.starts_with("usage: terminal_client "), "{stdout}");
+    assert!(output.stderr.is_empty(), "{:?}", output.stderr);
+}
