@@ -597,13 +597,16 @@ async fn submit(
     });
     if !valid {
         // A token lives as long as a flow, from when the page was shown: a form saved after its
-        // flow expired (or finished) carries a dead token too. Its owner is told why the step
+        // flow expired (or finished, or was abandoned) carries a dead token too. Its owner is told why the step
         // is over, not that the form was forged; anyone else learns nothing from it.
         if let Ok(flow) = shared.flows.store().get(&visit.id, UnixTime::now()).await
             && flow.principal() == visit.principal
-            && matches!(flow.status(), FlowStatus::Expired)
         {
-            return flow_refusal(&FlowError::Expired);
+            match flow.status() {
+                FlowStatus::Expired => return flow_refusal(&FlowError::Expired),
+                FlowStatus::Abandoned => return flow_refusal(&FlowError::Abandoned),
+                _ => {}
+            }
         }
         return refusal(
             StatusCode::FORBIDDEN,
@@ -685,6 +688,13 @@ fn finished_page(shared: &Shared, flow: &Flow) -> Response {
             "refused",
             "Not saved",
             format!("{why} Go back to your MCP client and ask again."),
+        ),
+        // Not what `finish` returns (an abandoned flow refuses to finish), but legible if asked.
+        FlowStatus::Abandoned => (
+            "refused",
+            "Not saved",
+            "The request for this page was cancelled: go back to your MCP client and ask again."
+                .to_owned(),
         ),
         _ => (
             "refused",
