@@ -660,6 +660,7 @@ async fn finish(
         return flow_refusal(&FlowError::Finished);
     }
     let stored = store.await;
+    let sink_took_it = stored.is_ok();
     let finished = shared
         .flows
         .store()
@@ -668,6 +669,23 @@ async fn finish(
     lock(&shared.submitting).remove(id);
     match finished {
         Ok(flow) => finished_page(shared, &flow),
+        // The call was given up while the sink stored: the refusal's "nothing was stored" would
+        // be untrue.
+        Err(FlowError::Abandoned) if sink_took_it => {
+            let body = "<p>The request for this page was cancelled while this was being saved: \
+                        the server may keep it, but the tool that asked will not read it. Go \
+                        back to your MCP client and ask again.</p>";
+            (
+                StatusCode::GONE,
+                html_body(html::page(
+                    &shared.path,
+                    "refused",
+                    "This request was cancelled",
+                    body,
+                )),
+            )
+                .into_response()
+        }
         Err(error) => flow_refusal(&error),
     }
 }
