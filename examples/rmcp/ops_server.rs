@@ -231,8 +231,8 @@ impl Ops {
                         .into(),
                 ),
                 FlowOutcome::NotFinished => failed(
-                    "The GitHub page was not finished in time: GitHub was not connected. Finish \
-                     it, then call this tool again."
+                    "The GitHub page was not finished in time, and it is closed now: GitHub \
+                     was not connected. Call this tool again for a new page."
                         .into(),
                 ),
                 FlowOutcome::Decline => done("You declined: GitHub was not connected.".into()),

@@ -598,13 +598,16 @@ async fn submit(
     });
     if !valid {
         // A token lives as long as a flow, from when the page was shown: a form saved after its
-        // flow expired (or finished) carries a dead token too. Its owner is told why the step
+        // flow expired (or finished, or was abandoned) carries a dead token too. Its owner is told why the step
         // is over, not that the form was forged; anyone else learns nothing from it.
         if let Ok(flow) = shared.flows.store().get(&visit.id, UnixTime::now()).await
             && flow.principal() == visit.principal
-            && matches!(flow.status(), FlowStatus::Expired)
         {
-            return flow_refusal(&FlowError::Expired);
+            match flow.status() {
+                FlowStatus::Expired => return flow_refusal(&FlowError::Expired),
+                FlowStatus::Abandoned => return flow_refusal(&FlowError::Abandoned),
+                _ => {}
+            }
         }
         return refusal(
             StatusCode::FORBIDDEN,
@@ -658,6 +661,7 @@ async fn finish(
         return flow_refusal(&FlowError::Finished);
     }
     let stored = store.await;
+    let sink_took_it = stored.is_ok();
     let finished = shared
         .flows
         .store()
@@ -666,6 +670,23 @@ async fn finish(
     lock(&shared.submitting).remove(id);
     match finished {
         Ok(flow) => finished_page(shared, &flow),
+        // The call was given up while the sink stored: the refusal's "nothing was stored" would
+        // be untrue.
+        Err(FlowError::Abandoned) if sink_took_it => {
+            let body = "<p>The request for this page was cancelled while this was being saved: \
+                        the server may keep it, but the tool that asked will not read it. Go \
+                        back to your MCP client and ask again.</p>";
+            (
+                StatusCode::GONE,
+                html_body(html::page(
+                    &shared.path,
+                    "refused",
+                    "This request was cancelled",
+                    body,
+                )),
+            )
+                .into_response()
+        }
         Err(error) => flow_refusal(&error),
     }
 }
@@ -686,6 +707,13 @@ fn finished_page(shared: &Shared, flow: &Flow) -> Response {
             "refused",
             "Not saved",
             format!("{why} Go back to your MCP client and ask again."),
+        ),
+        // Not what `finish` returns (an abandoned flow refuses to finish), but legible if asked.
+        FlowStatus::Abandoned => (
+            "refused",
+            "Not saved",
+            "The request for this page was cancelled: go back to your MCP client and ask again."
+                .to_owned(),
         ),
         _ => (
             "refused",

@@ -46,6 +46,7 @@ pub(super) fn flow_refusal(error: &FlowError) -> Response {
         ),
         FlowError::Finished => (StatusCode::GONE, "This step is finished"),
         FlowError::Expired => (StatusCode::GONE, "This step expired"),
+        FlowError::Abandoned => (StatusCode::GONE, "This request was cancelled"),
         FlowError::NotOpened => (StatusCode::FORBIDDEN, "This page was not opened here"),
         _ => (
             StatusCode::SERVICE_UNAVAILABLE,

@@ -1,7 +1,10 @@
 //! [`Asker`]: asking from inside one rmcp request handler, on every revision.
 
 use std::fmt;
+use std::future::{Future, poll_fn};
+use std::pin::pin;
 use std::sync::Arc;
+use std::task::Poll;
 use std::time::Duration;
 
 use ::rmcp::handler::server::common::FromContextPart;
@@ -467,10 +470,19 @@ impl Asker {
     ///   (at most the asker's timeout, and never past the flow's expiry). When the page
     ///   finishes, `notifications/elicitation/complete` goes to the client that asked, and to
     ///   no other; a step not finished by then is [`FlowOutcome::NotFinished`].
+    ///   The flow lives as long as the call that waits for it: when the call returns without
+    ///   the step (declined, dismissed, no reply, not finished in time) or is cancelled by the
+    ///   client (`notifications/cancelled`; the outcome is then
+    ///   [`FlowOutcome::Abandoned`], read by nobody), the flow is
+    ///   [abandoned](crate::url_mode::FlowStore::abandon), so its page refuses instead of
+    ///   storing what nobody waits for. A handler future dropped before it returns abandons
+    ///   its flow too, by a task spawned on the tokio runtime it was dropped on.
     /// - On 2026-07-28 the flow's id travels in the sealed round state, so every round asks with
     ///   the same URL. The client's retry reads the flow: finished, the tool continues; still
     ///   open, the question is asked again with the same URL and a note that the step is not
-    ///   finished, within the re-ask bound (then the call ends with an `isError` result).
+    ///   finished, within the re-ask bound (then the call ends with an `isError` result). Each
+    ///   round is a call of its own that the client retries, so a round that ends keeps the
+    ///   flow.
     ///
     /// # Errors
     /// A [`Stop`]: return it with `?` inside [`respond`](super::respond). A server without
@@ -525,6 +537,13 @@ impl Asker {
         let flow = begin(id)?;
         let expires_at = flow.expires_at();
         flows.store().begin(flow, now).await?;
+        // From here on, however the call ends, a flow it left open is abandoned.
+        let mut abandon = AbandonUnlessOver {
+            flows: flows.clone(),
+            id,
+            principal,
+            armed: true,
+        };
         let request = UrlRequest::with_url(message.clone(), flows.url_of(&id)?)?
             .with_name(page.to_owned())
             .with_elicitation_id(id.elicitation_id());
@@ -540,26 +559,50 @@ impl Asker {
             )
             .await?;
         if !opened.is_accepted() {
+            // The page was offered and not taken: it takes nothing later. The answer stands
+            // whatever the store says.
+            let _ = abandon.now().await;
             return Ok(
                 FlowOutcome::of(opened, &FlowStatus::Pending).unwrap_or(FlowOutcome::NoReply)
             );
         }
         // The user agreed to open the page: wait for the step, at most the asker's timeout and
-        // never past the flow's expiry.
+        // never past the flow's expiry, and only while the client waits for the call. (On
+        // `notifications/cancelled` rmcp cancels the request's token; it does not drop this
+        // future.)
         let left = Duration::from_secs(expires_at.as_secs().saturating_sub(now.as_secs()));
-        let status =
-            match tokio::time::timeout(self.timeout.min(left), flows.store().finished(&id)).await {
-                Ok(Ok(flow)) => flow.status().clone(),
-                Ok(Err(FlowError::Unknown)) => FlowStatus::Expired,
-                Ok(Err(error)) => return Err(error.into()),
-                // Read once more: the step may have finished as the wait ended.
-                Err(_elapsed) => flows
-                    .store()
-                    .get(&id, UnixTime::now())
-                    .await?
-                    .status()
-                    .clone(),
-            };
+        let waited = {
+            let mut finished = flows.store().finished(&id);
+            let mut cancelled = pin!(self.context.ct.cancelled());
+            let finished_or_cancelled = poll_fn(|cx| match finished.as_mut().poll(cx) {
+                Poll::Ready(flow) => Poll::Ready(Some(flow)),
+                Poll::Pending => cancelled.as_mut().poll(cx).map(|()| None),
+            });
+            tokio::time::timeout(self.timeout.min(left), finished_or_cancelled).await
+        };
+        let cancelled = matches!(waited, Ok(None));
+        let status = match waited {
+            Ok(Some(Ok(flow))) => flow.status().clone(),
+            Ok(Some(Err(FlowError::Unknown))) => FlowStatus::Expired,
+            Ok(Some(Err(error))) => return Err(error.into()),
+            // Cancelled, or not finished in time (the tool is about to say so): the page must
+            // not take the step afterwards. Abandoning reads the flow too: a step that finished
+            // as the wait ended keeps its result.
+            Ok(None) | Err(_) => match abandon.now().await {
+                Ok(flow) if flow.status() == &FlowStatus::Abandoned => {
+                    // A cancelled call's result is read by nobody; it says what happened.
+                    return Ok(if cancelled {
+                        FlowOutcome::Abandoned
+                    } else {
+                        FlowOutcome::NotFinished
+                    });
+                }
+                Ok(flow) => flow.status().clone(),
+                Err(FlowError::Unknown) => FlowStatus::Expired,
+                Err(error) => return Err(error.into()),
+            },
+        };
+        abandon.armed = false;
         if matches!(status, FlowStatus::Completed(_) | FlowStatus::Failed(_)) {
             // To this session's peer: the client that asked, and no other. A client gone by
             // now changes nothing for the tool.
@@ -747,6 +790,54 @@ impl Asker {
                 None
             }
         }
+    }
+}
+
+/// Before 2026-07-28, the open flow of a call that waits for its page: abandoned unless it is
+/// over when the call ends, by [`now`](Self::now) or, when the call's future is dropped (the
+/// client cancelled it), by a task spawned on the current tokio runtime (without one, the flow
+/// stays open until it expires).
+struct AbandonUnlessOver {
+    flows: Flows,
+    id: FlowId,
+    principal: String,
+    /// Whether the flow may still be open: cleared once the call read it over.
+    armed: bool,
+}
+
+impl AbandonUnlessOver {
+    /// Abandons the flow now, if still open; the flow as it is after.
+    async fn now(&mut self) -> Result<Flow, FlowError> {
+        let flow = self
+            .flows
+            .store()
+            .abandon(&self.id, &self.principal, UnixTime::now())
+            .await;
+        self.armed = false;
+        flow
+    }
+}
+
+impl Drop for AbandonUnlessOver {
+    fn drop(&mut self) {
+        if !self.armed {
+            return;
+        }
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+            return;
+        };
+        let (flows, id, principal) = (
+            self.flows.clone(),
+            self.id,
+            std::mem::take(&mut self.principal),
+        );
+        runtime.spawn(async move {
+            // Nobody is left to tell: a store that cannot decide leaves the flow to expire.
+            let _ = flows
+                .store()
+                .abandon(&id, &principal, UnixTime::now())
+                .await;
+        });
     }
 }
 

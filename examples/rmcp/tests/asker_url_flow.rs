@@ -6,27 +6,38 @@
 //! - An accept is never read as done: the tool gets the step's outcome.
 //! - 2025-11-25: when the page finishes, `notifications/elicitation/complete` names the
 //!   request's `elicitationId` and goes to the client that asked, and to no other.
+//! - 2025-11-25: a flow lives as long as the call that waits for it: a call the client cancels,
+//!   or that returns without the step, abandons its flow, and the page (the library's router,
+//!   here) refuses it and stores nothing.
 //! - 2026-07-28: the URL is the same in every round; an unfinished step is asked again with a
-//!   note, within the re-ask bound.
+//!   note, within the re-ask bound; a round that ends keeps the flow for the retry.
 //!
 //! `cargo test -p elicit-examples --features oauth --test asker_url_flow`
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use axum::body::Body;
+use axum::http::{Request, StatusCode, header};
 use mcp_elicit::Revision;
+use mcp_elicit::page::{IdentifyFuture, Identity, Pages, SecretPage, Secrets};
 use mcp_elicit::rmcp::{AskConfig, Asker, AskingServer, ToolResponse, respond};
-use mcp_elicit::url_mode::{FlowOutcome, Flows, MemoryFlowStore};
+use mcp_elicit::schema::{Property, StringSchema};
+use mcp_elicit::state::UnixTime;
+use mcp_elicit::url_mode::{FlowId, FlowOutcome, FlowStatus, Flows, MemoryFlowStore};
 use rmcp::model::{
-    CallToolResult, ClientConfig, ContentBlock, ElicitRequestParams, ElicitResult,
-    ElicitationAction, Implementation, ProtocolVersion,
+    CallToolRequest, CallToolResult, ClientConfig, ClientRequest, ContentBlock,
+    ElicitRequestParams, ElicitResult, ElicitationAction, Implementation, ProtocolVersion,
 };
-use rmcp::service::{ClientLifecycleMode, ClientServiceExt, RequestContext, RunningService};
+use rmcp::service::{
+    ClientLifecycleMode, ClientServiceExt, PeerRequestOptions, RequestContext, RunningService,
+};
 use rmcp::{
     ClientHandler, ErrorData, RoleClient, ServerHandler, ServiceExt, tool, tool_handler,
     tool_router,
 };
 use serde_json::{Value, json};
+use tower::ServiceExt as _;
 
 #[macro_use]
 mod common;
@@ -220,6 +231,62 @@ async fn connect(revision: Revision, server: Keys, client: Client) -> Session {
     }
 }
 
+/// The status of the flow whose page is at `url`.
+fn status(store: &MemoryFlowStore, url: &str) -> FlowStatus {
+    store
+        .get_now(&flow_of(url), UnixTime::now())
+        .unwrap()
+        .status()
+        .clone()
+}
+
+/// The single user (`""`, as `AskConfig::single_user` names them) is whoever opens a page.
+struct TheSingleUser;
+
+impl Identity for TheSingleUser {
+    fn identify<'a>(&'a self, _request: &'a axum::http::request::Parts) -> IdentifyFuture<'a> {
+        Box::pin(async { Ok(String::new()) })
+    }
+}
+
+/// The API-key page as the library serves it, over `store`; what its sink stored.
+fn api_key_pages(store: &MemoryFlowStore) -> (axum::Router, Arc<Mutex<Vec<String>>>) {
+    let stored = Arc::<Mutex<Vec<String>>>::default();
+    let sink = {
+        let stored = Arc::clone(&stored);
+        move |_: &str, mut secrets: Secrets| -> Result<Value, String> {
+            let key = secrets.take("key").ok_or("no key")?;
+            stored
+                .lock()
+                .unwrap()
+                .push(secrecy::ExposeSecret::expose_secret(&key).to_owned());
+            Ok(json!({ "stored": true }))
+        }
+    };
+    let page = SecretPage::new(
+        "api_key",
+        "Your Example Co. API key",
+        vec![Property::new("key", StringSchema::new().min_length(20)).title("API key")],
+    )
+    .unwrap();
+    let flows = Flows::new(store.clone(), BASE).unwrap();
+    let router = Pages::new(flows, TheSingleUser)
+        .unwrap()
+        .secret(page, sink)
+        .router();
+    (router, stored)
+}
+
+/// `request` through `router`: the status and the body.
+async fn through(router: &axum::Router, request: Request<Body>) -> (StatusCode, String) {
+    let response = router.clone().oneshot(request).await.unwrap();
+    let status = response.status();
+    let body = axum::body::to_bytes(response.into_body(), 1 << 20)
+        .await
+        .unwrap();
+    (status, String::from_utf8(body.to_vec()).unwrap())
+}
+
 on_both_revisions! {
     async fn a_finished_page_is_read_with_its_value(revision) {
         let store = MemoryFlowStore::new();
@@ -313,6 +380,116 @@ async fn before_2026_07_28_a_page_not_finished_while_the_tool_waits_is_not_finis
         s.notes().is_empty(),
         "no completion for a step that did not complete"
     );
+    // The tool said "not finished": its page takes nothing afterwards.
+    let [(_, url, _)] = &s.seen()[..] else {
+        panic!("{:?}", s.seen())
+    };
+    assert_eq!(status(&store, url), FlowStatus::Abandoned);
+}
+
+#[tokio::test]
+async fn before_2026_07_28_a_declined_page_is_abandoned() {
+    let store = MemoryFlowStore::new();
+    let s = connect(
+        Revision::V2025_11_25,
+        server(&store, Duration::from_secs(10)),
+        Client::new(&store, User::Decline),
+    )
+    .await;
+    assert_eq!(s.call().await, ("not connected: Decline".to_owned(), false));
+    let [(_, url, _)] = &s.seen()[..] else {
+        panic!("{:?}", s.seen())
+    };
+    assert_eq!(status(&store, url), FlowStatus::Abandoned);
+}
+
+/// The bug a newcomer found: the client cancels the call (`notifications/cancelled`, as
+/// `terminal_client`'s *Check again* does before it calls again) while the tool waits for the
+/// page. The page, already open in the user's browser, must then refuse the secret, with a
+/// valid token, and store nothing.
+#[tokio::test]
+async fn before_2026_07_28_a_call_the_client_cancels_abandons_its_flow_and_the_page_stores_nothing()
+{
+    let store = MemoryFlowStore::new();
+    let (pages, stored) = api_key_pages(&store);
+    let s = connect(
+        Revision::V2025_11_25,
+        server(&store, Duration::from_secs(60)),
+        Client::new(&store, User::OpenOnly),
+    )
+    .await;
+    let call = ClientRequest::CallToolRequest(CallToolRequest::new(
+        rmcp::model::CallToolRequestParams::new("connect_api_key"),
+    ));
+    let handle = s
+        .client
+        .peer()
+        .send_cancellable_request(call, PeerRequestOptions::no_options())
+        .await
+        .unwrap();
+    let url = within_a_while(async {
+        loop {
+            if let [(_, url, _)] = &s.seen()[..] {
+                return url.clone();
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    })
+    .await;
+    let id: FlowId = flow_of(&url);
+    let path = format!("/elicit/{id}");
+    // The user opens the page while the tool waits.
+    let response = pages
+        .clone()
+        .oneshot(Request::get(&path).body(Body::empty()).unwrap())
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    let cookie = response.headers()[header::SET_COOKIE].to_str().unwrap();
+    let cookie = cookie.split(';').next().unwrap().to_owned();
+    let body = axum::body::to_bytes(response.into_body(), 1 << 20)
+        .await
+        .unwrap();
+    let body = String::from_utf8(body.to_vec()).unwrap();
+    let token = {
+        let at = body.find(r#"name="_csrf" value=""#).unwrap() + r#"name="_csrf" value=""#.len();
+        body[at..at + body[at..].find('"').unwrap()].to_owned()
+    };
+
+    handle.cancel(Some("check again".to_owned())).await.unwrap();
+    within_a_while(async {
+        while status(&store, &url) != FlowStatus::Abandoned {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    })
+    .await;
+
+    let form = serde_urlencoded::to_string([
+        ("_csrf", token.as_str()),
+        ("key", "sk-live-0123456789abcdef"),
+    ])
+    .unwrap();
+    let post = Request::post(&path)
+        .header(header::COOKIE, &cookie)
+        .header(header::ORIGIN, "http://localhost:8719")
+        .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
+        .body(Body::from(form))
+        .unwrap();
+    let (code, body) = through(&pages, post).await;
+    assert_eq!(code, StatusCode::GONE, "{body}");
+    assert!(body.contains("was cancelled"), "{body}");
+    assert!(!body.contains("Saved"), "{body}");
+    assert!(stored.lock().unwrap().is_empty(), "the sink stored nothing");
+    assert_eq!(status(&store, &url), FlowStatus::Abandoned);
+    // Opening it again says the same.
+    let get = Request::get(&path)
+        .header(header::COOKIE, &cookie)
+        .body(Body::empty())
+        .unwrap();
+    let (code, body) = through(&pages, get).await;
+    assert_eq!(code, StatusCode::GONE, "{body}");
+    assert!(body.contains("was cancelled"), "{body}");
+    assert!(s.notes().is_empty(), "no completion for a cancelled call");
 }
 
 #[tokio::test]
@@ -354,4 +531,7 @@ async fn on_2026_07_28_a_step_never_finished_ends_in_an_error_result_after_the_r
     assert!(text.contains("not finished"), "{text}");
     // Asked once, then once more (the default re-ask): never read as done.
     assert_eq!(s.seen().len(), 2);
+    // Each round is a call the client retries: none abandons the flow.
+    let (_, url, _) = &s.seen()[0];
+    assert!(status(&store, url).is_open(), "{:?}", status(&store, url));
 }

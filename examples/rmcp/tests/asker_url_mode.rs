@@ -236,8 +236,8 @@ on_both_revisions! {
         if revision == Revision::V2025_11_25 {
             assert_eq!(
                 text,
-                "The GitHub page was not finished in time: GitHub was not connected. Finish it, \
-                 then call this tool again."
+                "The GitHub page was not finished in time, and it is closed now: GitHub was not \
+                 connected. Call this tool again for a new page."
             );
             assert_eq!(asked.len(), 1);
         } else {

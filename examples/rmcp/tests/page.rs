@@ -515,6 +515,87 @@ async fn an_expired_flow_is_refused() {
     assert!(reply.body.contains("expired"));
 }
 
+/// A flow the asking call gave up (cancelled by the client, or returned without it) is over:
+/// its page refuses a form with a valid token, on POST and on GET, saying why, and the sink
+/// sees nothing.
+#[tokio::test]
+async fn an_abandoned_flow_is_refused_and_stores_nothing() {
+    let site = site();
+    let id = site.flow_for("alice");
+    let (_, cookie, token) = opened(&site, &id, "alice").await;
+    site.store
+        .abandon_now(&id, "alice", UnixTime::now())
+        .unwrap();
+    let post = site
+        .post(
+            &id.to_string(),
+            "alice",
+            &cookie,
+            Some(ORIGIN),
+            &[("_csrf", &token), ("key", KEY)],
+        )
+        .await;
+    assert_eq!(post.status, StatusCode::GONE, "{}", post.body);
+    assert!(
+        post.body
+            .contains("The request for this page was cancelled"),
+        "{}",
+        post.body
+    );
+    assert!(post.body.contains("Nothing was stored."), "{}", post.body);
+    let get = site.open(&id.to_string(), "alice", Some(&cookie)).await;
+    assert_eq!(get.status, StatusCode::GONE, "{}", get.body);
+    assert!(get.body.contains("was cancelled"), "{}", get.body);
+    assert!(site.stored().is_empty());
+    assert_eq!(site.status(&id), FlowStatus::Abandoned);
+}
+
+/// The call is given up while the sink stores: the sink has the secret, so the page does not
+/// say nothing was stored; the flow stays abandoned, and the tool reads nothing.
+#[tokio::test]
+async fn a_call_given_up_while_the_sink_stores_is_not_told_nothing_was_stored() {
+    let store = MemoryFlowStore::new();
+    let flow = Arc::new(Mutex::new(None::<FlowId>));
+    let sink = {
+        let (store, flow) = (store.clone(), Arc::clone(&flow));
+        move |principal: &str, _: Secrets| -> Result<Value, String> {
+            let id = flow.lock().unwrap().expect("a flow");
+            store.abandon_now(&id, principal, UnixTime::now()).unwrap();
+            Ok(json!({ "stored": true }))
+        }
+    };
+    let flows = Flows::new(store.clone(), BASE).unwrap();
+    let router = Pages::new(flows, HeaderUser)
+        .unwrap()
+        .secret(api_key_page(), sink)
+        .router();
+    let site = Site {
+        store,
+        router,
+        stored: Stored::default(),
+    };
+    let id = site.flow_for("alice");
+    *flow.lock().unwrap() = Some(id);
+    let (_, cookie, token) = opened(&site, &id, "alice").await;
+    let post = site
+        .post(
+            &id.to_string(),
+            "alice",
+            &cookie,
+            Some(ORIGIN),
+            &[("_csrf", &token), ("key", KEY)],
+        )
+        .await;
+    assert_eq!(post.status, StatusCode::GONE, "{}", post.body);
+    assert!(
+        post.body.contains("while this was being saved"),
+        "{}",
+        post.body
+    );
+    assert!(!post.body.contains("Nothing was stored"), "{}", post.body);
+    assert_eq!(site.status(&id), FlowStatus::Abandoned);
+}
+
 /// A form saved after its flow expired carries a dead token too (a token lives a flow's TTL
 /// from when the page was shown): its owner is told the step expired, anyone else only that the
 /// form is not theirs, and nothing is stored. Found in Chromium (`tests/browser/tests/page_secret.rs`).

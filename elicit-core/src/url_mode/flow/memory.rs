@@ -204,6 +204,24 @@ impl MemoryFlowStore {
         held.waiting.drain(..).for_each(Waker::wake);
         Ok(finished)
     }
+
+    /// [`FlowStore::abandon`], without a future.
+    ///
+    /// # Errors
+    /// As [`Flow::abandoned`], and [`FlowError::Unknown`].
+    pub fn abandon_now(
+        &self,
+        id: &FlowId,
+        principal: &str,
+        now: UnixTime,
+    ) -> Result<Flow, FlowError> {
+        let mut flows = self.lock();
+        let held = flows.flows.get_mut(id).ok_or(FlowError::Unknown)?;
+        let abandoned = held.flow.clone().abandoned(principal, now)?;
+        held.flow = abandoned.clone();
+        held.waiting.drain(..).for_each(Waker::wake);
+        Ok(abandoned)
+    }
 }
 
 impl FlowStore for MemoryFlowStore {
@@ -236,6 +254,10 @@ impl FlowStore for MemoryFlowStore {
         Box::pin(ready(self.finish_now(id, principal, browser, result, now)))
     }
 
+    fn abandon(&self, id: &FlowId, principal: &str, now: UnixTime) -> FlowFuture<'_, Flow> {
+        Box::pin(ready(self.abandon_now(id, principal, now)))
+    }
+
     fn finished(&self, id: &FlowId) -> FlowFuture<'_, Flow> {
         Box::pin(Finished {
             store: self,
@@ -244,8 +266,8 @@ impl FlowStore for MemoryFlowStore {
     }
 }
 
-/// [`FlowStore::finished`] for the memory store: ready once the flow is finished or expired
-/// (or gone: evicted after it expired).
+/// [`FlowStore::finished`] for the memory store: ready once the flow is finished, abandoned or
+/// expired (or gone: evicted after it expired).
 struct Finished<'a> {
     store: &'a MemoryFlowStore,
     id: FlowId,

@@ -11,7 +11,9 @@
 //!   ([`Flow::call`]) and the page that finishes it ([`Flow::page`]);
 //! - a store refuses to open or finish it for another principal, and binds it to the first
 //!   browser that opens it ([`FlowStore::open`]): a second browser is refused;
-//! - it finishes once, with a value or a failure, and expires.
+//! - it finishes once, with a value or a failure, and expires;
+//! - the asking side may [abandon](FlowStore::abandon) it when the call that asked is given up
+//!   (cancelled, or returned without it): its page then refuses, and nothing is stored.
 //!
 //! ```
 //! # extern crate elicit_core as mcp_elicit;
@@ -160,8 +162,13 @@ pub enum FlowOutcome {
     /// The user agreed to open the page, and the step was not finished before the flow expired.
     Expired,
     /// The user agreed to open the page, and the step was not finished while the tool waited
-    /// (before 2026-07-28: the server's timeout; the flow may still finish later).
+    /// (before 2026-07-28: the server's timeout; the flow is then
+    /// [abandoned](FlowStatus::Abandoned), so its page no longer takes the step).
     NotFinished,
+    /// The user agreed to open the page, and the call that asked was given up before the step
+    /// was finished: the flow was [abandoned](FlowStatus::Abandoned) (the read of a flow some
+    /// other call abandoned).
+    Abandoned,
     /// The user declined to open the page.
     Decline,
     /// The user dismissed the request.
@@ -184,6 +191,7 @@ impl FlowOutcome {
                 FlowStatus::Completed(value) => FlowOutcome::Completed(value.clone()),
                 FlowStatus::Failed(why) => FlowOutcome::Failed(why.clone()),
                 FlowStatus::Expired => FlowOutcome::Expired,
+                FlowStatus::Abandoned => FlowOutcome::Abandoned,
                 FlowStatus::Pending | FlowStatus::Opened => return None,
             },
         })
@@ -206,6 +214,10 @@ pub enum FlowStatus {
     Failed(String),
     /// Not finished before it expired.
     Expired,
+    /// Ended by the asking side before it was finished ([`FlowStore::abandon`]): the call that
+    /// asked was cancelled by the client, or returned without it. Its page refuses, and nothing
+    /// is stored.
+    Abandoned,
 }
 
 impl FlowStatus {
@@ -369,6 +381,24 @@ impl Flow {
         Ok(self)
     }
 
+    /// Abandoning by `principal`, as every store decides it: only by the flow's owner; an open
+    /// flow becomes [`Abandoned`](FlowStatus::Abandoned), and a flow already over (completed,
+    /// failed, expired or abandoned) is left as it is, so the caller reads what it came to (a
+    /// page that finished as the call was given up keeps its result).
+    ///
+    /// # Errors
+    /// [`FlowError::WrongUser`] for anyone but the flow's owner.
+    pub fn abandoned(mut self, principal: &str, now: UnixTime) -> Result<Self, FlowError> {
+        self = self.at(now);
+        if *self.principal != *principal {
+            return Err(FlowError::WrongUser);
+        }
+        if self.status.is_open() {
+            self.status = FlowStatus::Abandoned;
+        }
+        Ok(self)
+    }
+
     /// Whether `principal` in `browser` may act on the flow as it is.
     fn check(&self, principal: &str, browser: &str) -> Result<(), FlowError> {
         if *self.principal != *principal {
@@ -376,6 +406,7 @@ impl Flow {
         }
         match &self.status {
             FlowStatus::Expired => return Err(FlowError::Expired),
+            FlowStatus::Abandoned => return Err(FlowError::Abandoned),
             FlowStatus::Completed(_) | FlowStatus::Failed(_) => return Err(FlowError::Finished),
             FlowStatus::Pending | FlowStatus::Opened => {}
         }
@@ -401,6 +432,9 @@ pub enum FlowError {
     Finished,
     /// The flow expired before it was finished.
     Expired,
+    /// The call that asked was given up (cancelled by the client, or returned) before the flow
+    /// was finished: ask again from the client.
+    Abandoned,
     /// The page was not opened (in this browser) before being submitted.
     NotOpened,
     /// A flow with this id exists already.
@@ -429,6 +463,9 @@ impl fmt::Display for FlowError {
             }
             FlowError::Finished => "this step was finished already: it finishes once",
             FlowError::Expired => "this step expired before it was finished: ask again",
+            FlowError::Abandoned => {
+                "the request for this page was cancelled: go back to your MCP client and ask again"
+            }
             FlowError::NotOpened => "this page was not opened in this browser before it was sent",
             FlowError::Exists => "a flow with this id exists already",
             FlowError::Full => "too many steps are waiting to be finished: finish or let one expire",
@@ -451,7 +488,7 @@ pub type FlowFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T, FlowError>> +
 /// Keeps flows, for the asking side (the tool) and the page.
 ///
 /// # Contract for implementations
-/// - Decide with [`Flow::opened`] and [`Flow::finished`], atomically: of two concurrent
+/// - Decide with [`Flow::opened`], [`Flow::finished`] and [`Flow::abandoned`], atomically: of two concurrent
 ///   `finish` calls, at most one succeeds; of two browsers, the first to `open` binds the flow.
 /// - Keep a flow at least until it expires, finished or not: a 2026-07-28 retry reads the
 ///   finished value after the page is done.
@@ -484,7 +521,13 @@ pub trait FlowStore: Send + Sync {
         now: UnixTime,
     ) -> FlowFuture<'_, Flow>;
 
-    /// Resolves when the flow is finished, or on a poll after it expired. Never resolves for a
+    /// `principal` (the asking side, no browser) ends the flow before it is finished
+    /// ([`Flow::abandoned`]): the call that asked was given up. The flow as it is after: a flow
+    /// already over is left as it is and returned. Wakes whoever waits in
+    /// [`finished`](FlowStore::finished).
+    fn abandon(&self, id: &FlowId, principal: &str, now: UnixTime) -> FlowFuture<'_, Flow>;
+
+    /// Resolves when the flow is finished (or abandoned), or on a poll after it expired. Never resolves for a
     /// flow that stays open: race it against a deadline.
     fn finished(&self, id: &FlowId) -> FlowFuture<'_, Flow>;
 }
@@ -514,6 +557,9 @@ impl<S: FlowStore + ?Sized> FlowStore for Arc<S> {
         now: UnixTime,
     ) -> FlowFuture<'_, Flow> {
         (**self).finish(id, principal, browser, result, now)
+    }
+    fn abandon(&self, id: &FlowId, principal: &str, now: UnixTime) -> FlowFuture<'_, Flow> {
+        (**self).abandon(id, principal, now)
     }
     fn finished(&self, id: &FlowId) -> FlowFuture<'_, Flow> {
         (**self).finished(id)

@@ -5,6 +5,7 @@ use std::time::Duration;
 use serde_json::json;
 
 use super::*;
+use crate::url_mode::UrlOutcome;
 
 const NOW: UnixTime = UnixTime::from_secs(1_800_000_000);
 
@@ -199,6 +200,89 @@ fn finishing_wakes_whoever_waits() {
     assert_eq!(count.0.load(std::sync::atomic::Ordering::SeqCst), 1);
     match waiting.as_mut().poll(&mut context) {
         Poll::Ready(Ok(flow)) => assert_eq!(flow.status(), &FlowStatus::Completed(json!("done"))),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn an_abandoned_flow_can_be_neither_opened_nor_finished() {
+    let store = MemoryFlowStore::new();
+    let flow = flow("alice");
+    let id = flow.id();
+    store.begin_now(flow, NOW).unwrap();
+    store.open_now(&id, "alice", "b1", NOW).unwrap();
+    // Only the owner's asking side ends it; a refusal changes nothing.
+    assert_eq!(
+        store.abandon_now(&id, "mallory", NOW),
+        Err(FlowError::WrongUser)
+    );
+    assert_eq!(
+        store.get_now(&id, NOW).unwrap().status(),
+        &FlowStatus::Opened
+    );
+    let abandoned = store.abandon_now(&id, "alice", NOW).unwrap();
+    assert_eq!(abandoned.status(), &FlowStatus::Abandoned);
+    assert_eq!(
+        store.open_now(&id, "alice", "b1", NOW),
+        Err(FlowError::Abandoned)
+    );
+    assert_eq!(
+        store.finish_now(&id, "alice", "b1", Ok(json!(1)), NOW),
+        Err(FlowError::Abandoned)
+    );
+    assert_eq!(
+        FlowOutcome::of(UrlOutcome::Accept, abandoned.status()),
+        Some(FlowOutcome::Abandoned)
+    );
+    assert_eq!(
+        store.abandon_now(&FlowId::random().unwrap(), "alice", NOW),
+        Err(FlowError::Unknown)
+    );
+}
+
+#[test]
+fn abandoning_leaves_a_flow_that_is_over_as_it_is() {
+    let store = MemoryFlowStore::new();
+    let finished = flow("alice");
+    let id = finished.id();
+    store.begin_now(finished, NOW).unwrap();
+    store.open_now(&id, "alice", "b1", NOW).unwrap();
+    store
+        .finish_now(&id, "alice", "b1", Ok(json!("stored")), NOW)
+        .unwrap();
+    // The page finished as the call was given up: the call reads the result.
+    assert_eq!(
+        store.abandon_now(&id, "alice", NOW).unwrap().status(),
+        &FlowStatus::Completed(json!("stored"))
+    );
+    let expired = flow("alice");
+    let id = expired.id();
+    store.begin_now(expired, NOW).unwrap();
+    let later = UnixTime::from_secs(NOW.as_secs() + 60);
+    assert_eq!(
+        store.abandon_now(&id, "alice", later).unwrap().status(),
+        &FlowStatus::Expired
+    );
+}
+
+#[test]
+fn abandoning_wakes_whoever_waits() {
+    let store = MemoryFlowStore::new();
+    let now = UnixTime::now();
+    let flow = flow("alice")
+        .expiring(now, Duration::from_secs(600))
+        .unwrap();
+    let id = flow.id();
+    store.begin_now(flow, now).unwrap();
+    let count = Arc::new(Count(0.into()));
+    let waker = Waker::from(Arc::clone(&count));
+    let mut context = Context::from_waker(&waker);
+    let mut waiting = store.finished(&id);
+    assert!(waiting.as_mut().poll(&mut context).is_pending());
+    store.abandon_now(&id, "alice", now).unwrap();
+    assert_eq!(count.0.load(std::sync::atomic::Ordering::SeqCst), 1);
+    match waiting.as_mut().poll(&mut context) {
+        Poll::Ready(Ok(flow)) => assert_eq!(flow.status(), &FlowStatus::Abandoned),
         other => panic!("{other:?}"),
     }
 }
