@@ -7,7 +7,8 @@
 //! - [`OidcProvider`] runs npm's `oidc-provider` (`oidc/provider.mjs`) with a real sign-in form
 //!   that checks passwords; [`ALICE`] and [`BOB`] are its accounts.
 //! - [`Site`] serves an axum `Router` on 127.0.0.1 in this process.
-//! - [`Tee`] keeps every byte one side of an in-process MCP connection wrote.
+//! - [`Tee`] keeps every byte one side of an in-process MCP connection wrote; [`UrlHost`] is the
+//!   MCP host on the other side, handing each URL request to the test as an [`Asked`].
 //! - [`LoopbackHttp`] is an HTTP client that only talks to loopback: readiness checks, hand-made
 //!   requests (a replayed POST, a foreign `Origin`), and the client `openidconnect` is given.
 //!
@@ -25,6 +26,8 @@ mod processes;
 #[cfg(feature = "browser")]
 mod browser;
 #[cfg(feature = "browser")]
+mod host;
+#[cfg(feature = "browser")]
 mod http;
 #[cfg(feature = "browser")]
 mod oidc;
@@ -37,6 +40,7 @@ mod wire;
 pub use crate::{
     browser::{Browser, BrowserOptions, Chromedriver},
     error::{Error, Result},
+    host::{AbortOnDrop, Asked, UrlHost},
     http::LoopbackHttp,
     oidc::{ALICE, Account, BOB, OidcClient, OidcProvider, OidcProviderBuilder, type_credentials},
     site::Site,

@@ -25,26 +25,18 @@ use std::{
 };
 
 use elicit_browser_tests::{
-    ALICE, Browser, Chromedriver, LoopbackHttp, OidcClient, OidcProvider, Tee, type_credentials,
+    ALICE, AbortOnDrop, Asked, Browser, Chromedriver, LoopbackHttp, OidcClient, OidcProvider, Tee,
+    UrlHost, type_credentials,
 };
 use mcp_elicit::{Revision, page::Pages, rmcp::AskingService, url_mode::FlowId};
 use rmcp::{
-    ClientHandler, ErrorData, RoleClient, ServiceExt,
-    model::{
-        CallToolRequestParams, CallToolResult, ClientConfig, CustomNotification,
-        ElicitRequestParams, ElicitResult, ElicitationAction, Implementation, ProtocolVersion,
-    },
-    service::{
-        ClientLifecycleMode, ClientServiceExt, NotificationContext, RequestContext, RunningService,
-        ServiceError,
-    },
+    RoleClient, ServiceExt,
+    model::{CallToolRequestParams, CallToolResult, ProtocolVersion},
+    service::{ClientLifecycleMode, ClientServiceExt, RunningService, ServiceError},
 };
 use secrecy::ExposeSecret;
 use serde_json::{Value, json};
-use tokio::{
-    sync::{mpsc, oneshot},
-    task::JoinHandle,
-};
+use tokio::{sync::mpsc, task::JoinHandle};
 
 #[allow(dead_code)] // its `main`, which serves stdio
 #[path = "../../../examples/rmcp/ops_server.rs"]
@@ -64,88 +56,14 @@ const APP_NAME: &str = "Ops server";
 
 // ------------------------------------------------------------------------------- the client
 
-/// A URL request the client's handler received; the test says when to accept it.
-struct Asked {
-    message: String,
-    url: String,
-    elicitation_id: String,
-    answer: oneshot::Sender<ElicitationAction>,
-}
-
-/// The MCP host: rmcp's client, whose handler hands each URL request to the test and answers
-/// what the test says; it records the custom notifications it gets.
-#[derive(Clone)]
-struct Host {
-    asked: mpsc::UnboundedSender<Asked>,
-    notifications: Arc<Mutex<Vec<Value>>>,
-}
-
-impl ClientHandler for Host {
-    async fn create_elicitation(
-        &self,
-        request: ElicitRequestParams,
-        _context: RequestContext<RoleClient>,
-    ) -> Result<ElicitResult, ErrorData> {
-        let ElicitRequestParams::UrlElicitationParams {
-            message,
-            url,
-            elicitation_id,
-            ..
-        } = request
-        else {
-            return Err(ErrorData::invalid_params("only pages are asked here", None));
-        };
-        let (answer, answered) = oneshot::channel();
-        self.asked
-            .send(Asked {
-                message,
-                url,
-                elicitation_id,
-                answer,
-            })
-            .map_err(|_| ErrorData::internal_error("the test has ended", None))?;
-        Ok(ElicitResult::new(
-            answered.await.unwrap_or(ElicitationAction::Cancel),
-        ))
-    }
-
-    async fn on_custom_notification(
-        &self,
-        notification: CustomNotification,
-        _context: NotificationContext<RoleClient>,
-    ) {
-        self.notifications.lock().unwrap().push(json!({
-            "method": notification.method,
-            "params": notification.params,
-        }));
-    }
-
-    fn get_info(&self) -> ClientConfig {
-        let capabilities = serde_json::from_value(json!({ "elicitation": { "url": {} } }))
-            .expect("URL-mode elicitation capabilities");
-        let mut info = ClientConfig::new(capabilities, Implementation::new("ops-github", "0"));
-        info.protocol_version = ProtocolVersion::V_2025_11_25;
-        info
-    }
-}
-
 // ------------------------------------------------------------------------------- the server
-
-/// Aborts its task when dropped: the pages and the server end with the test.
-struct AbortOnDrop(JoinHandle<()>);
-
-impl Drop for AbortOnDrop {
-    fn drop(&mut self) {
-        self.0.abort();
-    }
-}
 
 /// `ops_server` as its `main` runs it, "GitHub" being the provider, with rmcp's client on the
 /// other end of its byte stream.
 struct World {
     provider: OidcProvider,
     base: String,
-    client: Arc<RunningService<RoleClient, Host>>,
+    client: Arc<RunningService<RoleClient, UrlHost>>,
     asked: mpsc::UnboundedReceiver<Asked>,
     notifications: Arc<Mutex<Vec<Value>>>,
     vault: Vault,
@@ -206,12 +124,8 @@ impl World {
                 let _ = running.waiting().await;
             }
         }));
-        let (asked_tx, asked) = mpsc::unbounded_channel();
-        let notifications = Arc::new(Mutex::new(Vec::new()));
-        let host = Host {
-            asked: asked_tx,
-            notifications: Arc::clone(&notifications),
-        };
+        let (host, asked) = UrlHost::new("ops-github");
+        let notifications = host.notifications();
         let lifecycle = match revision {
             Revision::V2025_11_25 => ClientLifecycleMode::Initialize,
             _ => ClientLifecycleMode::Discover {
@@ -308,7 +222,7 @@ async fn github_is_connected_through_the_page(revision: Revision, browser: &Brow
     let asked = match revision {
         Revision::V2025_11_25 => {
             assert_eq!(asked.elicitation_id, id, "the elicitationId is the flow id");
-            let _ = asked.answer.send(ElicitationAction::Accept);
+            asked.accept();
             None
         }
         _ => {
@@ -347,7 +261,7 @@ async fn github_is_connected_through_the_page(revision: Revision, browser: &Brow
         "{back_at}"
     );
     if let Some(asked) = asked {
-        let _ = asked.answer.send(ElicitationAction::Accept);
+        asked.accept();
     }
 
     let (text, is_error) = world.result(call).await?;

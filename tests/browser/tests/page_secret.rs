@@ -36,25 +36,18 @@ use std::{
 };
 
 use axum::{Router, response::Html, routing::get};
-use elicit_browser_tests::{Browser, BrowserOptions, Chromedriver, LoopbackHttp, Site, Tee};
+use elicit_browser_tests::{
+    AbortOnDrop, Asked, Browser, BrowserOptions, Chromedriver, LoopbackHttp, Site, Tee, UrlHost,
+};
 use mcp_elicit::{Revision, page::Pages, rmcp::AskingService, url_mode::FlowId};
 use rmcp::{
-    ClientHandler, ErrorData, RoleClient, ServiceExt,
-    model::{
-        CallToolRequestParams, CallToolResult, ClientConfig, CustomNotification,
-        ElicitRequestParams, ElicitResult, ElicitationAction, Implementation, ProtocolVersion,
-    },
-    service::{
-        ClientLifecycleMode, ClientServiceExt, NotificationContext, RequestContext, RunningService,
-        ServiceError,
-    },
+    RoleClient, ServiceExt,
+    model::{CallToolRequestParams, CallToolResult, ProtocolVersion},
+    service::{ClientLifecycleMode, ClientServiceExt, RunningService, ServiceError},
 };
 use secrecy::ExposeSecret;
 use serde_json::{Value, json};
-use tokio::{
-    sync::{mpsc, oneshot},
-    task::JoinHandle,
-};
+use tokio::{sync::mpsc, task::JoinHandle};
 
 #[allow(dead_code)] // its `main`, which serves stdio
 #[path = "../../../examples/rmcp/api_key_server.rs"]
@@ -150,97 +143,14 @@ impl Seen {
 
 // ------------------------------------------------------------------------------- the client
 
-/// A URL request the client's handler received; the test decides when to answer it.
-struct Asked {
-    message: String,
-    url: String,
-    elicitation_id: String,
-    answer: oneshot::Sender<ElicitationAction>,
-}
-
-impl Asked {
-    /// The user agreed to open the page.
-    fn accept(self) {
-        let _ = self.answer.send(ElicitationAction::Accept);
-    }
-}
-
-/// The MCP host: rmcp's client, whose handler hands each URL request to the test and answers
-/// what the test says; it records the custom notifications it gets.
-#[derive(Clone)]
-struct Host {
-    asked: mpsc::UnboundedSender<Asked>,
-    notifications: Arc<Mutex<Vec<Value>>>,
-}
-
-impl ClientHandler for Host {
-    async fn create_elicitation(
-        &self,
-        request: ElicitRequestParams,
-        _context: RequestContext<RoleClient>,
-    ) -> Result<ElicitResult, ErrorData> {
-        let ElicitRequestParams::UrlElicitationParams {
-            message,
-            url,
-            elicitation_id,
-            ..
-        } = request
-        else {
-            return Err(ErrorData::invalid_params(
-                "this host is only ever asked to open pages",
-                None,
-            ));
-        };
-        let (answer, answered) = oneshot::channel();
-        self.asked
-            .send(Asked {
-                message,
-                url,
-                elicitation_id,
-                answer,
-            })
-            .map_err(|_| ErrorData::internal_error("the test has ended", None))?;
-        let action = answered.await.unwrap_or(ElicitationAction::Cancel);
-        Ok(ElicitResult::new(action))
-    }
-
-    async fn on_custom_notification(
-        &self,
-        notification: CustomNotification,
-        _context: NotificationContext<RoleClient>,
-    ) {
-        self.notifications.lock().unwrap().push(json!({
-            "method": notification.method,
-            "params": notification.params,
-        }));
-    }
-
-    fn get_info(&self) -> ClientConfig {
-        let capabilities = serde_json::from_value(json!({ "elicitation": { "url": {} } }))
-            .expect("URL-mode elicitation capabilities");
-        let mut info = ClientConfig::new(capabilities, Implementation::new("page-secret", "0"));
-        info.protocol_version = ProtocolVersion::V_2025_11_25;
-        info
-    }
-}
-
 // ------------------------------------------------------------------------------- the server
-
-/// Aborts its task when dropped: the pages' listener and the server end with the test.
-struct AbortOnDrop(JoinHandle<()>);
-
-impl Drop for AbortOnDrop {
-    fn drop(&mut self) {
-        self.0.abort();
-    }
-}
 
 /// `api_key_server` as its `main` runs it (pages on loopback, the MCP server on a byte
 /// stream), with rmcp's client on the other end of the stream.
 struct Stdio {
     /// Shared with the calls in flight: its `call_tool` (not its peer's) drives 2026-07-28's
     /// rounds through the handler.
-    client: Arc<RunningService<RoleClient, Host>>,
+    client: Arc<RunningService<RoleClient, UrlHost>>,
     asked: mpsc::UnboundedReceiver<Asked>,
     notifications: Arc<Mutex<Vec<Value>>>,
     vault: Vault,
@@ -277,12 +187,8 @@ impl Stdio {
             }
         }));
 
-        let (asked_tx, asked) = mpsc::unbounded_channel();
-        let notifications = Arc::new(Mutex::new(Vec::new()));
-        let host = Host {
-            asked: asked_tx,
-            notifications: Arc::clone(&notifications),
-        };
+        let (host, asked) = UrlHost::new("page-secret");
+        let notifications = host.notifications();
         let lifecycle = match revision {
             Revision::V2025_11_25 => ClientLifecycleMode::Initialize,
             Revision::V2026_07_28 => ClientLifecycleMode::Discover {
