@@ -597,17 +597,16 @@ async fn submit(
         claims.f == visit.id.to_string() && claims.b == browser
     });
     if !valid {
-        // A token lives as long as a flow, from when the page was shown: a form saved after its
-        // flow expired (or finished, or was abandoned) carries a dead token too. Its owner is told why the step
-        // is over, not that the form was forged; anyone else learns nothing from it.
-        if let Ok(flow) = shared.flows.store().get(&visit.id, UnixTime::now()).await
-            && flow.principal() == visit.principal
+        // A token lives as long as a flow, from when the page was shown: a form saved after
+        // its flow expired (or was abandoned) carries a dead token too. Its owner is told why
+        // the step is over, by the rules a store opens a flow by (`Flow::opened`: the owner
+        // first, then the status), not that the form was forged; anyone else learns nothing.
+        let now = UnixTime::now();
+        if let Ok(flow) = shared.flows.store().get(&visit.id, now).await
+            && let Err(over @ (FlowError::Expired | FlowError::Abandoned)) =
+                flow.opened(&visit.principal, &browser, now)
         {
-            match flow.status() {
-                FlowStatus::Expired => return flow_refusal(&FlowError::Expired),
-                FlowStatus::Abandoned => return flow_refusal(&FlowError::Abandoned),
-                _ => {}
-            }
+            return flow_refusal(&over);
         }
         return refusal(
             StatusCode::FORBIDDEN,
