@@ -309,9 +309,16 @@ async def connect(mode, *, before=None, after=None, early=False, key=None) -> Co
     with tempfile.TemporaryFile() as stderr:
         wire = Wire(stderr)
 
+        # legacy: the browser's part, which goes on after the tool returns (`after`: a replay);
+        # the client, and so the server and its pages, stay up until it is done.
+        browsed = anyio.Event()
+
         async def browse_once_accepted(url):
-            await wire.until_accepted()
-            await anyio.to_thread.run_sync(lambda: on_the_page(url, refusals=True, finish=True))
+            try:
+                await wire.until_accepted()
+                await anyio.to_thread.run_sync(lambda: on_the_page(url, refusals=True, finish=True))
+            finally:
+                browsed.set()
 
         async with anyio.create_task_group() as user:
 
@@ -333,6 +340,8 @@ async def connect(mode, *, before=None, after=None, early=False, key=None) -> Co
                 expected = "2025-11-25" if mode == "legacy" else mode
                 assert client.session.protocol_version == expected, client.session.protocol_version
                 result = await client.call_tool(TOOL, {})
+                if mode == "legacy" and not early and asked:
+                    await browsed.wait()
         # The client has stopped the server: its stderr is all there.
         return Connection(key=key, result=result_text(result), asked=asked, wire=wire,
                           stderr=wire.stderr_text(), browsers=[browser])
