@@ -13,27 +13,25 @@
 //!   server answers with an input-required result, and reads the client's retry, through
 //!   `mcp_elicit::mrtr` rounds whose state is sealed (a tampered state is `-32602`).
 //!
-//! The tools are `#[tool]` functions taking an [`Asker`]; the prompt is a hand-written
-//! `get_prompt` ([`Asker::for_prompt`]): rmcp's `#[prompt]` router drops a 2026-07-28 retry's
-//! `inputResponses` and `requestState`, and only `AskingService` keeps them, which rmcp's
-//! `StreamableHttpService` cannot be given (it takes a `ServerHandler`). Sampling and roots go through the
-//! asker's [`Round`](mcp_elicit::mrtr::Round).
-
-use std::sync::Arc;
+//! The tools are `#[tool]` functions and the prompt a `#[prompt]` function, each taking an
+//! [`Asker`], served by [`AskingHttpService`]: rmcp's streamable HTTP service, recording each
+//! call before its parameters are built. Sampling and roots go through the asker's
+//! [`Round`](mcp_elicit::mrtr::Round).
 
 use mcp_elicit::mrtr::{Ask, Capability, Rounds};
-use mcp_elicit::rmcp::{AskConfig, Asker, AskingServer, Stop, ToolResponse, respond};
+use mcp_elicit::rmcp::{
+    AskConfig, Asker, AskingHttpService, AskingServer, PromptResponse, ToolResponse, respond,
+    respond_prompt,
+};
 use mcp_elicit::{Elicit, Elicitation, FormRequest, Mode, reply::FromContent};
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{
-    CallToolResult, ContentBlock, GetPromptRequestParams, GetPromptResponse, GetPromptResult,
-    Implementation, ListPromptsResult, PaginatedRequestParams, Prompt, PromptMessage, Role,
-    ServerCapabilities, ServerConfig,
+    CallToolResult, ContentBlock, Implementation, PromptMessage, Role, ServerCapabilities,
+    ServerConfig,
 };
-use rmcp::service::RequestContext;
-use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
-use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
-use rmcp::{ErrorData, RoleServer, ServerHandler, schemars, tool, tool_handler, tool_router};
+use rmcp::{
+    ServerHandler, prompt, prompt_handler, prompt_router, schemars, tool, tool_handler, tool_router,
+};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
@@ -399,6 +397,7 @@ fn capital() -> Ask<Value> {
 }
 
 #[tool_handler]
+#[prompt_handler]
 impl ServerHandler for Conformance {
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(
@@ -412,44 +411,24 @@ impl ServerHandler for Conformance {
             env!("CARGO_PKG_VERSION"),
         ))
     }
+}
 
-    async fn list_prompts(
-        &self,
-        _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
-    ) -> Result<ListPromptsResult, ErrorData> {
-        Ok(ListPromptsResult::with_all_items(vec![Prompt::new(
-            "test_input_required_result_prompt",
-            Some("A prompt that asks the user for its context (input-required result)"),
-            None,
-        )]))
-    }
-
-    async fn get_prompt(
-        &self,
-        request: GetPromptRequestParams,
-        context: RequestContext<RoleServer>,
-    ) -> Result<GetPromptResponse, ErrorData> {
-        if request.name != "test_input_required_result_prompt" {
-            return Err(ErrorData::invalid_params(
-                format!("unknown prompt `{}`", request.name),
-                None,
-            ));
-        }
-        let mut asker = Asker::for_prompt(&self.asking, &request, &context)?;
-        let form = keyed(PromptContext::form_request(), "user_context");
-        let context_text = match asker.form_request(form).await {
-            Ok(Elicitation::Accept(answer)) => answer.context,
-            Ok(_) => "(no context given)".to_owned(),
-            Err(Stop::InputRequired(input_required)) => return Ok((*input_required).into()),
-            Err(Stop::Error(error)) => return Err(error),
-            Err(other) => other.to_string(),
-        };
-        Ok(GetPromptResult::new(vec![PromptMessage::new_text(
-            Role::User,
-            format!("Use this context: {context_text}"),
-        )])
-        .into())
+#[prompt_router]
+impl Conformance {
+    #[prompt(description = "A prompt that asks the user for its context (input-required result)")]
+    async fn test_input_required_result_prompt(&self, mut asker: Asker) -> PromptResponse {
+        respond_prompt(async {
+            let form = keyed(PromptContext::form_request(), "user_context");
+            let context_text = match asker.form_request(form).await? {
+                Elicitation::Accept(answer) => answer.context,
+                _ => "(no context given)".to_owned(),
+            };
+            Ok(vec![PromptMessage::new_text(
+                Role::User,
+                format!("Use this context: {context_text}"),
+            )])
+        })
+        .await
     }
 }
 
@@ -460,23 +439,13 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         Err(_) => 3001,
     };
     // Nobody authenticates to this test server, so there is one principal; keys are made for
-    // the life of the process (replicas would load shared keys: `AskConfig::per_user`). Served
-    // over streamable HTTP, it cannot be wrapped in `AskingService`: every tool lists its `Asker`
-    // before `Parameters<..>`, and says so.
+    // the life of the process (replicas would load shared keys: `AskConfig::per_user`).
     // Its rounds have no replay guard (`single_user()` would set one): the suite's
     // `ignore-extra-params` answers a question before it is asked, which a guard cannot make
     // single use, so it refuses such an ask.
-    let asking = AskConfig::single_user_with(Rounds::generate()?).with_asker_before_parameters();
-    let service: StreamableHttpService<Conformance, LocalSessionManager> =
-        StreamableHttpService::new(
-            move || {
-                Ok(Conformance {
-                    asking: asking.clone(),
-                })
-            },
-            Arc::new(LocalSessionManager::default()),
-            StreamableHttpServerConfig::default(),
-        );
+    let asking = AskConfig::single_user_with(Rounds::generate()?);
+    let conformance = Conformance { asking };
+    let service = AskingHttpService::new(move || Ok(conformance.clone()), Default::default());
     let router = axum::Router::new().nest_service("/mcp", service);
     let listener = tokio::net::TcpListener::bind(("127.0.0.1", port)).await?;
     eprintln!("conformance server on http://127.0.0.1:{port}/mcp");

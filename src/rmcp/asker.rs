@@ -63,10 +63,9 @@ pub trait AskingServer {
 /// also bound to the exact question it answered. rmcp's `Parameters<..>` takes the arguments
 /// out of a tool's context, so the server is served through
 /// [`AskingService`](super::AskingService), which records them from the request itself (the
-/// order of the tool's parameters then does not matter); where it cannot be (streamable HTTP),
-/// every tool lists the `Asker` before `Parameters<..>` and the server says so with
-/// [`AskConfig::with_asker_before_parameters`]. Otherwise a `#[tool]` that asks on 2026-07-28
-/// is refused (`-32603`) before anything is asked.
+/// order of the tool's parameters then does not matter), or over streamable HTTP through
+/// `AskingHttpService` (cargo feature `http`), which does the same. Otherwise a `#[tool]` that
+/// asks on 2026-07-28 is refused (`-32603`) before anything is asked.
 ///
 /// Each question is asked under its name ([`FormRequest::name`], [`UrlRequest::name`]; the
 /// type's name for a derived form), the key of a 2026-07-28 `inputRequests`: to ask the same
@@ -136,9 +135,9 @@ pub(super) struct PromptRetry {
 }
 
 /// `prompts/get` in a `#[prompt]` function. On 2026-07-28 the server must be served through
-/// [`AskingService`](super::AskingService), which keeps the retry's fields rmcp's prompt router
-/// drops; without it the asker refuses to start (`-32603`, naming `AskingService`) rather than
-/// ask the same question in every round.
+/// [`AskingService`](super::AskingService) or `AskingHttpService`, which keep the retry's
+/// fields rmcp's prompt router drops; without them the asker refuses to start (`-32603`, naming
+/// both) rather than ask the same question in every round.
 impl<S: AskingServer> FromContextPart<PromptContext<'_, S>> for Asker {
     fn from_context_part(context: &mut PromptContext<'_, S>) -> Result<Self, ErrorData> {
         let asking = context.server.asking();
@@ -164,8 +163,9 @@ impl<S: AskingServer> FromContextPart<PromptContext<'_, S>> for Asker {
         if asker.round.is_some() {
             return Err(ErrorData::internal_error(
                 "a #[prompt] that asks on protocol 2026-07-28 needs its server served through \
-                 `mcp_elicit::rmcp::AskingService`: rmcp's prompt router drops the retry's \
-                 inputResponses and requestState",
+                 `mcp_elicit::rmcp::AskingService` (stdio, any byte stream) or \
+                 `mcp_elicit::rmcp::AskingHttpService` (streamable HTTP): rmcp's prompt router \
+                 drops the retry's inputResponses and requestState",
                 None,
             ));
         }
@@ -176,30 +176,28 @@ impl<S: AskingServer> FromContextPart<PromptContext<'_, S>> for Asker {
 /// `tools/call` in a `#[tool]` function.
 impl<S: AskingServer> FromContextPart<ToolCallContext<'_, S>> for Asker {
     fn from_context_part(context: &mut ToolCallContext<'_, S>) -> Result<Self, ErrorData> {
-        // The request as the client sent it, when served through `AskingService`; otherwise the
-        // arguments still in the context, if the server promised the asker comes first.
-        let asking = context.service.asking();
-        let (digest, bound) = match context.request_context.extensions.get::<CallDigest>() {
-            Some(recorded) => (recorded.0, true),
-            None => (
-                call_digest(&context.name, context.arguments.as_ref()),
-                asking.asker_first,
-            ),
+        // The request as the client sent it, recorded by `AskingService` or
+        // `AskingHttpService` before any of the tool's parameters was built.
+        let recorded = context.request_context.extensions.get::<CallDigest>();
+        let digest = match recorded {
+            Some(recorded) => recorded.0,
+            None => call_digest(&context.name, context.arguments.as_ref()),
         };
         let asker = Asker::new(
-            asking,
+            context.service.asking(),
             "tools/call",
             digest,
             context.input_responses.as_ref(),
             context.request_state.as_deref(),
             context.request_context.clone(),
         )?;
-        if asker.round.is_some() && !bound {
+        // Unrecorded, the arguments left in the context may be none because `Parameters<..>`
+        // took them: a round bound to them could be read for another call.
+        if asker.round.is_some() && recorded.is_none() {
             return Err(ErrorData::internal_error(
                 "a #[tool] that asks on protocol 2026-07-28 binds its round state to the call's \
-                 arguments: serve the server through `mcp_elicit::rmcp::AskingService`, or (where \
-                 it cannot be, as over streamable HTTP) list the `Asker` before `Parameters<..>` \
-                 in every tool and say so with `AskConfig::with_asker_before_parameters`",
+                 arguments: serve the server through `mcp_elicit::rmcp::AskingService` (stdio, \
+                 any byte stream) or `mcp_elicit::rmcp::AskingHttpService` (streamable HTTP)",
                 None,
             ));
         }

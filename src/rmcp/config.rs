@@ -36,9 +36,6 @@ pub struct AskConfig {
     pub(super) rounds: Arc<Rounds>,
     principal: Principal,
     pub(super) timeout: Duration,
-    /// The tools list the `Asker` before `Parameters<..>`: a `#[tool]` may bind to the arguments
-    /// it finds in its context, without `AskingService`.
-    pub(super) asker_first: bool,
     /// Where URL flows are kept and their pages served ([`with_flows`](AskConfig::with_flows)).
     pub(super) flows: Option<Flows>,
 }
@@ -66,7 +63,6 @@ impl fmt::Debug for AskConfig {
                 },
             )
             .field("timeout", &self.timeout)
-            .field("asker_before_parameters", &self.asker_first)
             .field("flows", &self.flows)
             .finish()
     }
@@ -105,7 +101,6 @@ impl AskConfig {
             rounds: Arc::new(rounds),
             principal: Principal::Single,
             timeout: Self::DEFAULT_TIMEOUT,
-            asker_first: false,
             flows: None,
         }
     }
@@ -140,7 +135,6 @@ impl AskConfig {
             rounds: Arc::new(rounds),
             principal: Principal::PerRequest(Arc::new(principal)),
             timeout: Self::DEFAULT_TIMEOUT,
-            asker_first: false,
             flows: None,
         }
     }
@@ -149,24 +143,6 @@ impl AskConfig {
     #[must_use]
     pub fn with_timeout(mut self, timeout: Duration) -> Self {
         self.timeout = timeout;
-        self
-    }
-
-    /// For a server that cannot be served through [`AskingService`](super::AskingService)
-    /// (rmcp's `StreamableHttpService` takes a `ServerHandler`): every `#[tool]` of this server
-    /// lists its `Asker` before any `Parameters<..>`, so the asker binds its round state to the
-    /// arguments it finds in the tool's context.
-    ///
-    /// Without `AskingService` and without this promise, a `#[tool]` that asks on 2026-07-28 is
-    /// refused (`-32603`): rmcp's `Parameters<..>` takes the arguments out of the context, and
-    /// an asker after it could not tell a call without arguments from arguments taken, so it
-    /// would bind to the tool's name alone. A promise broken (a `Parameters<..>` first) is that
-    /// weak binding again: an answer given for one set of arguments could be read for another.
-    /// Test such a server as it is served (the test kit's `Served::StreamableHttp`): through
-    /// `AskingService` the binding holds whatever the promise, and a test there proves nothing.
-    #[must_use]
-    pub fn with_asker_before_parameters(mut self) -> Self {
-        self.asker_first = true;
         self
     }
 

@@ -13,13 +13,13 @@ use tokio::task::JoinHandle;
 
 use super::client::AnsweringClient;
 use super::convert::revision;
-use super::wire::AskingService;
+use super::wire::{AskingHandler, AskingService};
 use crate::Revision;
 use crate::client::{Answerer, WrongMode};
 
 /// The test kit of a server's tools: it serves the server as its transport will
 /// ([`served_as`](TestKit::served_as): through [`AskingService`] as over stdio, the default, or
-/// bare as rmcp's `StreamableHttpService` calls it) and connects an [`AnsweringClient`] of a
+/// as `AskingHttpService` has rmcp's `StreamableHttpService` serve it) and connects an [`AnsweringClient`] of a
 /// given answerer to it in process, over an in-memory duplex stream, on a given revision. Then
 /// [`call`](Connected::call) a tool and assert on what it returned and on what the answerer was
 /// asked ([`Scripted::seen`](crate::client::Scripted::seen)).
@@ -120,13 +120,9 @@ pub struct TestKit {
 /// How the [`TestKit`] serves a server: the way the transport it ships on does, so that a test
 /// passes only where production would.
 ///
-/// A server whose tools ask binds each 2026-07-28 round to the call's arguments. Served through
-/// [`AskingService`], it reads them from the request as the client sent it; rmcp's
-/// `StreamableHttpService` takes a bare `ServerHandler` and cannot be given the wrapper, and
-/// there the binding is only as good as the server's
-/// [`with_asker_before_parameters`](super::AskConfig::with_asker_before_parameters) promise.
-/// Test such a server as [`StreamableHttp`](Served::StreamableHttp): served as
-/// [`Stdio`](Served::Stdio), the wrapper would make a broken promise look kept.
+/// Both record each call before the tool's parameters are built, so a 2026-07-28 round is bound
+/// to the call's arguments either way; they differ in where the wrapper sits, and so in what a
+/// test sees on the wire.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[non_exhaustive]
 pub enum Served {
@@ -134,11 +130,13 @@ pub enum Served {
     /// serves it (or any byte stream rmcp's `serve` takes). The default.
     #[default]
     Stdio,
-    /// As rmcp's `StreamableHttpService` calls it: the bare `ServerHandler`, with whatever
-    /// [`AskConfig`](super::AskConfig) it holds, each request handed to its own `Service`
-    /// implementation with no wrapper. In process, over one session: no HTTP, no headers, and
-    /// no `http::request::Parts` in a request's extensions (a
-    /// [`per_user`](super::AskConfig::per_user) principal read from them is not found).
+    /// As `AskingHttpService` has rmcp's `StreamableHttpService`
+    /// serve it: the server wrapped as a `ServerHandler`, each request handed to rmcp's
+    /// `Service` implementation for handlers. In process, over one session: no HTTP, no headers,
+    /// and no `http::request::Parts` in a request's extensions (a
+    /// [`per_user`](super::AskConfig::per_user) principal read from them is not found); and no
+    /// HTTP response, so a 2026-07-28 URL request keeps the `"elicitationId": ""` that
+    /// `AskingHttpService` leaves out of it.
     StreamableHttp,
 }
 
@@ -158,7 +156,7 @@ impl TestKit {
     }
 
     /// Serve the server as `served` says: through [`AskingService`] as over stdio (the default),
-    /// or bare as over streamable HTTP. Test a server the way it ships.
+    /// or as `AskingHttpService` serves it over streamable HTTP. Test a server the way it ships.
     #[must_use]
     pub fn served_as(mut self, served: Served) -> Self {
         self.served = served;
@@ -222,10 +220,11 @@ impl TestKit {
                         let _ = running.waiting().await;
                     }
                 }
-                // As `StreamableHttpService` does: `serve_server` (or `serve_directly`) of the
-                // bare handler, whose `Service` implementation takes each request.
+                // As `AskingHttpService` has `StreamableHttpService` do: `serve_server` (or
+                // `serve_directly`) of the wrapped handler, through rmcp's `Service`
+                // implementation for handlers.
                 Served::StreamableHttp => {
-                    if let Ok(running) = server.serve(server_io).await {
+                    if let Ok(running) = AskingHandler(server).serve(server_io).await {
                         let _ = running.waiting().await;
                     }
                 }

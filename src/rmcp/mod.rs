@@ -11,6 +11,9 @@ mod config;
 mod asker;
 // The service that records each call and leaves out what rmcp's types cannot.
 mod wire;
+// Serving over streamable HTTP.
+#[cfg(feature = "http")]
+mod http;
 // The client side: a client whose elicitations an `Answerer` answers, and the test kit on it.
 #[cfg(feature = "rmcp-client")]
 mod client;
@@ -24,6 +27,8 @@ pub use convert::{
     form_outcome, form_params, input_required, jsonrpc_error, mrtr_error, protocol_version,
     revision, url_outcome, url_params,
 };
+#[cfg(feature = "http")]
+pub use http::{AskingHttpService, HttpResponse};
 pub use stop::{PromptResponse, Stop, ToolResponse, respond, respond_prompt};
 pub use wire::AskingService;
 

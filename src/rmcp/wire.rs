@@ -6,10 +6,20 @@ use std::future::Future;
 use super::asker::{CallDigest, PromptRetry, call_digest};
 use super::convert;
 use ::rmcp::model::{
-    ClientNotification, ClientRequest, CustomResult, ProtocolVersion, ServerConfig, ServerResult,
+    CallToolRequestParams, CallToolResponse, CancelTaskParams, CancelledNotificationParam,
+    ClientNotification, ClientRequest, CompleteRequestParams, CompleteResult, CustomNotification,
+    CustomRequest, CustomResult, DiscoverResult, GetPromptRequestParams, GetPromptResponse,
+    GetSkillRequestParams, GetSkillResult, GetTaskParams, GetTaskResult, InitializeRequestParams,
+    InitializeResult, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult,
+    ListSkillsResult, ListToolsResult, PaginatedRequestParams, ProgressNotificationParam,
+    ProtocolVersion, ReadResourceDirectoryRequestParams, ReadResourceDirectoryResult,
+    ReadResourceRequestParams, ReadResourceResponse, ServerConfig, ServerResult,
+    SubscribeRequestParams, SubscriptionFilter, Tool, UnsubscribeRequestParams, UpdateTaskParams,
 };
-use ::rmcp::service::{MaybeSendFuture, NotificationContext, RequestContext, Service};
-use ::rmcp::{ErrorData, RoleServer};
+use ::rmcp::service::{
+    MaybeSendFuture, NotificationContext, RequestContext, Service, SubscriptionContext,
+};
+use ::rmcp::{ErrorData, RoleServer, ServerHandler};
 
 /// A server that asks as the spec says: serve a server whose tools take an
 /// [`Asker`](super::Asker) through it. It does two things rmcp's types cannot:
@@ -57,17 +67,8 @@ impl<S: Service<RoleServer>> Service<RoleServer> for AskingService<S> {
         mut context: RequestContext<RoleServer>,
     ) -> impl Future<Output = Result<ServerResult, ErrorData>> + MaybeSendFuture + '_ {
         match &request {
-            ClientRequest::CallToolRequest(call) => {
-                let digest = call_digest(&call.params.name, call.params.arguments.as_ref());
-                context.extensions.insert(CallDigest(digest));
-            }
-            ClientRequest::GetPromptRequest(get) => {
-                context.extensions.insert(PromptRetry {
-                    digest: call_digest(&get.params.name, get.params.arguments.as_ref()),
-                    input_responses: get.params.input_responses.clone(),
-                    request_state: get.params.request_state.clone(),
-                });
-            }
+            ClientRequest::CallToolRequest(call) => record_call(&call.params, &mut context),
+            ClientRequest::GetPromptRequest(get) => record_prompt(&get.params, &mut context),
             _ => {}
         }
         let response = self.0.handle_request(request, context);
@@ -89,6 +90,281 @@ impl<S: Service<RoleServer>> Service<RoleServer> for AskingService<S> {
     fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
         self.0.supported_protocol_versions()
     }
+}
+
+/// The same recording for a transport that takes a `ServerHandler` rather than a `Service`
+/// (rmcp's `StreamableHttpService`; the test kit's [`Served::StreamableHttp`](super::Served)):
+/// every method passes through, and `call_tool` and `get_prompt` record the request first, as
+/// [`AskingService`] does. It cannot leave out the empty `elicitationId`: rmcp turns a tool's
+/// result into a `ServerResult` past it. `AskingHttpService` does
+/// that on the HTTP response.
+#[derive(Debug, Clone)]
+pub(super) struct AskingHandler<S>(pub(super) S);
+
+// Logging and `resources/subscribe` are deprecated by rmcp (SEP-2577, 2026-07-28): a server
+// that still implements them keeps them.
+#[expect(deprecated)]
+impl<S: ServerHandler> ServerHandler for AskingHandler<S> {
+    fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        mut context: RequestContext<RoleServer>,
+    ) -> impl Future<Output = Result<CallToolResponse, ErrorData>> + MaybeSendFuture + '_ {
+        record_call(&request, &mut context);
+        self.0.call_tool(request, context)
+    }
+
+    fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        mut context: RequestContext<RoleServer>,
+    ) -> impl Future<Output = Result<GetPromptResponse, ErrorData>> + MaybeSendFuture + '_ {
+        record_prompt(&request, &mut context);
+        self.0.get_prompt(request, context)
+    }
+
+    // Everything else, as it is: each of `ServerHandler`'s methods (rmcp 3.11), since one left
+    // out here would answer with rmcp's default rather than the server's.
+
+    fn ping(
+        &self,
+        context: RequestContext<RoleServer>,
+    ) -> impl Future<Output = Result<(), ErrorData>> + MaybeSendFuture + '_ {
+        self.0.ping(context)
+    }
+
+    fn initialize(
+        &self,
+        request: InitializeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> impl Future<Output = Result<InitializeResult, ErrorData>> + MaybeSendFuture + '_ {
+        self.0.initialize(request, context)
+    }
+
+    fn negotiate_initialize(
+        &self,
+        request: &InitializeRequestParams,
+    ) -> Result<InitializeResult, ErrorData> {
+        self.0.negotiate_initialize(request)
+    }
+
+    fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
+        self.0.supported_protocol_versions()
+    }
+
+    fn discover(
+        &self,
+        context: RequestContext<RoleServer>,
+    ) -> impl Future<Output = Result<DiscoverResult, ErrorData>> + MaybeSendFuture + '_ {
+        self.0.discover(context)
+    }
+
+    fn complete(
+        &self,
+        request: CompleteRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> impl Future<Output = Result<CompleteResult, ErrorData>> + MaybeSendFuture + '_ {
+        self.0.complete(request, context)
+    }
+
+    fn set_level(
+        &self,
+        request: ::rmcp::model::SetLevelRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> impl Future<Output = Result<(), ErrorData>> + MaybeSendFuture + '_ {
+        self.0.set_level(request, context)
+    }
+
+    fn list_prompts(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> impl Future<Output = Result<ListPromptsResult, ErrorData>> + MaybeSendFuture + '_ {
+        self.0.list_prompts(request, context)
+    }
+
+    fn list_resources(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> impl Future<Output = Result<ListResourcesResult, ErrorData>> + MaybeSendFuture + '_ {
+        self.0.list_resources(request, context)
+    }
+
+    fn list_resource_templates(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> impl Future<Output = Result<ListResourceTemplatesResult, ErrorData>> + MaybeSendFuture + '_
+    {
+        self.0.list_resource_templates(request, context)
+    }
+
+    fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> impl Future<Output = Result<ReadResourceResponse, ErrorData>> + MaybeSendFuture + '_ {
+        self.0.read_resource(request, context)
+    }
+
+    fn accepted_subscription_filter(
+        &self,
+        requested: &SubscriptionFilter,
+    ) -> Option<SubscriptionFilter> {
+        self.0.accepted_subscription_filter(requested)
+    }
+
+    fn listen(
+        &self,
+        context: SubscriptionContext,
+    ) -> impl Future<Output = Result<(), ErrorData>> + MaybeSendFuture + '_ {
+        self.0.listen(context)
+    }
+
+    fn subscribe(
+        &self,
+        request: SubscribeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> impl Future<Output = Result<(), ErrorData>> + MaybeSendFuture + '_ {
+        self.0.subscribe(request, context)
+    }
+
+    fn unsubscribe(
+        &self,
+        request: UnsubscribeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> impl Future<Output = Result<(), ErrorData>> + MaybeSendFuture + '_ {
+        self.0.unsubscribe(request, context)
+    }
+
+    fn list_tools(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> impl Future<Output = Result<ListToolsResult, ErrorData>> + MaybeSendFuture + '_ {
+        self.0.list_tools(request, context)
+    }
+
+    fn get_tool(&self, name: &str) -> Option<Tool> {
+        self.0.get_tool(name)
+    }
+
+    fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        context: RequestContext<RoleServer>,
+    ) -> impl Future<Output = Result<CustomResult, ErrorData>> + MaybeSendFuture + '_ {
+        self.0.on_custom_request(request, context)
+    }
+
+    fn on_cancelled(
+        &self,
+        notification: CancelledNotificationParam,
+        context: NotificationContext<RoleServer>,
+    ) -> impl Future<Output = ()> + MaybeSendFuture + '_ {
+        self.0.on_cancelled(notification, context)
+    }
+
+    fn on_progress(
+        &self,
+        notification: ProgressNotificationParam,
+        context: NotificationContext<RoleServer>,
+    ) -> impl Future<Output = ()> + MaybeSendFuture + '_ {
+        self.0.on_progress(notification, context)
+    }
+
+    fn on_initialized(
+        &self,
+        context: NotificationContext<RoleServer>,
+    ) -> impl Future<Output = ()> + MaybeSendFuture + '_ {
+        self.0.on_initialized(context)
+    }
+
+    fn on_roots_list_changed(
+        &self,
+        context: NotificationContext<RoleServer>,
+    ) -> impl Future<Output = ()> + MaybeSendFuture + '_ {
+        self.0.on_roots_list_changed(context)
+    }
+
+    fn on_custom_notification(
+        &self,
+        notification: CustomNotification,
+        context: NotificationContext<RoleServer>,
+    ) -> impl Future<Output = ()> + MaybeSendFuture + '_ {
+        self.0.on_custom_notification(notification, context)
+    }
+
+    fn get_info(&self) -> ServerConfig {
+        self.0.get_info()
+    }
+
+    fn get_task(
+        &self,
+        request: GetTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> impl Future<Output = Result<GetTaskResult, ErrorData>> + MaybeSendFuture + '_ {
+        self.0.get_task(request, context)
+    }
+
+    fn update_task(
+        &self,
+        request: UpdateTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> impl Future<Output = Result<(), ErrorData>> + MaybeSendFuture + '_ {
+        self.0.update_task(request, context)
+    }
+
+    fn cancel_task(
+        &self,
+        request: CancelTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> impl Future<Output = Result<(), ErrorData>> + MaybeSendFuture + '_ {
+        self.0.cancel_task(request, context)
+    }
+
+    fn list_skills(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> impl Future<Output = Result<ListSkillsResult, ErrorData>> + MaybeSendFuture + '_ {
+        self.0.list_skills(request, context)
+    }
+
+    fn get_skill(
+        &self,
+        request: GetSkillRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> impl Future<Output = Result<GetSkillResult, ErrorData>> + MaybeSendFuture + '_ {
+        self.0.get_skill(request, context)
+    }
+
+    fn read_resource_directory(
+        &self,
+        request: ReadResourceDirectoryRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> impl Future<Output = Result<ReadResourceDirectoryResult, ErrorData>> + MaybeSendFuture + '_
+    {
+        self.0.read_resource_directory(request, context)
+    }
+}
+
+/// Records a `tools/call`'s digest in its context, for the asker, before the tool's parameters
+/// are built (the rule [`AskingService`] and [`AskingHandler`] share).
+fn record_call(call: &CallToolRequestParams, context: &mut RequestContext<RoleServer>) {
+    let digest = call_digest(&call.name, call.arguments.as_ref());
+    context.extensions.insert(CallDigest(digest));
+}
+
+/// Records a `prompts/get`'s digest and retry fields in its context, for the asker: rmcp's
+/// `#[prompt]` router drops the retry's fields.
+fn record_prompt(get: &GetPromptRequestParams, context: &mut RequestContext<RoleServer>) {
+    context.extensions.insert(PromptRetry {
+        digest: call_digest(&get.name, get.arguments.as_ref()),
+        input_responses: get.input_responses.clone(),
+        request_state: get.request_state.clone(),
+    });
 }
 
 /// An input-required result with a URL request whose `elicitationId` is `""` (which only rmcp's

@@ -278,8 +278,8 @@ fn outside_a_tokio_runtime_the_kit_says_so() {
     assert!(error.to_string().contains("inside a tokio runtime"));
 }
 
-// Served as it ships (issue 25, point 9): through `AskingService` as over stdio, or bare as
-// rmcp's `StreamableHttpService` calls a `ServerHandler`.
+// Served as it ships (issue 25, point 9): through `AskingService` as over stdio, or as
+// `AskingHttpService` has rmcp's `StreamableHttpService` serve a `ServerHandler`.
 use mcp_elicit::rmcp::{Asker, AskingServer, Served, ToolResponse, respond};
 use mcp_elicit::{Elicit, Elicitation};
 use rmcp::handler::server::wrapper::Parameters;
@@ -289,37 +289,21 @@ use rmcp::{schemars, tool, tool_handler, tool_router};
 
 const SERVED: [Served; 2] = [Served::Stdio, Served::StreamableHttp];
 
-/// On 2026-07-28, without the promise and without `AskingService`, a tool that asks is refused
-/// before anything is asked; served as stdio it asks. The kit shows each as it ships.
+/// On 2026-07-28 a tool that asks asks, served either way: both wrappers record the call.
 #[tokio::test(start_paused = true)]
-async fn served_as_streamable_http_a_tool_that_asks_needs_the_promise() {
+async fn served_either_way_a_tool_that_asks_on_2026_07_28_asks() {
     for served in SERVED {
         let answer = json!({"party_size": 2, "date": "2026-08-01", "seating": "indoors"});
         let user = Arc::new(Scripted::new().then(Step::accept(answer)));
         let kit = TestKit::new(Revision::V2026_07_28).served_as(served);
         let connected = kit.connect(restaurant(), Arc::clone(&user)).await.unwrap();
         let called = connected.call("book_table", json!({})).await;
-        match served {
-            Served::Stdio => assert_eq!(called.unwrap().text(), "A table for 2 on 2026-08-01."),
-            _ => {
-                let Err(KitError::Rpc { error, .. }) = &called else {
-                    panic!("{called:?}")
-                };
-                assert_eq!(error.code, ErrorCode::INTERNAL_ERROR);
-                assert!(error.message.contains("with_asker_before_parameters"));
-                assert!(user.seen().is_empty(), "nothing was asked");
-            }
-        }
+        assert_eq!(
+            called.unwrap().text(),
+            "A table for 2 on 2026-08-01.",
+            "{served:?}"
+        );
     }
-    // The promise, kept (`book_table` takes no `Parameters`): served bare, it asks.
-    let mut kept = restaurant();
-    kept.asking = kept.asking.with_asker_before_parameters();
-    let answer = json!({"party_size": 3, "date": "2026-08-02", "seating": "terrace"});
-    let user = Arc::new(Scripted::new().then(Step::accept(answer)));
-    let kit = TestKit::new(Revision::V2026_07_28).served_as(Served::StreamableHttp);
-    let connected = kit.connect(kept, user).await.unwrap();
-    let called = connected.call("book_table", json!({})).await.unwrap();
-    assert_eq!(called.text(), "A table for 3 on 2026-08-02.");
 }
 
 /// Drop the table? This cannot be undone.
@@ -335,21 +319,21 @@ struct Table {
     table: String,
 }
 
-/// A server that breaks its promise: its `AskConfig` says every tool lists its `Asker` before
-/// `Parameters<..>`, and `drop_table` lists `Parameters<..>` first. Served bare, its asker sees
-/// no arguments (rmcp's `Parameters` took them) and binds its round to the tool's name alone.
-struct Careless {
+/// A tool that lists `Parameters<..>` before its `Asker`: rmcp's `Parameters` takes the
+/// arguments out of the tool's context before the asker is built, so only the wrapper's record
+/// of the call can bind the round to them.
+struct Dropper {
     asking: AskConfig,
 }
 
-impl AskingServer for Careless {
+impl AskingServer for Dropper {
     fn asking(&self) -> &AskConfig {
         &self.asking
     }
 }
 
 #[tool_router]
-impl Careless {
+impl Dropper {
     #[tool(description = "Drop a table, with the user's consent.")]
     async fn drop_table(&self, Parameters(t): Parameters<Table>, mut asker: Asker) -> ToolResponse {
         respond(async {
@@ -363,12 +347,12 @@ impl Careless {
 }
 
 #[tool_handler]
-impl ServerHandler for Careless {}
+impl ServerHandler for Dropper {}
 
-fn careless() -> Careless {
-    let asking = AskConfig::single_user().unwrap();
-    let asking = asking.with_asker_before_parameters(); // false: see `drop_table`
-    Careless { asking }
+fn dropper() -> Dropper {
+    Dropper {
+        asking: AskConfig::single_user().unwrap(),
+    }
 }
 
 fn drop_table(table: &str) -> CallToolRequestParams {
@@ -376,13 +360,13 @@ fn drop_table(table: &str) -> CallToolRequestParams {
     CallToolRequestParams::new("drop_table").with_arguments(arguments)
 }
 
-/// 2026-07-28, `careless()` served as `served`: the user consents to dropping `scratch`, and a
+/// 2026-07-28, `dropper()` served as `served`: the user consents to dropping `scratch`, and a
 /// retry sends that consent, and its request state, with `{"table": "customers"}`.
 async fn consent_for_scratch_replayed_for_customers(
     served: Served,
 ) -> Result<CallToolResponse, ServiceError> {
     let kit = TestKit::new(Revision::V2026_07_28).served_as(served);
-    let connected = kit.connect(careless(), Arc::new(Scripted::new())).await;
+    let connected = kit.connect(dropper(), Arc::new(Scripted::new())).await;
     let client = connected.unwrap();
     let client = client.client();
     let asked = client.call_tool_once(drop_table("scratch")).await.unwrap();
@@ -397,30 +381,17 @@ async fn consent_for_scratch_replayed_for_customers(
     client.call_tool_once(retry).await
 }
 
-/// Served as stdio, `AskingService` binds the round to the arguments the client sent: the
-/// consent given for `scratch` does not open for `customers` (`-32602`).
+/// Served either way, the round is bound to the arguments the client sent, whatever the order
+/// of the tool's parameters: the consent given for `scratch` does not open for `customers`
+/// (`-32602`). (Before issue 26 a server over streamable HTTP had to promise its `Asker` came
+/// first, and a broken promise let this consent drop `customers`.)
 #[tokio::test(start_paused = true)]
-async fn served_as_stdio_a_consent_is_bound_to_its_arguments_whatever_the_promise() {
-    let replayed = consent_for_scratch_replayed_for_customers(Served::Stdio).await;
-    let Err(ServiceError::McpError(error)) = &replayed else {
-        panic!("{replayed:?}")
-    };
-    assert_eq!(error.code, ErrorCode::INVALID_PARAMS);
-}
-
-/// Served as over streamable HTTP, a broken `with_asker_before_parameters` promise binds the
-/// round to the tool's name alone: the consent given for `scratch` drops `customers`.
-///
-/// A KNOWN WEAKNESS, asserted as it is so that the kit does not hide it: issue 26 removes the
-/// promise, and this case must then fail closed as it does over stdio (flip this test). Until
-/// then, keep the promise (every tool lists its `Asker` before `Parameters<..>`), or serve
-/// through `AskingService`.
-#[tokio::test(start_paused = true)]
-async fn served_as_streamable_http_a_broken_promise_lets_a_consent_carry_to_other_arguments() {
-    let replayed = consent_for_scratch_replayed_for_customers(Served::StreamableHttp).await;
-    let Ok(CallToolResponse::Complete(result)) = &replayed else {
-        panic!("{replayed:?}")
-    };
-    let text = result.content[0].as_text().map(|t| t.text.as_str());
-    assert_eq!(text, Some("Dropped table `customers`."));
+async fn served_either_way_a_consent_is_bound_to_its_arguments() {
+    for served in SERVED {
+        let replayed = consent_for_scratch_replayed_for_customers(served).await;
+        let Err(ServiceError::McpError(error)) = &replayed else {
+            panic!("{served:?}: {replayed:?}")
+        };
+        assert_eq!(error.code, ErrorCode::INVALID_PARAMS, "{served:?}");
+    }
 }

@@ -49,6 +49,9 @@ pub struct TerminalGuide;
 #[cfg(all(doctest, feature = "page"))]
 #[doc = include_str!("../../../src/guide/page.md")]
 pub struct PageGuide;
+#[cfg(all(doctest, feature = "http"))]
+#[doc = include_str!("../../../src/guide/http.md")]
+pub struct HttpGuide;
 
 /// A consent cannot be part of a tool's input schema: the model fills that schema, so a
 /// `Consent<T>` there would be consent the model could forge. An rmcp tool's arguments derive
