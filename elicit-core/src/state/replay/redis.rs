@@ -22,7 +22,10 @@ use crate::state::{StateId, UnixTime};
 /// (default five minutes): Redis expires keys by its own clock, and a replica whose clock runs
 /// behind would otherwise still accept a state whose record Redis had already dropped.
 ///
-/// Any Redis failure is [`RedeemError::Unavailable`]: the guard fails closed.
+/// Any Redis failure is [`RedeemError::Unavailable`]: the guard fails closed. A command whose
+/// connection was lost is sent once more (so that, over a connection that reconnects, the first
+/// redemption after Redis comes back does not fail); if the first had reached Redis, the second
+/// is refused as [`RedeemError::AlreadyRedeemed`], never redeemed twice.
 ///
 /// It keeps no per-principal count (that would be a second command per redemption): bound
 /// Redis itself with `maxmemory` and the `noeviction` policy, so that a full Redis refuses the
@@ -104,15 +107,20 @@ where
             .saturating_add(self.clock_skew_margin.as_secs())
             .max(1);
         Box::pin(async move {
-            let reply: Value = ::redis::cmd("SET")
-                .arg(key)
-                .arg(1)
-                .arg("NX")
-                .arg("EXAT")
-                .arg(expire_at)
-                .query_async(&mut connection)
-                .await
-                .map_err(|error| RedeemError::Unavailable(Box::new(error)))?;
+            let mut set = ::redis::cmd("SET");
+            set.arg(key).arg(1).arg("NX").arg("EXAT").arg(expire_at);
+            // A lost connection is tried once more: a connection that reconnects (redis's
+            // `ConnectionManager`) has started to, and the first command after Redis is back
+            // should not be the one that fails. If the first `SET` did reach Redis before the
+            // connection broke, the second finds the key and the state is refused as spent:
+            // the error is a refusal, never a second redemption.
+            let reply: Value = match set.query_async(&mut connection).await {
+                Err(error) if error.is_unrecoverable_error() => {
+                    set.query_async(&mut connection).await
+                }
+                reply => reply,
+            }
+            .map_err(|error| RedeemError::Unavailable(Box::new(error)))?;
             match reply {
                 Value::Okay => Ok(()),
                 Value::SimpleString(text) if text == "OK" => Ok(()),
