@@ -47,6 +47,10 @@
 
 mod flows;
 mod memory;
+#[cfg(feature = "redis")]
+mod redis;
+#[cfg(feature = "redis")]
+mod wire;
 
 use std::fmt;
 use std::future::Future;
@@ -58,6 +62,8 @@ use serde_json::Value;
 
 pub use flows::{Flows, FlowsError};
 pub use memory::MemoryFlowStore;
+#[cfg(feature = "redis")]
+pub use redis::RedisFlowStore;
 
 use super::ElicitationId;
 use crate::state::{ParamsDigest, UnixTime};
