@@ -369,10 +369,10 @@ macro_rules! every_store {
                 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
                 #[ignore = "needs redis-server (REDIS_URL)"]
                 async fn $case() {
-                    let prefix = super::fleet::prefix(stringify!($case));
+                    let prefix = super::redis_only::prefix(stringify!($case));
                     super::$case(super::Replicas {
-                        a: std::sync::Arc::new(super::fleet::store(&prefix)),
-                        b: std::sync::Arc::new(super::fleet::store(&prefix)),
+                        a: std::sync::Arc::new(super::redis_only::store(&prefix)),
+                        b: std::sync::Arc::new(super::redis_only::store(&prefix)),
                     })
                     .await;
                 }
@@ -396,7 +396,7 @@ every_store!(
 
 /// What only a store in another process has.
 #[cfg(feature = "redis")]
-mod fleet {
+mod redis_only {
     use std::process::{Child, Command, Stdio};
     use std::sync::Arc;
     use std::time::{Duration, Instant};
