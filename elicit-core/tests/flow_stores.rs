@@ -54,7 +54,10 @@ async fn only_the_owner_opens_and_the_first_browser_binds(replicas: Replicas) {
         b.open(&id, "mallory", "b1", now).await,
         Err(FlowError::WrongUser)
     );
-    assert_eq!(b.get(&id, now).await.unwrap().status(), &FlowStatus::Pending);
+    assert_eq!(
+        b.get(&id, now).await.unwrap().status(),
+        &FlowStatus::Pending
+    );
     let opened = b.open(&id, "alice", "b1", now).await.unwrap();
     assert_eq!(opened.status(), &FlowStatus::Opened);
     assert_eq!(opened.browser(), Some("b1"));
@@ -264,10 +267,7 @@ async fn of_many_claims_of_one_flow_on_two_replicas_one_holds_until_its_lease_ru
     // The replica that claimed died: once the lease ran out, the form may be sent again.
     let ran_out = later(now, LEASE.as_secs());
     let again = b.claim(&id, "alice", "b1", LEASE, ran_out).await.unwrap();
-    assert_eq!(
-        again.claimed_until(),
-        Some(later(ran_out, LEASE.as_secs()))
-    );
+    assert_eq!(again.claimed_until(), Some(later(ran_out, LEASE.as_secs())));
     b.finish(&id, "alice", "b1", Ok(json!("stored")), ran_out)
         .await
         .unwrap();
@@ -480,7 +480,10 @@ mod redis_only {
             let store = store.clone();
             tokio::spawn(async move { store.finished(&id).await })
         };
-        eventually("subscribed again", async || subscribers(&channel).await == 1).await;
+        eventually("subscribed again", async || {
+            subscribers(&channel).await == 1
+        })
+        .await;
         store.open(&id, "alice", "b1", now).await.unwrap();
         store
             .finish(&id, "alice", "b1", Ok(json!(1)), now)

@@ -19,13 +19,13 @@ mod tests;
 
 use std::fmt;
 
+#[cfg(feature = "redis")]
+pub use flow::RedisFlowStore;
 #[cfg(feature = "mrtr")]
 pub use flow::{
     Flow, FlowError, FlowFuture, FlowId, FlowOutcome, FlowStatus, FlowStore, Flows, FlowsError,
     InvalidFlowId, MemoryFlowStore,
 };
-#[cfg(feature = "redis")]
-pub use flow::RedisFlowStore;
 pub use form::ElicitUrl;
 pub use id::{ElicitationId, InvalidElicitationId};
 pub use outcome::{ElicitationComplete, UrlOutcome};

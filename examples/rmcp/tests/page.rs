@@ -401,7 +401,13 @@ async fn a_form_claimed_by_another_submission_is_refused_until_the_claim_runs_ou
     let id = site.flow_for("alice");
     let (_, cookie, token) = opened(&site, &id, "alice").await;
     let now = UnixTime::now();
-    let browser = site.store.get_now(&id, now).unwrap().browser().unwrap().to_owned();
+    let browser = site
+        .store
+        .get_now(&id, now)
+        .unwrap()
+        .browser()
+        .unwrap()
+        .to_owned();
     site.store
         .claim_now(&id, "alice", &browser, Duration::from_secs(1), now)
         .unwrap();
@@ -431,7 +437,10 @@ async fn the_same_form_posted_to_two_replicas_at_once_reaches_a_sink_once() {
             |flows| {
                 Pages::new(flows, HeaderUser)
                     .unwrap()
-                    .with_keys(StateKeys::single(KeyId::new(1), StateKey::from_bytes([9; 32])))
+                    .with_keys(StateKeys::single(
+                        KeyId::new(1),
+                        StateKey::from_bytes([9; 32]),
+                    ))
             },
             store.clone(),
         )
@@ -447,7 +456,13 @@ async fn the_same_form_posted_to_two_replicas_at_once_reaches_a_sink_once() {
     );
     let mut statuses = [first.status, second.status];
     statuses.sort();
-    assert_eq!(statuses[0], StatusCode::OK, "{} / {}", first.body, second.body);
+    assert_eq!(
+        statuses[0],
+        StatusCode::OK,
+        "{} / {}",
+        first.body,
+        second.body
+    );
     assert!(
         [StatusCode::CONFLICT, StatusCode::GONE].contains(&statuses[1]),
         "{} / {}",

@@ -198,7 +198,9 @@ impl RedisFlowStore {
             return Ok(None);
         };
         let flow = wire::from_json(&bytes).ok_or_else(|| {
-            FlowError::Unavailable("Redis holds something under a flow's key that is no flow".into())
+            FlowError::Unavailable(
+                "Redis holds something under a flow's key that is no flow".into(),
+            )
         })?;
         Ok(Some((flow, bytes)))
     }
@@ -386,7 +388,10 @@ impl Hub {
     }
 
     fn messages(&self, id: &FlowId) -> u64 {
-        self.waits().flows.get(id).map_or(0, |waiting| waiting.messages)
+        self.waits()
+            .flows
+            .get(id)
+            .map_or(0, |waiting| waiting.messages)
     }
 
     /// Subscribes to the flow's channel if this store does not already listen to it; the
@@ -436,8 +441,7 @@ impl Hub {
             let mut waits = self.waits();
             if waits.connection != number || !waits.alive {
                 return Poll::Ready(Err(FlowError::Unavailable(
-                    "the connection to Redis dropped while waiting for the flow: wait again"
-                        .into(),
+                    "the connection to Redis dropped while waiting for the flow: wait again".into(),
                 )));
             }
             let Some(waiting) = waits.flows.get_mut(id) else {

@@ -110,9 +110,15 @@ mod tests {
     fn a_flow_reads_back_as_written() {
         let now = UnixTime::from_secs(1_800_000_000);
         let call = ParamsDigest::of(&json!({ "name": "connect", "arguments": { "x": 1 } }));
-        let pending = Flow::new(FlowId::random().unwrap(), "api_key", "user-8f3a", call, "Key?")
-            .expiring(now, Duration::from_secs(60))
-            .unwrap();
+        let pending = Flow::new(
+            FlowId::random().unwrap(),
+            "api_key",
+            "user-8f3a",
+            call,
+            "Key?",
+        )
+        .expiring(now, Duration::from_secs(60))
+        .unwrap();
         let opened = pending.clone().opened("user-8f3a", "b1", now).unwrap();
         let claimed = opened
             .clone()
