@@ -11,7 +11,8 @@
 //!   ([`Flow::call`]) and the page that finishes it ([`Flow::page`]);
 //! - a store refuses to open or finish it for another principal, and binds it to the first
 //!   browser that opens it ([`FlowStore::open`]): a second browser is refused;
-//! - it finishes once, with a value or a failure, and expires;
+//! - it finishes once, with a value or a failure, and expires; one submission of its page's form
+//!   is [claimed](FlowStore::claim) before a sink sees it, so a sink sees a secret once;
 //! - the asking side may [abandon](FlowStore::abandon) it when the call that asked is given up
 //!   (cancelled, or returned without it): its page then refuses, and nothing is stored.
 //!
