@@ -20,10 +20,10 @@ mod authorization;
 #[cfg(feature = "oidc")]
 mod oidc;
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::fmt;
 use std::net::{Ipv4Addr, SocketAddr};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::Arc;
 
 use axum::Router;
 use axum::extract::{DefaultBodyLimit, Path, State};
@@ -268,7 +268,6 @@ impl Pages {
             origin: self.origin,
             path: self.path,
             host: self.host,
-            submitting: Mutex::default(),
         });
         let router = Router::new()
             .route(&format!("{path}style.css"), get(style))
@@ -313,9 +312,6 @@ struct Shared {
     origin: String,
     path: String,
     host: Option<String>,
-    /// Flows whose submission is being handed to a sink in this process: a second submission
-    /// of the same flow meanwhile is refused, so a sink sees a flow's secrets once.
-    submitting: Mutex<HashSet<FlowId>>,
 }
 
 /// The claims of a CSRF token, sealed (AES-256-GCM-SIV) and bound to the principal and flow.
@@ -648,7 +644,8 @@ async fn submit(
 }
 
 /// Hands a flow's result to its sink (`store`) and finishes the flow with what the sink says:
-/// one at a time per flow, so a sink sees a flow's secret once.
+/// only under the flow's claim ([`FlowStore::claim`](crate::url_mode::FlowStore::claim)), which
+/// one submission wins on whichever replica it arrives, so a sink sees a flow's secret once.
 async fn finish(
     shared: &Shared,
     id: &FlowId,
@@ -656,8 +653,19 @@ async fn finish(
     browser: &str,
     store: impl std::future::Future<Output = Result<serde_json::Value, String>>,
 ) -> Response {
-    if !lock(&shared.submitting).insert(*id) {
-        return flow_refusal(&FlowError::Finished);
+    let claimed = shared
+        .flows
+        .store()
+        .claim(
+            id,
+            principal,
+            browser,
+            Flow::DEFAULT_CLAIM_LEASE,
+            UnixTime::now(),
+        )
+        .await;
+    if let Err(error) = claimed {
+        return flow_refusal(&error);
     }
     let stored = store.await;
     let sink_took_it = stored.is_ok();
@@ -666,7 +674,6 @@ async fn finish(
         .store()
         .finish(id, principal, browser, stored, UnixTime::now())
         .await;
-    lock(&shared.submitting).remove(id);
     match finished {
         Ok(flow) => finished_page(shared, &flow),
         // The call was given up while the sink stored: the refusal's "nothing was stored" would
@@ -688,10 +695,6 @@ async fn finish(
         }
         Err(error) => flow_refusal(&error),
     }
-}
-
-fn lock(set: &Mutex<HashSet<FlowId>>) -> std::sync::MutexGuard<'_, HashSet<FlowId>> {
-    set.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 fn finished_page(shared: &Shared, flow: &Flow) -> Response {

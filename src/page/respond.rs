@@ -48,6 +48,7 @@ pub(super) fn flow_refusal(error: &FlowError) -> Response {
         FlowError::Expired => (StatusCode::GONE, "This step expired"),
         FlowError::Abandoned => (StatusCode::GONE, "This request was cancelled"),
         FlowError::NotOpened => (StatusCode::FORBIDDEN, "This page was not opened here"),
+        FlowError::Claimed => (StatusCode::CONFLICT, "This step is being saved"),
         _ => (
             StatusCode::SERVICE_UNAVAILABLE,
             "The server cannot take this now",

@@ -19,6 +19,8 @@ mod tests;
 
 use std::fmt;
 
+#[cfg(feature = "redis")]
+pub use flow::RedisFlowStore;
 #[cfg(feature = "mrtr")]
 pub use flow::{
     Flow, FlowError, FlowFuture, FlowId, FlowOutcome, FlowStatus, FlowStore, Flows, FlowsError,

@@ -19,7 +19,7 @@ use mcp_elicit::page::{
     IdentifyFuture, Identity, PageError, Pages, SecretPage, Secrets, SingleUser,
 };
 use mcp_elicit::schema::{Property, StringSchema};
-use mcp_elicit::state::{ParamsDigest, UnixTime};
+use mcp_elicit::state::{KeyId, ParamsDigest, StateKey, StateKeys, UnixTime};
 use mcp_elicit::url_mode::{Flow, FlowId, FlowStatus, Flows, MemoryFlowStore};
 use secrecy::ExposeSecret;
 use serde_json::{Value, json};
@@ -391,6 +391,85 @@ async fn a_replayed_post_is_refused_and_the_sink_sees_the_secret_once() {
     assert_eq!(replayed.status, StatusCode::GONE, "{}", replayed.body);
     assert!(replayed.body.contains("finished"));
     assert_eq!(site.stored().len(), 1);
+}
+
+/// Another replica took this form, and died holding its claim: the page refuses rather than
+/// hand the secret to a second sink, and takes the form again once the claim's lease ran out.
+#[tokio::test]
+async fn a_form_claimed_by_another_submission_is_refused_until_the_claim_runs_out() {
+    let site = site();
+    let id = site.flow_for("alice");
+    let (_, cookie, token) = opened(&site, &id, "alice").await;
+    let now = UnixTime::now();
+    let browser = site
+        .store
+        .get_now(&id, now)
+        .unwrap()
+        .browser()
+        .unwrap()
+        .to_owned();
+    site.store
+        .claim_now(&id, "alice", &browser, Duration::from_secs(1), now)
+        .unwrap();
+    let form = [("_csrf", token.as_str()), ("key", KEY)];
+    let refused = site
+        .post(&id.to_string(), "alice", &cookie, Some(ORIGIN), &form)
+        .await;
+    assert_eq!(refused.status, StatusCode::CONFLICT, "{}", refused.body);
+    assert!(refused.body.contains("being saved"), "{}", refused.body);
+    assert!(site.stored().is_empty());
+    assert_eq!(site.status(&id), FlowStatus::Opened);
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let done = site
+        .post(&id.to_string(), "alice", &cookie, Some(ORIGIN), &form)
+        .await;
+    assert_eq!(done.status, StatusCode::OK, "{}", done.body);
+    assert_eq!(site.stored(), [("alice".to_owned(), KEY.to_owned())]);
+}
+
+/// Two replicas serve the pages over one store: the same form posted to both at once reaches
+/// one sink, once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_same_form_posted_to_two_replicas_at_once_reaches_a_sink_once() {
+    let store = MemoryFlowStore::new();
+    let replica = || {
+        site_with(
+            |flows| {
+                Pages::new(flows, HeaderUser)
+                    .unwrap()
+                    .with_keys(StateKeys::single(
+                        KeyId::new(1),
+                        StateKey::from_bytes([9; 32]),
+                    ))
+            },
+            store.clone(),
+        )
+    };
+    let (a, b) = (replica(), replica());
+    let id = a.flow_for("alice");
+    let (_, cookie, token) = opened(&a, &id, "alice").await;
+    let form = [("_csrf", token.as_str()), ("key", KEY)];
+    let id = id.to_string();
+    let (first, second) = tokio::join!(
+        a.post(&id, "alice", &cookie, Some(ORIGIN), &form),
+        b.post(&id, "alice", &cookie, Some(ORIGIN), &form),
+    );
+    let mut statuses = [first.status, second.status];
+    statuses.sort();
+    assert_eq!(
+        statuses[0],
+        StatusCode::OK,
+        "{} / {}",
+        first.body,
+        second.body
+    );
+    assert!(
+        [StatusCode::CONFLICT, StatusCode::GONE].contains(&statuses[1]),
+        "{} / {}",
+        first.body,
+        second.body
+    );
+    assert_eq!(a.stored().len() + b.stored().len(), 1);
 }
 
 /// The pages say `Referrer-Policy: no-referrer`, and under that policy a browser sends its own

@@ -6,6 +6,7 @@ use std::future::{Future, ready};
 use std::pin::Pin;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::task::{Context, Poll, Waker};
+use std::time::Duration;
 
 use serde_json::Value;
 
@@ -182,6 +183,25 @@ impl MemoryFlowStore {
         Ok(opened)
     }
 
+    /// [`FlowStore::claim`], without a future.
+    ///
+    /// # Errors
+    /// As [`Flow::claimed`], and [`FlowError::Unknown`].
+    pub fn claim_now(
+        &self,
+        id: &FlowId,
+        principal: &str,
+        browser: &str,
+        lease: Duration,
+        now: UnixTime,
+    ) -> Result<Flow, FlowError> {
+        let mut flows = self.lock();
+        let held = flows.flows.get_mut(id).ok_or(FlowError::Unknown)?;
+        let claimed = held.flow.clone().claimed(principal, browser, lease, now)?;
+        held.flow = claimed.clone();
+        Ok(claimed)
+    }
+
     /// [`FlowStore::finish`], without a future.
     ///
     /// # Errors
@@ -241,6 +261,17 @@ impl FlowStore for MemoryFlowStore {
         now: UnixTime,
     ) -> FlowFuture<'_, Flow> {
         Box::pin(ready(self.open_now(id, principal, browser, now)))
+    }
+
+    fn claim(
+        &self,
+        id: &FlowId,
+        principal: &str,
+        browser: &str,
+        lease: Duration,
+        now: UnixTime,
+    ) -> FlowFuture<'_, Flow> {
+        Box::pin(ready(self.claim_now(id, principal, browser, lease, now)))
     }
 
     fn finish(

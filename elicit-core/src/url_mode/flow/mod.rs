@@ -11,7 +11,8 @@
 //!   ([`Flow::call`]) and the page that finishes it ([`Flow::page`]);
 //! - a store refuses to open or finish it for another principal, and binds it to the first
 //!   browser that opens it ([`FlowStore::open`]): a second browser is refused;
-//! - it finishes once, with a value or a failure, and expires;
+//! - it finishes once, with a value or a failure, and expires; one submission of its page's form
+//!   is [claimed](FlowStore::claim) before a sink sees it, so a sink sees a secret once;
 //! - the asking side may [abandon](FlowStore::abandon) it when the call that asked is given up
 //!   (cancelled, or returned without it): its page then refuses, and nothing is stored.
 //!
@@ -47,6 +48,10 @@
 
 mod flows;
 mod memory;
+#[cfg(feature = "redis")]
+mod redis;
+#[cfg(feature = "redis")]
+mod wire;
 
 use std::fmt;
 use std::future::Future;
@@ -58,6 +63,8 @@ use serde_json::Value;
 
 pub use flows::{Flows, FlowsError};
 pub use memory::MemoryFlowStore;
+#[cfg(feature = "redis")]
+pub use redis::RedisFlowStore;
 
 use super::ElicitationId;
 use crate::state::{ParamsDigest, UnixTime};
@@ -239,12 +246,18 @@ pub struct Flow {
     expires_at: UnixTime,
     status: FlowStatus,
     browser: Option<Arc<str>>,
+    claimed_until: Option<UnixTime>,
 }
 
 impl Flow {
     /// The longest a flow lives unless told otherwise ([`expiring`](Flow::expiring)): time to
     /// open a page, sign in and finish a step.
     pub const DEFAULT_TTL: Duration = Duration::from_secs(15 * 60);
+
+    /// How long a [claim](Flow::claimed) holds unless told otherwise: longer than a sink takes
+    /// (a vault's write, an OAuth code exchange with its HTTP timeout), short enough that a user
+    /// whose submission died with its replica may send the form again a minute later.
+    pub const DEFAULT_CLAIM_LEASE: Duration = Duration::from_secs(60);
 
     /// A pending flow `id` for `principal` (the `AskConfig`'s, `""` for a single-user server),
     /// finished by the page named `page`, started by the call whose digest is `call`, asking with
@@ -267,6 +280,7 @@ impl Flow {
             expires_at: UnixTime::from_secs(0),
             status: FlowStatus::Pending,
             browser: None,
+            claimed_until: None,
         }
     }
 
@@ -327,6 +341,13 @@ impl Flow {
         self.browser.as_deref()
     }
 
+    /// Until when a submission holds the flow ([`Flow::claimed`]), if one ever claimed it: a
+    /// time in the past is a lease that ran out.
+    #[must_use]
+    pub fn claimed_until(&self) -> Option<UnixTime> {
+        self.claimed_until
+    }
+
     /// The flow as seen at `now`: [`Expired`](FlowStatus::Expired) once past its expiry and
     /// not finished.
     #[must_use]
@@ -378,6 +399,38 @@ impl Flow {
             Ok(value) => FlowStatus::Completed(value),
             Err(why) => FlowStatus::Failed(why),
         };
+        Ok(self)
+    }
+
+    /// Claiming by `principal` in `browser` for `lease`, as every store decides it: the one
+    /// submission that may hand the flow's result to a sink, so a sink sees a flow's secret once
+    /// however many requests (on however many replicas) carry the same form. Only an opened flow,
+    /// only by its owner in the browser that opened it, and only while no other claim holds.
+    ///
+    /// A claim is a lease, not a lock: if the replica that claimed dies before it
+    /// [finishes](Flow::finished), the claim runs out after `lease` and the user may send the
+    /// form again. A sink that takes longer than its lease may therefore see a second
+    /// submission: keep the lease above the sink's own timeout.
+    ///
+    /// # Errors
+    /// As [`Flow::opened`], and: [`FlowError::NotOpened`] for a flow not opened yet;
+    /// [`FlowError::Claimed`] while another claim holds; [`FlowError::Ttl`] for a zero lease.
+    pub fn claimed(
+        mut self,
+        principal: &str,
+        browser: &str,
+        lease: Duration,
+        now: UnixTime,
+    ) -> Result<Self, FlowError> {
+        self = self.at(now);
+        self.check(principal, browser)?;
+        if self.status != FlowStatus::Opened {
+            return Err(FlowError::NotOpened);
+        }
+        if self.claimed_until.is_some_and(|until| now < until) {
+            return Err(FlowError::Claimed);
+        }
+        self.claimed_until = Some(now.plus_ttl(lease).ok_or(FlowError::Ttl)?);
         Ok(self)
     }
 
@@ -437,6 +490,9 @@ pub enum FlowError {
     Abandoned,
     /// The page was not opened (in this browser) before being submitted.
     NotOpened,
+    /// Another submission of the flow's form is being handed to the server ([`Flow::claimed`]):
+    /// only one is, so the server sees the secret once.
+    Claimed,
     /// A flow with this id exists already.
     Exists,
     /// The store holds as many open flows as it may (in all, or for this user): it refuses new
@@ -467,6 +523,9 @@ impl fmt::Display for FlowError {
                 "the request for this page was cancelled: go back to your MCP client and ask again"
             }
             FlowError::NotOpened => "this page was not opened in this browser before it was sent",
+            FlowError::Claimed => {
+                "this form is being saved from another request: wait a minute, then reload the page"
+            }
             FlowError::Exists => "a flow with this id exists already",
             FlowError::Full => "too many steps are waiting to be finished: finish or let one expire",
             FlowError::Ttl => "a flow's lifetime must be more than zero and end before the clock overflows",
@@ -488,8 +547,10 @@ pub type FlowFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T, FlowError>> +
 /// Keeps flows, for the asking side (the tool) and the page.
 ///
 /// # Contract for implementations
-/// - Decide with [`Flow::opened`], [`Flow::finished`] and [`Flow::abandoned`], atomically: of two concurrent
-///   `finish` calls, at most one succeeds; of two browsers, the first to `open` binds the flow.
+/// - Decide with [`Flow::opened`], [`Flow::claimed`], [`Flow::finished`] and
+///   [`Flow::abandoned`], atomically: of two concurrent `finish` calls, at most one succeeds; of
+///   two concurrent `claim` calls, at most one; of two browsers, the first to `open` binds the
+///   flow.
 /// - Keep a flow at least until it expires, finished or not: a 2026-07-28 retry reads the
 ///   finished value after the page is done.
 /// - Refuse rather than forget: when full, [`FlowError::Full`]; when unsure,
@@ -507,6 +568,18 @@ pub trait FlowStore: Send + Sync {
         id: &FlowId,
         principal: &str,
         browser: &str,
+        now: UnixTime,
+    ) -> FlowFuture<'_, Flow>;
+
+    /// `principal` in `browser` claims the flow for one submission, for `lease`
+    /// ([`Flow::claimed`]): call it before handing a result to a sink, and hand it over only on
+    /// `Ok`. The flow as claimed.
+    fn claim(
+        &self,
+        id: &FlowId,
+        principal: &str,
+        browser: &str,
+        lease: Duration,
         now: UnixTime,
     ) -> FlowFuture<'_, Flow>;
 
@@ -547,6 +620,16 @@ impl<S: FlowStore + ?Sized> FlowStore for Arc<S> {
         now: UnixTime,
     ) -> FlowFuture<'_, Flow> {
         (**self).open(id, principal, browser, now)
+    }
+    fn claim(
+        &self,
+        id: &FlowId,
+        principal: &str,
+        browser: &str,
+        lease: Duration,
+        now: UnixTime,
+    ) -> FlowFuture<'_, Flow> {
+        (**self).claim(id, principal, browser, lease, now)
     }
     fn finish(
         &self,

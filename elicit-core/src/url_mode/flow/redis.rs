@@ -1,0 +1,621 @@
+//! A flow store in Redis, shared by a fleet of replicas.
+
+use std::collections::{HashMap, HashSet};
+use std::fmt;
+use std::future::poll_fn;
+use std::pin::pin;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError, Weak};
+use std::task::{Poll, Waker};
+use std::time::Duration;
+
+use ::redis::aio::MultiplexedConnection;
+use ::redis::{AsyncConnectionConfig, Client, ProtocolVersion, PushInfo, PushKind, RedisError};
+use serde_json::Value;
+
+use super::{Flow, FlowError, FlowFuture, FlowId, FlowStore, wire};
+use crate::state::UnixTime;
+
+/// The compare-and-set every change is written with: the new flow only over the very bytes the
+/// decision was made on, then the news on the flow's channel. The rules stay in Rust
+/// ([`Flow::opened`] and the others); the script only makes the read-decide-write atomic.
+const COMPARE_AND_SET: &str = "\
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  redis.call('SET', KEYS[1], ARGV[2], 'EXAT', ARGV[3])
+  if ARGV[4] ~= '' then redis.call('PUBLISH', ARGV[4], 'done') end
+  return 1
+end
+return 0";
+
+/// A [`FlowStore`] in Redis (cargo feature `redis`): every replica pointing at the same Redis
+/// (and [key prefix](RedisFlowStore::with_key_prefix)) sees the same flows, so a page served by
+/// one replica finishes a flow a tool on another is waiting for.
+///
+/// # What it guarantees
+/// - The rules are [`Flow`]'s, decided in Rust: a change reads the flow (`GET`), decides with
+///   [`Flow::opened`], [`Flow::claimed`], [`Flow::finished`] or [`Flow::abandoned`], and writes
+///   the result with a compare-and-set script that replaces the flow only if it still holds the
+///   bytes the decision was made on. On a conflict it reads and decides again, at most
+///   [`MAX_ATTEMPTS`](RedisFlowStore::MAX_ATTEMPTS) times. So of two concurrent `finish` (or
+///   `claim`) calls, on any replicas, exactly one succeeds; the other is decided on the flow
+///   the first wrote, and refused.
+/// - A flow is one key, `<prefix><flow id>`, its JSON, expiring (`EXAT`) a
+///   [clock-skew margin](RedisFlowStore::with_clock_skew_margin) after the flow does: a finished
+///   flow is kept until then, for a 2026-07-28 retry to read.
+/// - [`finished`](FlowStore::finished) wakes on another replica's `finish` or `abandon`: the
+///   script publishes on `<prefix>done:<flow id>` in the same atomic step as the write. The
+///   waiting side subscribes, then reads (so a finish between the two is not missed), and reads
+///   again on each message; a flow still open at its expiry is read again then, and resolves
+///   [`Expired`](super::FlowStatus::Expired).
+/// - One connection per store (RESP3, multiplexed), opened on first use: commands and the
+///   subscriptions of every waiting flow share it, so thousands of pending flows cost one TCP
+///   connection, not one each. A flow's channel is subscribed while at least one task of this
+///   store waits for it, and unsubscribed when the last one returns or is dropped.
+/// - Fail closed: any Redis failure (unreachable, timed out, refused, a key it did not write) is
+///   [`FlowError::Unavailable`], never success. If the connection drops, every task waiting in
+///   `finished` gets [`FlowError::Unavailable`] at once, rather than wait for a message that
+///   cannot come; the next operation opens a new connection, so calling `finished` again
+///   waits again.
+///
+/// # Round trips per operation
+/// | operation | round trips |
+/// |---|---|
+/// | `begin` | 1: `SET NX EXAT` |
+/// | `get` | 1: `GET` |
+/// | `open`, `claim`, `finish`, `abandon` | 2: `GET`, then the script (`EVAL`), which writes and publishes; 2 more per conflict; 1 when nothing changes (a reload; abandoning a flow that is over) |
+/// | `finished` | `SUBSCRIBE` (none if this store already listens to the flow) and a `GET`; a `GET` per message; `UNSUBSCRIBE` when the last waiter goes |
+///
+/// The first operation also connects (`HELLO 3`).
+///
+/// # Redis
+/// Redis 6.2 or later (`EXAT`, RESP3). It keeps no count of flows per user (that would be
+/// another command per `begin`): bound Redis itself with `maxmemory` and the `noeviction`
+/// policy, so that a full Redis refuses the write and the store fails closed. Never an
+/// evicting policy (`allkeys-lru`, `volatile-*`): it would forget an open flow, and with it
+/// a finished one's result or the claim that keeps a sink from seeing a secret twice.
+///
+/// Claims are leases ([`Flow::claimed`]): a replica that dies between claiming and finishing
+/// holds the flow only until the lease runs out.
+///
+/// ```no_run
+/// # extern crate elicit_core as mcp_elicit;
+/// use mcp_elicit::url_mode::{Flows, RedisFlowStore};
+///
+/// # fn run() -> Result<(), Box<dyn std::error::Error>> {
+/// let client = redis::Client::open("redis://127.0.0.1:6379/")?;
+/// let store = RedisFlowStore::new(client).with_key_prefix("my-server:flow:");
+/// let flows = Flows::new(store, "https://mcp.example.com/elicit/")?;
+/// # let _ = flows;
+/// # Ok(())
+/// # }
+/// ```
+#[derive(Clone)]
+pub struct RedisFlowStore {
+    hub: Arc<Hub>,
+    clock_skew_margin: Duration,
+}
+
+/// The store's connection and the tasks waiting on it, shared with the connection's push
+/// handler (weakly) and with the unsubscriptions of dropped waiters.
+struct Hub {
+    client: Client,
+    key_prefix: String,
+    /// The connection and what it is subscribed to; an async lock, so that subscriptions and
+    /// unsubscriptions reach Redis in the order they were decided.
+    link: tokio::sync::Mutex<Link>,
+    /// What the push handler changes: a plain lock, never held across an `await`.
+    waits: Mutex<Waits>,
+}
+
+#[derive(Default)]
+struct Link {
+    connection: Option<MultiplexedConnection>,
+    subscribed: HashSet<FlowId>,
+}
+
+#[derive(Default)]
+struct Waits {
+    /// The number of the current connection (each new one counts up); its push handler knows
+    /// its own number, so a message or a drop of an old connection changes nothing.
+    connection: u64,
+    /// Whether the current connection is up: cleared when its push handler hears it drop.
+    alive: bool,
+    flows: HashMap<FlowId, Waiting>,
+}
+
+struct Waiting {
+    /// The tasks of this store waiting for the flow.
+    tasks: usize,
+    /// How many messages came on the flow's channel.
+    messages: u64,
+    wakers: Vec<Waker>,
+}
+
+impl RedisFlowStore {
+    /// The key prefix used unless [`with_key_prefix`](Self::with_key_prefix) says otherwise.
+    pub const DEFAULT_KEY_PREFIX: &'static str = "elicit:flow:";
+    /// The margin used unless [`with_clock_skew_margin`](Self::with_clock_skew_margin) says
+    /// otherwise.
+    pub const DEFAULT_CLOCK_SKEW_MARGIN: Duration = Duration::from_secs(300);
+    /// How many times a change reads, decides and tries to write before it gives up with
+    /// [`FlowError::Unavailable`]: a flow changes a handful of times in its life, so more
+    /// conflicts than this mean something other than this library writes its key.
+    pub const MAX_ATTEMPTS: usize = 8;
+
+    /// A store on the Redis `client` points at. It connects on first use, with RESP3 whatever
+    /// the client's URL says (the subscriptions need it).
+    #[must_use]
+    pub fn new(client: Client) -> Self {
+        let info = client.get_connection_info().clone();
+        let resp3 = info
+            .redis_settings()
+            .clone()
+            .set_protocol(ProtocolVersion::RESP3);
+        // Only a client whose address cannot be opened again fails here; it would fail to
+        // connect as well, and each operation says so.
+        let client = Client::open(info.set_redis_settings(resp3)).unwrap_or(client);
+        Self {
+            hub: Arc::new(Hub::new(client, Self::DEFAULT_KEY_PREFIX.to_owned())),
+            clock_skew_margin: Self::DEFAULT_CLOCK_SKEW_MARGIN,
+        }
+    }
+
+    /// Namespaces the store's keys and channels, e.g. per server when several share one Redis.
+    /// Every replica of one server must use the same prefix.
+    #[must_use]
+    pub fn with_key_prefix(mut self, key_prefix: impl Into<String>) -> Self {
+        self.hub = Arc::new(Hub::new(self.hub.client.clone(), key_prefix.into()));
+        self
+    }
+
+    /// How long after a flow's expiry Redis keeps it (whole seconds): at least the largest
+    /// difference between a replica's clock and Redis's.
+    #[must_use]
+    pub fn with_clock_skew_margin(mut self, margin: Duration) -> Self {
+        self.clock_skew_margin = margin;
+        self
+    }
+
+    fn expire_at(&self, flow: &Flow) -> u64 {
+        // `EXAT` must be positive.
+        flow.expires_at()
+            .as_secs()
+            .saturating_add(self.clock_skew_margin.as_secs())
+            .max(1)
+    }
+
+    /// The flow as stored, and the bytes it was read from; `None` if there is none.
+    async fn read(
+        &self,
+        connection: &mut MultiplexedConnection,
+        id: &FlowId,
+    ) -> Result<Option<(Flow, Vec<u8>)>, FlowError> {
+        let stored: Option<Vec<u8>> = ::redis::cmd("GET")
+            .arg(self.hub.key(id))
+            .query_async(connection)
+            .await
+            .map_err(|error| self.hub.failed(&error))?;
+        let Some(bytes) = stored else {
+            return Ok(None);
+        };
+        let flow = wire::from_json(&bytes).ok_or_else(|| {
+            FlowError::Unavailable(
+                "Redis holds something under a flow's key that is no flow".into(),
+            )
+        })?;
+        Ok(Some((flow, bytes)))
+    }
+
+    /// Reads the flow, decides with `decide`, and writes what it decided over what it read;
+    /// again on a conflict. `publish`: whether waiters are told.
+    async fn change(
+        &self,
+        id: &FlowId,
+        now: UnixTime,
+        publish: bool,
+        decide: impl Fn(Flow) -> Result<Flow, FlowError>,
+    ) -> Result<Flow, FlowError> {
+        let mut connection = self.hub.connection().await?;
+        for _ in 0..Self::MAX_ATTEMPTS {
+            let (flow, bytes) = self
+                .read(&mut connection, id)
+                .await?
+                .ok_or(FlowError::Unknown)?;
+            let before = flow.clone().at(now);
+            let after = decide(flow)?;
+            if after == before {
+                return Ok(after);
+            }
+            let text = wire::to_json(&after)
+                .map_err(|error| FlowError::Unavailable(format!("a flow as JSON: {error}")))?;
+            let channel = if publish {
+                self.hub.channel(id)
+            } else {
+                String::new()
+            };
+            let swapped: i64 = ::redis::cmd("EVAL")
+                .arg(COMPARE_AND_SET)
+                .arg(1)
+                .arg(self.hub.key(id))
+                .arg(bytes)
+                .arg(text)
+                .arg(self.expire_at(&after))
+                .arg(channel)
+                .query_async(&mut connection)
+                .await
+                .map_err(|error| self.hub.failed(&error))?;
+            if swapped == 1 {
+                return Ok(after);
+            }
+        }
+        Err(FlowError::Unavailable(format!(
+            "the flow changed under each of {} attempts to change it",
+            Self::MAX_ATTEMPTS
+        )))
+    }
+
+    async fn wait_finished(&self, id: FlowId) -> Result<Flow, FlowError> {
+        let _watch = Watch::new(&self.hub, id);
+        let connection_number = self.hub.subscribe(&id).await?;
+        let mut connection = self.hub.connection().await?;
+        loop {
+            // Counted before the read: a message after it is not missed.
+            let seen = self.hub.messages(&id);
+            let now = UnixTime::now();
+            let (flow, _) = self
+                .read(&mut connection, &id)
+                .await?
+                .ok_or(FlowError::Unknown)?;
+            let flow = flow.at(now);
+            if !flow.status().is_open() {
+                return Ok(flow);
+            }
+            let until_expiry =
+                Duration::from_secs(flow.expires_at().as_secs().saturating_sub(now.as_secs()));
+            self.hub
+                .next_message(&id, seen, connection_number, until_expiry)
+                .await?;
+        }
+    }
+}
+
+impl Waits {
+    /// The current connection is lost: every waiter is woken to report it.
+    fn lose(&mut self) {
+        self.alive = false;
+        for waiting in self.flows.values_mut() {
+            waiting.wakers.drain(..).for_each(Waker::wake);
+        }
+    }
+}
+
+impl Hub {
+    fn new(client: Client, key_prefix: String) -> Self {
+        Self {
+            client,
+            key_prefix,
+            link: tokio::sync::Mutex::default(),
+            waits: Mutex::default(),
+        }
+    }
+
+    fn key(&self, id: &FlowId) -> String {
+        format!("{}{id}", self.key_prefix)
+    }
+
+    fn channel(&self, id: &FlowId) -> String {
+        format!("{}done:{id}", self.key_prefix)
+    }
+
+    fn waits(&self) -> MutexGuard<'_, Waits> {
+        // Every change under this lock is a few assignments: a panic leaves it whole.
+        self.waits.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// `error` as the store reports it; a connection that failed is opened anew next time.
+    fn failed(&self, error: &RedisError) -> FlowError {
+        if error.is_io_error() || error.is_connection_dropped() || error.is_timeout() {
+            self.waits().lose();
+        }
+        FlowError::Unavailable(format!("Redis: {error}"))
+    }
+
+    /// The current connection, opened if there is none or it dropped.
+    async fn connection(self: &Arc<Self>) -> Result<MultiplexedConnection, FlowError> {
+        let mut link = self.link.lock().await;
+        self.connected(&mut link).await
+    }
+
+    async fn connected(
+        self: &Arc<Self>,
+        link: &mut Link,
+    ) -> Result<MultiplexedConnection, FlowError> {
+        let alive = self.waits().alive;
+        if let Some(connection) = &link.connection
+            && alive
+        {
+            return Ok(connection.clone());
+        }
+        link.connection = None;
+        link.subscribed.clear();
+        let number = self.waits().connection + 1;
+        let hub = Arc::downgrade(self);
+        let config = AsyncConnectionConfig::new().set_push_sender(move |push: PushInfo| {
+            Hub::pushed(&hub, number, push);
+            Ok::<(), ()>(())
+        });
+        let connection = self
+            .client
+            .get_multiplexed_async_connection_with_config(&config)
+            .await
+            .map_err(|error| FlowError::Unavailable(format!("Redis: {error}")))?;
+        let mut waits = self.waits();
+        waits.connection = number;
+        waits.alive = true;
+        drop(waits);
+        link.connection = Some(connection.clone());
+        Ok(connection)
+    }
+
+    /// What the connection numbered `number` pushed: a message on a flow's channel wakes its
+    /// waiters; a drop wakes every waiter, to report it.
+    fn pushed(hub: &Weak<Hub>, number: u64, push: PushInfo) {
+        let Some(hub) = hub.upgrade() else {
+            return;
+        };
+        let mut waits = hub.waits();
+        if waits.connection != number {
+            return;
+        }
+        match push.kind {
+            PushKind::Disconnection => waits.lose(),
+            PushKind::Message => {
+                let channel = match push.data.first() {
+                    Some(::redis::Value::BulkString(bytes)) => bytes.as_slice(),
+                    _ => return,
+                };
+                let id = channel
+                    .strip_prefix(hub.key_prefix.as_bytes())
+                    .and_then(|rest| rest.strip_prefix(b"done:"))
+                    .and_then(|id| std::str::from_utf8(id).ok())
+                    .and_then(|id| FlowId::parse(id).ok());
+                if let Some(waiting) = id.and_then(|id| waits.flows.get_mut(&id)) {
+                    waiting.messages += 1;
+                    waiting.wakers.drain(..).for_each(Waker::wake);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn messages(&self, id: &FlowId) -> u64 {
+        self.waits()
+            .flows
+            .get(id)
+            .map_or(0, |waiting| waiting.messages)
+    }
+
+    /// Subscribes to the flow's channel if this store does not already listen to it; the
+    /// number of the connection it listens on.
+    async fn subscribe(self: &Arc<Self>, id: &FlowId) -> Result<u64, FlowError> {
+        let mut link = self.link.lock().await;
+        let mut connection = self.connected(&mut link).await?;
+        let number = self.waits().connection;
+        if !link.subscribed.contains(id) {
+            connection
+                .subscribe(self.channel(id))
+                .await
+                .map_err(|error| self.failed(&error))?;
+            link.subscribed.insert(*id);
+        }
+        Ok(number)
+    }
+
+    /// Unsubscribes from the flow's channel if no task of this store waits for it any more (one
+    /// may have begun to since the last left).
+    async fn unsubscribe_if_unwatched(&self, id: FlowId) {
+        let mut link = self.link.lock().await;
+        if self.waits().flows.contains_key(&id) || !link.subscribed.remove(&id) {
+            return;
+        }
+        let Some(connection) = &mut link.connection else {
+            return;
+        };
+        // A failure leaves a subscription whose messages find no waiter; the connection's end
+        // ends it.
+        let _ = connection.unsubscribe(self.channel(&id)).await;
+    }
+
+    /// Waits for a message on the flow's channel after the `seen`th, or `timeout`.
+    ///
+    /// # Errors
+    /// [`FlowError::Unavailable`] if the connection numbered `number` dropped.
+    async fn next_message(
+        &self,
+        id: &FlowId,
+        seen: u64,
+        number: u64,
+        timeout: Duration,
+    ) -> Result<(), FlowError> {
+        let mut timer = pin!(tokio::time::sleep(timeout));
+        poll_fn(|context| {
+            let mut waits = self.waits();
+            if waits.connection != number || !waits.alive {
+                return Poll::Ready(Err(FlowError::Unavailable(
+                    "the connection to Redis dropped while waiting for the flow: wait again".into(),
+                )));
+            }
+            let Some(waiting) = waits.flows.get_mut(id) else {
+                return Poll::Ready(Ok(()));
+            };
+            if waiting.messages != seen || timer.as_mut().poll(context).is_ready() {
+                return Poll::Ready(Ok(()));
+            }
+            if !waiting
+                .wakers
+                .iter()
+                .any(|waker| waker.will_wake(context.waker()))
+            {
+                waiting.wakers.push(context.waker().clone());
+            }
+            Poll::Pending
+        })
+        .await
+    }
+}
+
+/// A task's wait for a flow: counted while it lives, so the flow's channel is listened to; when
+/// the last goes (returned, or its future dropped), the channel is unsubscribed.
+struct Watch {
+    hub: Arc<Hub>,
+    id: FlowId,
+}
+
+impl Watch {
+    fn new(hub: &Arc<Hub>, id: FlowId) -> Self {
+        hub.waits()
+            .flows
+            .entry(id)
+            .or_insert_with(|| Waiting {
+                tasks: 0,
+                messages: 0,
+                wakers: Vec::new(),
+            })
+            .tasks += 1;
+        Self {
+            hub: Arc::clone(hub),
+            id,
+        }
+    }
+}
+
+impl Drop for Watch {
+    fn drop(&mut self) {
+        let mut waits = self.hub.waits();
+        let Some(waiting) = waits.flows.get_mut(&self.id) else {
+            return;
+        };
+        waiting.tasks -= 1;
+        if waiting.tasks > 0 {
+            return;
+        }
+        waits.flows.remove(&self.id);
+        drop(waits);
+        // Dropped outside a runtime (the store's connection needs one, so only at the end of a
+        // program): the subscription ends with the connection.
+        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+            let (hub, id) = (Arc::clone(&self.hub), self.id);
+            runtime.spawn(async move { hub.unsubscribe_if_unwatched(id).await });
+        }
+    }
+}
+
+impl FlowStore for RedisFlowStore {
+    fn begin(&self, flow: Flow, _now: UnixTime) -> FlowFuture<'_, ()> {
+        Box::pin(async move {
+            let text = wire::to_json(&flow)
+                .map_err(|error| FlowError::Unavailable(format!("a flow as JSON: {error}")))?;
+            let mut connection = self.hub.connection().await?;
+            let reply: ::redis::Value = ::redis::cmd("SET")
+                .arg(self.hub.key(&flow.id()))
+                .arg(text)
+                .arg("NX")
+                .arg("EXAT")
+                .arg(self.expire_at(&flow))
+                .query_async(&mut connection)
+                .await
+                .map_err(|error| self.hub.failed(&error))?;
+            match reply {
+                ::redis::Value::Okay => Ok(()),
+                ::redis::Value::SimpleString(text) if text == "OK" => Ok(()),
+                ::redis::Value::Nil => Err(FlowError::Exists),
+                _ => Err(FlowError::Unavailable(
+                    "unexpected reply from Redis to SET NX".into(),
+                )),
+            }
+        })
+    }
+
+    fn get(&self, id: &FlowId, now: UnixTime) -> FlowFuture<'_, Flow> {
+        let id = *id;
+        Box::pin(async move {
+            let mut connection = self.hub.connection().await?;
+            let (flow, _) = self
+                .read(&mut connection, &id)
+                .await?
+                .ok_or(FlowError::Unknown)?;
+            Ok(flow.at(now))
+        })
+    }
+
+    fn open(
+        &self,
+        id: &FlowId,
+        principal: &str,
+        browser: &str,
+        now: UnixTime,
+    ) -> FlowFuture<'_, Flow> {
+        let (id, principal, browser) = (*id, principal.to_owned(), browser.to_owned());
+        Box::pin(async move {
+            self.change(&id, now, false, |flow| {
+                flow.opened(&principal, &browser, now)
+            })
+            .await
+        })
+    }
+
+    fn claim(
+        &self,
+        id: &FlowId,
+        principal: &str,
+        browser: &str,
+        lease: Duration,
+        now: UnixTime,
+    ) -> FlowFuture<'_, Flow> {
+        let (id, principal, browser) = (*id, principal.to_owned(), browser.to_owned());
+        Box::pin(async move {
+            self.change(&id, now, false, |flow| {
+                flow.claimed(&principal, &browser, lease, now)
+            })
+            .await
+        })
+    }
+
+    fn finish(
+        &self,
+        id: &FlowId,
+        principal: &str,
+        browser: &str,
+        result: Result<Value, String>,
+        now: UnixTime,
+    ) -> FlowFuture<'_, Flow> {
+        let (id, principal, browser) = (*id, principal.to_owned(), browser.to_owned());
+        Box::pin(async move {
+            self.change(&id, now, true, |flow| {
+                flow.finished(&principal, &browser, result.clone(), now)
+            })
+            .await
+        })
+    }
+
+    fn abandon(&self, id: &FlowId, principal: &str, now: UnixTime) -> FlowFuture<'_, Flow> {
+        let (id, principal) = (*id, principal.to_owned());
+        Box::pin(async move {
+            self.change(&id, now, true, |flow| flow.abandoned(&principal, now))
+                .await
+        })
+    }
+
+    fn finished(&self, id: &FlowId) -> FlowFuture<'_, Flow> {
+        let id = *id;
+        Box::pin(self.wait_finished(id))
+    }
+}
+
+impl fmt::Debug for RedisFlowStore {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("RedisFlowStore")
+            .field("key_prefix", &self.hub.key_prefix)
+            .field("clock_skew_margin", &self.clock_skew_margin)
+            .finish_non_exhaustive()
+    }
+}

@@ -1,0 +1,153 @@
+//! A [`Flow`] as JSON, for a store that keeps flows outside the process: every field, so what is
+//! read back is the flow that was written (`tests::a_flow_reads_back_as_written`).
+
+use std::borrow::Cow;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::{Flow, FlowId, FlowStatus};
+use crate::state::{ParamsDigest, UnixTime};
+
+/// The JSON of a flow: borrowed from the flow when written, owned when read.
+#[derive(Serialize, Deserialize)]
+struct Wire<'a> {
+    id: String,
+    page: Cow<'a, str>,
+    principal: Cow<'a, str>,
+    call: String,
+    message: Cow<'a, str>,
+    expires_at: u64,
+    status: Status<'a>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    browser: Option<Cow<'a, str>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    claimed_until: Option<u64>,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum Status<'a> {
+    Pending,
+    Opened,
+    Completed(Cow<'a, Value>),
+    Failed(Cow<'a, str>),
+    Expired,
+    Abandoned,
+}
+
+/// `flow` as JSON.
+pub(super) fn to_json(flow: &Flow) -> Result<String, serde_json::Error> {
+    serde_json::to_string(&Wire {
+        id: flow.id.to_string(),
+        page: Cow::Borrowed(&flow.page),
+        principal: Cow::Borrowed(&flow.principal),
+        call: hex(flow.call.as_bytes()),
+        message: Cow::Borrowed(&flow.message),
+        expires_at: flow.expires_at.as_secs(),
+        status: match &flow.status {
+            FlowStatus::Pending => Status::Pending,
+            FlowStatus::Opened => Status::Opened,
+            FlowStatus::Completed(value) => Status::Completed(Cow::Borrowed(value)),
+            FlowStatus::Failed(why) => Status::Failed(Cow::Borrowed(why)),
+            FlowStatus::Expired => Status::Expired,
+            FlowStatus::Abandoned => Status::Abandoned,
+        },
+        browser: flow.browser.as_deref().map(Cow::Borrowed),
+        claimed_until: flow.claimed_until.map(UnixTime::as_secs),
+    })
+}
+
+/// The flow `text` holds; `None` for anything this module did not write.
+pub(super) fn from_json(text: &[u8]) -> Option<Flow> {
+    let wire: Wire = serde_json::from_slice(text).ok()?;
+    let mut call = [0u8; ParamsDigest::LEN];
+    unhex(&wire.call, &mut call)?;
+    Some(Flow {
+        id: FlowId::parse(&wire.id).ok()?,
+        page: wire.page.into(),
+        principal: wire.principal.into(),
+        call: ParamsDigest::from_bytes(call),
+        message: wire.message.into(),
+        expires_at: UnixTime::from_secs(wire.expires_at),
+        status: match wire.status {
+            Status::Pending => FlowStatus::Pending,
+            Status::Opened => FlowStatus::Opened,
+            Status::Completed(value) => FlowStatus::Completed(value.into_owned()),
+            Status::Failed(why) => FlowStatus::Failed(why.into_owned()),
+            Status::Expired => FlowStatus::Expired,
+            Status::Abandoned => FlowStatus::Abandoned,
+        },
+        browser: wire.browser.map(Into::into),
+        claimed_until: wire.claimed_until.map(UnixTime::from_secs),
+    })
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|byte| format!("{byte:02x}")).collect()
+}
+
+fn unhex(text: &str, out: &mut [u8]) -> Option<()> {
+    if text.len() != out.len() * 2 {
+        return None;
+    }
+    for (byte, pair) in out.iter_mut().zip(text.as_bytes().chunks_exact(2)) {
+        let pair = std::str::from_utf8(pair).ok()?;
+        *byte = u8::from_str_radix(pair, 16).ok()?;
+    }
+    Some(())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn a_flow_reads_back_as_written() {
+        let now = UnixTime::from_secs(1_800_000_000);
+        let call = ParamsDigest::of(&json!({ "name": "connect", "arguments": { "x": 1 } }));
+        let pending = Flow::new(
+            FlowId::random().unwrap(),
+            "api_key",
+            "user-8f3a",
+            call,
+            "Key?",
+        )
+        .expiring(now, Duration::from_secs(60))
+        .unwrap();
+        let opened = pending.clone().opened("user-8f3a", "b1", now).unwrap();
+        let claimed = opened
+            .clone()
+            .claimed("user-8f3a", "b1", Duration::from_secs(30), now)
+            .unwrap();
+        // Every kind of JSON a receipt may hold, floats and non-ASCII text among them.
+        let receipt = json!({
+            "stored": true, "last4": "4f2a", "n": [0, -1, 1.5, 1e300, 0.1], "név": "ß€😀",
+            "nested": { "null": null, "empty": {} }
+        });
+        let completed = claimed
+            .clone()
+            .finished("user-8f3a", "b1", Ok(receipt), now)
+            .unwrap();
+        let failed = opened
+            .clone()
+            .finished("user-8f3a", "b1", Err("the vault is down".into()), now)
+            .unwrap();
+        let abandoned = pending.clone().abandoned("user-8f3a", now).unwrap();
+        for flow in [pending, opened, claimed, completed, failed, abandoned] {
+            let text = to_json(&flow).unwrap();
+            assert_eq!(from_json(text.as_bytes()), Some(flow), "{text}");
+        }
+    }
+
+    #[test]
+    fn text_this_module_did_not_write_is_no_flow() {
+        for text in [&b""[..], b"null", b"{}", b"{\"id\":\"00\"}", b"\xff"] {
+            assert_eq!(from_json(text), None);
+        }
+    }
+}

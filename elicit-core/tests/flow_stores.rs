@@ -1,0 +1,652 @@
+//! The `FlowStore` contract, one set of cases run against every store: `MemoryFlowStore`
+//! (always), and `RedisFlowStore` against a real Redis (ignored by default, so `cargo test`
+//! passes on a machine without one; run with
+//! `REDIS_URL=redis://127.0.0.1:6379/ cargo test -p elicit-core --features redis --test flow_stores -- --include-ignored`).
+//!
+//! Each case gets two handles on the same flows, as two replicas of a server have: for the
+//! memory store, two clones of one store; for Redis, two stores, each with its own connection.
+//! After the shared cases, what only a store in another process has: a dropped waiter's
+//! subscription, one connection for many waiters, and a Redis that is gone.
+#![cfg(feature = "mrtr")]
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use elicit_core::state::{ParamsDigest, UnixTime};
+use elicit_core::url_mode::{Flow, FlowError, FlowId, FlowStatus, FlowStore};
+use serde_json::{Value, json};
+use tokio::sync::Barrier;
+
+/// Two replicas' handles on one set of flows.
+struct Replicas {
+    a: Arc<dyn FlowStore>,
+    b: Arc<dyn FlowStore>,
+}
+
+const LEASE: Duration = Duration::from_secs(30);
+
+/// A flow for `principal`, expiring ten minutes from the real clock's now (which `finished`
+/// reads, and Redis expires keys by).
+fn flow(principal: &str) -> Flow {
+    let call = ParamsDigest::of(&json!({ "name": "connect" }));
+    Flow::new(
+        FlowId::random().unwrap(),
+        "api_key",
+        principal,
+        call,
+        "Enter your key.",
+    )
+    .expiring(UnixTime::now(), Duration::from_secs(600))
+    .unwrap()
+}
+
+fn later(now: UnixTime, secs: u64) -> UnixTime {
+    UnixTime::from_secs(now.as_secs() + secs)
+}
+
+async fn only_the_owner_opens_and_the_first_browser_binds(replicas: Replicas) {
+    let Replicas { a, b } = replicas;
+    let now = UnixTime::now();
+    let flow = flow("alice");
+    let id = flow.id();
+    a.begin(flow, now).await.unwrap();
+    assert_eq!(
+        b.open(&id, "mallory", "b1", now).await,
+        Err(FlowError::WrongUser)
+    );
+    assert_eq!(
+        b.get(&id, now).await.unwrap().status(),
+        &FlowStatus::Pending
+    );
+    let opened = b.open(&id, "alice", "b1", now).await.unwrap();
+    assert_eq!(opened.status(), &FlowStatus::Opened);
+    assert_eq!(opened.browser(), Some("b1"));
+    // A reload in the same browser, on either replica, is fine; another browser is refused.
+    assert_eq!(a.open(&id, "alice", "b1", now).await, Ok(opened));
+    assert_eq!(
+        a.open(&id, "alice", "b2", now).await,
+        Err(FlowError::OpenedElsewhere)
+    );
+    assert_eq!(
+        a.finish(&id, "alice", "b2", Ok(json!(1)), now).await,
+        Err(FlowError::OpenedElsewhere)
+    );
+}
+
+async fn a_flow_finishes_once_and_only_after_it_was_opened(replicas: Replicas) {
+    let Replicas { a, b } = replicas;
+    let now = UnixTime::now();
+    let flow = flow("alice");
+    let id = flow.id();
+    a.begin(flow.clone(), now).await.unwrap();
+    assert_eq!(b.begin(flow, now).await, Err(FlowError::Exists));
+    assert_eq!(
+        b.finish(&id, "alice", "b1", Ok(json!(1)), now).await,
+        Err(FlowError::NotOpened)
+    );
+    a.open(&id, "alice", "b1", now).await.unwrap();
+    b.finish(&id, "alice", "b1", Err("the vault is down".into()), now)
+        .await
+        .unwrap();
+    assert_eq!(
+        a.finish(&id, "alice", "b1", Ok(json!(1)), now).await,
+        Err(FlowError::Finished)
+    );
+    assert_eq!(
+        a.get(&id, now).await.unwrap().status(),
+        &FlowStatus::Failed("the vault is down".into())
+    );
+}
+
+async fn an_expired_flow_is_read_as_expired_and_neither_opened_nor_finished(replicas: Replicas) {
+    let Replicas { a, b } = replicas;
+    let now = UnixTime::now();
+    let flow = flow("alice");
+    let id = flow.id();
+    let expired = flow.expires_at();
+    a.begin(flow, now).await.unwrap();
+    a.open(&id, "alice", "b1", now).await.unwrap();
+    assert_eq!(
+        b.get(&id, expired).await.unwrap().status(),
+        &FlowStatus::Expired
+    );
+    assert_eq!(
+        b.open(&id, "alice", "b1", expired).await,
+        Err(FlowError::Expired)
+    );
+    assert_eq!(
+        b.claim(&id, "alice", "b1", LEASE, expired).await,
+        Err(FlowError::Expired)
+    );
+    assert_eq!(
+        b.finish(&id, "alice", "b1", Ok(json!(1)), expired).await,
+        Err(FlowError::Expired)
+    );
+    // Abandoning a flow that is over leaves it as it is.
+    assert_eq!(
+        b.abandon(&id, "alice", expired).await.unwrap().status(),
+        &FlowStatus::Expired
+    );
+}
+
+async fn unknown_ids_are_unknown_to_every_operation(replicas: Replicas) {
+    let Replicas { a, .. } = replicas;
+    let now = UnixTime::now();
+    let id = FlowId::random().unwrap();
+    assert_eq!(a.get(&id, now).await, Err(FlowError::Unknown));
+    assert_eq!(
+        a.open(&id, "alice", "b1", now).await,
+        Err(FlowError::Unknown)
+    );
+    assert_eq!(
+        a.claim(&id, "alice", "b1", LEASE, now).await,
+        Err(FlowError::Unknown)
+    );
+    assert_eq!(
+        a.finish(&id, "alice", "b1", Ok(json!(1)), now).await,
+        Err(FlowError::Unknown)
+    );
+    assert_eq!(a.abandon(&id, "alice", now).await, Err(FlowError::Unknown));
+    assert_eq!(a.finished(&id).await, Err(FlowError::Unknown));
+}
+
+async fn the_finished_value_reads_back_exactly_on_another_replica(replicas: Replicas) {
+    let Replicas { a, b } = replicas;
+    let now = UnixTime::now();
+    let flow = flow("alice");
+    let id = flow.id();
+    a.begin(flow, now).await.unwrap();
+    a.open(&id, "alice", "b1", now).await.unwrap();
+    let receipt = json!({
+        "stored": true, "last4": "4f2a", "n": [0, -1, 1.5, 1e300, 0.1, 18446744073709551615_u64],
+        "név": "ß€😀 \"quoted\" \\ \u{0}", "nested": { "null": null, "empty": {}, "list": [] }
+    });
+    let finished = a
+        .finish(&id, "alice", "b1", Ok(receipt.clone()), now)
+        .await
+        .unwrap();
+    let read = b.get(&id, now).await.unwrap();
+    assert_eq!(read, finished);
+    assert_eq!(read.status(), &FlowStatus::Completed(receipt));
+}
+
+async fn of_many_finishes_of_one_flow_on_two_replicas_exactly_one_wins(replicas: Replicas) {
+    let Replicas { a, b } = replicas;
+    let now = UnixTime::now();
+    let flow = flow("alice");
+    let id = flow.id();
+    a.begin(flow, now).await.unwrap();
+    a.open(&id, "alice", "b1", now).await.unwrap();
+    let start = Arc::new(Barrier::new(64));
+    let tasks: Vec<_> = (0..64)
+        .map(|n| {
+            let store = if n % 2 == 0 { a.clone() } else { b.clone() };
+            let start = start.clone();
+            tokio::spawn(async move {
+                start.wait().await;
+                let result = store.finish(&id, "alice", "b1", Ok(json!(n)), now).await;
+                (n, result)
+            })
+        })
+        .collect();
+    let mut winners = Vec::new();
+    for task in tasks {
+        match task.await.unwrap() {
+            (n, Ok(_)) => winners.push(n),
+            (_, Err(FlowError::Finished)) => {}
+            (_, other) => panic!("neither won nor refused as finished: {other:?}"),
+        }
+    }
+    let [winner] = winners[..] else {
+        panic!("not exactly one winner: {winners:?}");
+    };
+    // The flow holds the winner's value, whichever replica reads it.
+    for store in [&a, &b] {
+        assert_eq!(
+            store.get(&id, now).await.unwrap().status(),
+            &FlowStatus::Completed(json!(winner))
+        );
+    }
+}
+
+async fn of_many_claims_of_one_flow_on_two_replicas_one_holds_until_its_lease_runs_out(
+    replicas: Replicas,
+) {
+    let Replicas { a, b } = replicas;
+    let now = UnixTime::now();
+    let flow = flow("alice");
+    let id = flow.id();
+    a.begin(flow, now).await.unwrap();
+    // Only an opened flow is claimed, only by its owner, only in its browser.
+    assert_eq!(
+        a.claim(&id, "alice", "b1", LEASE, now).await,
+        Err(FlowError::NotOpened)
+    );
+    a.open(&id, "alice", "b1", now).await.unwrap();
+    assert_eq!(
+        b.claim(&id, "mallory", "b1", LEASE, now).await,
+        Err(FlowError::WrongUser)
+    );
+    assert_eq!(
+        b.claim(&id, "alice", "b2", LEASE, now).await,
+        Err(FlowError::OpenedElsewhere)
+    );
+    let start = Arc::new(Barrier::new(64));
+    let tasks: Vec<_> = (0..64)
+        .map(|n| {
+            let store = if n % 2 == 0 { a.clone() } else { b.clone() };
+            let start = start.clone();
+            tokio::spawn(async move {
+                start.wait().await;
+                store.claim(&id, "alice", "b1", LEASE, now).await
+            })
+        })
+        .collect();
+    let mut claimed = 0;
+    for task in tasks {
+        match task.await.unwrap() {
+            Ok(flow) => {
+                assert_eq!(flow.claimed_until(), Some(later(now, LEASE.as_secs())));
+                claimed += 1;
+            }
+            Err(FlowError::Claimed) => {}
+            other => panic!("neither claimed nor refused as claimed: {other:?}"),
+        }
+    }
+    assert_eq!(claimed, 1);
+    // A claim is still open to a reload, and still held a second before its lease runs out.
+    assert_eq!(
+        a.open(&id, "alice", "b1", now).await.unwrap().status(),
+        &FlowStatus::Opened
+    );
+    let almost = later(now, LEASE.as_secs() - 1);
+    assert_eq!(
+        b.claim(&id, "alice", "b1", LEASE, almost).await,
+        Err(FlowError::Claimed)
+    );
+    // The replica that claimed died: once the lease ran out, the form may be sent again.
+    let ran_out = later(now, LEASE.as_secs());
+    let again = b.claim(&id, "alice", "b1", LEASE, ran_out).await.unwrap();
+    assert_eq!(again.claimed_until(), Some(later(ran_out, LEASE.as_secs())));
+    b.finish(&id, "alice", "b1", Ok(json!("stored")), ran_out)
+        .await
+        .unwrap();
+    assert_eq!(
+        a.claim(&id, "alice", "b1", LEASE, ran_out).await,
+        Err(FlowError::Finished)
+    );
+}
+
+async fn a_waiter_on_one_replica_is_woken_by_a_finish_on_another(replicas: Replicas) {
+    let Replicas { a, b } = replicas;
+    let now = UnixTime::now();
+    let flow = flow("alice");
+    let id = flow.id();
+    a.begin(flow, now).await.unwrap();
+    let waiter = {
+        let a = a.clone();
+        tokio::spawn(async move { a.finished(&id).await })
+    };
+    // Let it subscribe and read the flow still open.
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert!(!waiter.is_finished());
+    b.open(&id, "alice", "b1", now).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    assert!(!waiter.is_finished(), "opening is not finishing");
+    b.finish(&id, "alice", "b1", Ok(json!("done")), now)
+        .await
+        .unwrap();
+    let woken = tokio::time::timeout(Duration::from_secs(5), waiter)
+        .await
+        .expect("woken within 5 s")
+        .unwrap()
+        .unwrap();
+    assert_eq!(woken.status(), &FlowStatus::Completed(json!("done")));
+}
+
+async fn a_waiter_on_one_replica_is_woken_by_an_abandon_on_another(replicas: Replicas) {
+    let Replicas { a, b } = replicas;
+    let now = UnixTime::now();
+    let flow = flow("alice");
+    let id = flow.id();
+    a.begin(flow, now).await.unwrap();
+    // Two waiters on the same replica, as a retry beside the first wait.
+    let waiters: Vec<_> = (0..2)
+        .map(|_| {
+            let a = a.clone();
+            tokio::spawn(async move { a.finished(&id).await })
+        })
+        .collect();
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    b.abandon(&id, "alice", now).await.unwrap();
+    for waiter in waiters {
+        let woken = tokio::time::timeout(Duration::from_secs(5), waiter)
+            .await
+            .expect("woken within 5 s")
+            .unwrap()
+            .unwrap();
+        assert_eq!(woken.status(), &FlowStatus::Abandoned);
+    }
+}
+
+async fn a_waiter_for_a_flow_already_over_returns_at_once(replicas: Replicas) {
+    let Replicas { a, b } = replicas;
+    let now = UnixTime::now();
+    let flow = flow("alice");
+    let id = flow.id();
+    a.begin(flow, now).await.unwrap();
+    a.open(&id, "alice", "b1", now).await.unwrap();
+    a.finish(&id, "alice", "b1", Ok(Value::Null), now)
+        .await
+        .unwrap();
+    let read = tokio::time::timeout(Duration::from_secs(5), b.finished(&id))
+        .await
+        .expect("at once")
+        .unwrap();
+    assert_eq!(read.status(), &FlowStatus::Completed(Value::Null));
+}
+
+/// Each case as a test for each store.
+macro_rules! every_store {
+    ($($case:ident),* $(,)?) => {
+        mod memory {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $case() {
+                    let store = elicit_core::url_mode::MemoryFlowStore::new();
+                    super::$case(super::Replicas {
+                        a: std::sync::Arc::new(store.clone()),
+                        b: std::sync::Arc::new(store),
+                    })
+                    .await;
+                }
+            )*
+        }
+
+        #[cfg(feature = "redis")]
+        mod redis {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                #[ignore = "needs redis-server (REDIS_URL)"]
+                async fn $case() {
+                    let prefix = super::redis_only::prefix(stringify!($case));
+                    super::$case(super::Replicas {
+                        a: std::sync::Arc::new(super::redis_only::store(&prefix)),
+                        b: std::sync::Arc::new(super::redis_only::store(&prefix)),
+                    })
+                    .await;
+                }
+            )*
+        }
+    };
+}
+
+every_store!(
+    only_the_owner_opens_and_the_first_browser_binds,
+    a_flow_finishes_once_and_only_after_it_was_opened,
+    an_expired_flow_is_read_as_expired_and_neither_opened_nor_finished,
+    unknown_ids_are_unknown_to_every_operation,
+    the_finished_value_reads_back_exactly_on_another_replica,
+    of_many_finishes_of_one_flow_on_two_replicas_exactly_one_wins,
+    of_many_claims_of_one_flow_on_two_replicas_one_holds_until_its_lease_runs_out,
+    a_waiter_on_one_replica_is_woken_by_a_finish_on_another,
+    a_waiter_on_one_replica_is_woken_by_an_abandon_on_another,
+    a_waiter_for_a_flow_already_over_returns_at_once,
+);
+
+/// What only a store in another process has.
+#[cfg(feature = "redis")]
+mod redis_only {
+    use std::process::{Child, Command, Stdio};
+    use std::sync::Arc;
+    use std::time::{Duration, Instant};
+
+    use elicit_core::state::UnixTime;
+    use elicit_core::url_mode::{FlowError, FlowStatus, FlowStore, RedisFlowStore};
+    use serde_json::json;
+
+    use super::{LEASE, flow};
+
+    fn url() -> String {
+        std::env::var("REDIS_URL").unwrap_or_else(|_| "redis://127.0.0.1:6379/".into())
+    }
+
+    /// A prefix of its own for every test in every run, so runs never see each other's keys.
+    pub(super) fn prefix(test: &str) -> String {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_nanos();
+        format!("elicit-test:{}:{nanos}:{test}:", std::process::id())
+    }
+
+    pub(super) fn store(prefix: &str) -> RedisFlowStore {
+        RedisFlowStore::new(redis::Client::open(url()).unwrap()).with_key_prefix(prefix)
+    }
+
+    async fn admin() -> redis::aio::MultiplexedConnection {
+        redis::Client::open(url())
+            .unwrap()
+            .get_multiplexed_async_connection()
+            .await
+            .expect("Redis is reachable at REDIS_URL")
+    }
+
+    async fn subscribers(channel: &str) -> i64 {
+        let reply: (String, i64) = redis::cmd("PUBSUB")
+            .arg("NUMSUB")
+            .arg(channel)
+            .query_async(&mut admin().await)
+            .await
+            .unwrap();
+        reply.1
+    }
+
+    /// Polls `check` for up to 5 s.
+    async fn eventually(what: &str, mut check: impl AsyncFnMut() -> bool) {
+        let start = Instant::now();
+        while !check().await {
+            assert!(start.elapsed() < Duration::from_secs(5), "never: {what}");
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    #[ignore = "needs redis-server (REDIS_URL)"]
+    async fn a_waiter_dropped_before_the_flow_finishes_unsubscribes() {
+        let prefix = prefix("dropped_waiter");
+        let store = Arc::new(store(&prefix));
+        let now = UnixTime::now();
+        let flow = flow("alice");
+        let id = flow.id();
+        let channel = format!("{prefix}done:{id}");
+        store.begin(flow, now).await.unwrap();
+        let waiters: Vec<_> = (0..2)
+            .map(|_| {
+                let store = store.clone();
+                tokio::spawn(async move { store.finished(&id).await })
+            })
+            .collect();
+        // Two waiters of one store: one subscription.
+        eventually("subscribed", async || subscribers(&channel).await == 1).await;
+        let [first, second] = <[_; 2]>::try_from(waiters).unwrap();
+        first.abort();
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        assert_eq!(subscribers(&channel).await, 1, "the other still waits");
+        second.abort();
+        eventually("unsubscribed", async || subscribers(&channel).await == 0).await;
+        // Waiting again subscribes again, and a finish still wakes it.
+        let waiter = {
+            let store = store.clone();
+            tokio::spawn(async move { store.finished(&id).await })
+        };
+        eventually("subscribed again", async || {
+            subscribers(&channel).await == 1
+        })
+        .await;
+        store.open(&id, "alice", "b1", now).await.unwrap();
+        store
+            .finish(&id, "alice", "b1", Ok(json!(1)), now)
+            .await
+            .unwrap();
+        let woken = tokio::time::timeout(Duration::from_secs(5), waiter)
+            .await
+            .unwrap()
+            .unwrap()
+            .unwrap();
+        assert_eq!(woken.status(), &FlowStatus::Completed(json!(1)));
+        eventually("unsubscribed once woken", async || {
+            subscribers(&channel).await == 0
+        })
+        .await;
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    #[ignore = "needs redis-server (REDIS_URL)"]
+    async fn a_thousand_waiting_flows_share_one_connection() {
+        let prefix = prefix("one_connection");
+        let store = Arc::new(store(&prefix));
+        let now = UnixTime::now();
+        let mut waiters = Vec::new();
+        for _ in 0..1000 {
+            let flow = flow("alice");
+            let id = flow.id();
+            store.begin(flow, now).await.unwrap();
+            let store = store.clone();
+            waiters.push(tokio::spawn(async move { store.finished(&id).await }));
+        }
+        // One client of Redis holds all thousand subscriptions.
+        eventually("a thousand subscriptions on one connection", async || {
+            let clients: String = redis::cmd("CLIENT")
+                .arg("LIST")
+                .query_async(&mut admin().await)
+                .await
+                .unwrap();
+            clients.lines().any(|client| client.contains(" sub=1000 "))
+        })
+        .await;
+        waiters.iter().for_each(|waiter| waiter.abort());
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    #[ignore = "needs redis-server (REDIS_URL)"]
+    async fn a_flow_that_expires_while_waited_for_resolves_expired() {
+        let store = store(&prefix("expires_while_waited"));
+        let now = UnixTime::now();
+        let flow = flow("alice").expiring(now, Duration::from_secs(1)).unwrap();
+        let id = flow.id();
+        store.begin(flow, now).await.unwrap();
+        let read = tokio::time::timeout(Duration::from_secs(5), store.finished(&id))
+            .await
+            .expect("resolved at its expiry")
+            .unwrap();
+        assert_eq!(read.status(), &FlowStatus::Expired);
+    }
+
+    /// Every operation of `store`, each refused as `Unavailable`: never success, never a panic.
+    async fn every_operation_is_unavailable(store: &dyn FlowStore, flow: super::Flow) {
+        let now = UnixTime::now();
+        let id = flow.id();
+        let unavailable = |result: Result<_, FlowError>| {
+            assert!(
+                matches!(result, Err(FlowError::Unavailable(_))),
+                "{result:?}"
+            );
+        };
+        unavailable(store.begin(flow, now).await.map(|()| None));
+        unavailable(store.get(&id, now).await.map(Some));
+        unavailable(store.open(&id, "alice", "b1", now).await.map(Some));
+        unavailable(store.claim(&id, "alice", "b1", LEASE, now).await.map(Some));
+        unavailable(
+            store
+                .finish(&id, "alice", "b1", Ok(json!(1)), now)
+                .await
+                .map(Some),
+        );
+        unavailable(store.abandon(&id, "alice", now).await.map(Some));
+        unavailable(store.finished(&id).await.map(Some));
+    }
+
+    /// A port nothing listens on.
+    fn dead_port() -> u16 {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        listener.local_addr().unwrap().port()
+    }
+
+    #[tokio::test]
+    #[ignore = "needs redis-server (REDIS_URL)"]
+    async fn with_redis_unreachable_every_operation_is_unavailable() {
+        let store = RedisFlowStore::new(
+            redis::Client::open(format!("redis://127.0.0.1:{}/", dead_port())).unwrap(),
+        );
+        every_operation_is_unavailable(&store, flow("alice")).await;
+    }
+
+    /// A `redis-server` of the test's own, on a free loopback port, killed when dropped.
+    struct OwnRedis {
+        child: Child,
+        port: u16,
+    }
+
+    impl OwnRedis {
+        async fn start() -> Self {
+            let port = dead_port();
+            let child = Command::new("redis-server")
+                .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
+                .args(["--save", "", "--appendonly", "no"])
+                .stdout(Stdio::null())
+                .spawn()
+                .expect("redis-server is installed");
+            let own = Self { child, port };
+            let client = redis::Client::open(own.url()).unwrap();
+            eventually("redis-server is up", async || {
+                client.get_multiplexed_async_connection().await.is_ok()
+            })
+            .await;
+            own
+        }
+
+        fn url(&self) -> String {
+            format!("redis://127.0.0.1:{}/", self.port)
+        }
+
+        fn kill(&mut self) {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+
+    impl Drop for OwnRedis {
+        fn drop(&mut self) {
+            self.kill();
+        }
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    #[ignore = "needs redis-server (REDIS_URL)"]
+    async fn when_redis_goes_away_waiters_and_every_operation_see_unavailable() {
+        let mut redis = OwnRedis::start().await;
+        let store = Arc::new(RedisFlowStore::new(
+            redis::Client::open(redis.url()).unwrap(),
+        ));
+        let now = UnixTime::now();
+        let flow = flow("alice");
+        let id = flow.id();
+        store.begin(flow.clone(), now).await.unwrap();
+        store.open(&id, "alice", "b1", now).await.unwrap();
+        let waiter = {
+            let store = store.clone();
+            tokio::spawn(async move { store.finished(&id).await })
+        };
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        assert!(!waiter.is_finished());
+        redis.kill();
+        // The waiter hears the connection drop: it does not hang until the flow expires.
+        let seen = tokio::time::timeout(Duration::from_secs(5), waiter)
+            .await
+            .expect("told within 5 s")
+            .unwrap();
+        assert!(matches!(seen, Err(FlowError::Unavailable(_))), "{seen:?}");
+        every_operation_is_unavailable(&*store, flow).await;
+    }
+}
