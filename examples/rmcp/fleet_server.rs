@@ -1,10 +1,12 @@
-//! One replica of a fleet: the booking tool and a consent that changes something, over
-//! streamable HTTP, every replica sharing its keys and a Redis. `tests/fleet/` starts three behind
+//! One replica of a fleet: the booking tool, a consent that changes something and an API key
+//! typed on the server's own page, over streamable HTTP, every replica sharing its keys and a
+//! Redis. `tests/fleet/` starts three behind
 //! haproxy and drives them with the Python and TypeScript SDKs' clients.
 //!
 //! ```sh
 //! export ELICIT_STATE_KEYS="1:$(openssl rand -hex 32)"   # the same on every replica
 //! export REDIS_URL="redis://127.0.0.1:6379/?protocol=resp3"
+//! export FLEET_PUBLIC_URL=http://localhost:3100            # the load balancer, for page links
 //! PORT=3101 REPLICA=r1 cargo run -p elicit-examples --features fleet --example fleet_server
 //! ```
 //!
@@ -14,15 +16,24 @@
 //! - Before it, a question waits in the memory of the replica whose session asked: the load
 //!   balancer keeps each `Mcp-Session-Id` on its replica (`tests/fleet/haproxy.cfg`).
 //!
+//! - A URL question's flow is kept in Redis (`RedisFlowStore`): its page may be finished on any
+//!   replica, and the finish wakes the tool waiting on the replica whose session asked, which
+//!   alone notifies its client (2025-11-25); a 2026-07-28 retry reads it on any replica.
+//!
 //! `drop_table` counts each table it drops in Redis (`fleet:dropped:<table>`), so a test sees
 //! from outside whether a consent was applied once, twice or never. It reports which replica
-//! did it.
+//! did it. Nobody signs in to this test fleet: one user, its pages reached on loopback
+//! (`SingleUser`); a real fleet names each request's principal (`AskConfig::per_user`) and signs
+//! its pages' users in (`OidcSignIn`).
 
+use std::net::SocketAddr;
 use std::time::Duration;
 
 use mcp_elicit::mrtr::Rounds;
+use mcp_elicit::page::{ExposeSecret, Pages, SecretFormSink, SecretString, SingleUser, SinkFuture};
 use mcp_elicit::rmcp::{AskConfig, Asker, AskingHttpService, AskingServer, ToolResponse, respond};
 use mcp_elicit::state::{RedisReplayGuard, StateKeys};
+use mcp_elicit::url_mode::{FlowOutcome, Flows, RedisFlowStore};
 use mcp_elicit::{Elicit, Elicitation};
 use redis::AsyncCommands;
 use redis::aio::{ConnectionManager, ConnectionManagerConfig};
@@ -45,6 +56,18 @@ struct Booking {
 struct DropIt {
     #[elicit(title = "Drop it", consent)]
     confirm: bool,
+}
+
+/// Your Example Co. API key
+#[derive(Elicit)]
+#[elicit(
+    mode = "url",
+    message = "Enter your Example Co. API key on our page, never in the chat."
+)]
+struct ApiKey {
+    /// Settings → API keys on example.com
+    #[elicit(title = "API key", min_length = 20, max_length = 200)]
+    key: SecretString,
 }
 
 #[derive(serde::Deserialize, schemars::JsonSchema)]
@@ -97,6 +120,44 @@ impl Replica {
         })
         .await
     }
+
+    #[tool(description = "Connect the user's API key (typed on our page, never here).")]
+    async fn connect_api_key(&self, mut asker: Asker) -> ToolResponse {
+        respond(async {
+            Ok(match asker.url_page::<ApiKey>().await? {
+                FlowOutcome::Completed(receipt) => format!(
+                    "Connected the key ending {} (asked on {}).",
+                    receipt["ending"].as_str().unwrap_or_default(),
+                    self.name
+                ),
+                FlowOutcome::Failed(why) => format!("Not connected: {why}"),
+                other => format!("No key was connected: {other:?}."),
+            })
+        })
+        .await
+    }
+}
+
+/// The page's sink, on whichever replica the form reached: the key into the shared vault (here
+/// Redis itself; a real one is a secret store), and a receipt for the tool.
+struct Vault {
+    redis: ConnectionManager,
+}
+
+impl SecretFormSink<ApiKey> for Vault {
+    fn store<'a>(&'a self, _user: &'a str, typed: ApiKey) -> SinkFuture<'a> {
+        let mut redis = self.redis.clone();
+        Box::pin(async move {
+            let key = typed.key.expose_secret();
+            let ending: String = key
+                .chars()
+                .skip(key.chars().count().saturating_sub(4))
+                .collect();
+            let stored: Result<(), _> = redis.set("fleet:vault:api-key", key).await;
+            stored.map_err(|_| "the vault is unavailable".to_owned())?;
+            Ok(serde_json::json!({ "ending": ending }))
+        })
+    }
 }
 
 #[tool_handler(name = "fleet")]
@@ -116,12 +177,24 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .set_response_timeout(Some(Duration::from_secs(1)))
         .set_max_delay(Duration::from_millis(500))
         .set_number_of_retries(3);
-    let redis = ConnectionManager::new_with_config(client, config).await?;
+    let redis = ConnectionManager::new_with_config(client.clone(), config).await?;
+    let keys = StateKeys::from_env("ELICIT_STATE_KEYS")?;
     let guard = RedisReplayGuard::new(redis.clone()).with_key_prefix("fleet:request-state:");
-    let rounds = Rounds::new(StateKeys::from_env("ELICIT_STATE_KEYS")?).with_replay_guard(guard);
-    // One user: nobody signs in to this test fleet (a real one names each request's principal,
-    // `AskConfig::per_user`).
-    let asking = AskConfig::single_user_with(rounds).with_timeout(Duration::from_secs(120));
+    let rounds = Rounds::new(keys.clone()).with_replay_guard(guard);
+    // The flows of URL questions, shared by the fleet; their links point at the load balancer.
+    let store = RedisFlowStore::new(client).with_key_prefix("fleet:flow:");
+    let public = std::env::var("FLEET_PUBLIC_URL")?;
+    let flows = Flows::new(store, &format!("{public}/elicit/"))?;
+    let vault = Vault {
+        redis: redis.clone(),
+    };
+    let pages = Pages::new(flows.clone(), SingleUser)?
+        .with_keys(keys)
+        .secret_form(vault);
+    // One user: nobody signs in to this test fleet (see above).
+    let asking = AskConfig::single_user_with(rounds)
+        .with_timeout(Duration::from_secs(120))
+        .with_flows(flows);
     let replica = Replica {
         name: name.clone(),
         asking,
@@ -131,8 +204,13 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         move || Ok(replica.clone()),
         StreamableHttpServerConfig::default(),
     );
+    let app = axum::Router::new()
+        .nest_service("/mcp", mcp)
+        .merge(pages.router());
     let listener = tokio::net::TcpListener::bind(("127.0.0.1", port)).await?;
     eprintln!("{name} on http://127.0.0.1:{port}/mcp");
-    axum::serve(listener, axum::Router::new().nest_service("/mcp", mcp)).await?;
+    // The pages check that each request came over loopback: they read the peer's address.
+    let app = app.into_make_service_with_connect_info::<SocketAddr>();
+    axum::serve(listener, app).await?;
     Ok(())
 }

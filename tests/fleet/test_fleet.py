@@ -12,6 +12,11 @@ Each case says what a fleet must survive:
 - `redis_is_down`: the retry that would spend a consent fails closed with a legible error, and
   no replica falls over; once Redis is back the same call works.
 - `concurrent_retries`: two copies of one retry race on two replicas: exactly one drops.
+- `a_page_finished_on_another_replica`: URL mode, the API key typed on the server's page, which
+  a replica other than the asking one serves. 2025-11-25: the finish wakes the asking replica
+  over Redis, and `notifications/elicitation/complete` reaches the asking client only (not a
+  session on the same replica, nor one on the page's). 2026-07-28: the retry reads the finished
+  flow.
 
 Run through `.ci/fleet.sh`, or with the examples built:
 FLEET_SERVER=target/debug/examples/fleet_server python tests/fleet/test_fleet.py [case ...]
@@ -40,6 +45,7 @@ from mcp.client.streamable_http import streamable_http_client
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "e2e"))
 from harness import accept, expect, only_on, result_text, run_cases  # noqa: E402
+from page_browser import Browser  # noqa: E402
 
 SERVER = os.environ["FLEET_SERVER"]
 REPLICAS = ("r1", "r2", "r3")
@@ -108,6 +114,7 @@ class Fleet:
 
     def start(self, name: str) -> None:
         env = dict(os.environ, PORT=str(self.ports[name]), REPLICA=name,
+                   FLEET_PUBLIC_URL=f"http://localhost:{self.port}",
                    REDIS_URL=f"redis://127.0.0.1:{self.redis_port}/?protocol=resp3", ELICIT_STATE_KEYS=self.keys)
         self.replicas[name] = subprocess.Popen(
             [SERVER], env=env, stdin=subprocess.DEVNULL,
@@ -190,14 +197,31 @@ class Wire:
         return [body for m, body, _ in self.exchanges if m == method]
 
 
+class Notes:
+    """The server notifications one client's session surfaced (the SDK's `message_handler`)."""
+
+    def __init__(self) -> None:
+        self.seen: list = []
+
+    async def __call__(self, message) -> None:
+        self.seen.append(message)
+
+    def completions(self) -> list[str]:
+        return [n.params.elicitation_id for n in self.seen
+                if isinstance(n, types.ElicitCompleteNotification)]
+
+
 @asynccontextmanager
-async def connect(mode: str, answer):
+async def connect(mode, answer=None, *, pin: str | None = None, notes: Notes | None = None):
+    """A client of the fleet through haproxy; `pin` sends its every request to that replica."""
     wire = Wire()
     http = httpx2.AsyncClient(timeout=httpx2.Timeout(30, read=300),
+                              headers={"x-fleet-replica": pin} if pin else None,
                               event_hooks={"response": [wire.on_response]})
     async with http:
         transport = streamable_http_client(FLEET.url, http_client=http)
-        async with Client(transport, mode=mode, elicitation_callback=answer) as client:
+        async with Client(transport, mode=mode, elicitation_callback=answer,
+                          message_handler=notes) as client:
             yield client, wire
 
 
@@ -385,7 +409,80 @@ async def concurrent_retries(mode):
     assert drops(table) == 1
 
 
-CASES = [spread_across_replicas, a_replica_dies_between_rounds, redis_is_down, concurrent_retries]
+def new_key() -> str:
+    """A key like a real one, fresh for each case (no hex digits, as in test_api_key_server)."""
+    return "exco_" + "".join(secrets.choice("ghjkmnpqrstuvwxyzGHJKMNPQRSTUVWXYZ") for _ in range(27))
+
+
+async def a_page_finished_on_another_replica(mode):
+    """The asking replica is rA; the user's browser reaches the page on another (pinned through
+    haproxy). legacy: two more sessions listen, one on rA and one on the page's replica; only
+    the asking client is told the page is done. 2026-07-28: the retry completes."""
+    key = new_key()
+    asking, same_replica, page_replica = Notes(), Notes(), Notes()
+    urls: list[str] = []
+    pages: list[str] = []
+    browsed = anyio.Event()
+
+    def do_the_page(url: str, replica: str) -> None:
+        browser = Browser(headers={"x-fleet-replica": replica})
+        browser.finish(url, key)
+        pages.append(replica)
+
+    async with anyio.create_task_group() as user:
+        wire_of: list[Wire] = []
+
+        def asked_on() -> str:
+            (wire,) = wire_of
+            return [r for m, _, r in wire.exchanges if m in ("tools/call", "initialize") and r][-1]
+
+        async def answer(context, params):
+            assert isinstance(params, types.ElicitRequestURLParams), params
+            urls.append(params.url)
+            replica = next(r for r in REPLICAS if r != asked_on())
+            if mode == "legacy":
+                async def later():
+                    try:
+                        await anyio.sleep(0.3)  # the accept first: the tool is waiting
+                        await anyio.to_thread.run_sync(do_the_page, params.url, replica)
+                    finally:
+                        browsed.set()
+                user.start_soon(later)
+            else:
+                await anyio.to_thread.run_sync(do_the_page, params.url, replica)
+                browsed.set()
+            return accept()
+
+        async with connect(mode, answer, notes=asking) as (client, wire):
+            wire_of.append(wire)
+            if mode == "legacy":
+                await client.list_tools()  # the session exists, on its replica
+                ra = asked_on()
+                rb = next(r for r in REPLICAS if r != ra)
+            else:
+                ra = rb = None
+            async with connect(mode, pin=ra, notes=same_replica) as (other, _), \
+                    connect(mode, pin=rb, notes=page_replica) as (third, _):
+                got = result_text(await client.call_tool("connect_api_key", {}))
+                await browsed.wait()
+                await anyio.sleep(0.5)  # time for a stray notification to arrive anywhere
+    assert got[0].startswith(f"Connected the key ending {key[-4:]} (asked on r"), got
+    assert FLEET.redis_cli("GET", "fleet:vault:api-key") == key
+    (url,) = set(urls)
+    flow = url.rsplit("/", 1)[-1]
+    assert url == f"http://localhost:{FLEET.port}/elicit/{flow}", url
+    (page_on,) = pages
+    first_round = wire.replicas("tools/call")[0]
+    assert page_on != first_round, (page_on, first_round)
+    if mode == "legacy":
+        assert asking.completions() == [flow], asking.seen
+        assert same_replica.completions() == [], same_replica.seen
+        assert page_replica.completions() == [], page_replica.seen
+        assert page_on == rb and got[0].endswith(f"(asked on {ra}).")
+
+
+CASES = [spread_across_replicas, a_replica_dies_between_rounds, redis_is_down, concurrent_retries,
+         a_page_finished_on_another_replica]
 
 
 async def main() -> int:
