@@ -23,6 +23,7 @@ use super::convert::{
     counted_action, elicitation_support, form_outcome, form_params, input_required, mrtr_error,
     revision, url_outcome, url_params,
 };
+use super::keep_alive::{self, KeepAlive};
 use super::stop::Stop;
 use crate::mrtr::{Answer, Ask, Asks, DeclaredCapabilities, Retry, Round};
 use crate::observe::{self, Outcome};
@@ -93,6 +94,9 @@ pub struct Asker {
     principal: Option<String>,
     /// The call's digest, for a flow's binding.
     call: ParamsDigest,
+    /// Before 2026-07-28, with a progress token and an interval: the progress that keeps the
+    /// call open while it waits for the user.
+    keep_alive: Option<KeepAlive>,
 }
 
 impl fmt::Debug for Asker {
@@ -103,6 +107,7 @@ impl fmt::Debug for Asker {
             .field("timeout", &self.timeout)
             .field("reasks", &self.reasks)
             .field("round", &self.round)
+            .field("keep_alive", &self.keep_alive)
             .finish_non_exhaustive()
     }
 }
@@ -284,7 +289,13 @@ impl Asker {
         } else {
             None
         };
+        // 2026-07-28 never waits on the server: the question goes back in the result.
+        let keep_alive = match round {
+            Some(_) => None,
+            None => KeepAlive::of(&context, asking.keep_alive),
+        };
         Ok(Self {
+            keep_alive,
             context,
             revision,
             support,
@@ -578,7 +589,8 @@ impl Asker {
                 Poll::Ready(flow) => Poll::Ready(Some(flow)),
                 Poll::Pending => cancelled.as_mut().poll(cx).map(|()| None),
             });
-            tokio::time::timeout(self.timeout.min(left), finished_or_cancelled).await
+            let timed = tokio::time::timeout(self.timeout.min(left), finished_or_cancelled);
+            keep_alive::during(self.keep_alive.as_mut(), &self.context, timed).await
         };
         let cancelled = matches!(waited, Ok(None));
         let status = match waited {
@@ -777,12 +789,9 @@ impl Asker {
     /// transport error or an error from the client.
     async fn send(&mut self, name: &str, params: ElicitRequestParams) -> Option<ElicitResult> {
         observe::asked(name);
-        match self
-            .context
-            .peer
-            .create_elicitation_with_timeout(params, Some(self.timeout))
-            .await
-        {
+        let peer = self.context.peer.clone();
+        let asked = peer.create_elicitation_with_timeout(params, Some(self.timeout));
+        match keep_alive::during(self.keep_alive.as_mut(), &self.context, asked).await {
             Ok(result) => Some(result),
             Err(failure) => {
                 observe::answered(name, Outcome::NoReply);

@@ -24,11 +24,12 @@ use mcp_elicit::url_mode::{FlowId, Flows, MemoryFlowStore};
 use rmcp::model::{
     CallToolRequest, CallToolRequestParams, CallToolResult, ClientConfig, ClientRequest,
     ElicitRequestParams, ElicitResult, ElicitationAction, ErrorCode, Implementation,
-    InputRequiredResult, InputResponses, ProtocolVersion, RequestMetaObject, ServerResult,
+    InputRequiredResult, InputResponses, ProgressNotificationParam, ProtocolVersion,
+    RequestMetaObject, ServerResult,
 };
 use rmcp::service::{
-    ClientLifecycleMode, ClientServiceExt, PeerRequestOptions, RequestContext, RunningService,
-    ServiceError,
+    ClientLifecycleMode, ClientServiceExt, NotificationContext, PeerRequestOptions, RequestContext,
+    RequestHandle, RunningService, ServiceError,
 };
 use rmcp::{ClientHandler, ErrorData, RoleClient, ServerHandler, ServiceExt};
 use serde_json::{Value, json};
@@ -187,13 +188,15 @@ pub fn cancel() -> ElicitResult {
 type OnPage = Arc<dyn Fn(String) -> Pin<Box<dyn Future<Output = ()> + Send>> + Send + Sync>;
 
 /// A client that answers from a script (in order, then the last answer from then on), after
-/// `delay`, and records every request it was shown.
+/// `delay`, and records every request it was shown and every progress notification it got
+/// (through rmcp's `on_progress`).
 #[derive(Clone)]
 pub struct Client {
     capabilities: Value,
     answers: Vec<ElicitResult>,
     delay: Duration,
     seen: Arc<Mutex<Vec<ElicitRequestParams>>>,
+    progress: Arc<Mutex<Vec<ProgressNotificationParam>>>,
     on_page: Option<OnPage>,
 }
 
@@ -204,6 +207,7 @@ impl Client {
             answers: Vec::new(),
             delay: Duration::ZERO,
             seen: Arc::default(),
+            progress: Arc::default(),
             on_page: None,
         }
     }
@@ -252,6 +256,14 @@ impl ClientHandler for Client {
             .get(asked.min(script.len()).saturating_sub(1))
             .cloned()
             .ok_or_else(|| ErrorData::internal_error("the test gave no answer", None))
+    }
+
+    async fn on_progress(
+        &self,
+        params: ProgressNotificationParam,
+        _context: NotificationContext<RoleClient>,
+    ) {
+        self.progress.lock().unwrap().push(params);
     }
 
     fn get_info(&self) -> ClientConfig {
@@ -304,6 +316,7 @@ pub struct Session {
     revision: Revision,
     pub client: RunningService<RoleClient, Client>,
     seen: Arc<Mutex<Vec<ElicitRequestParams>>>,
+    progress: Arc<Mutex<Vec<ProgressNotificationParam>>>,
     wire: Arc<Mutex<Vec<u8>>>,
 }
 
@@ -362,6 +375,7 @@ pub async fn connect_served(
         other => panic!("no test on {other}"),
     };
     let seen = Arc::clone(&client.seen);
+    let progress = Arc::clone(&client.progress);
     let client = client
         .serve_with_lifecycle(client_io, lifecycle)
         .await
@@ -376,6 +390,7 @@ pub async fn connect_served(
         revision,
         client,
         seen,
+        progress,
         wire,
     }
 }
@@ -405,6 +420,26 @@ impl Session {
             .unwrap_or_else(|e| panic!("`{tool}` ended in an error, not a tool result: {e}"));
         self.assert_asked_the_revisions_way();
         returned(&result)
+    }
+
+    /// Every progress notification the client received, in order.
+    pub fn progress(&self) -> Vec<ProgressNotificationParam> {
+        self.progress.lock().unwrap().clone()
+    }
+
+    /// Start a `tools/call` with `options` (a timeout, whether progress resets it): the
+    /// handle, to await or cancel. rmcp's client sets a `_meta.progressToken` of its own on
+    /// every request: the handle's `progress_token`.
+    pub async fn start(
+        &self,
+        tool: &'static str,
+        args: Value,
+        options: PeerRequestOptions,
+    ) -> RequestHandle<RoleClient> {
+        let params = CallToolRequestParams::new(tool).with_arguments(arguments(args));
+        let request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
+        let sent = self.client.send_request_with_option(request, options);
+        sent.await.expect("sent")
     }
 
     /// What the client was asked, in order.
