@@ -11,8 +11,8 @@ use ::rmcp::handler::server::common::FromContextPart;
 use ::rmcp::handler::server::prompt::PromptContext;
 use ::rmcp::handler::server::tool::ToolCallContext;
 use ::rmcp::model::{
-    CallToolRequestParams, ElicitRequestParams, ElicitResult, GetPromptRequestParams,
-    InputResponses, JsonObject,
+    CallToolRequestParams, ElicitRequestParams, ElicitResult, ElicitationAction,
+    GetPromptRequestParams, InputResponses, JsonObject,
 };
 use ::rmcp::service::{RequestContext, ServiceError};
 use ::rmcp::{ErrorData, RoleServer};
@@ -26,7 +26,7 @@ use super::convert::{
 use super::keep_alive::{self, KeepAlive};
 use super::stop::Stop;
 use crate::mrtr::{Answer, Ask, Asks, DeclaredCapabilities, Retry, Round};
-use crate::observe::{self, Outcome};
+use crate::observe::{self, ClientLabel, Outcome, TimedAnswer, TooFast};
 use crate::state::{Binding, ParamsDigest, UnixTime};
 use crate::url_mode::{
     ElicitationComplete, Flow, FlowError, FlowId, FlowOutcome, FlowStatus, Flows,
@@ -97,6 +97,10 @@ pub struct Asker {
     /// Before 2026-07-28, with a progress token and an interval: the progress that keeps the
     /// call open while it waits for the user.
     keep_alive: Option<KeepAlive>,
+    /// The client's label, for what is recorded in `observe`.
+    client: ClientLabel,
+    /// How fast is faster than a person.
+    too_fast: TooFast,
 }
 
 impl fmt::Debug for Asker {
@@ -294,8 +298,12 @@ impl Asker {
             Some(_) => None,
             None => KeepAlive::of(&context, asking.keep_alive),
         };
+        let client_name = context.client_info().map(|info| info.name);
+        let client = asking.client_names.label(client_name.as_deref());
         Ok(Self {
             keep_alive,
+            client,
+            too_fast: asking.too_fast,
             context,
             revision,
             support,
@@ -727,10 +735,36 @@ impl Asker {
         let mut sent = params.clone();
         let mut unusable = 0;
         loop {
+            let started = tokio::time::Instant::now();
             let Some(result) = self.send(name, sent.clone()).await else {
                 return Ok(no_reply());
             };
-            match read(result) {
+            let elapsed = started.elapsed();
+            let action = result.action.clone();
+            let read = observe::for_client(&self.client, || read(result));
+            let outcome = match (&action, &read) {
+                (_, Err(_)) => Outcome::Rejected,
+                (ElicitationAction::Accept, Ok(_)) => Outcome::Accepted,
+                (ElicitationAction::Decline, Ok(_)) => Outcome::Declined,
+                (ElicitationAction::Cancel, Ok(_)) => Outcome::Cancelled,
+                // An action rmcp may learn: this crate cannot read it.
+                (_, Ok(_)) => Outcome::Rejected,
+            };
+            let fields = match &sent {
+                ElicitRequestParams::FormElicitationParams {
+                    requested_schema, ..
+                } => requested_schema.properties.len(),
+                _ => 0,
+            };
+            observe::timed(&TimedAnswer::new(
+                name,
+                &self.client,
+                outcome,
+                elapsed,
+                fields,
+                self.too_fast,
+            ));
+            match read {
                 Ok(outcome) => return Ok(outcome),
                 Err(error) => {
                     unusable += 1;
@@ -772,13 +806,14 @@ impl Asker {
     /// state spent already (a replay, with a replay guard), and `-32600` before 2026-07-28,
     /// which has no rounds (ask one question at a time there).
     pub async fn answer_all<A: Asks>(&mut self, asks: A) -> Result<A::Output, Stop> {
+        let client = self.client.clone();
         let Some(round) = self.round().await? else {
             return Err(Stop::Error(ErrorData::invalid_request(
                 "several inputs in one round need protocol 2026-07-28",
                 None,
             )));
         };
-        match round.answer(asks)? {
+        match observe::for_client(&client, || round.answer(asks))? {
             Answer::Ready(outcome) => Ok(outcome),
             Answer::Ask(result) => Err(Stop::InputRequired(Box::new(input_required(&result)?))),
             Answer::Rejected(rejected) => Err(self.rejected(rejected)),
@@ -788,13 +823,15 @@ impl Asker {
     /// `elicitation/create` through the peer; `None` (recorded as no reply) on a timeout, a
     /// transport error or an error from the client.
     async fn send(&mut self, name: &str, params: ElicitRequestParams) -> Option<ElicitResult> {
-        observe::asked(name);
+        observe::for_client(&self.client, || observe::asked(name));
         let peer = self.context.peer.clone();
         let asked = peer.create_elicitation_with_timeout(params, Some(self.timeout));
         match keep_alive::during(self.keep_alive.as_mut(), &self.context, asked).await {
             Ok(result) => Some(result),
             Err(failure) => {
-                observe::answered(name, Outcome::NoReply);
+                observe::for_client(&self.client, || {
+                    observe::answered(name, Outcome::NoReply);
+                });
                 self.failure = Some(failure);
                 None
             }

@@ -9,6 +9,7 @@ use ::rmcp::service::RequestContext;
 use ::rmcp::{ErrorData, RoleServer};
 
 use crate::mrtr::Rounds;
+use crate::observe::{ClientNames, TooFast};
 use crate::state::{KeyError, MemoryReplayGuard};
 use crate::url_mode::Flows;
 
@@ -43,6 +44,10 @@ pub struct AskConfig {
     pub(super) asker_first: bool,
     /// Where URL flows are kept and their pages served ([`with_flows`](AskConfig::with_flows)).
     pub(super) flows: Option<Flows>,
+    /// The clients counted by name ([`with_client_names`](AskConfig::with_client_names)).
+    pub(super) client_names: Arc<ClientNames>,
+    /// How fast is faster than a person ([`with_too_fast`](AskConfig::with_too_fast)).
+    pub(super) too_fast: TooFast,
 }
 
 /// Who is asking, for the binding of round state.
@@ -71,6 +76,8 @@ impl fmt::Debug for AskConfig {
             .field("keep_alive", &self.keep_alive)
             .field("asker_before_parameters", &self.asker_first)
             .field("flows", &self.flows)
+            .field("client_names", &self.client_names)
+            .field("too_fast", &self.too_fast)
             .finish()
     }
 }
@@ -121,6 +128,8 @@ impl AskConfig {
             keep_alive: Some(Self::DEFAULT_KEEP_ALIVE),
             asker_first: false,
             flows: None,
+            client_names: Arc::default(),
+            too_fast: TooFast::DEFAULT,
         }
     }
 
@@ -157,6 +166,8 @@ impl AskConfig {
             keep_alive: Some(Self::DEFAULT_KEEP_ALIVE),
             asker_first: false,
             flows: None,
+            client_names: Arc::default(),
+            too_fast: TooFast::DEFAULT,
         }
     }
 
@@ -232,6 +243,35 @@ impl AskConfig {
     #[must_use]
     pub fn with_flows(mut self, flows: Flows) -> Self {
         self.flows = Some(flows);
+        self
+    }
+
+    /// Count asks and answers under the client's name when it is one of `names`
+    /// ([`observe`](crate::observe)): the `client` label is then a name of the list, `"other"`
+    /// for any other client, `"unknown"` for a request without `clientInfo`. By default the list
+    /// is empty, and every named client is `"other"`.
+    ///
+    /// ```
+    /// use mcp_elicit::observe::ClientNames;
+    /// use mcp_elicit::rmcp::AskConfig;
+    ///
+    /// let asking = AskConfig::single_user()?
+    ///     .with_client_names(ClientNames::new(["claude-code", "cursor", "vscode"]));
+    /// # let _ = asking;
+    /// # Ok::<(), mcp_elicit::state::KeyError>(())
+    /// ```
+    #[must_use]
+    pub fn with_client_names(mut self, names: ClientNames) -> Self {
+        self.client_names = Arc::new(names);
+        self
+    }
+
+    /// Count an answer as too fast for a person (`elicit_answered_too_fast_total`) below
+    /// `too_fast`'s threshold for its form ([`TooFast::DEFAULT`] by default: 1 s plus 250 ms a
+    /// field).
+    #[must_use]
+    pub fn with_too_fast(mut self, too_fast: TooFast) -> Self {
+        self.too_fast = too_fast;
         self
     }
 

@@ -193,6 +193,8 @@ type OnPage = Arc<dyn Fn(String) -> Pin<Box<dyn Future<Output = ()> + Send>> + S
 #[derive(Clone)]
 pub struct Client {
     capabilities: Value,
+    /// Its `clientInfo.name`.
+    name: String,
     answers: Vec<ElicitResult>,
     delay: Duration,
     seen: Arc<Mutex<Vec<ElicitRequestParams>>>,
@@ -204,6 +206,7 @@ impl Client {
     pub fn declaring(capabilities: Value) -> Self {
         Self {
             capabilities,
+            name: "asker-test".to_owned(),
             answers: Vec::new(),
             delay: Duration::ZERO,
             seen: Arc::default(),
@@ -220,6 +223,12 @@ impl Client {
         Done: Future<Output = ()> + Send + 'static,
     {
         self.on_page = Some(Arc::new(move |url| Box::pin(on_page(url))));
+        self
+    }
+
+    /// The client sends `name` as its `clientInfo.name` ("asker-test" by default).
+    pub fn named(mut self, name: &str) -> Self {
+        self.name = name.to_owned();
         self
     }
 
@@ -268,7 +277,7 @@ impl ClientHandler for Client {
 
     fn get_info(&self) -> ClientConfig {
         let capabilities = serde_json::from_value(self.capabilities.clone()).unwrap();
-        let mut info = ClientConfig::new(capabilities, Implementation::new("asker-test", "0"));
+        let mut info = ClientConfig::new(capabilities, Implementation::new(self.name.clone(), "0"));
         // What `initialize` asks for; a 2026-07-28 session discovers instead.
         info.protocol_version = ProtocolVersion::V_2025_11_25;
         info
