@@ -129,6 +129,30 @@ async fn a_waiting_call_is_kept_alive_with_rising_progress_until_the_answer() {
 }
 
 #[tokio::test(start_paused = true)]
+async fn on_2025_06_18_a_waiting_call_is_kept_alive_too() {
+    let user = Client::declaring(json!({"elicitation": {}}))
+        .answering([staging()])
+        .after(intervals(3));
+    let s = connect(
+        Revision::V2025_06_18,
+        keeping_alive(Duration::from_secs(60)),
+        user,
+    )
+    .await;
+    let call = s
+        .start("deploy", deploy(), PeerRequestOptions::no_options())
+        .await;
+    let (token, id) = (call.progress_token.clone(), call.id.clone());
+
+    let result = within_a_while(call.await_response()).await;
+    assert_eq!(tool_result(result), (DEPLOYED.to_owned(), false));
+    a_while().await;
+
+    assert_eq!(assert_keep_alives(&s.progress(), &token), 3);
+    assert_eq!(progress_before_the_result(&s, &id), (3, true));
+}
+
+#[tokio::test(start_paused = true)]
 async fn a_client_that_resets_its_timeout_on_progress_gets_the_answer_and_one_that_does_not_times_out()
  {
     // rmcp's client gives up after 5 intervals without progress; the user takes 15.

@@ -195,6 +195,8 @@ pub struct Client {
     capabilities: Value,
     /// Its `clientInfo.name`.
     name: String,
+    /// What `initialize` asks for (a 2026-07-28 session discovers instead).
+    version: ProtocolVersion,
     answers: Vec<ElicitResult>,
     delay: Duration,
     seen: Arc<Mutex<Vec<ElicitRequestParams>>>,
@@ -207,6 +209,7 @@ impl Client {
         Self {
             capabilities,
             name: "asker-test".to_owned(),
+            version: ProtocolVersion::V_2025_11_25,
             answers: Vec::new(),
             delay: Duration::ZERO,
             seen: Arc::default(),
@@ -278,8 +281,7 @@ impl ClientHandler for Client {
     fn get_info(&self) -> ClientConfig {
         let capabilities = serde_json::from_value(self.capabilities.clone()).unwrap();
         let mut info = ClientConfig::new(capabilities, Implementation::new(self.name.clone(), "0"));
-        // What `initialize` asks for; a 2026-07-28 session discovers instead.
-        info.protocol_version = ProtocolVersion::V_2025_11_25;
+        info.protocol_version = self.version.clone();
         info
     }
 }
@@ -378,11 +380,16 @@ pub async fn connect_served(
     });
     let lifecycle = match revision {
         Revision::V2025_11_25 => ClientLifecycleMode::Initialize,
+        Revision::V2025_06_18 => ClientLifecycleMode::Initialize,
         Revision::V2026_07_28 => ClientLifecycleMode::Discover {
             preferred_versions: vec![ProtocolVersion::V_2026_07_28],
         },
         other => panic!("no test on {other}"),
     };
+    let mut client = client;
+    if revision == Revision::V2025_06_18 {
+        client.version = ProtocolVersion::V_2025_06_18;
+    }
     let seen = Arc::clone(&client.seen);
     let progress = Arc::clone(&client.progress);
     let client = client
@@ -470,10 +477,10 @@ impl Session {
             .collect()
     }
 
-    /// The lines of the wire that carry a question: `elicitation/create` requests on
-    /// 2025-11-25, input-required results on 2026-07-28.
+    /// The lines of the wire that carry a question: `elicitation/create` requests before
+    /// 2026-07-28, input-required results on it.
     pub fn questions_on_the_wire(&self) -> Vec<String> {
-        let legacy = self.revision == Revision::V2025_11_25;
+        let legacy = self.revision != Revision::V2026_07_28;
         self.wire()
             .into_iter()
             .filter(|line| {
@@ -494,7 +501,7 @@ impl Session {
             self.asked().len(),
             "on {}, each question is its own {}",
             self.revision,
-            if self.revision == Revision::V2025_11_25 {
+            if self.revision != Revision::V2026_07_28 {
                 "elicitation/create request"
             } else {
                 "input-required result"
