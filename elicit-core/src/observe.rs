@@ -163,6 +163,7 @@ pub fn asked(elicitation: &str) {
 
 /// Record how `elicitation` ended, for the client [`for_client`] names (`"unknown"` outside it).
 pub fn answered(elicitation: &str, outcome: Outcome) {
+    note_answered(outcome);
     let client = current_client();
     if let Some(observer) = OBSERVER.get() {
         observer.answered_by(elicitation, &client, outcome);
@@ -205,8 +206,15 @@ pub fn timed(answer: &TimedAnswer<'_>) {
 }
 
 thread_local! {
-    /// The client [`for_client`] names on this thread.
-    static CLIENT: RefCell<Option<String>> = const { RefCell::new(None) };
+    /// The scope [`for_client`] opened on this thread.
+    static SCOPE: RefCell<Option<Scope>> = const { RefCell::new(None) };
+}
+
+/// What [`for_client`] names, and what was answered inside it.
+struct Scope {
+    client: String,
+    /// The outcome [`answered`] recorded last in this scope.
+    answered: Option<Outcome>,
 }
 
 /// Run `record` with `client` as the client of every ask and answer it records on this thread
@@ -222,27 +230,68 @@ thread_local! {
 /// observe::for_client(&client, || observe::asked("DeployTarget"));
 /// ```
 pub fn for_client<R>(client: &ClientLabel, record: impl FnOnce() -> R) -> R {
-    /// Puts the outer client back, however `record` ends.
-    struct Restore(Option<String>);
-    impl Drop for Restore {
-        fn drop(&mut self) {
-            let outer = self.0.take();
-            CLIENT.with(|current| *current.borrow_mut() = outer);
+    read_for_client(client, record).0
+}
+
+/// [`for_client`], and the outcome `read` recorded ([`answered`]; the last one if several,
+/// `None` if none): to time an answer ([`TimedAnswer`]) under the outcome its reading counted
+/// (a consent form accepted with a box unticked is counted, and timed, as declined).
+///
+/// ```
+/// # extern crate elicit_core as mcp_elicit;
+/// use mcp_elicit::observe::{self, ClientNames, Outcome};
+///
+/// let client = ClientNames::new(["cursor"]).label(Some("Cursor"));
+/// let ((), outcome) = observe::read_for_client(&client, || {
+///     observe::answered("DeployTarget", Outcome::Cancelled);
+/// });
+/// assert_eq!(outcome, Some(Outcome::Cancelled));
+/// ```
+pub fn read_for_client<R>(client: &ClientLabel, read: impl FnOnce() -> R) -> (R, Option<Outcome>) {
+    /// The outer scope, until it is put back: by [`now`](Restore::now), or however `read`
+    /// ends (a panic included).
+    struct Restore(Option<Option<Scope>>);
+    impl Restore {
+        /// Puts the outer scope back; what this one answered.
+        fn now(&mut self) -> Option<Outcome> {
+            let outer = self.0.take()?;
+            let inner = SCOPE.with(|scope| std::mem::replace(&mut *scope.borrow_mut(), outer));
+            inner.and_then(|inner| inner.answered)
         }
     }
-    let outer = CLIENT.with(|current| current.borrow_mut().replace(client.0.clone()));
-    let _restore = Restore(outer);
-    record()
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            let _ = self.now();
+        }
+    }
+    let scope = Scope {
+        client: client.0.clone(),
+        answered: None,
+    };
+    let outer = SCOPE.with(|current| current.borrow_mut().replace(scope));
+    let mut restore = Restore(Some(outer));
+    let value = read();
+    let answered = restore.now();
+    (value, answered)
 }
 
 /// The client [`for_client`] names, or `"unknown"`. Copied out, so an observer may record too.
 fn current_client() -> String {
-    CLIENT.with(|current| {
-        current
-            .borrow()
-            .clone()
-            .unwrap_or_else(|| ClientNames::UNKNOWN.to_owned())
+    SCOPE.with(|scope| {
+        scope.borrow().as_ref().map_or_else(
+            || ClientNames::UNKNOWN.to_owned(),
+            |scope| scope.client.clone(),
+        )
     })
+}
+
+/// Notes `outcome` as answered in the current [`for_client`] scope, if any.
+fn note_answered(outcome: Outcome) {
+    SCOPE.with(|scope| {
+        if let Some(scope) = scope.borrow_mut().as_mut() {
+            scope.answered = Some(outcome);
+        }
+    });
 }
 
 /// The clients counted by name: an allow-list the server sets, so that the `client` label has at

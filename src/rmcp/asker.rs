@@ -741,15 +741,16 @@ impl Asker {
             };
             let elapsed = started.elapsed();
             let action = result.action.clone();
-            let read = observe::for_client(&self.client, || read(result));
-            let outcome = match (&action, &read) {
+            // Timed under the outcome its reading counted; every reading path counts one.
+            let (read, counted) = observe::read_for_client(&self.client, || read(result));
+            let outcome = counted.unwrap_or(match (&action, &read) {
                 (_, Err(_)) => Outcome::Rejected,
                 (ElicitationAction::Accept, Ok(_)) => Outcome::Accepted,
                 (ElicitationAction::Decline, Ok(_)) => Outcome::Declined,
                 (ElicitationAction::Cancel, Ok(_)) => Outcome::Cancelled,
                 // An action rmcp may learn: this crate cannot read it.
                 (_, Ok(_)) => Outcome::Rejected,
-            };
+            });
             let fields = match &sent {
                 ElicitRequestParams::FormElicitationParams {
                     requested_schema, ..

@@ -25,7 +25,10 @@ use metrics_util::debugging::{DebugValue, DebuggingRecorder};
 #[macro_use]
 mod common;
 
-use common::{Client, Ops, connect, decline, deploy, form_only, ops_with, staging};
+use common::{
+    Client, Ops, accept, connect, decline, deploy, drop_users, form_only, ops_with, staging,
+};
+use serde_json::json;
 
 /// What was recorded: each metric as `name{label=value,…}` (labels sorted), and its value.
 struct Recorded(BTreeMap<String, DebugValue>);
@@ -185,6 +188,33 @@ fn the_threshold_grows_with_the_forms_fields() {
     assert_eq!(recorded.counter(too_fast), 1);
     let seconds = "elicit_answer_seconds{client=cursor,outcome=accepted}";
     assert_eq!(recorded.samples(seconds), [1.5, 2.0]);
+}
+
+#[test]
+fn an_answer_is_timed_under_the_outcome_its_reading_counted() {
+    // A consent form accepted with its box unticked: the tool reads a decline, and whatever
+    // outcome the reading counts, the answer is timed (and judged too fast) under that one,
+    // never under another derived from the action.
+    let recorded = recorded(|| async {
+        let user = Client::declaring(form_only())
+            .named("Cursor")
+            .answering([accept(json!({"confirm": false}))]);
+        let s = connect(Revision::V2025_11_25, counting(TooFast::DEFAULT), user).await;
+        let dropped = s.call("drop_table", drop_users()).await;
+        assert_eq!(dropped.0, "You declined: `users` was not dropped.");
+    });
+
+    let outcomes = recorded.values_of("outcome");
+    let [outcome] = &outcomes.iter().collect::<Vec<_>>()[..] else {
+        panic!("one outcome in every metric: {outcomes:?}")
+    };
+    let counted =
+        format!("elicit_answered_total{{client=cursor,elicitation=DropTable,outcome={outcome}}}");
+    assert_eq!(recorded.counter(&counted), 1);
+    let seconds = format!("elicit_answer_seconds{{client=cursor,outcome={outcome}}}");
+    assert_eq!(recorded.samples(&seconds), [0.0]);
+    let too_fast = format!("elicit_answered_too_fast_total{{client=cursor,outcome={outcome}}}");
+    assert_eq!(recorded.counter(&too_fast), 1);
 }
 
 #[test]
