@@ -41,14 +41,15 @@ const LAYERS: &[(&str, &[&[&str]])] = &[
         "client/terminal",
         &[&["screen"], &["accepted"], &["form", "page", "wait"]],
     ),
-    // Conversions to and from rmcp's types; why a tool stops; how a server asks; the asker; the
-    // service that records each call; then the test kit's client, and the kit.
+    // Conversions to and from rmcp's types; why a tool stops; how a server asks, and the
+    // progress that keeps a call open while it waits; the asker; the service that records each
+    // call; then the test kit's client, and the kit.
     (
         "rmcp",
         &[
             &["convert"],
             &["stop"],
-            &["config"],
+            &["config", "keep_alive"],
             &["asker"],
             &["wire"],
             &["client"],

@@ -11,8 +11,8 @@ use ::rmcp::handler::server::common::FromContextPart;
 use ::rmcp::handler::server::prompt::PromptContext;
 use ::rmcp::handler::server::tool::ToolCallContext;
 use ::rmcp::model::{
-    CallToolRequestParams, ElicitRequestParams, ElicitResult, GetPromptRequestParams,
-    InputResponses, JsonObject,
+    CallToolRequestParams, ElicitRequestParams, ElicitResult, ElicitationAction,
+    GetPromptRequestParams, InputResponses, JsonObject,
 };
 use ::rmcp::service::{RequestContext, ServiceError};
 use ::rmcp::{ErrorData, RoleServer};
@@ -23,9 +23,10 @@ use super::convert::{
     counted_action, elicitation_support, form_outcome, form_params, input_required, mrtr_error,
     revision, url_outcome, url_params,
 };
+use super::keep_alive::{self, KeepAlive};
 use super::stop::Stop;
 use crate::mrtr::{Answer, Ask, Asks, DeclaredCapabilities, Retry, Round};
-use crate::observe::{self, Outcome};
+use crate::observe::{self, ClientLabel, Outcome, TimedAnswer, TooFast};
 use crate::state::{Binding, ParamsDigest, UnixTime};
 use crate::url_mode::{
     ElicitationComplete, Flow, FlowError, FlowId, FlowOutcome, FlowStatus, Flows,
@@ -92,6 +93,13 @@ pub struct Asker {
     principal: Option<String>,
     /// The call's digest, for a flow's binding.
     call: ParamsDigest,
+    /// Before 2026-07-28, with a progress token and an interval: the progress that keeps the
+    /// call open while it waits for the user.
+    keep_alive: Option<KeepAlive>,
+    /// The client's label, for what is recorded in `observe`.
+    client: ClientLabel,
+    /// How fast is faster than a person.
+    too_fast: TooFast,
 }
 
 impl fmt::Debug for Asker {
@@ -102,6 +110,7 @@ impl fmt::Debug for Asker {
             .field("timeout", &self.timeout)
             .field("reasks", &self.reasks)
             .field("round", &self.round)
+            .field("keep_alive", &self.keep_alive)
             .finish_non_exhaustive()
     }
 }
@@ -282,7 +291,17 @@ impl Asker {
         } else {
             None
         };
+        // 2026-07-28 never waits on the server: the question goes back in the result.
+        let keep_alive = match round {
+            Some(_) => None,
+            None => KeepAlive::of(&context, asking.keep_alive),
+        };
+        let client_name = context.client_info().map(|info| info.name);
+        let client = asking.client_names.label(client_name.as_deref());
         Ok(Self {
+            keep_alive,
+            client,
+            too_fast: asking.too_fast,
             context,
             revision,
             support,
@@ -576,7 +595,8 @@ impl Asker {
                 Poll::Ready(flow) => Poll::Ready(Some(flow)),
                 Poll::Pending => cancelled.as_mut().poll(cx).map(|()| None),
             });
-            tokio::time::timeout(self.timeout.min(left), finished_or_cancelled).await
+            let timed = tokio::time::timeout(self.timeout.min(left), finished_or_cancelled);
+            keep_alive::during(self.keep_alive.as_mut(), &self.context, timed).await
         };
         let cancelled = matches!(waited, Ok(None));
         let status = match waited {
@@ -713,10 +733,37 @@ impl Asker {
         let mut sent = params.clone();
         let mut unusable = 0;
         loop {
+            let started = tokio::time::Instant::now();
             let Some(result) = self.send(name, sent.clone()).await else {
                 return Ok(no_reply());
             };
-            match read(result) {
+            let elapsed = started.elapsed();
+            let action = result.action.clone();
+            // Timed under the outcome its reading counted; every reading path counts one.
+            let (read, counted) = observe::read_for_client(&self.client, || read(result));
+            let outcome = counted.unwrap_or(match (&action, &read) {
+                (_, Err(_)) => Outcome::Rejected,
+                (ElicitationAction::Accept, Ok(_)) => Outcome::Accepted,
+                (ElicitationAction::Decline, Ok(_)) => Outcome::Declined,
+                (ElicitationAction::Cancel, Ok(_)) => Outcome::Cancelled,
+                // An action rmcp may learn: this crate cannot read it.
+                (_, Ok(_)) => Outcome::Rejected,
+            });
+            let fields = match &sent {
+                ElicitRequestParams::FormElicitationParams {
+                    requested_schema, ..
+                } => requested_schema.properties.len(),
+                _ => 0,
+            };
+            observe::timed(&TimedAnswer::new(
+                name,
+                &self.client,
+                outcome,
+                elapsed,
+                fields,
+                self.too_fast,
+            ));
+            match read {
                 Ok(outcome) => return Ok(outcome),
                 Err(error) => {
                     unusable += 1;
@@ -758,13 +805,14 @@ impl Asker {
     /// state spent already (a replay, with a replay guard), and `-32600` before 2026-07-28,
     /// which has no rounds (ask one question at a time there).
     pub async fn answer_all<A: Asks>(&mut self, asks: A) -> Result<A::Output, Stop> {
+        let client = self.client.clone();
         let Some(round) = self.round().await? else {
             return Err(Stop::Error(ErrorData::invalid_request(
                 "several inputs in one round need protocol 2026-07-28",
                 None,
             )));
         };
-        match round.answer(asks)? {
+        match observe::for_client(&client, || round.answer(asks))? {
             Answer::Ready(outcome) => Ok(outcome),
             Answer::Ask(result) => Err(Stop::InputRequired(Box::new(input_required(&result)?))),
             Answer::Rejected(rejected) => Err(self.rejected(rejected)),
@@ -774,16 +822,15 @@ impl Asker {
     /// `elicitation/create` through the peer; `None` (recorded as no reply) on a timeout, a
     /// transport error or an error from the client.
     async fn send(&mut self, name: &str, params: ElicitRequestParams) -> Option<ElicitResult> {
-        observe::asked(name);
-        match self
-            .context
-            .peer
-            .create_elicitation_with_timeout(params, Some(self.timeout))
-            .await
-        {
+        observe::for_client(&self.client, || observe::asked(name));
+        let peer = self.context.peer.clone();
+        let asked = peer.create_elicitation_with_timeout(params, Some(self.timeout));
+        match keep_alive::during(self.keep_alive.as_mut(), &self.context, asked).await {
             Ok(result) => Some(result),
             Err(failure) => {
-                observe::answered(name, Outcome::NoReply);
+                observe::for_client(&self.client, || {
+                    observe::answered(name, Outcome::NoReply);
+                });
                 self.failure = Some(failure);
                 None
             }

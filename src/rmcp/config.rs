@@ -9,6 +9,7 @@ use ::rmcp::service::RequestContext;
 use ::rmcp::{ErrorData, RoleServer};
 
 use crate::mrtr::Rounds;
+use crate::observe::{ClientNames, TooFast};
 use crate::state::{KeyError, MemoryReplayGuard};
 use crate::url_mode::Flows;
 
@@ -36,8 +37,14 @@ pub struct AskConfig {
     pub(super) rounds: Arc<Rounds>,
     principal: Principal,
     pub(super) timeout: Duration,
+    /// How often a waiting call sends progress to keep the client waiting; `None`: never.
+    pub(super) keep_alive: Option<Duration>,
     /// Where URL flows are kept and their pages served ([`with_flows`](AskConfig::with_flows)).
     pub(super) flows: Option<Flows>,
+    /// The clients counted by name ([`with_client_names`](AskConfig::with_client_names)).
+    pub(super) client_names: Arc<ClientNames>,
+    /// How fast is faster than a person ([`with_too_fast`](AskConfig::with_too_fast)).
+    pub(super) too_fast: TooFast,
 }
 
 /// Who is asking, for the binding of round state.
@@ -63,7 +70,10 @@ impl fmt::Debug for AskConfig {
                 },
             )
             .field("timeout", &self.timeout)
+            .field("keep_alive", &self.keep_alive)
             .field("flows", &self.flows)
+            .field("client_names", &self.client_names)
+            .field("too_fast", &self.too_fast)
             .finish()
     }
 }
@@ -73,6 +83,16 @@ impl AskConfig {
     /// [`Elicitation::NoReply`](crate::Elicitation::NoReply): time for a person to read and fill
     /// in a short form.
     pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(600);
+
+    /// How often a call that waits for its user sends a keep-alive
+    /// ([`with_keep_alive`](AskConfig::with_keep_alive)): on by default, every 15 s. The default
+    /// wait ([`DEFAULT_TIMEOUT`](Self::DEFAULT_TIMEOUT), 10 minutes) is far longer than the
+    /// request timeouts clients set (the TypeScript SDK's is 60 s): without progress, a client
+    /// that resets its timeout on progress gives up on the call long before the user could have
+    /// answered. A quarter of that 60 s leaves room for a late notification; the cost is one
+    /// small notification per waiting call every 15 s, and only to a client that asked for
+    /// progress.
+    pub const DEFAULT_KEEP_ALIVE: Duration = Duration::from_secs(15);
 
     /// For a server with one user — a stdio server, started by the client of the person it
     /// serves. Round state is sealed with a key generated now, for the life of the process: a
@@ -101,7 +121,10 @@ impl AskConfig {
             rounds: Arc::new(rounds),
             principal: Principal::Single,
             timeout: Self::DEFAULT_TIMEOUT,
+            keep_alive: Some(Self::DEFAULT_KEEP_ALIVE),
             flows: None,
+            client_names: Arc::default(),
+            too_fast: TooFast::DEFAULT,
         }
     }
 
@@ -135,14 +158,58 @@ impl AskConfig {
             rounds: Arc::new(rounds),
             principal: Principal::PerRequest(Arc::new(principal)),
             timeout: Self::DEFAULT_TIMEOUT,
+            keep_alive: Some(Self::DEFAULT_KEEP_ALIVE),
             flows: None,
+            client_names: Arc::default(),
+            too_fast: TooFast::DEFAULT,
         }
     }
 
-    /// Wait at most `timeout` for each answer (before 2026-07-28).
+    /// Wait at most `timeout` for each answer (before 2026-07-28). The deadline is the
+    /// server's: when it passes, the tool sees [`Elicitation::NoReply`](crate::Elicitation::NoReply)
+    /// (a URL flow's page, [`FlowOutcome::NotFinished`](crate::url_mode::FlowOutcome::NotFinished)),
+    /// whatever keep-alives were sent.
     #[must_use]
     pub fn with_timeout(mut self, timeout: Duration) -> Self {
         self.timeout = timeout;
+        self
+    }
+
+    /// While a call waits for its user (before 2026-07-28: a form or URL question, and a URL
+    /// flow's page), send `notifications/progress` on the call's progress token every
+    /// `interval` ([`DEFAULT_KEEP_ALIVE`](Self::DEFAULT_KEEP_ALIVE), 15 s, by default), so that
+    /// a client that resets its request timeout on progress (the TypeScript SDK's
+    /// `resetTimeoutOnProgress`) keeps the call open until the user answers or
+    /// [`with_timeout`](Self::with_timeout)'s deadline passes.
+    ///
+    /// Each notification's `progress` is one more than the last one of the call (1, 2, 3, …,
+    /// with no `total`) and its `message` is `"waiting for the user to answer"`. None is sent
+    /// when the request carries no `_meta.progressToken`, after the answer arrives, after the
+    /// client cancels the call, or after the deadline; none on 2026-07-28, where nothing waits
+    /// on the server (the question goes back to the client in the call's result). A zero
+    /// `interval` sends none, as [`without_keep_alive`](Self::without_keep_alive).
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use mcp_elicit::rmcp::AskConfig;
+    ///
+    /// let asking = AskConfig::single_user()?
+    ///     .with_timeout(Duration::from_secs(300))
+    ///     .with_keep_alive(Duration::from_secs(10));
+    /// # let _ = asking;
+    /// # Ok::<(), mcp_elicit::state::KeyError>(())
+    /// ```
+    #[must_use]
+    pub fn with_keep_alive(mut self, interval: Duration) -> Self {
+        self.keep_alive = Some(interval).filter(|interval| !interval.is_zero());
+        self
+    }
+
+    /// Send no keep-alive progress: a client with a request timeout shorter than the user takes
+    /// gives up on the call (`-32001` in the TypeScript SDK) while the server still waits.
+    #[must_use]
+    pub fn without_keep_alive(mut self) -> Self {
+        self.keep_alive = None;
         self
     }
 
@@ -152,6 +219,35 @@ impl AskConfig {
     #[must_use]
     pub fn with_flows(mut self, flows: Flows) -> Self {
         self.flows = Some(flows);
+        self
+    }
+
+    /// Count asks and answers under the client's name when it is one of `names`
+    /// ([`observe`](crate::observe)): the `client` label is then a name of the list, `"other"`
+    /// for any other client, `"unknown"` for a request without `clientInfo`. By default the list
+    /// is empty, and every named client is `"other"`.
+    ///
+    /// ```
+    /// use mcp_elicit::observe::ClientNames;
+    /// use mcp_elicit::rmcp::AskConfig;
+    ///
+    /// let asking = AskConfig::single_user()?
+    ///     .with_client_names(ClientNames::new(["claude-code", "cursor", "vscode"]));
+    /// # let _ = asking;
+    /// # Ok::<(), mcp_elicit::state::KeyError>(())
+    /// ```
+    #[must_use]
+    pub fn with_client_names(mut self, names: ClientNames) -> Self {
+        self.client_names = Arc::new(names);
+        self
+    }
+
+    /// Count an answer as too fast for a person (`elicit_answered_too_fast_total`) below
+    /// `too_fast`'s threshold for its form ([`TooFast::DEFAULT`] by default: 1 s plus 250 ms a
+    /// field).
+    #[must_use]
+    pub fn with_too_fast(mut self, too_fast: TooFast) -> Self {
+        self.too_fast = too_fast;
         self
     }
 

@@ -7,6 +7,8 @@ mod convert;
 mod stop;
 // How a server asks: its keys, who is asking, how long to wait.
 mod config;
+// Progress notifications that keep a call open while the user answers.
+mod keep_alive;
 // Asking from one request handler.
 mod asker;
 // The service that records each call and leaves out what rmcp's types cannot.

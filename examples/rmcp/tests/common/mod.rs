@@ -24,11 +24,12 @@ use mcp_elicit::url_mode::{FlowId, Flows, MemoryFlowStore};
 use rmcp::model::{
     CallToolRequest, CallToolRequestParams, CallToolResult, ClientConfig, ClientRequest,
     ElicitRequestParams, ElicitResult, ElicitationAction, ErrorCode, Implementation,
-    InputRequiredResult, InputResponses, ProtocolVersion, RequestMetaObject, ServerResult,
+    InputRequiredResult, InputResponses, ProgressNotificationParam, ProtocolVersion,
+    RequestMetaObject, ServerResult,
 };
 use rmcp::service::{
-    ClientLifecycleMode, ClientServiceExt, PeerRequestOptions, RequestContext, RunningService,
-    ServiceError,
+    ClientLifecycleMode, ClientServiceExt, NotificationContext, PeerRequestOptions, RequestContext,
+    RequestHandle, RunningService, ServiceError,
 };
 use rmcp::{ClientHandler, ErrorData, RoleClient, ServerHandler, ServiceExt};
 use serde_json::{Value, json};
@@ -187,13 +188,19 @@ pub fn cancel() -> ElicitResult {
 type OnPage = Arc<dyn Fn(String) -> Pin<Box<dyn Future<Output = ()> + Send>> + Send + Sync>;
 
 /// A client that answers from a script (in order, then the last answer from then on), after
-/// `delay`, and records every request it was shown.
+/// `delay`, and records every request it was shown and every progress notification it got
+/// (through rmcp's `on_progress`).
 #[derive(Clone)]
 pub struct Client {
     capabilities: Value,
+    /// Its `clientInfo.name`.
+    name: String,
+    /// What `initialize` asks for (a 2026-07-28 session discovers instead).
+    version: ProtocolVersion,
     answers: Vec<ElicitResult>,
     delay: Duration,
     seen: Arc<Mutex<Vec<ElicitRequestParams>>>,
+    progress: Arc<Mutex<Vec<ProgressNotificationParam>>>,
     on_page: Option<OnPage>,
 }
 
@@ -201,9 +208,12 @@ impl Client {
     pub fn declaring(capabilities: Value) -> Self {
         Self {
             capabilities,
+            name: "asker-test".to_owned(),
+            version: ProtocolVersion::V_2025_11_25,
             answers: Vec::new(),
             delay: Duration::ZERO,
             seen: Arc::default(),
+            progress: Arc::default(),
             on_page: None,
         }
     }
@@ -216,6 +226,12 @@ impl Client {
         Done: Future<Output = ()> + Send + 'static,
     {
         self.on_page = Some(Arc::new(move |url| Box::pin(on_page(url))));
+        self
+    }
+
+    /// The client sends `name` as its `clientInfo.name` ("asker-test" by default).
+    pub fn named(mut self, name: &str) -> Self {
+        self.name = name.to_owned();
         self
     }
 
@@ -254,11 +270,18 @@ impl ClientHandler for Client {
             .ok_or_else(|| ErrorData::internal_error("the test gave no answer", None))
     }
 
+    async fn on_progress(
+        &self,
+        params: ProgressNotificationParam,
+        _context: NotificationContext<RoleClient>,
+    ) {
+        self.progress.lock().unwrap().push(params);
+    }
+
     fn get_info(&self) -> ClientConfig {
         let capabilities = serde_json::from_value(self.capabilities.clone()).unwrap();
-        let mut info = ClientConfig::new(capabilities, Implementation::new("asker-test", "0"));
-        // What `initialize` asks for; a 2026-07-28 session discovers instead.
-        info.protocol_version = ProtocolVersion::V_2025_11_25;
+        let mut info = ClientConfig::new(capabilities, Implementation::new(self.name.clone(), "0"));
+        info.protocol_version = self.version.clone();
         info
     }
 }
@@ -304,6 +327,7 @@ pub struct Session {
     revision: Revision,
     pub client: RunningService<RoleClient, Client>,
     seen: Arc<Mutex<Vec<ElicitRequestParams>>>,
+    progress: Arc<Mutex<Vec<ProgressNotificationParam>>>,
     wire: Arc<Mutex<Vec<u8>>>,
 }
 
@@ -356,12 +380,18 @@ pub async fn connect_served(
     });
     let lifecycle = match revision {
         Revision::V2025_11_25 => ClientLifecycleMode::Initialize,
+        Revision::V2025_06_18 => ClientLifecycleMode::Initialize,
         Revision::V2026_07_28 => ClientLifecycleMode::Discover {
             preferred_versions: vec![ProtocolVersion::V_2026_07_28],
         },
         other => panic!("no test on {other}"),
     };
+    let mut client = client;
+    if revision == Revision::V2025_06_18 {
+        client.version = ProtocolVersion::V_2025_06_18;
+    }
     let seen = Arc::clone(&client.seen);
+    let progress = Arc::clone(&client.progress);
     let client = client
         .serve_with_lifecycle(client_io, lifecycle)
         .await
@@ -376,6 +406,7 @@ pub async fn connect_served(
         revision,
         client,
         seen,
+        progress,
         wire,
     }
 }
@@ -407,6 +438,26 @@ impl Session {
         returned(&result)
     }
 
+    /// Every progress notification the client received, in order.
+    pub fn progress(&self) -> Vec<ProgressNotificationParam> {
+        self.progress.lock().unwrap().clone()
+    }
+
+    /// Start a `tools/call` with `options` (a timeout, whether progress resets it): the
+    /// handle, to await or cancel. rmcp's client sets a `_meta.progressToken` of its own on
+    /// every request: the handle's `progress_token`.
+    pub async fn start(
+        &self,
+        tool: &'static str,
+        args: Value,
+        options: PeerRequestOptions,
+    ) -> RequestHandle<RoleClient> {
+        let params = CallToolRequestParams::new(tool).with_arguments(arguments(args));
+        let request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
+        let sent = self.client.send_request_with_option(request, options);
+        sent.await.expect("sent")
+    }
+
     /// What the client was asked, in order.
     pub fn asked(&self) -> Vec<ElicitRequestParams> {
         self.seen.lock().unwrap().clone()
@@ -426,10 +477,10 @@ impl Session {
             .collect()
     }
 
-    /// The lines of the wire that carry a question: `elicitation/create` requests on
-    /// 2025-11-25, input-required results on 2026-07-28.
+    /// The lines of the wire that carry a question: `elicitation/create` requests before
+    /// 2026-07-28, input-required results on it.
     pub fn questions_on_the_wire(&self) -> Vec<String> {
-        let legacy = self.revision == Revision::V2025_11_25;
+        let legacy = self.revision != Revision::V2026_07_28;
         self.wire()
             .into_iter()
             .filter(|line| {
@@ -450,7 +501,7 @@ impl Session {
             self.asked().len(),
             "on {}, each question is its own {}",
             self.revision,
-            if self.revision == Revision::V2025_11_25 {
+            if self.revision != Revision::V2026_07_28 {
                 "elicitation/create request"
             } else {
                 "input-required result"
