@@ -72,8 +72,9 @@ impl From<RevisionError> for ConvertError {
     }
 }
 
-/// Move `ours` (anything this crate serializes) into an rmcp type through JSON *text*, so the
-/// property order survives, and check that rmcp writes back exactly what we wrote.
+/// Move `ours` (anything this crate serializes) into an rmcp type through JSON (a `Value`, whose
+/// maps keep their order under the `preserve_order` the `rmcp` feature turns on), and check that
+/// rmcp writes back exactly what we wrote.
 fn through_json<S: serde::Serialize, R>(what: &'static str, ours: &S) -> Result<R, ConvertError>
 where
     R: serde::Serialize + serde::de::DeserializeOwned,
@@ -94,9 +95,11 @@ where
         what,
         error: error.to_string(),
     };
-    let text = serde_json::to_string(ours).map_err(refused)?;
-    let theirs: R = serde_json::from_str(&text).map_err(refused)?;
-    let ours: Value = serde_json::from_str(&text).map_err(refused)?;
+    // Through a `Value`, not text: read back from the tree, rmcp's type costs no second parse of
+    // the JSON (a derived form's schema is most of an input-required result; this runs on every
+    // question a 2026-07-28 server asks).
+    let ours = serde_json::to_value(ours).map_err(refused)?;
+    let theirs = R::deserialize(&ours).map_err(refused)?;
     let mut back = serde_json::to_value(&theirs).map_err(refused)?;
     normalize(&mut back);
     if back != ours {
