@@ -43,7 +43,7 @@ const LAYERS: &[(&str, &[&[&str]])] = &[
     ),
     // Conversions to and from rmcp's types; why a tool stops; how a server asks, and the
     // progress that keeps a call open while it waits; the asker; the service that records each
-    // call; then the test kit's client, and the kit.
+    // call, and the same over streamable HTTP; then the test kit's client, and the kit.
     (
         "rmcp",
         &[
@@ -52,6 +52,7 @@ const LAYERS: &[(&str, &[&[&str]])] = &[
             &["config", "keep_alive"],
             &["asker"],
             &["wire"],
+            &["http"],
             &["client"],
             &["kit"],
         ],

@@ -19,8 +19,10 @@
 //!   `peer.elicit`, each in a fresh server; and per pending 2026-07-28 ask (the first rounds of
 //!   10,000 calls, never retried).
 //! - **redis** (with `REDIS_URL`): Redis commands per asked call (`INFO commandstats`).
-//! - `-- profile-asked` / `-- profile-bare`: one kind of call for 20 s, the server's pid printed,
-//!   for `perf record -g -p <pid>`.
+//! - `-- profile-asked` / `-- profile-bare`: one kind of call for 20 s (`LOAD_PROFILE_SECS`) or
+//!   `LOAD_PROFILE_CALLS` calls, the server's pid printed, for `perf record -g -p <pid>`; with
+//!   `LOAD_SERVER_PREFIX="valgrind --tool=callgrind --callgrind-out-file=<file>"`, the server's
+//!   instructions, which the machine's load does not move (BENCHMARKS.md §8 has the recipe).
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -98,7 +100,19 @@ impl Server {
             .and_then(|l| l.local_addr())
             .expect("a free port")
             .port();
-        let mut command = Command::new(binary);
+        // `LOAD_SERVER_PREFIX`: run the server under another program, e.g.
+        // `valgrind --tool=callgrind --callgrind-out-file=/tmp/cg.%p`, whose instruction counts
+        // do not move with the machine's load.
+        let prefix = std::env::var("LOAD_SERVER_PREFIX").unwrap_or_default();
+        let mut words = prefix.split_whitespace();
+        let mut command = match words.next() {
+            Some(program) => {
+                let mut command = Command::new(program);
+                command.args(words).arg(&binary);
+                command
+            }
+            None => Command::new(binary),
+        };
         command.env("PORT", port.to_string()).stdin(Stdio::null());
         match redis {
             Some(url) => command.env("REDIS_URL", url),
@@ -447,9 +461,23 @@ async fn profile(asked: bool) {
     }
     println!("profiling server pid {}", server.child.id());
     let until = Instant::now() + Duration::from_secs(env_or("LOAD_PROFILE_SECS", 20) as u64);
-    while Instant::now() < until {
+    let most = env_or("LOAD_PROFILE_CALLS", usize::MAX);
+    let mut calls = 0;
+    while Instant::now() < until && calls < most {
         batch(&server, &clients, 400, asked).await;
+        calls += 400 / concurrency * concurrency;
     }
+    // A bare batch makes two calls where an asked one makes one.
+    println!(
+        "{calls} {} calls",
+        if asked { "asked" } else { "pairs of bare" }
+    );
+    // Stop the server gracefully, so that a profiler around it writes its counts.
+    let _ = Command::new("kill")
+        .arg("-INT")
+        .arg(server.child.id().to_string())
+        .status();
+    tokio::time::sleep(Duration::from_secs(3)).await;
 }
 
 #[tokio::main]

@@ -126,12 +126,22 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         Err(_) => AskConfig::single_user()?,
     }
     .with_timeout(Duration::from_secs(3600));
+    // `LOAD_KEEP_ALIVE=off`: no progress while a question waits (what it costs a pending ask).
+    let asking = match std::env::var("LOAD_KEEP_ALIVE").as_deref() {
+        Ok("off") => asking.without_keep_alive(),
+        _ => asking,
+    };
     let restaurant = Restaurant { asking };
     let mcp = AskingHttpService::new(
         move || Ok(restaurant.clone()),
         StreamableHttpServerConfig::default(),
     );
     let listener = tokio::net::TcpListener::bind(("127.0.0.1", port)).await?;
-    axum::serve(listener, axum::Router::new().nest_service("/mcp", mcp)).await?;
-    Ok(())
+    // SIGINT ends it cleanly, so that a profiler around it writes its counts.
+    axum::serve(listener, axum::Router::new().nest_service("/mcp", mcp))
+        .with_graceful_shutdown(async {
+            let _ = tokio::signal::ctrl_c().await;
+        })
+        .await?;
+    std::process::exit(0)
 }

@@ -1,7 +1,7 @@
 //! One replica of a fleet: the booking tool, a consent that changes something and an API key
 //! typed on the server's own page, over streamable HTTP, every replica sharing its keys and a
 //! Redis. `tests/fleet/` starts three behind
-//! haproxy and drives them with the Python and TypeScript SDKs' clients.
+//! haproxy and drives them with the Python SDK's client.
 //!
 //! ```sh
 //! export ELICIT_STATE_KEYS="1:$(openssl rand -hex 32)"   # the same on every replica

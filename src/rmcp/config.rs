@@ -130,22 +130,27 @@ impl AskConfig {
 
     /// For a server that several people reach: `principal` names who is asking, from the
     /// request (e.g. the subject of the access token your authentication layer put in the
-    /// request's extensions). Round state opens only for the same principal and the same call.
-    /// A request for which it returns `None` is refused (`-32600`), before anything is asked.
+    /// HTTP request's extensions: read it with [`request_extension`], which also looks where
+    /// rmcp's streamable HTTP service leaves them). Round state opens only for the same
+    /// principal and the same call. Where it returns `None`, a 2026-07-28 question (whose round
+    /// state is sealed for its principal) and a URL flow (bound to its user) are refused
+    /// (`-32600`) before anything is asked; a form asked before 2026-07-28 seals nothing and
+    /// needs no principal.
     ///
     /// ```no_run
     /// use mcp_elicit::mrtr::Rounds;
-    /// use mcp_elicit::rmcp::AskConfig;
+    /// use mcp_elicit::rmcp::{AskConfig, request_extension};
     /// use mcp_elicit::state::StateKeys;
     ///
-    /// /// What the server's authentication layer leaves in each request's extensions.
+    /// /// What the server's authentication layer (an axum middleware, say) leaves in each HTTP
+    /// /// request's extensions.
     /// #[derive(Clone)]
     /// struct Subject(String);
     ///
     /// // Every replica loads the same keys: `2:<hex of 32 bytes>,1:<the previous key>`.
     /// let rounds = Rounds::new(StateKeys::from_env("ELICIT_STATE_KEYS")?);
     /// let asking = AskConfig::per_user(rounds, |request| {
-    ///     request.extensions.get::<Subject>().map(|subject| subject.0.clone())
+    ///     request_extension::<Subject>(request).map(|subject| subject.0.clone())
     /// });
     /// # let _ = asking;
     /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -270,4 +275,22 @@ impl AskConfig {
             }),
         }
     }
+}
+
+/// A value of type `T` that the layers in front of the server left on this request: in the
+/// request's own extensions, or (over streamable HTTP, cargo feature `http`) in those of the
+/// HTTP request, which rmcp's `StreamableHttpService` keeps in the request's extensions as
+/// `http::request::Parts`. An axum middleware's `request.extensions_mut().insert(..)` lands in
+/// the second.
+pub fn request_extension<T: Send + Sync + 'static>(
+    request: &RequestContext<RoleServer>,
+) -> Option<&T> {
+    if let Some(value) = request.extensions.get::<T>() {
+        return Some(value);
+    }
+    #[cfg(feature = "http")]
+    if let Some(parts) = request.extensions.get::<http::request::Parts>() {
+        return parts.extensions.get::<T>();
+    }
+    None
 }

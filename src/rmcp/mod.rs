@@ -23,7 +23,7 @@ mod client;
 mod kit;
 
 pub use asker::{Asker, AskingServer};
-pub use config::AskConfig;
+pub use config::{AskConfig, request_extension};
 pub use convert::{
     ConvertError, action_of, cannot_ask_result, elicitation_schema, elicitation_support,
     form_outcome, form_params, input_required, jsonrpc_error, mrtr_error, protocol_version,

@@ -6,7 +6,10 @@
 //! `cargo test -p elicit-examples --features http --test http`
 
 use http_body_util::BodyExt;
-use mcp_elicit::rmcp::{AskConfig, Asker, AskingHttpService, AskingServer, ToolResponse, respond};
+use mcp_elicit::mrtr::Rounds;
+use mcp_elicit::rmcp::{
+    AskConfig, Asker, AskingHttpService, AskingServer, ToolResponse, request_extension, respond,
+};
 use mcp_elicit::url_mode::UrlRequest;
 use mcp_elicit::{Elicit, Elicitation};
 use rmcp::handler::server::wrapper::Parameters;
@@ -100,7 +103,21 @@ fn call(name: &str, params: Value) -> Value {
 /// The bytes of the JSON-RPC message answering `message`, as the service wrote them (the
 /// `data:` of its event, or its JSON body), and the response's content type.
 async fn post(service: AskingHttpService<Server>, message: &Value) -> (String, String) {
-    let request = http::Request::post("/")
+    post_as(service, message, None).await
+}
+
+/// What an authentication layer in front of the service (an axum middleware) leaves in the
+/// HTTP request's extensions.
+#[derive(Clone)]
+struct Subject(String);
+
+/// [`post`], the request carrying `subject` in its extensions as a middleware would leave it.
+async fn post_as(
+    service: AskingHttpService<Server>,
+    message: &Value,
+    subject: Option<&str>,
+) -> (String, String) {
+    let mut request = http::Request::post("/")
         .header("host", "localhost")
         .header("content-type", "application/json")
         .header("accept", "application/json, text/event-stream")
@@ -111,6 +128,9 @@ async fn post(service: AskingHttpService<Server>, message: &Value) -> (String, S
             serde_json::to_vec(message).unwrap(),
         )))
         .unwrap();
+    if let Some(subject) = subject {
+        request.extensions_mut().insert(Subject(subject.to_owned()));
+    }
     let response = service.oneshot(request).await.unwrap();
     let status = response.status();
     let content_type = response.headers()["content-type"]
@@ -213,4 +233,48 @@ async fn a_round_is_bound_to_the_arguments_the_client_sent_whatever_the_paramete
             "{done}"
         );
     }
+}
+
+/// `per_user` over streamable HTTP: the principal is what the authentication layer left in the
+/// HTTP request, found by `request_extension`. No principal: refused before anything is asked;
+/// a round asked of alice does not open for bob; it does for alice.
+#[tokio::test]
+async fn a_principal_left_by_an_http_layer_binds_the_round() {
+    let asking = AskConfig::per_user(Rounds::generate().unwrap(), |request| {
+        request_extension::<Subject>(request).map(|subject| subject.0.clone())
+    });
+    let server = Server { asking };
+    let config = StreamableHttpServerConfig::default().with_legacy_session_mode(false);
+    let service = AskingHttpService::new(move || Ok(server.clone()), config);
+    let first = call("drop_table", json!({"arguments": {"table": "scratch"}}));
+    let read = |(_, data): (String, String)| serde_json::from_str::<Value>(&data).unwrap();
+
+    let nobody = read(post_as(service.clone(), &first, None).await);
+    assert_eq!(nobody["error"]["code"], -32600, "{nobody}");
+
+    let asked = read(post_as(service.clone(), &first, Some("alice")).await);
+    let result = &asked["result"];
+    assert_eq!(result["resultType"], "input_required", "{asked}");
+    let consent = json!({"action": "accept", "content": {"confirm": true}});
+    let responses: serde_json::Map<String, Value> = result["inputRequests"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(|key| (key.clone(), consent.clone()))
+        .collect();
+    let retry = call(
+        "drop_table",
+        json!({
+            "arguments": {"table": "scratch"},
+            "inputResponses": responses,
+            "requestState": result["requestState"],
+        }),
+    );
+    let as_bob = read(post_as(service.clone(), &retry, Some("bob")).await);
+    assert_eq!(as_bob["error"]["code"], -32602, "{as_bob}");
+    let as_alice = read(post_as(service, &retry, Some("alice")).await);
+    assert_eq!(
+        as_alice["result"]["content"][0]["text"], "Dropped table `scratch`.",
+        "{as_alice}"
+    );
 }
