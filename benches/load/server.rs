@@ -102,7 +102,13 @@ impl Restaurant {
     async fn book_table_rmcp(&self, context: RequestContext<RoleServer>) -> CallToolResult {
         let asked = context.peer.elicit::<BookingRmcp>("Your table?".to_owned());
         let text = match asked.await {
-            Ok(Some(b)) => format!("A table for {} on {}.", b.party_size, b.date),
+            Ok(Some(b)) => format!(
+                "A table for {} on {}{}{}.",
+                b.party_size,
+                b.date,
+                b.seating.map(|s| format!(", {s}")).unwrap_or_default(),
+                b.note.map(|n| format!(" ({n})")).unwrap_or_default()
+            ),
             _ => "Nothing was booked.".to_owned(),
         };
         CallToolResult::success(vec![ContentBlock::text(text)])
