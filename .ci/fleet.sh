@@ -2,7 +2,7 @@
 # A fleet on one machine: three replicas of examples/rmcp/fleet_server behind Debian's haproxy,
 # sharing a real redis-server, all on loopback; tests/fleet/test_fleet.py starts them (each case
 # may kill a replica or stop Redis, and restores them) and drives them with the official Python
-# MCP client (mcp==2.3.0) on both revisions.
+# MCP client (mcp==2.3.0) on both revisions, and the TypeScript SDK's client (2025-11-25).
 #
 # Installs haproxy and redis-server (apt) and the venv .ci/.venv if missing, builds the server,
 # runs the cases and fails on any failed case.
@@ -26,6 +26,15 @@ if ! "$venv/bin/python" -c 'import importlib.metadata as m; assert m.version("mc
   python3 -m venv "$venv"
   "$venv/bin/pip" install --quiet --disable-pip-version-check 'mcp==2.3.0'
 fi
+
+echo "=== Node 22 (in .ci/node) and the TypeScript SDK (tests/e2e/ts, from its lock)"
+node_dir="$root/.ci/node"
+if [ ! -x "$node_dir/node_modules/.bin/node" ]; then
+  npm install --prefix "$node_dir" --no-audit --no-fund --loglevel=error node@22
+fi
+export PATH="$node_dir/node_modules/.bin:$PATH"
+node --version
+(cd tests/e2e/ts && npm ci --no-audit --no-fund --loglevel=error)
 
 echo "=== build the replica"
 cargo build --quiet -p elicit-examples --features fleet --example fleet_server

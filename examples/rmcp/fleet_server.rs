@@ -1,7 +1,8 @@
 //! One replica of a fleet: the booking tool, a consent that changes something and an API key
 //! typed on the server's own page, over streamable HTTP, every replica sharing its keys and a
 //! Redis. `tests/fleet/` starts three behind
-//! haproxy and drives them with the Python SDK's client.
+//! haproxy and drives them with the Python SDK's client (both revisions) and the TypeScript SDK's
+//! (2025-11-25).
 //!
 //! ```sh
 //! export ELICIT_STATE_KEYS="1:$(openssl rand -hex 32)"   # the same on every replica
@@ -192,8 +193,15 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .with_keys(keys)
         .secret_form(vault);
     // One user: nobody signs in to this test fleet (see above).
+    // `FLEET_KEEP_ALIVE_MS`: progress while a person answers, more often than the default 15 s
+    // (the fleet's tests use 500 ms).
+    let keep_alive = match std::env::var("FLEET_KEEP_ALIVE_MS") {
+        Ok(ms) => Duration::from_millis(ms.parse()?),
+        Err(_) => AskConfig::DEFAULT_KEEP_ALIVE,
+    };
     let asking = AskConfig::single_user_with(rounds)
         .with_timeout(Duration::from_secs(120))
+        .with_keep_alive(keep_alive)
         .with_flows(flows);
     let replica = Replica {
         name: name.clone(),

@@ -12,6 +12,11 @@ Each case says what a fleet must survive:
 - `redis_is_down`: the retry that would spend a consent fails closed with a legible error, and
   no replica falls over; once Redis is back the same call works.
 - `concurrent_retries`: two copies of one retry race on two replicas: exactly one drops.
+- `typescript_client` (2025-11-25: the TypeScript SDK speaks no later revision): the
+  TypeScript SDK's client books through haproxy on its session's replica, and a slow person
+  (6 s, against a 2 s request timeout) is waited for with `resetTimeoutOnProgress`, the
+  keep-alive passing the load balancer; without it the client gives up (-32001).
+  `tests/e2e/ts/fleet.test.mjs`, run with Node from PATH.
 - `a_page_finished_on_another_replica`: URL mode, the API key typed on the server's page, which
   a replica other than the asking one serves. 2025-11-25: the finish wakes the asking replica
   over Redis, and `notifications/elicitation/complete` reaches the asking client only (not a
@@ -114,7 +119,7 @@ class Fleet:
 
     def start(self, name: str) -> None:
         env = dict(os.environ, PORT=str(self.ports[name]), REPLICA=name,
-                   FLEET_PUBLIC_URL=f"http://localhost:{self.port}",
+                   FLEET_PUBLIC_URL=f"http://localhost:{self.port}", FLEET_KEEP_ALIVE_MS="500",
                    REDIS_URL=f"redis://127.0.0.1:{self.redis_port}/?protocol=resp3", ELICIT_STATE_KEYS=self.keys)
         self.replicas[name] = subprocess.Popen(
             [SERVER], env=env, stdin=subprocess.DEVNULL,
@@ -481,8 +486,20 @@ async def a_page_finished_on_another_replica(mode):
         assert page_on == rb and got[0].endswith(f"(asked on {ra}).")
 
 
+@only_on("legacy")
+async def typescript_client(mode):
+    """The TypeScript SDK's client through the fleet: `tests/e2e/ts/fleet.test.mjs`."""
+    ts = HERE.parent / "e2e" / "ts"
+    done = await anyio.to_thread.run_sync(lambda: subprocess.run(
+        ["node", "--test", "fleet.test.mjs"], cwd=ts, env=dict(os.environ, FLEET_URL=FLEET.url),
+        capture_output=True, text=True, timeout=120))
+    print("\n".join("  " + line for line in done.stdout.splitlines()
+                    if line.startswith(("# pass", "# fail", "not ok", "ok "))))
+    assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
+
+
 CASES = [spread_across_replicas, a_replica_dies_between_rounds, redis_is_down, concurrent_retries,
-         a_page_finished_on_another_replica]
+         a_page_finished_on_another_replica, typescript_client]
 
 
 async def main() -> int:
