@@ -463,11 +463,12 @@ impl Asker {
         }
         let name = request.name().to_owned();
         let params = url_params(&request, self.revision)?;
+        let again = params.clone();
         self.ask_legacy(
             &name,
             params,
             |result| url_outcome(&name, &result),
-            |_| Ok(None),
+            |_| Ok(again.clone()),
             |asks, error| Rejected::unreadable(name.as_str(), asks, error),
             || UrlOutcome::NoReply,
         )
@@ -568,9 +569,9 @@ impl Asker {
         let opened = self
             .ask_legacy(
                 page,
-                params,
+                params.clone(),
                 |result| url_outcome(page, &result),
-                |_| Ok(None),
+                |_| Ok(params.clone()),
                 |asks, error| Rejected::unreadable(page, asks, error),
                 || UrlOutcome::NoReply,
             )
@@ -709,7 +710,7 @@ impl Asker {
             request.name(),
             params,
             |result| read(&request, result),
-            |error| Ok(Some(form_params(&request.reasked(error), revision)?)),
+            |error| Ok(form_params(&request.reasked(error), revision)?),
             |asks, error| {
                 let explanation = request.explain(&error);
                 Rejected::new(request.name(), asks, error, explanation)
@@ -720,21 +721,30 @@ impl Asker {
     }
 
     /// Before 2026-07-28: send `params` and read the answer; while answers cannot be used, send
-    /// `reask`'s params (or the same) at most `reasks` more times, then stop `rejected`.
+    /// `reask`'s params at most `reasks` more times, then stop `rejected`.
     async fn ask_legacy<O>(
         &mut self,
         name: &str,
         params: ElicitRequestParams,
         read: impl Fn(ElicitResult) -> Result<O, ReplyError>,
-        reask: impl Fn(&ReplyError) -> Result<Option<ElicitRequestParams>, Stop>,
+        reask: impl Fn(&ReplyError) -> Result<ElicitRequestParams, Stop>,
         rejected: impl Fn(u32, ReplyError) -> Rejected,
         no_reply: impl Fn() -> O,
     ) -> Result<O, Stop> {
-        let mut sent = params.clone();
+        // The params go to the peer; only what the answer's timing needs is kept of them while
+        // the user answers (a pending question holds no second copy of its schema).
+        let mut next = params;
         let mut unusable = 0;
         loop {
+            let sent = next;
+            let fields = match &sent {
+                ElicitRequestParams::FormElicitationParams {
+                    requested_schema, ..
+                } => requested_schema.properties.len(),
+                _ => 0,
+            };
             let started = tokio::time::Instant::now();
-            let Some(result) = self.send(name, sent.clone()).await else {
+            let Some(result) = self.send(name, sent).await else {
                 return Ok(no_reply());
             };
             let elapsed = started.elapsed();
@@ -749,12 +759,6 @@ impl Asker {
                 // An action rmcp may learn: this crate cannot read it.
                 (_, Ok(_)) => Outcome::Rejected,
             });
-            let fields = match &sent {
-                ElicitRequestParams::FormElicitationParams {
-                    requested_schema, ..
-                } => requested_schema.properties.len(),
-                _ => 0,
-            };
             observe::timed(&TimedAnswer::new(
                 name,
                 &self.client,
@@ -770,7 +774,7 @@ impl Asker {
                     if !Rejected::may_ask_again(unusable, self.reasks) {
                         return Err(self.rejected(rejected(unusable, error)));
                     }
-                    sent = reask(&error)?.unwrap_or_else(|| params.clone());
+                    next = reask(&error)?;
                 }
             }
         }
