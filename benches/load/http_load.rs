@@ -171,7 +171,19 @@ impl Server {
 }
 
 impl Drop for Server {
+    /// SIGINT first, so that a profiler around the server (`LOAD_SERVER_PREFIX`) writes what it
+    /// counted; SIGKILL if it is still there after 30 s.
     fn drop(&mut self) {
+        let _ = Command::new("kill")
+            .arg("-INT")
+            .arg(self.child.id().to_string())
+            .status();
+        for _ in 0..300 {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
@@ -472,12 +484,7 @@ async fn profile(asked: bool) {
         "{calls} {} calls",
         if asked { "asked" } else { "pairs of bare" }
     );
-    // Stop the server gracefully, so that a profiler around it writes its counts.
-    let _ = Command::new("kill")
-        .arg("-INT")
-        .arg(server.child.id().to_string())
-        .status();
-    tokio::time::sleep(Duration::from_secs(3)).await;
+    // Dropping the server stops it with SIGINT, so that a profiler around it writes its counts.
 }
 
 #[tokio::main]

@@ -2,7 +2,7 @@
 
 use std::fmt;
 use std::future::{Future, poll_fn};
-use std::pin::pin;
+use std::pin::{Pin, pin};
 use std::sync::Arc;
 use std::task::Poll;
 use std::time::Duration;
@@ -73,6 +73,7 @@ pub trait AskingServer {
 /// form twice in one handler, give the second another name
 /// ([`FormRequest::with_name`]).
 pub struct Asker {
+    /// The request's peer, cancellation and id (not its extensions nor its `_meta`).
     context: RequestContext<RoleServer>,
     revision: Revision,
     support: ElicitationSupport,
@@ -81,11 +82,11 @@ pub struct Asker {
     hint: Option<Text>,
     failure: Option<ServiceError>,
     /// 2026-07-28: the round this request resumes or starts.
-    round: Option<Round<'static, ()>>,
+    round: Option<Box<Round<'static, ()>>>,
     /// 2026-07-28: read answers to form and URL questions no earlier round asked.
     before_asked: bool,
     /// The key of every question asked in this call.
-    keys: std::collections::BTreeSet<String>,
+    keys: Vec<String>,
     /// Where URL flows are kept ([`AskConfig::with_flows`]).
     flows: Option<Flows>,
     /// Who is asked, for a flow's binding; `None` where the configuration names no one (a
@@ -157,18 +158,11 @@ impl<S: AskingServer> FromContextPart<PromptContext<'_, S>> for Asker {
                 retry.digest,
                 retry.input_responses.as_ref(),
                 retry.request_state.as_deref(),
-                context.context.clone(),
+                &context.context,
             );
         }
         let digest = call_digest(&context.name, context.arguments.as_ref());
-        let asker = Asker::new(
-            asking,
-            "prompts/get",
-            digest,
-            None,
-            None,
-            context.context.clone(),
-        )?;
+        let asker = Asker::new(asking, "prompts/get", digest, None, None, &context.context)?;
         if asker.round.is_some() {
             return Err(ErrorData::internal_error(
                 "a #[prompt] that asks on protocol 2026-07-28 needs its server served through \
@@ -198,7 +192,7 @@ impl<S: AskingServer> FromContextPart<ToolCallContext<'_, S>> for Asker {
             digest,
             context.input_responses.as_ref(),
             context.request_state.as_deref(),
-            context.request_context.clone(),
+            &context.request_context,
         )?;
         // Unrecorded, the arguments left in the context may be none because `Parameters<..>`
         // took them: a round bound to them could be read for another call.
@@ -232,7 +226,7 @@ impl Asker {
             call_digest(&request.name, request.arguments.as_ref()),
             request.input_responses.as_ref(),
             request.request_state.as_deref(),
-            context.clone(),
+            context,
         )
     }
 
@@ -251,7 +245,7 @@ impl Asker {
             call_digest(&request.name, request.arguments.as_ref()),
             request.input_responses.as_ref(),
             request.request_state.as_deref(),
-            context.clone(),
+            context,
         )
     }
 
@@ -261,7 +255,7 @@ impl Asker {
         params_digest: ParamsDigest,
         responses: Option<&InputResponses>,
         request_state: Option<&str>,
-        context: RequestContext<RoleServer>,
+        context: &RequestContext<RoleServer>,
     ) -> Result<Self, ErrorData> {
         let capabilities = context.client_capabilities();
         let (revision, support) = match context.protocol_version().as_ref().and_then(revision) {
@@ -269,7 +263,7 @@ impl Asker {
             // A version before elicitation existed: nothing can be asked.
             None => (Revision::V2025_06_18, ElicitationSupport::NONE),
         };
-        let principal = asking.principal_of(&context);
+        let principal = asking.principal_of(context);
         let round = if revision.has_multi_round_trip() {
             let principal = principal.clone()?;
             let declared = capabilities
@@ -287,22 +281,27 @@ impl Asker {
             let round = Arc::clone(&asking.rounds)
                 .round_shared::<()>(retry, binding, UnixTime::now())
                 .map_err(|e| mrtr_error(&e))?;
-            Some(round)
+            Some(Box::new(round))
         } else {
             None
         };
         // 2026-07-28 never waits on the server: the question goes back in the result.
         let keep_alive = match round {
             Some(_) => None,
-            None => KeepAlive::of(&context, asking.keep_alive),
+            None => KeepAlive::of(context, asking.keep_alive),
         };
         let client_name = context.client_info().map(|info| info.name);
         let client = asking.client_names.label(client_name.as_deref());
+        // What asking needs of the request, and no more: its peer, its cancellation and its id.
+        // Not its extensions (over HTTP, a copy of the HTTP request's headers) nor its `_meta`,
+        // read above: a pending ask keeps this while a person answers.
+        let mut kept = RequestContext::new(context.id.clone(), context.peer.clone());
+        kept.ct = context.ct.clone();
         Ok(Self {
             keep_alive,
             client,
             too_fast: asking.too_fast,
-            context,
+            context: kept,
             revision,
             support,
             timeout: asking.timeout,
@@ -311,7 +310,7 @@ impl Asker {
             failure: None,
             round,
             before_asked: false,
-            keys: std::collections::BTreeSet::new(),
+            keys: Vec::new(),
             flows: asking.flows.clone(),
             principal: principal.ok(),
             call: params_digest,
@@ -463,12 +462,10 @@ impl Asker {
         }
         let name = request.name().to_owned();
         let params = url_params(&request, self.revision)?;
-        let again = params.clone();
         self.ask_legacy(
             &name,
-            params,
+            |_| Ok(params.clone()),
             |result| url_outcome(&name, &result),
-            |_| Ok(again.clone()),
             |asks, error| Rejected::unreadable(name.as_str(), asks, error),
             || UrlOutcome::NoReply,
         )
@@ -569,9 +566,8 @@ impl Asker {
         let opened = self
             .ask_legacy(
                 page,
-                params.clone(),
-                |result| url_outcome(page, &result),
                 |_| Ok(params.clone()),
+                |result| url_outcome(page, &result),
                 |asks, error| Rejected::unreadable(page, asks, error),
                 || UrlOutcome::NoReply,
             )
@@ -685,7 +681,8 @@ impl Asker {
                 None => cannot,
             })
         })?;
-        if !self.keys.insert(key.to_owned()) {
+        // A call asks a few questions: a list, not a tree node per pending call.
+        if self.keys.iter().any(|asked| asked == key) {
             return Err(Stop::Error(ErrorData::internal_error(
                 format!(
                     "`{key}` is asked twice in one call: give each question its own name \
@@ -694,6 +691,7 @@ impl Asker {
                 None,
             )));
         }
+        self.keys.push(key.to_owned());
         Ok(())
     }
 
@@ -704,13 +702,14 @@ impl Asker {
         request: FormRequest<T>,
         read: impl Fn(&FormRequest<T>, ElicitResult) -> Result<Elicitation<O>, ReplyError>,
     ) -> Result<Elicitation<O>, Stop> {
-        let params = form_params(&request, self.revision)?;
         let revision = self.revision;
         self.ask_legacy(
             request.name(),
-            params,
+            |error| match error {
+                None => Ok(form_params(&request, revision)?),
+                Some(error) => Ok(form_params(&request.reasked(error), revision)?),
+            },
             |result| read(&request, result),
-            |error| Ok(form_params(&request.reasked(error), revision)?),
             |asks, error| {
                 let explanation = request.explain(&error);
                 Rejected::new(request.name(), asks, error, explanation)
@@ -720,31 +719,40 @@ impl Asker {
         .await
     }
 
-    /// Before 2026-07-28: send `params` and read the answer; while answers cannot be used, send
-    /// `reask`'s params at most `reasks` more times, then stop `rejected`.
+    /// Before 2026-07-28: send `params(None)` and read the answer; while answers cannot be used,
+    /// send `params(Some(why))` at most `reasks` more times, then stop `rejected`.
+    ///
+    /// The params are built right before each send and moved into rmcp's request, so that a
+    /// pending question holds one copy of them (rmcp's): no second copy of its schema is kept
+    /// while the user answers, only what the answer's timing needs.
     async fn ask_legacy<O>(
         &mut self,
         name: &str,
-        params: ElicitRequestParams,
+        params: impl Fn(Option<&ReplyError>) -> Result<ElicitRequestParams, Stop>,
         read: impl Fn(ElicitResult) -> Result<O, ReplyError>,
-        reask: impl Fn(&ReplyError) -> Result<ElicitRequestParams, Stop>,
         rejected: impl Fn(u32, ReplyError) -> Rejected,
         no_reply: impl Fn() -> O,
     ) -> Result<O, Stop> {
-        // The params go to the peer; only what the answer's timing needs is kept of them while
-        // the user answers (a pending question holds no second copy of its schema).
-        let mut next = params;
+        let peer = self.context.peer.clone();
         let mut unusable = 0;
+        // Boxed: most calls never hold one, and a pending call would hold its room.
+        let mut why: Option<Box<ReplyError>> = None;
         loop {
-            let sent = next;
-            let fields = match &sent {
-                ElicitRequestParams::FormElicitationParams {
-                    requested_schema, ..
-                } => requested_schema.properties.len(),
-                _ => 0,
+            let (fields, asked) = {
+                let sent = params(why.as_deref())?;
+                let fields = match &sent {
+                    ElicitRequestParams::FormElicitationParams {
+                        requested_schema, ..
+                    } => requested_schema.properties.len(),
+                    _ => 0,
+                };
+                let asked = peer.create_elicitation_with_timeout(sent, Some(self.timeout));
+                (fields, asked)
             };
+            // Pinned here and lent on, so that rmcp's request is held once.
+            let asked = pin!(asked);
             let started = tokio::time::Instant::now();
-            let Some(result) = self.send(name, sent).await else {
+            let Some(result) = self.send(name, asked).await else {
                 return Ok(no_reply());
             };
             let elapsed = started.elapsed();
@@ -774,7 +782,7 @@ impl Asker {
                     if !Rejected::may_ask_again(unusable, self.reasks) {
                         return Err(self.rejected(rejected(unusable, error)));
                     }
-                    next = reask(&error)?;
+                    why = Some(Box::new(error));
                 }
             }
         }
@@ -825,10 +833,12 @@ impl Asker {
 
     /// `elicitation/create` through the peer; `None` (recorded as no reply) on a timeout, a
     /// transport error or an error from the client.
-    async fn send(&mut self, name: &str, params: ElicitRequestParams) -> Option<ElicitResult> {
+    async fn send(
+        &mut self,
+        name: &str,
+        asked: Pin<&mut impl Future<Output = Result<ElicitResult, ServiceError>>>,
+    ) -> Option<ElicitResult> {
         observe::for_client(&self.client, || observe::asked(name));
-        let peer = self.context.peer.clone();
-        let asked = peer.create_elicitation_with_timeout(params, Some(self.timeout));
         match keep_alive::during(self.keep_alive.as_mut(), &self.context, asked).await {
             Ok(result) => Some(result),
             Err(failure) => {

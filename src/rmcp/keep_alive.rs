@@ -45,6 +45,9 @@ impl KeepAlive {
 /// interval until `wait` is ready or the call is cancelled (`notifications/cancelled`, which
 /// cancels the request's token). Nothing is sent once `wait` is ready: the handler has not
 /// returned yet, so every notification precedes the call's result on the one connection.
+///
+/// Lend it a pinned future (`Pin<&mut _>`) that lives in the caller: given the future itself, this
+/// one would hold it twice (its argument, and the pinned copy it polls).
 pub(super) async fn during<F: Future>(
     keep_alive: Option<&mut KeepAlive>,
     context: &RequestContext<RoleServer>,
@@ -86,7 +89,8 @@ pub(super) async fn during<F: Future>(
                 )
                 .with_message(WAITING);
                 // A client gone by now changes nothing: the wait decides.
-                let _ = context.peer.notify_progress(progress).await;
+                // Boxed: sent once an interval, it need not be part of every waiting call.
+                let _ = Box::pin(context.peer.notify_progress(progress)).await;
                 tick.as_mut()
                     .reset(tokio::time::Instant::now() + keep_alive.every);
             }

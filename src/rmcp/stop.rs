@@ -3,6 +3,8 @@
 
 use std::fmt;
 use std::future::Future;
+use std::pin::Pin;
+use std::task::{Context, Poll};
 
 use ::rmcp::ErrorData;
 use ::rmcp::handler::server::prompt::IntoGetPromptResult;
@@ -139,14 +141,17 @@ impl std::error::Error for Stop {}
 ///
 /// # Errors
 /// The protocol error of a [`Stop::Error`], or of the value's own conversion.
-pub async fn respond<T, W>(work: W) -> ToolResponse
+pub fn respond<T, W>(work: W) -> impl Future<Output = ToolResponse>
 where
     W: Future<Output = Result<T, Stop>>,
     T: IntoCallToolResult,
 {
-    match work.await {
-        Ok(value) => value.into_call_tool_result(),
-        Err(stop) => stop.into_response(),
+    Finish {
+        work,
+        finish: |done: Result<T, Stop>| match done {
+            Ok(value) => value.into_call_tool_result(),
+            Err(stop) => stop.into_response(),
+        },
     }
 }
 
@@ -174,15 +179,40 @@ impl IntoGetPromptResult for PromptResponse {
 
 /// [`respond`] for a `#[prompt]`: the messages, or what the [`Stop`] turns into
 /// ([`Stop::into_prompt_response`]).
-pub async fn respond_prompt<T, W>(work: W) -> PromptResponse
+pub fn respond_prompt<T, W>(work: W) -> impl Future<Output = PromptResponse>
 where
     W: Future<Output = Result<T, Stop>>,
     T: IntoGetPromptResult,
 {
-    PromptResponse(match work.await {
-        Ok(value) => value.into_get_prompt_result(),
-        Err(stop) => stop.into_prompt_response(),
-    })
+    Finish {
+        work,
+        finish: |done: Result<T, Stop>| {
+            PromptResponse(match done {
+                Ok(value) => value.into_get_prompt_result(),
+                Err(stop) => stop.into_prompt_response(),
+            })
+        },
+    }
+}
+
+pin_project_lite::pin_project! {
+    /// `work`, then `finish` of its output, polled in place: an `async fn` taking `work` would
+    /// hold it twice (the argument, and the future it awaits), and a tool's work waiting for a
+    /// person is most of what a pending call keeps in memory.
+    struct Finish<W, F> {
+        #[pin]
+        work: W,
+        finish: F,
+    }
+}
+
+impl<W: Future, F: Fn(W::Output) -> R, R> Future for Finish<W, F> {
+    type Output = R;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<R> {
+        let this = self.project();
+        this.work.poll(cx).map(|done| (this.finish)(done))
+    }
 }
 
 impl From<ErrorData> for Stop {
@@ -259,3 +289,28 @@ internal_errors!(
     SealError,
     crate::url_mode::FlowError,
 );
+
+#[cfg(test)]
+mod tests {
+    use std::mem::size_of_val;
+
+    use super::{Stop, respond};
+
+    /// A tool's work waiting for a person is most of what a pending call keeps: `respond` must
+    /// hold it once, in place (an `async fn` taking it held it twice, BENCHMARKS.md §8).
+    #[test]
+    fn respond_holds_the_work_once() {
+        let work = || async {
+            let held = [7u8; 4096];
+            std::future::ready(()).await;
+            Ok::<_, Stop>(held.iter().map(|&b| u32::from(b)).sum::<u32>().to_string())
+        };
+        let alone = size_of_val(&work());
+        let responding = respond(work());
+        assert!(
+            size_of_val(&responding) <= alone + 16,
+            "respond's future is {} bytes for work of {alone}",
+            size_of_val(&responding)
+        );
+    }
+}
