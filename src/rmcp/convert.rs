@@ -193,9 +193,66 @@ pub fn url_params(
 pub fn input_required(
     result: &crate::mrtr::InputRequiredResult,
 ) -> Result<::rmcp::model::InputRequiredResult, ConvertError> {
+    let state = result.request_state().map(str::to_owned);
+    // The requests are what a tool asks, the same JSON on every call that asks it; only the
+    // state differs, and it is one string field of rmcp's type. So the requests go through the
+    // lossless check once: after that, the same JSON is rmcp's value from then.
+    let Ok(asked) = serde_json::to_string(result.input_requests()) else {
+        return checked_input_required(result);
+    };
+    if let Some(requests) = CHECKED_REQUESTS.get(&asked) {
+        return Ok(::rmcp::model::InputRequiredResult::new(
+            (*requests).clone(),
+            state,
+        ));
+    }
+    let theirs = checked_input_required(result)?;
+    CHECKED_REQUESTS.put(asked, theirs.input_requests.clone());
+    Ok(theirs)
+}
+
+/// [`input_required`] through JSON, with the lossless check.
+fn checked_input_required(
+    result: &crate::mrtr::InputRequiredResult,
+) -> Result<::rmcp::model::InputRequiredResult, ConvertError> {
     through_json_with("input-required result", result, |back| {
         without_empty_elicitation_ids(back);
     })
+}
+
+/// The input requests [`input_required`] has checked, by their JSON: at most
+/// [`CheckedRequests::MOST`], forgotten all at once past that (a tool that writes each question
+/// anew, a name in its message, pays the check on every call, as before).
+static CHECKED_REQUESTS: CheckedRequests = CheckedRequests(std::sync::Mutex::new(None));
+
+type RmcpRequests = Option<::rmcp::model::InputRequests>;
+
+struct CheckedRequests(
+    std::sync::Mutex<Option<std::collections::HashMap<String, std::sync::Arc<RmcpRequests>>>>,
+);
+
+impl CheckedRequests {
+    const MOST: usize = 256;
+
+    fn get(&self, asked: &str) -> Option<std::sync::Arc<RmcpRequests>> {
+        let checked = self
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        checked.as_ref()?.get(asked).cloned()
+    }
+
+    fn put(&self, asked: String, theirs: RmcpRequests) {
+        let mut checked = self
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let checked = checked.get_or_insert_with(std::collections::HashMap::new);
+        if checked.len() >= Self::MOST {
+            checked.clear();
+        }
+        checked.insert(asked, std::sync::Arc::new(theirs));
+    }
 }
 
 /// Removes the `"elicitationId": ""` rmcp writes into each URL request of an input-required
