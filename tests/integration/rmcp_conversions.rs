@@ -208,3 +208,43 @@ fn a_headless_client_gets_an_error_result_naming_the_capability() {
     assert!(text.contains("elicitation.url"), "{text}");
     assert!(text.contains("Nothing was changed"), "{text}");
 }
+
+/// `input_required` checks a question's requests once and reuses rmcp's value for the same JSON:
+/// each call still carries its own state, and the result is what the check would give.
+#[test]
+fn a_question_checked_once_carries_each_calls_own_state() {
+    use mcp_elicit::mrtr::{InputRequests, InputRequiredResult};
+    use mcp_elicit::rmcp::input_required;
+
+    let requests = InputRequests::new()
+        .elicit("deploy", &Deploy::form_request())
+        .expect("one key");
+    for state in ["state-1", "state-2", "state-3"] {
+        let ours =
+            InputRequiredResult::new(requests.clone(), Some(state.to_owned())).expect("a result");
+        let theirs = input_required(&ours).expect("rmcp carries it");
+        assert_eq!(theirs.request_state.as_deref(), Some(state));
+        assert_eq!(
+            serde_json::to_value(&theirs).expect("rmcp writes it"),
+            ours.to_value()
+        );
+    }
+}
+
+/// What rmcp cannot carry is refused on every call, not only the first: a refusal is never kept
+/// as if it had been checked.
+#[test]
+fn a_question_rmcp_cannot_carry_is_refused_every_time() {
+    use mcp_elicit::mrtr::{InputRequests, InputRequiredResult};
+    use mcp_elicit::rmcp::input_required;
+
+    let requests = InputRequests::new()
+        .elicit("count", &Huge::form_request())
+        .expect("one key");
+    for state in ["state-1", "state-2"] {
+        let ours =
+            InputRequiredResult::new(requests.clone(), Some(state.to_owned())).expect("a result");
+        let err = input_required(&ours).unwrap_err();
+        assert!(matches!(err, ConvertError::Refused { .. }), "{err}");
+    }
+}
