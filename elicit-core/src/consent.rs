@@ -14,7 +14,8 @@ use std::fmt;
 use serde_json::Value;
 
 use crate::elicit::Elicit;
-use crate::outcome::{Elicitation, ReplyError};
+use crate::outcome::{Elicitation, ReplyError, record_reply};
+use crate::read::{parse_parts_with_schema, parse_with_schema};
 use crate::request::FormRequest;
 
 /// Proof that a person accepted the consent form `T`, carrying what they agreed to.
@@ -96,9 +97,14 @@ pub trait ConsentForm: Elicit {
     /// Whether the accepted form grants consent (every confirmation checkbox ticked).
     fn granted(&self) -> bool;
 
-    /// Read a reply to this form as consent.
+    /// Read a reply to this form as consent. Recorded for the interrupt budget
+    /// ([`crate::observe`]) as what it is: an accepted form with a box left unticked is a
+    /// decline.
     fn consent_from_reply(reply: &Value) -> Result<Elicitation<Consent<Self>>, ReplyError> {
-        Self::from_reply(reply).map(|outcome| consent_of(outcome, Self::message()))
+        let result = parse_with_schema(Self::requested_schema(), reply)
+            .map(|outcome| consent_of(outcome, Self::message()));
+        record_reply(Self::name(), &result);
+        result
     }
 }
 
@@ -118,9 +124,14 @@ pub(crate) fn consent_of<T: ConsentForm>(
 
 impl<T: ConsentForm> FormRequest<T> {
     /// Read the reply to this request (with its run-time message and options) as consent.
+    ///
+    /// Recorded for the interrupt budget ([`crate::observe`]) as what it is: an accepted form with
+    /// a box left unticked is a decline.
     pub fn parse_consent(&self, reply: &Value) -> Result<Elicitation<Consent<T>>, ReplyError> {
-        self.parse_reply(reply)
-            .map(|outcome| consent_of(outcome, self.message()))
+        let result = parse_with_schema(self.schema(), reply)
+            .map(|outcome| consent_of(outcome, self.message()));
+        record_reply(self.name(), &result);
+        result
     }
 
     /// [`parse_consent`](FormRequest::parse_consent) of a reply an SDK has already split into
@@ -130,8 +141,10 @@ impl<T: ConsentForm> FormRequest<T> {
         action: crate::outcome::Action,
         content: Option<Value>,
     ) -> Result<Elicitation<Consent<T>>, ReplyError> {
-        self.parse_parts(action, content)
-            .map(|outcome| consent_of(outcome, self.message()))
+        let result = parse_parts_with_schema(self.schema(), action, content)
+            .map(|outcome| consent_of(outcome, self.message()));
+        record_reply(self.name(), &result);
+        result
     }
 }
 

@@ -184,3 +184,61 @@ fn for_client_nested_restores_the_outer_client() {
         .into();
     assert_eq!(seen, expected);
 }
+
+/// Confirm the purge.
+#[derive(mcp_elicit::Elicit, Debug)]
+#[elicit(consent)]
+struct Purge {
+    #[elicit(consent, title = "I understand")]
+    understood: bool,
+}
+
+/// A consent form accepted with its box unticked is a decline, and is counted as one on every
+/// reading path; ticked, it is an acceptance.
+#[test]
+fn an_unticked_consent_is_counted_as_declined() {
+    use mcp_elicit::reply::{Action, ConsentForm};
+    use mcp_elicit::{Elicit, Elicitation};
+
+    let recorder = DebuggingRecorder::new();
+    let snapshotter = recorder.snapshotter();
+    let unticked = json!({"action": "accept", "content": {"understood": false}});
+    let ticked = json!({"action": "accept", "content": {"understood": true}});
+    metrics::with_local_recorder(&recorder, || {
+        let request = Purge::form_request();
+        let read = [
+            Purge::consent_from_reply(&unticked).map(|o| o.outcome()),
+            request.parse_consent(&unticked).map(|o| o.outcome()),
+            request
+                .parse_consent_parts(Action::Accept, unticked.get("content").cloned())
+                .map(|o| o.outcome()),
+        ];
+        for outcome in read {
+            assert_eq!(outcome.expect("read"), Outcome::Declined);
+        }
+        assert!(matches!(
+            request.parse_consent(&ticked),
+            Ok(Elicitation::Accept(_))
+        ));
+    });
+
+    let snapshot = snapshotter.snapshot().into_vec();
+    let counted = |outcome: &str| {
+        snapshot
+            .iter()
+            .filter(|(key, ..)| {
+                key.key().name() == "elicit_answered_total"
+                    && key
+                        .key()
+                        .labels()
+                        .any(|l| l.key() == "outcome" && l.value() == outcome)
+            })
+            .map(|(.., value)| match value {
+                DebugValue::Counter(n) => *n,
+                other => panic!("a counter: {other:?}"),
+            })
+            .sum::<u64>()
+    };
+    assert_eq!(counted("declined"), 3);
+    assert_eq!(counted("accepted"), 1);
+}

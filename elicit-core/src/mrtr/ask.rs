@@ -47,6 +47,9 @@ pub struct Ask<O> {
     /// Whether an answer may be read before this question was asked (see
     /// [`answerable_before_asked`](Ask::answerable_before_asked)). Never for consent.
     before_asked: Unsolicited,
+    /// How an answer that was read counts in the interrupt budget; `None`: by the client's
+    /// action. A consent form counts its consent: accepted with a box unticked is a decline.
+    counted: Option<fn(&O) -> crate::observe::Outcome>,
 }
 
 /// Whether an ask reads answers to a question no earlier round asked.
@@ -120,6 +123,7 @@ impl Ask<()> {
             request,
             name: Some(form.name().to_owned().into()),
             before_asked: Unsolicited::Ignored,
+            counted: None,
             read: Box::new(move |reply| {
                 parse_with_schema(form.schema(), reply).map_err(|e| Unusable::of_form(&form, e))
             }),
@@ -153,6 +157,7 @@ impl Ask<()> {
             request,
             name: Some(form.name().to_owned().into()),
             before_asked: Unsolicited::Never,
+            counted: Some(Elicitation::outcome),
             read: Box::new(move |reply| {
                 parse_with_schema(form.schema(), reply)
                     .map(|outcome| consent_of(outcome, form.message()))
@@ -171,6 +176,7 @@ impl Ask<()> {
             request: elicit_request(&request),
             name: Some(request.name().to_owned().into()),
             before_asked: Unsolicited::Ignored,
+            counted: None,
             read: Box::new(move |reply| {
                 UrlOutcome::from_reply(reply).map_err(Unusable::unreadable)
             }),
@@ -197,6 +203,7 @@ impl Ask<()> {
             request: elicit_request(&request),
             name: Some(request.name().to_owned().into()),
             before_asked: Unsolicited::Ignored,
+            counted: None,
             read: Box::new(move |reply| {
                 let outcome = UrlOutcome::from_reply(reply).map_err(Unusable::unreadable)?;
                 FlowOutcome::of(outcome, &status).ok_or_else(|| {
@@ -235,6 +242,7 @@ impl Ask<()> {
             request: Value::Object(request),
             name: None,
             before_asked: Unsolicited::Ignored,
+            counted: None,
             read: Box::new(|response| match response {
                 Value::Object(_) => Ok(response.clone()),
                 _ => Err(Unusable::unreadable(ReplyError::Malformed(
@@ -355,7 +363,11 @@ impl<O> Asks for Ask<O> {
             let read = self.read(&response);
             // Count each answer once, when it arrives; carried answers were counted then.
             if let (true, Some(name)) = (fresh, &self.name) {
-                crate::observe::answered(name, outcome_of(&response, read.is_ok()));
+                let outcome = match (&read, self.counted) {
+                    (Ok(answer), Some(counted)) => counted(answer),
+                    _ => outcome_of(&response, read.is_ok()),
+                };
+                crate::observe::answered(name, outcome);
             }
             match read {
                 Ok(answer) => {

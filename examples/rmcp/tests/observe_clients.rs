@@ -192,9 +192,9 @@ fn the_threshold_grows_with_the_forms_fields() {
 
 #[test]
 fn an_answer_is_timed_under_the_outcome_its_reading_counted() {
-    // A consent form accepted with its box unticked: the tool reads a decline, and whatever
-    // outcome the reading counts, the answer is timed (and judged too fast) under that one,
-    // never under another derived from the action.
+    // A consent form accepted with its box unticked: the tool reads a decline, the reading
+    // counts a decline, and the answer is timed (and judged too fast) under that one, never
+    // under another derived from the action.
     let recorded = recorded(|| async {
         let user = Client::declaring(form_only())
             .named("Cursor")
@@ -208,6 +208,7 @@ fn an_answer_is_timed_under_the_outcome_its_reading_counted() {
     let [outcome] = &outcomes.iter().collect::<Vec<_>>()[..] else {
         panic!("one outcome in every metric: {outcomes:?}")
     };
+    assert_eq!(outcome.as_str(), "declined");
     let counted =
         format!("elicit_answered_total{{client=cursor,elicitation=DropTable,outcome={outcome}}}");
     assert_eq!(recorded.counter(&counted), 1);
@@ -215,6 +216,23 @@ fn an_answer_is_timed_under_the_outcome_its_reading_counted() {
     assert_eq!(recorded.samples(&seconds), [0.0]);
     let too_fast = format!("elicit_answered_too_fast_total{{client=cursor,outcome={outcome}}}");
     assert_eq!(recorded.counter(&too_fast), 1);
+}
+
+#[test]
+fn an_unticked_consent_counts_as_declined_in_rounds_too() {
+    let recorded = recorded(|| async {
+        let user = Client::declaring(form_only())
+            .named("Cursor")
+            .answering([accept(json!({"confirm": false}))]);
+        let s = connect(Revision::V2026_07_28, counting(TooFast::DEFAULT), user).await;
+        let dropped = s.call("drop_table", drop_users()).await;
+        assert_eq!(dropped.0, "You declined: `users` was not dropped.");
+    });
+
+    let declined = "elicit_answered_total{client=cursor,elicitation=DropTable,outcome=declined}";
+    assert_eq!(recorded.counter(declined), 1);
+    let accepted = "elicit_answered_total{client=cursor,elicitation=DropTable,outcome=accepted}";
+    assert_eq!(recorded.counter(accepted), 0);
 }
 
 #[test]
