@@ -190,19 +190,25 @@ fn the_threshold_grows_with_the_forms_fields() {
     assert_eq!(recorded.samples(seconds), [1.5, 2.0]);
 }
 
+/// A user who accepts the consent form with its box unticked, on `revision`: the tool reads a
+/// decline. What was recorded.
+fn unticked_consent(revision: Revision) -> Recorded {
+    recorded(|| async move {
+        let user = Client::declaring(form_only())
+            .named("Cursor")
+            .answering([accept(json!({"confirm": false}))]);
+        let s = connect(revision, counting(TooFast::DEFAULT), user).await;
+        let dropped = s.call("drop_table", drop_users()).await;
+        assert_eq!(dropped.0, "You declined: `users` was not dropped.");
+    })
+}
+
 #[test]
 fn an_answer_is_timed_under_the_outcome_its_reading_counted() {
     // A consent form accepted with its box unticked: the tool reads a decline, the reading
     // counts a decline, and the answer is timed (and judged too fast) under that one, never
     // under another derived from the action.
-    let recorded = recorded(|| async {
-        let user = Client::declaring(form_only())
-            .named("Cursor")
-            .answering([accept(json!({"confirm": false}))]);
-        let s = connect(Revision::V2025_11_25, counting(TooFast::DEFAULT), user).await;
-        let dropped = s.call("drop_table", drop_users()).await;
-        assert_eq!(dropped.0, "You declined: `users` was not dropped.");
-    });
+    let recorded = unticked_consent(Revision::V2025_11_25);
 
     let outcomes = recorded.values_of("outcome");
     let [outcome] = &outcomes.iter().collect::<Vec<_>>()[..] else {
@@ -220,14 +226,7 @@ fn an_answer_is_timed_under_the_outcome_its_reading_counted() {
 
 #[test]
 fn an_unticked_consent_counts_as_declined_in_rounds_too() {
-    let recorded = recorded(|| async {
-        let user = Client::declaring(form_only())
-            .named("Cursor")
-            .answering([accept(json!({"confirm": false}))]);
-        let s = connect(Revision::V2026_07_28, counting(TooFast::DEFAULT), user).await;
-        let dropped = s.call("drop_table", drop_users()).await;
-        assert_eq!(dropped.0, "You declined: `users` was not dropped.");
-    });
+    let recorded = unticked_consent(Revision::V2026_07_28);
 
     let declined = "elicit_answered_total{client=cursor,elicitation=DropTable,outcome=declined}";
     assert_eq!(recorded.counter(declined), 1);
