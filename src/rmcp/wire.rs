@@ -437,3 +437,383 @@ mod tests {
         ));
     }
 }
+
+/// `AskingHandler` passes every method of `ServerHandler` to the server it wraps: one it left out
+/// would answer with rmcp's default, silently. Each method of a server that marks what reached
+/// it is called through the wrapper (rmcp 3.11's methods; `listen` is left out: rmcp alone can
+/// make its `SubscriptionContext`).
+#[cfg(test)]
+#[expect(deprecated)]
+mod forwards {
+    use std::borrow::Cow;
+    use std::future::Future;
+    use std::sync::{Arc, Mutex};
+
+    use ::rmcp::model::{
+        CallToolRequestParams, CallToolResponse, CancelTaskParams, CancelledNotificationParam,
+        CompleteRequestParams, CompleteResult, CustomNotification, CustomRequest, CustomResult,
+        DiscoverResult, GetPromptRequestParams, GetPromptResponse, GetSkillRequestParams,
+        GetSkillResult, GetTaskParams, GetTaskResult, Implementation, InitializeRequestParams,
+        InitializeResult, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult,
+        ListSkillsResult, ListToolsResult, NumberOrString, PaginatedRequestParams,
+        ProgressNotificationParam, ProtocolVersion, ReadResourceDirectoryRequestParams,
+        ReadResourceDirectoryResult, ReadResourceRequestParams, ReadResourceResponse, ServerConfig,
+        SetLevelRequestParams, SubscribeRequestParams, SubscriptionFilter, Tool,
+        UnsubscribeRequestParams, UpdateTaskParams,
+    };
+    use ::rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
+    use ::rmcp::{ErrorData, RoleServer, ServerHandler};
+    use serde_json::{Value, json};
+    use tokio::io::AsyncWriteExt;
+
+    use super::AskingHandler;
+
+    /// A server whose every method says its name: as an error, or in `reached`.
+    #[derive(Clone, Default)]
+    struct Marks {
+        reached: Arc<Mutex<Vec<&'static str>>>,
+    }
+
+    impl Marks {
+        fn mark(&self, method: &'static str) {
+            self.reached.lock().unwrap().push(method);
+        }
+    }
+
+    fn mark<T>(method: &'static str) -> Result<T, ErrorData> {
+        Err(ErrorData::internal_error(method, None))
+    }
+
+    impl ServerHandler for Marks {
+        async fn call_tool(
+            &self,
+            _: CallToolRequestParams,
+            _: RequestContext<RoleServer>,
+        ) -> Result<CallToolResponse, ErrorData> {
+            mark("call_tool")
+        }
+        async fn get_prompt(
+            &self,
+            _: GetPromptRequestParams,
+            _: RequestContext<RoleServer>,
+        ) -> Result<GetPromptResponse, ErrorData> {
+            mark("get_prompt")
+        }
+        async fn ping(&self, _: RequestContext<RoleServer>) -> Result<(), ErrorData> {
+            mark("ping")
+        }
+        async fn initialize(
+            &self,
+            _: InitializeRequestParams,
+            _: RequestContext<RoleServer>,
+        ) -> Result<InitializeResult, ErrorData> {
+            mark("initialize")
+        }
+        fn negotiate_initialize(
+            &self,
+            _: &InitializeRequestParams,
+        ) -> Result<InitializeResult, ErrorData> {
+            mark("negotiate_initialize")
+        }
+        fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
+            self.mark("supported_protocol_versions");
+            Cow::Owned(Vec::new())
+        }
+        async fn discover(
+            &self,
+            _: RequestContext<RoleServer>,
+        ) -> Result<DiscoverResult, ErrorData> {
+            mark("discover")
+        }
+        async fn complete(
+            &self,
+            _: CompleteRequestParams,
+            _: RequestContext<RoleServer>,
+        ) -> Result<CompleteResult, ErrorData> {
+            mark("complete")
+        }
+        async fn set_level(
+            &self,
+            _: SetLevelRequestParams,
+            _: RequestContext<RoleServer>,
+        ) -> Result<(), ErrorData> {
+            mark("set_level")
+        }
+        async fn list_prompts(
+            &self,
+            _: Option<PaginatedRequestParams>,
+            _: RequestContext<RoleServer>,
+        ) -> Result<ListPromptsResult, ErrorData> {
+            mark("list_prompts")
+        }
+        async fn list_resources(
+            &self,
+            _: Option<PaginatedRequestParams>,
+            _: RequestContext<RoleServer>,
+        ) -> Result<ListResourcesResult, ErrorData> {
+            mark("list_resources")
+        }
+        async fn list_resource_templates(
+            &self,
+            _: Option<PaginatedRequestParams>,
+            _: RequestContext<RoleServer>,
+        ) -> Result<ListResourceTemplatesResult, ErrorData> {
+            mark("list_resource_templates")
+        }
+        async fn read_resource(
+            &self,
+            _: ReadResourceRequestParams,
+            _: RequestContext<RoleServer>,
+        ) -> Result<ReadResourceResponse, ErrorData> {
+            mark("read_resource")
+        }
+        fn accepted_subscription_filter(
+            &self,
+            _: &SubscriptionFilter,
+        ) -> Option<SubscriptionFilter> {
+            self.mark("accepted_subscription_filter");
+            None
+        }
+        async fn listen(&self, _: SubscriptionContext) -> Result<(), ErrorData> {
+            mark("listen")
+        }
+        async fn subscribe(
+            &self,
+            _: SubscribeRequestParams,
+            _: RequestContext<RoleServer>,
+        ) -> Result<(), ErrorData> {
+            mark("subscribe")
+        }
+        async fn unsubscribe(
+            &self,
+            _: UnsubscribeRequestParams,
+            _: RequestContext<RoleServer>,
+        ) -> Result<(), ErrorData> {
+            mark("unsubscribe")
+        }
+        async fn list_tools(
+            &self,
+            _: Option<PaginatedRequestParams>,
+            _: RequestContext<RoleServer>,
+        ) -> Result<ListToolsResult, ErrorData> {
+            mark("list_tools")
+        }
+        fn get_tool(&self, _: &str) -> Option<Tool> {
+            self.mark("get_tool");
+            None
+        }
+        async fn on_custom_request(
+            &self,
+            _: CustomRequest,
+            _: RequestContext<RoleServer>,
+        ) -> Result<CustomResult, ErrorData> {
+            mark("on_custom_request")
+        }
+        async fn on_cancelled(
+            &self,
+            _: CancelledNotificationParam,
+            _: NotificationContext<RoleServer>,
+        ) {
+            self.mark("on_cancelled");
+        }
+        async fn on_progress(
+            &self,
+            _: ProgressNotificationParam,
+            _: NotificationContext<RoleServer>,
+        ) {
+            self.mark("on_progress");
+        }
+        async fn on_initialized(&self, _: NotificationContext<RoleServer>) {
+            self.mark("on_initialized");
+        }
+        async fn on_roots_list_changed(&self, _: NotificationContext<RoleServer>) {
+            self.mark("on_roots_list_changed");
+        }
+        async fn on_custom_notification(
+            &self,
+            _: CustomNotification,
+            _: NotificationContext<RoleServer>,
+        ) {
+            self.mark("on_custom_notification");
+        }
+        fn get_info(&self) -> ServerConfig {
+            self.mark("get_info");
+            ServerConfig::default()
+        }
+        async fn get_task(
+            &self,
+            _: GetTaskParams,
+            _: RequestContext<RoleServer>,
+        ) -> Result<GetTaskResult, ErrorData> {
+            mark("get_task")
+        }
+        async fn update_task(
+            &self,
+            _: UpdateTaskParams,
+            _: RequestContext<RoleServer>,
+        ) -> Result<(), ErrorData> {
+            mark("update_task")
+        }
+        async fn cancel_task(
+            &self,
+            _: CancelTaskParams,
+            _: RequestContext<RoleServer>,
+        ) -> Result<(), ErrorData> {
+            mark("cancel_task")
+        }
+        async fn list_skills(
+            &self,
+            _: Option<PaginatedRequestParams>,
+            _: RequestContext<RoleServer>,
+        ) -> Result<ListSkillsResult, ErrorData> {
+            mark("list_skills")
+        }
+        async fn get_skill(
+            &self,
+            _: GetSkillRequestParams,
+            _: RequestContext<RoleServer>,
+        ) -> Result<GetSkillResult, ErrorData> {
+            mark("get_skill")
+        }
+        async fn read_resource_directory(
+            &self,
+            _: ReadResourceDirectoryRequestParams,
+            _: RequestContext<RoleServer>,
+        ) -> Result<ReadResourceDirectoryResult, ErrorData> {
+            mark("read_resource_directory")
+        }
+    }
+
+    fn from<T: serde::de::DeserializeOwned>(value: Value) -> T {
+        serde_json::from_value(value)
+            .unwrap_or_else(|e| panic!("{} from this JSON: {e}", std::any::type_name::<T>()))
+    }
+
+    /// The error a method answered with: its name, if the call reached it.
+    async fn reached<T>(call: impl Future<Output = Result<T, ErrorData>>) -> String {
+        match call.await {
+            Err(error) => error.message.into_owned(),
+            Ok(_) => "an answer of rmcp's default".to_owned(),
+        }
+    }
+
+    #[test]
+    fn every_method_reaches_the_server() {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_time()
+            .build()
+            .expect("a runtime");
+        runtime.block_on(async {
+            // The wrapper served on one end of a pipe: its peer goes in the requests' contexts,
+            // and notifications (whose context only rmcp makes) are written into the other end.
+            let marks = Marks::default();
+            let handler = AskingHandler(marks.clone());
+            let (ours, mut theirs) = tokio::io::duplex(64 * 1024);
+            let running = ::rmcp::service::serve_directly(handler.clone(), ours, None);
+            let peer = running.peer().clone();
+            let request = || RequestContext::new(NumberOrString::Number(1), peer.clone());
+
+            let initialize: InitializeRequestParams = from(json!({
+                "protocolVersion": "2025-11-25",
+                "capabilities": {},
+                "clientInfo": Implementation::new("test", "1"),
+            }));
+            // Each method with its params, then a context: what it answered.
+            macro_rules! call {
+                ($method:ident $(, $param:expr)*) => {
+                    (
+                        stringify!($method),
+                        reached(handler.$method($($param,)* request())).await,
+                    )
+                };
+            }
+            let answered = [
+                call!(call_tool, CallToolRequestParams::new("t")),
+                call!(get_prompt, from(json!({"name": "p"}))),
+                call!(ping),
+                call!(initialize, initialize.clone()),
+                (
+                    "negotiate_initialize",
+                    reached(async { handler.negotiate_initialize(&initialize) }).await,
+                ),
+                call!(discover),
+                call!(
+                    complete,
+                    from(json!({
+                        "ref": {"type": "ref/prompt", "name": "p"},
+                        "argument": {"name": "a", "value": "v"},
+                    }))
+                ),
+                call!(set_level, from(json!({"level": "info"}))),
+                call!(list_prompts, None),
+                call!(list_resources, None),
+                call!(list_resource_templates, None),
+                call!(read_resource, from(json!({"uri": "file:///a"}))),
+                call!(subscribe, from(json!({"uri": "file:///a"}))),
+                call!(unsubscribe, from(json!({"uri": "file:///a"}))),
+                call!(list_tools, None),
+                call!(on_custom_request, CustomRequest::new("x/y", None)),
+                call!(get_task, from(json!({"taskId": "t"}))),
+                call!(
+                    update_task,
+                    from(json!({"taskId": "t", "inputResponses": {}}))
+                ),
+                call!(cancel_task, from(json!({"taskId": "t"}))),
+                call!(list_skills, None),
+                call!(get_skill, from(json!({"uri": "skill://s"}))),
+                call!(read_resource_directory, from(json!({"uri": "file:///a/"}))),
+            ];
+            for (method, answer) in answered {
+                assert_eq!(answer, method, "`{method}` did not reach the server");
+            }
+
+            let _ = handler.supported_protocol_versions();
+            let _ = handler.accepted_subscription_filter(&from(json!({})));
+            let _ = handler.get_tool("t");
+            let _ = handler.get_info();
+
+            let notifications = [
+                json!({"method": "notifications/cancelled", "params": {"requestId": 1}}),
+                json!({"method": "notifications/progress",
+                       "params": {"progressToken": 1, "progress": 1.0}}),
+                json!({"method": "notifications/initialized"}),
+                json!({"method": "notifications/roots/list_changed"}),
+                json!({"method": "x/y", "params": {}}),
+            ];
+            for mut notification in notifications {
+                notification["jsonrpc"] = json!("2.0");
+                let line = format!("{notification}\n");
+                theirs.write_all(line.as_bytes()).await.expect("the pipe");
+            }
+            let expected = [
+                "supported_protocol_versions",
+                "accepted_subscription_filter",
+                "get_tool",
+                "get_info",
+                "on_cancelled",
+                "on_progress",
+                "on_initialized",
+                "on_roots_list_changed",
+                "on_custom_notification",
+            ];
+            // (rmcp itself calls `get_info` when it starts serving: what matters is that each
+            // call reached the server.)
+            let missing = || {
+                let reached = marks.reached.lock().unwrap();
+                expected
+                    .iter()
+                    .filter(|method| !reached.contains(method))
+                    .copied()
+                    .collect::<Vec<_>>()
+            };
+            for _ in 0..500 {
+                if missing().is_empty() {
+                    break;
+                }
+                tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+            }
+            assert_eq!(missing(), [] as [&str; 0], "these did not reach the server");
+            running.cancel().await.ok();
+        });
+    }
+}
