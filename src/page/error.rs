@@ -36,6 +36,11 @@ pub enum PageError {
     /// [`Pages::serve`](super::Pages::serve) on pages that were not bound to loopback: mount
     /// [`router`](super::Pages::router) in the server's own app instead.
     NotBound,
+    /// A claim lease under one second ([`Pages::with_claim_lease`](super::Pages::with_claim_lease)).
+    ClaimLease {
+        /// The lease given.
+        lease: std::time::Duration,
+    },
 }
 
 impl fmt::Display for PageError {
@@ -61,6 +66,10 @@ impl fmt::Display for PageError {
             PageError::NotBound => f.write_str(
                 "these pages were not bound to loopback (`Pages::bind_loopback`): mount \
                  `Pages::router` in the server's own app instead of calling `serve`",
+            ),
+            PageError::ClaimLease { lease } => write!(
+                f,
+                "claim lease {lease:?} must be at least one second (flows count whole seconds)"
             ),
         }
     }

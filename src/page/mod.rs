@@ -105,6 +105,8 @@ pub struct Pages {
     /// The `Host` every request must name (DNS rebinding), on a loopback listener.
     host: Option<String>,
     listener: Option<tokio::net::TcpListener>,
+    /// How long a submission's claim holds, and so the longest a sink may take.
+    claim_lease: std::time::Duration,
 }
 
 impl fmt::Debug for Pages {
@@ -137,6 +139,7 @@ impl Pages {
             path,
             host: None,
             listener: None,
+            claim_lease: Flow::DEFAULT_CLAIM_LEASE,
         })
     }
 
@@ -244,6 +247,23 @@ impl Pages {
         self
     }
 
+    /// How long a submission's claim on its flow holds (default
+    /// [`Flow::DEFAULT_CLAIM_LEASE`], 60 s), and so the longest a sink may take: one that takes
+    /// longer is given up (its future dropped), the flow fails with "did not finish saving in
+    /// time", and the page says so. Within the lease no other submission of the same form, on
+    /// any replica, reaches a sink; set it above your sink's own timeouts (a vault's write, an
+    /// OAuth code exchange).
+    ///
+    /// # Errors
+    /// [`PageError::ClaimLease`] for a lease under one second (flows count whole seconds).
+    pub fn with_claim_lease(mut self, lease: std::time::Duration) -> Result<Self, PageError> {
+        if lease < std::time::Duration::from_secs(1) {
+            return Err(PageError::ClaimLease { lease });
+        }
+        self.claim_lease = lease;
+        Ok(self)
+    }
+
     /// The flows these pages finish: give them to the server's
     /// [`AskConfig::with_flows`](crate::rmcp::AskConfig::with_flows).
     #[must_use]
@@ -268,6 +288,7 @@ impl Pages {
             origin: self.origin,
             path: self.path,
             host: self.host,
+            claim_lease: self.claim_lease,
         });
         let router = Router::new()
             .route(&format!("{path}style.css"), get(style))
@@ -312,6 +333,7 @@ struct Shared {
     origin: String,
     path: String,
     host: Option<String>,
+    claim_lease: std::time::Duration,
 }
 
 /// The claims of a CSRF token, sealed (AES-256-GCM-SIV) and bound to the principal and flow.
@@ -645,7 +667,9 @@ async fn submit(
 
 /// Hands a flow's result to its sink (`store`) and finishes the flow with what the sink says:
 /// only under the flow's claim ([`FlowStore::claim`](crate::url_mode::FlowStore::claim)), which
-/// one submission wins on whichever replica it arrives, so a sink sees a flow's secret once.
+/// one submission wins on whichever replica it arrives, so a sink sees a flow's secret once. The
+/// sink has until the claim runs out: past it another submission may claim, so the sink is
+/// given up and the flow fails.
 async fn finish(
     shared: &Shared,
     id: &FlowId,
@@ -653,21 +677,19 @@ async fn finish(
     browser: &str,
     store: impl std::future::Future<Output = Result<serde_json::Value, String>>,
 ) -> Response {
+    // Counted from before the claim, which runs out `claim_lease` after the store's now.
+    let until = tokio::time::Instant::now() + shared.claim_lease;
     let claimed = shared
         .flows
         .store()
-        .claim(
-            id,
-            principal,
-            browser,
-            Flow::DEFAULT_CLAIM_LEASE,
-            UnixTime::now(),
-        )
+        .claim(id, principal, browser, shared.claim_lease, UnixTime::now())
         .await;
     if let Err(error) = claimed {
         return flow_refusal(&error);
     }
-    let stored = store.await;
+    let Ok(stored) = tokio::time::timeout_at(until, store).await else {
+        return too_slow(shared, id, principal, browser).await;
+    };
     let sink_took_it = stored.is_ok();
     let finished = shared
         .flows
@@ -695,6 +717,36 @@ async fn finish(
         }
         Err(error) => flow_refusal(&error),
     }
+}
+
+/// The sink did not finish within the claim: the flow fails (the tool reads why), and the user is
+/// told that the server may have kept part of what they sent, and to ask again.
+async fn too_slow(shared: &Shared, id: &FlowId, principal: &str, browser: &str) -> Response {
+    let why = format!(
+        "The server did not finish saving this within {} s.",
+        shared.claim_lease.as_secs()
+    );
+    // Whatever the store says, the page tells the user the same: nothing more is read from it.
+    let _ = shared
+        .flows
+        .store()
+        .finish(id, principal, browser, Err(why.clone()), UnixTime::now())
+        .await;
+    let body = format!(
+        "<p>{} It may have kept part of it, but the tool that asked will not use it. Go back \
+         to your MCP client and ask again.</p>",
+        html::escape(&why)
+    );
+    (
+        StatusCode::GATEWAY_TIMEOUT,
+        html_body(html::page(
+            &shared.path,
+            "refused",
+            "Not saved in time",
+            &body,
+        )),
+    )
+        .into_response()
 }
 
 fn finished_page(shared: &Shared, flow: &Flow) -> Response {

@@ -16,7 +16,8 @@ use axum::extract::ConnectInfo;
 use axum::http::{HeaderMap, Request, StatusCode, header};
 use axum::response::{IntoResponse, Redirect};
 use mcp_elicit::page::{
-    IdentifyFuture, Identity, PageError, Pages, SecretPage, Secrets, SingleUser,
+    IdentifyFuture, Identity, PageError, Pages, SecretPage, SecretSink, Secrets, SingleUser,
+    SinkFuture,
 };
 use mcp_elicit::schema::{Property, StringSchema};
 use mcp_elicit::state::{KeyId, ParamsDigest, StateKey, StateKeys, UnixTime};
@@ -780,6 +781,78 @@ async fn a_sink_that_fails_fails_the_flow_with_its_words() {
     assert_eq!(
         site.status(&id),
         FlowStatus::Failed("The vault is down.".into())
+    );
+}
+
+/// A sink that never finishes: it waits, and says whether it got past its wait.
+struct Stuck(Arc<Mutex<bool>>);
+
+impl SecretSink for Stuck {
+    fn store<'a>(&'a self, _: &'a str, _: Secrets) -> SinkFuture<'a> {
+        Box::pin(async move {
+            tokio::time::sleep(Duration::from_secs(3600)).await;
+            *self.0.lock().unwrap() = true;
+            Ok(json!({ "stored": true }))
+        })
+    }
+}
+
+/// A sink has until the submission's claim runs out: past it another submission could claim the
+/// flow, so the sink is given up, the flow fails, and the user is told it may have been kept.
+#[tokio::test(start_paused = true)]
+async fn a_sink_slower_than_the_claim_is_given_up_and_the_flow_fails() {
+    let store = MemoryFlowStore::new();
+    let flows = Flows::new(store.clone(), BASE).unwrap();
+    let past_its_wait = Arc::new(Mutex::new(false));
+    let router = Pages::new(flows, HeaderUser)
+        .unwrap()
+        .with_claim_lease(Duration::from_secs(5))
+        .unwrap()
+        .secret(api_key_page(), Stuck(Arc::clone(&past_its_wait)))
+        .router();
+    let site = Site {
+        store,
+        router,
+        stored: Stored::default(),
+    };
+    let id = site.flow_for("alice");
+    let (_, cookie, token) = opened(&site, &id, "alice").await;
+    let reply = site
+        .post(
+            &id.to_string(),
+            "alice",
+            &cookie,
+            Some(ORIGIN),
+            &[("_csrf", &token), ("key", KEY)],
+        )
+        .await;
+    assert_eq!(reply.status, StatusCode::GATEWAY_TIMEOUT, "{}", reply.body);
+    assert!(
+        reply
+            .body
+            .contains("The server did not finish saving this within 5 s."),
+        "{}",
+        reply.body
+    );
+    assert!(reply.body.contains("ask again"), "{}", reply.body);
+    assert_eq!(
+        site.status(&id),
+        FlowStatus::Failed("The server did not finish saving this within 5 s.".into())
+    );
+    assert!(!*past_its_wait.lock().unwrap(), "the sink was given up");
+}
+
+#[test]
+fn a_claim_lease_under_a_second_is_refused() {
+    let flows = Flows::new(MemoryFlowStore::new(), BASE).unwrap();
+    let pages = Pages::new(flows, HeaderUser).unwrap();
+    let refused = pages
+        .with_claim_lease(Duration::from_millis(999))
+        .unwrap_err();
+    assert!(matches!(refused, PageError::ClaimLease { .. }));
+    assert_eq!(
+        refused.to_string(),
+        "claim lease 999ms must be at least one second (flows count whole seconds)"
     );
 }
 

@@ -409,8 +409,9 @@ impl Flow {
     ///
     /// A claim is a lease, not a lock: if the replica that claimed dies before it
     /// [finishes](Flow::finished), the claim runs out after `lease` and the user may send the
-    /// form again. A sink that takes longer than its lease may therefore see a second
-    /// submission: keep the lease above the sink's own timeout.
+    /// form again. A sink still working when its lease runs out could meet a second
+    /// submission: the library's pages give a sink no longer than the lease (they give it up and
+    /// fail the flow), and a lease should stay above the sink's own timeouts.
     ///
     /// # Errors
     /// As [`Flow::opened`], and: [`FlowError::NotOpened`] for a flow not opened yet;
