@@ -52,6 +52,7 @@ const LAYERS: &[(&str, &[&[&str]])] = &[
             &["config", "keep_alive"],
             &["asker"],
             &["wire"],
+            &["handler"],
             &["http"],
             &["client"],
             &["kit"],

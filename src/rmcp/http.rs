@@ -19,7 +19,7 @@ use http_body_util::{BodyExt, Full};
 use serde_json::Value;
 
 use super::convert;
-use super::wire::AskingHandler;
+use super::handler::AskingHandler;
 
 /// The response every streamable HTTP service gives: rmcp's.
 pub type HttpResponse = Response<BoxBody<Bytes, Infallible>>;

@@ -13,7 +13,8 @@ use tokio::task::JoinHandle;
 
 use super::client::AnsweringClient;
 use super::convert::revision;
-use super::wire::{AskingHandler, AskingService};
+use super::handler::AskingHandler;
+use super::wire::AskingService;
 use crate::Revision;
 use crate::client::{Answerer, WrongMode};
 

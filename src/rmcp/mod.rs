@@ -13,6 +13,9 @@ mod keep_alive;
 mod asker;
 // The service that records each call and leaves out what rmcp's types cannot.
 mod wire;
+// The same recording for a transport that takes a `ServerHandler`.
+#[cfg(any(feature = "http", feature = "rmcp-client"))]
+mod handler;
 // Serving over streamable HTTP.
 #[cfg(feature = "http")]
 mod http;
