@@ -9,7 +9,7 @@ use mcp_elicit::client::{Incoming, Scripted, Step};
 use mcp_elicit::rmcp::{AskConfig, Called, KitError, TestKit};
 use serde_json::json;
 
-// Your own server in a library: `use my_server as booking;` in place of the three lines below.
+// Your own server in a library: `use my_server as booking;` in place of the `mod booking` below.
 // An example has no library, so this test includes the example's file.
 #[allow(dead_code)] // its `main`, which serves stdio
 #[path = "../booking.rs"]
