@@ -38,14 +38,25 @@ pub struct FormRequest<T = Map<String, Value>> {
 /// the one serializer ([`write_form_params`]) and then copied as they are. `None` inside: the
 /// declared form cannot be written (a select whose options come at run time), so every call
 /// takes the ordinary path and reports the error itself.
+///
+/// With `mrtr`, also the form's input request and the digest that binds an answer to it, made
+/// once by [`crate::mrtr`] (a 2026-07-28 question asks and reads them on every round).
 #[doc(hidden)]
-pub struct WireCache(std::sync::OnceLock<Option<Box<RawValue>>>);
+pub struct WireCache {
+    params: std::sync::OnceLock<Option<Box<RawValue>>>,
+    #[cfg(feature = "mrtr")]
+    question: std::sync::OnceLock<(Value, String)>,
+}
 
 impl WireCache {
     /// An empty cache, for a `static` in generated code.
     #[allow(clippy::new_without_default)]
     pub const fn new() -> Self {
-        Self(std::sync::OnceLock::new())
+        Self {
+            params: std::sync::OnceLock::new(),
+            #[cfg(feature = "mrtr")]
+            question: std::sync::OnceLock::new(),
+        }
     }
 }
 
@@ -137,6 +148,18 @@ impl<T> FormRequest<T> {
             wire: Some(wire),
             ..Self::from_static(name, message, schema)
         }
+    }
+
+    /// A derived form unchanged since [`Elicit::form_request`](crate::Elicit::form_request): its
+    /// input request and question digest, made by `make` on the type's first use and kept for
+    /// every later one. `None` for any other form (built or changed at run time).
+    #[cfg(feature = "mrtr")]
+    pub(crate) fn cached_question(
+        &self,
+        make: impl FnOnce(&Self) -> (Value, String),
+    ) -> Option<&'static (Value, String)> {
+        let wire = self.wire?;
+        Some(wire.question.get_or_init(|| make(self)))
     }
 
     /// The name this request is reported under in [`crate::observe`]: the derived type's name
@@ -360,7 +383,7 @@ impl<T> Serialize for FormRequest<T> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         if let Some(wire) = self.wire
             && writes_compact_json_text::<S>()
-            && let Some(text) = wire.0.get_or_init(|| {
+            && let Some(text) = wire.params.get_or_init(|| {
                 let mut text = Vec::new();
                 let mut writer = serde_json::Serializer::new(&mut text);
                 write_form_params(self, Revision::LATEST, &mut writer).ok()?;

@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 
 use elicit_core::mrtr::{Ask, MrtrError, Retry};
-use elicit_core::{Elicitation, UrlOutcome, UrlRequest};
+use elicit_core::{Elicit, Elicitation, UrlOutcome, UrlRequest};
 use serde_json::{Value, json};
 
 mod common;
@@ -339,4 +339,38 @@ fn input_responses_from_a_transport_map_read_the_same() {
         ready(round.answer(Ask::form::<Window>("window")).unwrap()),
         Elicitation::Accept(Window { hour: 12 })
     );
+}
+
+/// A derived form's question is made once per type: it is the question the same form makes
+/// anew at run time, so an answer to one is read for the other; and a form changed at run time
+/// is another question.
+#[test]
+fn a_derived_forms_question_is_the_same_made_once_or_anew() {
+    let rounds = rounds();
+    let params = call();
+    let first = asked(&rounds, &params, Ask::form::<Window>("window"));
+    let retried = retry(
+        &params,
+        &first,
+        json!({ "window": accept(json!({ "hour": 9 })) }),
+    );
+    // Changed at run time, then back: made anew, the same question, so the answer is read.
+    let anew = Window::form_request()
+        .with_message("another message")
+        .and_then(|form| form.with_message(Window::form_request().message().to_owned()))
+        .unwrap();
+    let window = ready(
+        round::<()>(&rounds, &retried)
+            .unwrap()
+            .answer(Ask::form_request("window", anew))
+            .unwrap(),
+    );
+    assert_eq!(window, Elicitation::Accept(Window { hour: 9 }));
+    // Another message: another question, asked again rather than read.
+    let other = Window::form_request()
+        .with_message("When, for the other one?")
+        .unwrap();
+    let again = asked(&rounds, &retried, Ask::form_request("window", other));
+    assert_eq!(keys_of(&again), ["window"]);
+    assert_eq!(message_of(&again, "window"), "When, for the other one?");
 }

@@ -40,6 +40,9 @@ type Reader<O> = Box<dyn Fn(&Value) -> Result<O, Box<Unusable>> + Send + Sync>;
 pub struct Ask<O> {
     key: String,
     request: Value,
+    /// The digest of `request` ([`question_of`]) where it is known already: a derived form's,
+    /// made once per type.
+    question: Option<String>,
     read: Reader<O>,
     /// The elicitation's name for the interrupt budget ([`crate::observe`]); `None` for
     /// sampling and roots, which are not questions to the user.
@@ -117,10 +120,11 @@ impl Ask<()> {
     where
         T: FromContent + 'static,
     {
-        let request = elicit_request(&form);
+        let (request, question) = asked(&form);
         Ask {
             key: key.into(),
             request,
+            question,
             name: Some(form.name().to_owned().into()),
             before_asked: Unsolicited::Ignored,
             counted: None,
@@ -151,10 +155,11 @@ impl Ask<()> {
     where
         T: ConsentForm + 'static,
     {
-        let request = elicit_request(&form);
+        let (request, question) = asked(&form);
         Ask {
             key: key.into(),
             request,
+            question,
             name: Some(form.name().to_owned().into()),
             before_asked: Unsolicited::Never,
             counted: Some(Elicitation::outcome),
@@ -174,6 +179,7 @@ impl Ask<()> {
         Ask {
             key: key.into(),
             request: elicit_request(&request),
+            question: None,
             name: Some(request.name().to_owned().into()),
             before_asked: Unsolicited::Ignored,
             counted: None,
@@ -201,6 +207,7 @@ impl Ask<()> {
         Ask {
             key: key.into(),
             request: elicit_request(&request),
+            question: None,
             name: Some(request.name().to_owned().into()),
             before_asked: Unsolicited::Ignored,
             counted: None,
@@ -240,6 +247,7 @@ impl Ask<()> {
         Ask {
             key: key.into(),
             request: Value::Object(request),
+            question: None,
             name: None,
             before_asked: Unsolicited::Ignored,
             counted: None,
@@ -356,9 +364,12 @@ impl<O> Asks for Ask<O> {
         keys.push((&self.key, self.before_asked == Unsolicited::Read));
     }
 
-    fn collect(self, round: &mut dyn sealed::Collect) -> Option<O> {
+    fn collect(mut self, round: &mut dyn sealed::Collect) -> Option<O> {
         let unasked = self.before_asked == Unsolicited::Read;
-        let question = question_of(&self.request);
+        let question = match self.question.take() {
+            Some(question) => question,
+            None => question_of(&self.request),
+        };
         if let Some((response, fresh)) = round.lookup(&self.key, &question, unasked) {
             let read = self.read(&response);
             // Count each answer once, when it arrives; carried answers were counted then.
@@ -388,6 +399,20 @@ impl<O> Asks for Ask<O> {
         let (key, request, name) = self.into_parts();
         round.missing(key, question, request, name);
         None
+    }
+}
+
+/// A form's input request and its question: made once per derived type (an unchanged form asks
+/// the same every time), anew for a form built or changed at run time.
+fn asked<T>(form: &FormRequest<T>) -> (Value, Option<String>) {
+    let cached = form.cached_question(|form| {
+        let request = elicit_request(form);
+        let question = question_of(&request);
+        (request, question)
+    });
+    match cached {
+        Some((request, question)) => (request.clone(), Some(question.clone())),
+        None => (elicit_request(form), None),
     }
 }
 
