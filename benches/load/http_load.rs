@@ -134,8 +134,8 @@ impl Server {
         }
     }
 
-    /// User + system CPU time so far.
-    fn cpu(&self) -> Duration {
+    /// User and system (the kernel's: sockets, wakeups) CPU time so far.
+    fn cpu_split(&self) -> (Duration, Duration) {
         let stat = std::fs::read_to_string(format!("/proc/{}/stat", self.child.id())).unwrap();
         // Fields after the command name's closing parenthesis: utime is the 12th, stime the 13th.
         let fields: Vec<&str> = stat
@@ -144,9 +144,9 @@ impl Server {
             .1
             .split_whitespace()
             .collect();
-        let ticks: u64 = fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap();
         // USER_HZ is 100 on Linux (`getconf CLK_TCK`).
-        Duration::from_millis(ticks * 10)
+        let ticks = |field: &str| Duration::from_millis(field.parse::<u64>().unwrap() * 10);
+        (ticks(fields[11]), ticks(fields[12]))
     }
 
     /// Resident memory, in bytes.
@@ -229,15 +229,15 @@ async fn bare_call(client: &Client<Accepting>) -> Duration {
 }
 
 /// `calls` calls spread over `clients`, each client's calls one after the other; the server's
-/// CPU for them, and every round's latency.
+/// CPU for them (user and system), and every round's latency.
 async fn batch(
     server: &Server,
     clients: &[Arc<Client<Accepting>>],
     calls: usize,
     asked: bool,
-) -> (Duration, Vec<Duration>) {
+) -> ((Duration, Duration), Vec<Duration>) {
     let per_client = calls / clients.len();
-    let before = server.cpu();
+    let before = server.cpu_split();
     let tasks: Vec<_> = clients
         .iter()
         .map(|client| {
@@ -260,7 +260,8 @@ async fn batch(
     for task in tasks {
         latencies.extend(task.await.unwrap());
     }
-    (server.cpu() - before, latencies)
+    let after = server.cpu_split();
+    ((after.0 - before.0, after.1 - before.1), latencies)
 }
 
 fn percentile(sorted: &[Duration], p: f64) -> Duration {
@@ -287,16 +288,20 @@ async fn cpu_and_latency() {
     batch(&server, &clients, calls / 4, true).await;
     batch(&server, &clients, calls / 4, false).await;
     let (mut ratios, mut asked_us, mut bare_us) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut asked_system, mut bare_system) = (Vec::new(), Vec::new());
     let (mut asked_lat, mut bare_lat) = (Vec::new(), Vec::new());
     for _ in 0..rounds {
         let (asked_cpu, asked_latencies) = batch(&server, &clients, calls, true).await;
         let (bare_cpu, bare_latencies) = batch(&server, &clients, calls, false).await;
         let done = (calls / concurrency * concurrency) as f64;
-        let asked = asked_cpu.as_secs_f64() * 1e6 / done;
-        let bare = bare_cpu.as_secs_f64() * 1e6 / done;
+        let per_call = |cpu: Duration| cpu.as_secs_f64() * 1e6 / done;
+        let asked = per_call(asked_cpu.0 + asked_cpu.1);
+        let bare = per_call(bare_cpu.0 + bare_cpu.1);
         ratios.push(asked / bare);
         asked_us.push(asked);
         bare_us.push(bare);
+        asked_system.push(per_call(asked_cpu.1));
+        bare_system.push(per_call(bare_cpu.1));
         asked_lat.extend(asked_latencies);
         bare_lat.extend(bare_latencies);
     }
@@ -321,6 +326,11 @@ async fn cpu_and_latency() {
     };
     println!("  asked once (2 requests)      {}", span(&mut asked_us));
     println!("  two bare calls (2 requests)  {}", span(&mut bare_us));
+    println!(
+        "  of which the kernel's        asked {}, bare {}",
+        span(&mut asked_system),
+        span(&mut bare_system)
+    );
     let m = median(&mut ratios);
     println!(
         "  ratio                        {m:.2}x [{:.2}, {:.2}]",
