@@ -348,12 +348,7 @@ fn input_responses_from_a_transport_map_read_the_same() {
 fn a_derived_forms_question_is_the_same_made_once_or_anew() {
     let rounds = rounds();
     let params = call();
-    let first = asked(&rounds, &params, Ask::form::<Window>("window"));
-    let retried = retry(
-        &params,
-        &first,
-        json!({ "window": accept(json!({ "hour": 9 })) }),
-    );
+    let retried = window_answered(&rounds, &params, accept(json!({ "hour": 9 })));
     // Changed at run time, then back: made anew, the same question, so the answer is read.
     let anew = Window::form_request()
         .with_message("another message")

@@ -87,12 +87,7 @@ fn an_invalid_answer_is_asked_again_once_saying_what_was_wrong_then_rejected() {
 fn a_valid_answer_after_an_invalid_one_is_used() {
     let rounds = rounds();
     let params = call();
-    let first = asked(&rounds, &params, Ask::form::<Window>("window"));
-    let retried = retry(
-        &params,
-        &first,
-        json!({ "window": accept(json!({ "hour": 99 })) }),
-    );
+    let retried = window_answered(&rounds, &params, accept(json!({ "hour": 99 })));
     let again = asked(&rounds, &retried, Ask::form::<Window>("window"));
     let retried = retry(
         &params,

@@ -121,6 +121,16 @@ pub fn asked<A: elicit_core::mrtr::Asks>(
     ask(round::<()>(rounds, params).unwrap().answer(asks).unwrap())
 }
 
+/// The retry of a run on `params` that asked for the `window`, answering it with `window`.
+pub fn window_answered(rounds: &Rounds, params: &Value, window: Value) -> Value {
+    let first = asked(
+        rounds,
+        params,
+        elicit_core::mrtr::Ask::form::<Window>("window"),
+    );
+    retry(params, &first, json!({ "window": window }))
+}
+
 pub fn keys_of(result: &InputRequiredResult) -> Vec<&str> {
     result.input_requests().keys().collect()
 }

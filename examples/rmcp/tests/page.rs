@@ -87,6 +87,16 @@ fn site_with(pages: impl FnOnce(Flows) -> Pages, store: MemoryFlowStore) -> Site
     }
 }
 
+/// A site whose pages (the sink among them) `pages` makes, over `store`.
+fn site_of(store: MemoryFlowStore, pages: impl FnOnce(Flows) -> Pages) -> Site {
+    let flows = Flows::new(store.clone(), BASE).unwrap();
+    Site {
+        store,
+        router: pages(flows).router(),
+        stored: Stored::default(),
+    }
+}
+
 fn site() -> Site {
     site_with(
         |flows| Pages::new(flows, HeaderUser).unwrap(),
@@ -169,6 +179,19 @@ impl Site {
         }
         let body = serde_urlencoded::to_string(form).unwrap();
         self.send(request.body(Body::from(body)).unwrap()).await
+    }
+
+    /// `user` opens flow `id` and sends the key, as the page's own form does.
+    async fn submit_key(&self, id: &FlowId, user: &str) -> Reply {
+        let (_, cookie, token) = opened(self, id, user).await;
+        self.post(
+            &id.to_string(),
+            user,
+            &cookie,
+            Some(ORIGIN),
+            &[("_csrf", &token), ("key", KEY)],
+        )
+        .await
     }
 
     fn stored(&self) -> Vec<(String, String)> {
@@ -644,28 +667,14 @@ async fn a_call_given_up_while_the_sink_stores_is_not_told_nothing_was_stored() 
             Ok(json!({ "stored": true }))
         }
     };
-    let flows = Flows::new(store.clone(), BASE).unwrap();
-    let router = Pages::new(flows, HeaderUser)
-        .unwrap()
-        .secret(api_key_page(), sink)
-        .router();
-    let site = Site {
-        store,
-        router,
-        stored: Stored::default(),
-    };
+    let site = site_of(store, |flows| {
+        Pages::new(flows, HeaderUser)
+            .unwrap()
+            .secret(api_key_page(), sink)
+    });
     let id = site.flow_for("alice");
     *flow.lock().unwrap() = Some(id);
-    let (_, cookie, token) = opened(&site, &id, "alice").await;
-    let post = site
-        .post(
-            &id.to_string(),
-            "alice",
-            &cookie,
-            Some(ORIGIN),
-            &[("_csrf", &token), ("key", KEY)],
-        )
-        .await;
+    let post = site.submit_key(&id, "alice").await;
     assert_eq!(post.status, StatusCode::GONE, "{}", post.body);
     assert!(
         post.body.contains("while this was being saved"),
@@ -753,30 +762,15 @@ async fn a_value_that_breaks_a_rule_is_asked_again_naming_the_field_and_the_rule
 
 #[tokio::test]
 async fn a_sink_that_fails_fails_the_flow_with_its_words() {
-    let store = MemoryFlowStore::new();
-    let flows = Flows::new(store.clone(), BASE).unwrap();
-    let router = Pages::new(flows, HeaderUser)
-        .unwrap()
-        .secret(api_key_page(), |_: &str, _: Secrets| {
-            Err("The vault is down.".to_owned())
-        })
-        .router();
-    let site = Site {
-        store,
-        router,
-        stored: Stored::default(),
-    };
+    let site = site_of(MemoryFlowStore::new(), |flows| {
+        Pages::new(flows, HeaderUser)
+            .unwrap()
+            .secret(api_key_page(), |_: &str, _: Secrets| {
+                Err("The vault is down.".to_owned())
+            })
+    });
     let id = site.flow_for("alice");
-    let (_, cookie, token) = opened(&site, &id, "alice").await;
-    let reply = site
-        .post(
-            &id.to_string(),
-            "alice",
-            &cookie,
-            Some(ORIGIN),
-            &[("_csrf", &token), ("key", KEY)],
-        )
-        .await;
+    let reply = site.submit_key(&id, "alice").await;
     assert!(reply.body.contains("The vault is down."), "{}", reply.body);
     assert_eq!(
         site.status(&id),
@@ -801,31 +795,16 @@ impl SecretSink for Stuck {
 /// flow, so the sink is given up, the flow fails, and the user is told it may have been kept.
 #[tokio::test(start_paused = true)]
 async fn a_sink_slower_than_the_claim_is_given_up_and_the_flow_fails() {
-    let store = MemoryFlowStore::new();
-    let flows = Flows::new(store.clone(), BASE).unwrap();
     let past_its_wait = Arc::new(Mutex::new(false));
-    let router = Pages::new(flows, HeaderUser)
-        .unwrap()
-        .with_claim_lease(Duration::from_secs(5))
-        .unwrap()
-        .secret(api_key_page(), Stuck(Arc::clone(&past_its_wait)))
-        .router();
-    let site = Site {
-        store,
-        router,
-        stored: Stored::default(),
-    };
+    let site = site_of(MemoryFlowStore::new(), |flows| {
+        Pages::new(flows, HeaderUser)
+            .unwrap()
+            .with_claim_lease(Duration::from_secs(5))
+            .unwrap()
+            .secret(api_key_page(), Stuck(Arc::clone(&past_its_wait)))
+    });
     let id = site.flow_for("alice");
-    let (_, cookie, token) = opened(&site, &id, "alice").await;
-    let reply = site
-        .post(
-            &id.to_string(),
-            "alice",
-            &cookie,
-            Some(ORIGIN),
-            &[("_csrf", &token), ("key", KEY)],
-        )
-        .await;
+    let reply = site.submit_key(&id, "alice").await;
     assert_eq!(reply.status, StatusCode::GATEWAY_TIMEOUT, "{}", reply.body);
     assert!(
         reply
