@@ -43,7 +43,7 @@ expected_warnings=""
 
 echo "=== Node 22 and the conformance suite $suite_version (in $node_dir)"
 installed=$(cat "$node_dir/node_modules/@modelcontextprotocol/conformance/package.json" 2>/dev/null |
-  sed -n 's/^ *"version": *"\([^"]*\)".*/\1/p' | head -n1 || true)
+  sed -n 's/^ *"version": *"\([^"]*\)".*/\1/p;T;q' || true)
 if [ "$installed" != "$suite_version" ] || [ ! -x "$node_dir/node_modules/.bin/node" ]; then
   mkdir -p "$node_dir"
   npm install --prefix "$node_dir" --no-audit --no-fund --loglevel=error \
@@ -89,7 +89,7 @@ for scenario in "${scenarios[@]}"; do
   conformance server --url "$url" --scenario "$scenario" -o "$out" >"$out/output.txt" 2>&1
   rc=$?
   set -e
-  checks=$(find "$out" -name checks.json | head -n1)
+  checks=$(find "$out" -name checks.json -print -quit)
   # Count every check by status; a scenario passes only with >=1 check, all SUCCESS, exit 0.
   verdict=$(node -e '
     const fs = require("fs");

@@ -17,7 +17,8 @@ if ! command -v haproxy >/dev/null 2>&1 || ! command -v redis-server >/dev/null 
   apt-get update -qq
   apt-get install -y -qq haproxy redis-server >/dev/null
 fi
-haproxy -v | head -n1
+# Not `| head`: under pipefail, haproxy killed by SIGPIPE fails the script (exit 141).
+haproxy -v | sed -n 1p
 redis-server --version
 
 venv="$root/.ci/.venv"
