@@ -33,6 +33,16 @@ pub use crate::violation::{Rule, Violations};
 
 use crate::violation::Violation;
 
+/// Where each of `requests` was made, by key, if every one is a derived form's request made once
+/// per type: the same places are the same JSON for as long as the process runs. The rmcp
+/// adapter keys the requests it has converted by them, so a derived form is not written out
+/// again on every call to find it.
+#[cfg(feature = "mrtr")]
+#[must_use]
+pub fn input_request_places(requests: &crate::mrtr::InputRequests) -> Option<Vec<(&str, usize)>> {
+    requests.places()
+}
+
 /// A property of a generated schema.
 pub fn property<T: ElicitField>(
     name: &'static str,

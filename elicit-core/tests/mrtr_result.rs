@@ -177,3 +177,94 @@ fn a_result_carries_input_requests_or_request_state() {
             .contains("`resultType` must be \"input_required\"")
     );
 }
+
+/// A derived form's request is made once per type and asked from there: every round that asks it
+/// carries it from the same place, so a transport may know it by that place without writing it
+/// out. Anything else (a form changed at run time, a request that is not a derived form's) is
+/// not known by a place.
+#[test]
+fn a_derived_forms_request_is_asked_from_where_it_was_made() {
+    use elicit_core::__private::input_request_places;
+
+    let rounds = rounds();
+    let params = call();
+    let places = |result: &InputRequiredResult| {
+        input_request_places(result.input_requests()).map(|places| {
+            places
+                .into_iter()
+                .map(|(key, at)| (key.to_owned(), at))
+                .collect::<Vec<_>>()
+        })
+    };
+
+    let first = asked(&rounds, &params, Ask::form::<DeployTarget>("target"));
+    let again = asked(&rounds, &params, Ask::form::<DeployTarget>("target"));
+    let first_places = places(&first).expect("a derived form is known by its place");
+    assert_eq!(Some(first_places.clone()), places(&again));
+    assert_eq!(first.input_requests(), again.input_requests());
+
+    let both = asked(
+        &rounds,
+        &params,
+        (
+            Ask::form::<DeployTarget>("target"),
+            Ask::form::<Window>("window"),
+        ),
+    );
+    let both_places = places(&both).expect("two derived forms");
+    assert_eq!(both_places[0], first_places[0]);
+    assert_eq!(both_places[1].0, "window");
+    assert_ne!(
+        both_places[1].1, first_places[0].1,
+        "each type has its own place"
+    );
+
+    let changed = DeployTarget::form_request()
+        .with_message("Deploy build 42 where?")
+        .unwrap();
+    let changed = asked(&rounds, &params, Ask::form_request("target", changed));
+    assert_eq!(
+        places(&changed),
+        None,
+        "a form changed at run time is written anew"
+    );
+    assert_ne!(changed.input_requests(), first.input_requests());
+
+    let mixed = asked(
+        &rounds,
+        &params,
+        (Ask::form::<DeployTarget>("target"), Ask::roots("workspace")),
+    );
+    assert_eq!(
+        places(&mixed),
+        None,
+        "one request without a place: no key by places"
+    );
+}
+
+/// The requests keep the order they were asked in, whatever order JSON objects keep; two sets of
+/// the same requests are equal in any order, as JSON objects are.
+#[test]
+fn input_requests_keep_the_order_they_were_asked_in() {
+    let ab = InputRequests::new()
+        .roots("workspace")
+        .unwrap()
+        .elicit("target", &DeployTarget::form_request())
+        .unwrap();
+    assert_eq!(ab.keys().collect::<Vec<_>>(), ["workspace", "target"]);
+    let written = serde_json::to_string(&ab).unwrap();
+    assert!(
+        written.find("\"workspace\"") < written.find("\"target\""),
+        "{written}"
+    );
+    let ba = InputRequests::new()
+        .elicit("target", &DeployTarget::form_request())
+        .unwrap()
+        .roots("workspace")
+        .unwrap();
+    assert_eq!(ab, ba);
+    assert_ne!(ab, InputRequests::new().roots("workspace").unwrap());
+    let map = ab.clone().into_map();
+    assert_eq!(map.len(), 2);
+    assert_eq!(Some(&map["target"]), ab.get("target"));
+}

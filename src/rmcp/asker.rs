@@ -20,8 +20,8 @@ use serde_json::Value;
 
 use super::config::AskConfig;
 use super::convert::{
-    counted_action, elicitation_support, form_outcome, form_params, input_required, mrtr_error,
-    revision, url_outcome, url_params,
+    capabilities_json, counted_action, form_outcome, form_params, input_required, mrtr_error,
+    revision, support_of, url_outcome, url_params,
 };
 use super::keep_alive::{self, KeepAlive};
 use super::stop::Stop;
@@ -257,9 +257,11 @@ impl Asker {
         request_state: Option<&str>,
         context: &RequestContext<RoleServer>,
     ) -> Result<Self, ErrorData> {
-        let capabilities = context.client_capabilities();
+        // Read as JSON once, for what the client can be asked and, on 2026-07-28, what it
+        // declared.
+        let capabilities = capabilities_json(context.client_capabilities().as_ref());
         let (revision, support) = match context.protocol_version().as_ref().and_then(revision) {
-            Some(revision) => (revision, elicitation_support(capabilities.as_ref())),
+            Some(revision) => (revision, support_of(capabilities.as_ref())),
             // A version before elicitation existed: nothing can be asked.
             None => (Revision::V2025_06_18, ElicitationSupport::NONE),
         };
@@ -267,8 +269,8 @@ impl Asker {
         let round = if revision.has_multi_round_trip() {
             let principal = principal.clone()?;
             let declared = capabilities
-                .and_then(|c| serde_json::to_value(c).ok())
-                .and_then(|c| DeclaredCapabilities::from_client_capabilities(&c).ok())
+                .as_ref()
+                .and_then(|c| DeclaredCapabilities::from_client_capabilities(c).ok())
                 .unwrap_or(DeclaredCapabilities::NONE);
             let retry = Retry::new(declared)
                 .with_input_response_pairs(responses.into_iter().flatten())

@@ -193,14 +193,19 @@ pub fn url_params(
 pub fn input_required(
     result: &crate::mrtr::InputRequiredResult,
 ) -> Result<::rmcp::model::InputRequiredResult, ConvertError> {
-    let state = result.request_state().map(str::to_owned);
     // The requests are what a tool asks, the same JSON on every call that asks it; only the
     // state differs, and it is one string field of rmcp's type. So the requests go through the
-    // lossless check once: after that, the same JSON is rmcp's value from then.
-    let Ok(asked) = serde_json::to_string(result.input_requests()) else {
-        return checked_input_required(result);
+    // lossless check once: after that, the same JSON is rmcp's value from then. A derived form's
+    // request is known by where it was made (once per type), so it is not even written out.
+    let asked = match elicit_core::__private::input_request_places(result.input_requests()) {
+        Some(places) => places_key(&places),
+        None => match serde_json::to_string(result.input_requests()) {
+            Ok(json) => json,
+            Err(_) => return checked_input_required(result),
+        },
     };
     if let Some(requests) = CHECKED_REQUESTS.get(&asked) {
+        let state = result.request_state().map(str::to_owned);
         return Ok(::rmcp::model::InputRequiredResult::new(
             (*requests).clone(),
             state,
@@ -209,6 +214,17 @@ pub fn input_required(
     let theirs = checked_input_required(result)?;
     CHECKED_REQUESTS.put(asked, theirs.input_requests.clone());
     Ok(theirs)
+}
+
+/// The key of requests known by where they were made: each key's length, the key and the place,
+/// so no two lists share one; it starts with `#`, so no JSON key (`{...}`) is the same.
+fn places_key(places: &[(&str, usize)]) -> String {
+    use std::fmt::Write as _;
+    let mut key = String::from("#");
+    for (name, place) in places {
+        let _ = write!(key, "{}:{name}:{place:x};", name.len());
+    }
+    key
 }
 
 /// [`input_required`] through JSON, with the lossless check.
@@ -350,9 +366,18 @@ pub fn cannot_ask_result(cannot: &CannotAsk) -> Result<CallToolResult, ConvertEr
 
 /// What the client declared, in this crate's terms. rmcp's `{}` (no mode named) is form only.
 pub fn elicitation_support(capabilities: Option<&ClientCapabilities>) -> ElicitationSupport {
+    support_of(capabilities_json(capabilities).as_ref())
+}
+
+/// rmcp's capabilities as the JSON this crate reads them from.
+pub(crate) fn capabilities_json(capabilities: Option<&ClientCapabilities>) -> Option<Value> {
+    capabilities.and_then(|c| serde_json::to_value(c).ok())
+}
+
+/// [`elicitation_support`] of capabilities already in JSON ([`capabilities_json`]).
+pub(crate) fn support_of(capabilities: Option<&Value>) -> ElicitationSupport {
     capabilities
-        .and_then(|c| serde_json::to_value(c).ok())
-        .and_then(|c| ElicitationSupport::from_client_capabilities(&c).ok())
+        .and_then(|c| ElicitationSupport::from_client_capabilities(c).ok())
         .unwrap_or(ElicitationSupport::NONE)
 }
 

@@ -248,3 +248,66 @@ fn a_question_rmcp_cannot_carry_is_refused_every_time() {
         assert!(matches!(err, ConvertError::Refused { .. }), "{err}");
     }
 }
+
+/// The results of [`Round::answer`](mcp_elicit::mrtr::Round::answer) for a derived form are known
+/// by where the form's request was made: converted once, then reused. Each call still carries its
+/// own state, the result is what the check gives, two forms are not confused, and what rmcp
+/// cannot carry is refused on every call.
+#[test]
+fn a_derived_forms_question_from_a_round_is_checked_once() {
+    use mcp_elicit::mrtr::{Answer, Ask, Asks, InputRequiredResult, Retry, Rounds};
+    use mcp_elicit::rmcp::input_required;
+    use mcp_elicit::state::{Binding, KeyId, ParamsDigest, StateKey, StateKeys, UnixTime};
+
+    let rounds = Rounds::new(StateKeys::single(
+        KeyId::new(4),
+        StateKey::from_bytes([6; 32]),
+    ));
+    fn ask<A: Asks>(rounds: &Rounds, asks: A) -> InputRequiredResult {
+        let params = json!({
+            "name": "deploy",
+            "_meta": {"io.modelcontextprotocol/clientCapabilities": {"elicitation": {}}},
+        });
+        let binding = Binding {
+            principal: "ops-1",
+            method: "tools/call",
+            params_digest: ParamsDigest::of_request_params(&params),
+        };
+        let retry = Retry::from_params(&params).expect("well-formed");
+        let mut round = rounds
+            .round::<()>(retry, binding, UnixTime::now())
+            .expect("opens");
+        match round.answer(asks).expect("answers") {
+            Answer::Ask(result) => result,
+            Answer::Ready(_) | Answer::Rejected(_) => panic!("a first round asks"),
+        }
+    }
+
+    let mut states = Vec::new();
+    for _ in 0..3 {
+        let ours = ask(&rounds, Ask::form::<Deploy>("deploy"));
+        let theirs = input_required(&ours).expect("rmcp carries it");
+        assert_eq!(theirs.request_state.as_deref(), ours.request_state());
+        assert_eq!(
+            serde_json::to_value(&theirs).expect("rmcp writes it"),
+            ours.to_value()
+        );
+        states.push(ours.request_state().map(str::to_owned));
+    }
+    states.dedup();
+    assert_eq!(states.len(), 3, "each call seals its own state");
+
+    let other = ask(&rounds, Ask::form::<Regions>("deploy"));
+    let theirs = input_required(&other).expect("rmcp carries it");
+    assert_eq!(
+        serde_json::to_value(&theirs).expect("rmcp writes it"),
+        other.to_value(),
+        "another form under the same key is another question"
+    );
+
+    for _ in 0..2 {
+        let ours = ask(&rounds, Ask::form::<Huge>("count"));
+        let err = input_required(&ours).unwrap_err();
+        assert!(matches!(err, ConvertError::Refused { .. }), "{err}");
+    }
+}

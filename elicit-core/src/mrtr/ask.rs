@@ -1,5 +1,6 @@
 //! What a handler needs answered: [`Ask`], and several at once as a tuple ([`Asks`]).
 
+use std::borrow::Cow;
 use std::fmt;
 
 use serde_json::{Map, Value};
@@ -39,7 +40,9 @@ type Reader<O> = Box<dyn Fn(&Value) -> Result<O, Box<Unusable>> + Send + Sync>;
 /// ```
 pub struct Ask<O> {
     key: String,
-    request: Value,
+    /// Borrowed when it is a derived form's request, made once per type: a round that reads
+    /// the answer never copies it, and one that asks hands it on as it is.
+    request: Cow<'static, Value>,
     /// The digest of `request` ([`question_of`]) where it is known already: a derived form's,
     /// made once per type.
     question: Option<String>,
@@ -178,7 +181,7 @@ impl Ask<()> {
     pub fn url(key: impl Into<String>, request: UrlRequest) -> Ask<UrlOutcome> {
         Ask {
             key: key.into(),
-            request: elicit_request(&request),
+            request: Cow::Owned(elicit_request(&request)),
             question: None,
             name: Some(request.name().to_owned().into()),
             before_asked: Unsolicited::Ignored,
@@ -206,7 +209,7 @@ impl Ask<()> {
         );
         Ask {
             key: key.into(),
-            request: elicit_request(&request),
+            request: Cow::Owned(elicit_request(&request)),
             question: None,
             name: Some(request.name().to_owned().into()),
             before_asked: Unsolicited::Ignored,
@@ -246,7 +249,7 @@ impl Ask<()> {
         }
         Ask {
             key: key.into(),
-            request: Value::Object(request),
+            request: Cow::Owned(Value::Object(request)),
             question: None,
             name: None,
             before_asked: Unsolicited::Ignored,
@@ -297,7 +300,7 @@ impl<O> Ask<O> {
         (self.read)(response)
     }
 
-    pub(crate) fn into_parts(self) -> (String, Value, Option<Text>) {
+    pub(crate) fn into_parts(self) -> (String, Cow<'static, Value>, Option<Text>) {
         (self.key, self.request, self.name)
     }
 }
@@ -328,6 +331,8 @@ pub trait Asks: sealed::Sealed {
 }
 
 pub(crate) mod sealed {
+    use std::borrow::Cow;
+
     use serde_json::Value;
 
     use super::{Ask, Unusable};
@@ -341,7 +346,7 @@ pub(crate) mod sealed {
         /// The answer to `key`, if the client gave one to exactly `question` (or an earlier
         /// round carried one forward), and whether it is fresh: given in this request, not
         /// carried. With `unasked`, an answer to a key no earlier round asked is read too.
-        fn lookup(&self, key: &str, question: &str, unasked: bool) -> Option<(Value, bool)>;
+        fn lookup(&mut self, key: &str, question: &str, unasked: bool) -> Option<(Value, bool)>;
         /// `response` is a usable answer to `key`, asked as `question`: carry it into any later
         /// round.
         fn usable(&mut self, key: String, question: String, response: Value);
@@ -351,7 +356,13 @@ pub(crate) mod sealed {
         fn unusable(&mut self, key: &str, name: Option<&Text>, why: Box<Unusable>) -> bool;
         /// `key` has no usable answer: send `request` (an elicitation named `name`), which asks
         /// `question`.
-        fn missing(&mut self, key: String, question: String, request: Value, name: Option<Text>);
+        fn missing(
+            &mut self,
+            key: String,
+            question: String,
+            request: Cow<'static, Value>,
+            name: Option<Text>,
+        );
     }
 
     impl<O> Sealed for Ask<O> {}
@@ -391,7 +402,8 @@ impl<O> Asks for Ask<O> {
                         return None;
                     }
                     let (key, request, name) = self.into_parts();
-                    round.missing(key, question, again.unwrap_or(request), name);
+                    let request = again.map_or(request, Cow::Owned);
+                    round.missing(key, question, request, name);
                     return None;
                 }
             }
@@ -404,15 +416,15 @@ impl<O> Asks for Ask<O> {
 
 /// A form's input request and its question: made once per derived type (an unchanged form asks
 /// the same every time), anew for a form built or changed at run time.
-fn asked<T>(form: &FormRequest<T>) -> (Value, Option<String>) {
+fn asked<T>(form: &FormRequest<T>) -> (Cow<'static, Value>, Option<String>) {
     let cached = form.cached_question(|form| {
         let request = elicit_request(form);
         let question = question_of(&request);
         (request, question)
     });
     match cached {
-        Some((request, question)) => (request.clone(), Some(question.clone())),
-        None => (elicit_request(form), None),
+        Some((request, question)) => (Cow::Borrowed(request), Some(question.clone())),
+        None => (Cow::Owned(elicit_request(form)), None),
     }
 }
 

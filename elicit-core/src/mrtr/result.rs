@@ -1,5 +1,7 @@
 //! `InputRequests` and `InputRequiredResult`: what a server answers when it needs input.
 
+use std::borrow::Cow;
+
 use serde::de::{self, Deserializer};
 use serde::ser::{SerializeMap, Serializer};
 use serde::{Deserialize, Serialize};
@@ -40,9 +42,33 @@ use crate::url_mode::UrlRequest;
 /// assert_eq!(twice.to_string(), "input request key `github_login` is used twice; keys must be unique within a request");
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
-#[serde(transparent)]
-pub struct InputRequests(Map<String, Value>);
+#[derive(Clone, Debug, Default)]
+pub struct InputRequests(
+    /// In the order they were added. A derived form's request is borrowed from where it was
+    /// made, once per type ([`FormRequest`]'s cache), so asking it copies nothing.
+    Vec<(String, Cow<'static, Value>)>,
+);
+
+impl PartialEq for InputRequests {
+    /// The same keys with equal requests, in any order (as JSON objects compare).
+    fn eq(&self, other: &Self) -> bool {
+        self.len() == other.len()
+            && self
+                .0
+                .iter()
+                .all(|(key, request)| other.get(key) == Some(request))
+    }
+}
+
+impl Serialize for InputRequests {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(self.0.len()))?;
+        for (key, request) in &self.0 {
+            map.serialize_entry(key, request.as_ref())?;
+        }
+        map.end()
+    }
+}
 
 impl InputRequests {
     /// No requests yet.
@@ -121,27 +147,45 @@ impl InputRequests {
     }
 
     fn insert_checked(&mut self, key: String, request: Value) -> Result<(), MrtrError> {
-        if self.0.contains_key(&key) {
+        if self.get(&key).is_some() {
             return Err(MrtrError::DuplicateKey { key });
         }
-        self.0.insert(key, request);
+        self.0.push((key, Cow::Owned(request)));
         Ok(())
     }
 
     /// Inserts or replaces, for requests built by this crate (already known to be allowed).
-    pub(crate) fn replace(&mut self, key: String, request: Value) {
-        self.0.insert(key, request);
+    pub(crate) fn replace(&mut self, key: String, request: Cow<'static, Value>) {
+        match self.0.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, kept)) => *kept = request,
+            None => self.0.push((key, request)),
+        }
     }
 
     /// The request under `key`.
     #[must_use]
     pub fn get(&self, key: &str) -> Option<&Value> {
-        self.0.get(key)
+        self.0
+            .iter()
+            .find_map(|(k, request)| (k == key).then_some(request.as_ref()))
     }
 
-    /// The keys, in order.
+    /// The keys, in the order the requests were added.
     pub fn keys(&self) -> impl Iterator<Item = &str> {
-        self.0.keys().map(String::as_str)
+        self.0.iter().map(|(key, _)| key.as_str())
+    }
+
+    /// Where each request was made, by key, if every one is a derived form's request made once
+    /// per type (`None` otherwise): requests with the same places are the same JSON, for as long
+    /// as the process runs. For a transport that converts the same requests on every call.
+    pub(crate) fn places(&self) -> Option<Vec<(&str, usize)>> {
+        self.0
+            .iter()
+            .map(|(key, request)| match request {
+                Cow::Borrowed(made) => Some((key.as_str(), std::ptr::from_ref(*made) as usize)),
+                Cow::Owned(_) => None,
+            })
+            .collect()
     }
 
     /// How many requests there are.
@@ -191,6 +235,9 @@ impl InputRequests {
     #[must_use]
     pub fn into_map(self) -> Map<String, Value> {
         self.0
+            .into_iter()
+            .map(|(key, request)| (key, request.into_owned()))
+            .collect()
     }
 }
 
@@ -335,7 +382,15 @@ impl<'de> Deserialize<'de> for InputRequiredResult {
         }
         let mut requests = InputRequests::new();
         for (key, request) in wire.input_requests.unwrap_or_default() {
-            requests.insert(key, request).map_err(de::Error::custom)?;
+            // The keys of a JSON map are unique already: checked one by one, a hostile result's
+            // many keys would cost their square.
+            if let Err(rule) = check_input_request(&request) {
+                return Err(de::Error::custom(MrtrError::UnsupportedInputRequest {
+                    key,
+                    rule,
+                }));
+            }
+            requests.0.push((key, Cow::Owned(request)));
         }
         Self::new(requests, wire.request_state).map_err(de::Error::custom)
     }

@@ -1,5 +1,6 @@
 //! One run of a handler: the retry it was given, the state it resumes, and the answers it reads.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::future::Future as _;
@@ -530,7 +531,7 @@ impl Spend {
 }
 
 impl<S> sealed::Collect for Round<'_, S> {
-    fn lookup(&self, key: &str, question: &str, unasked: bool) -> Option<(Value, bool)> {
+    fn lookup(&mut self, key: &str, question: &str, unasked: bool) -> Option<(Value, bool)> {
         let same_question = self.questions.get(key).map(String::as_str) == Some(question);
         if let Some(answer) = self.carried.get(key) {
             // An answer to another question asked under this key is not an answer to this one.
@@ -540,7 +541,8 @@ impl<S> sealed::Collect for Round<'_, S> {
         // read comes from a spent state.
         let unasked = unasked && self.rounds.guard.is_none();
         if unasked || (self.asked.contains(key) && same_question) {
-            return self.responses.get(key).cloned().map(|fresh| (fresh, true));
+            // Taken, not copied: `answer` reads each key once per run.
+            return self.responses.remove(key).map(|fresh| (fresh, true));
         }
         None
     }
@@ -567,7 +569,13 @@ impl<S> sealed::Collect for Round<'_, S> {
         false
     }
 
-    fn missing(&mut self, key: String, question: String, request: Value, name: Option<Text>) {
+    fn missing(
+        &mut self,
+        key: String,
+        question: String,
+        request: Cow<'static, Value>,
+        name: Option<Text>,
+    ) {
         // Keys are unique within a run (`answer` refuses a repeat). An answer carried under this
         // key answered another question: it is dropped, and this question asked.
         self.carried.remove(&key);
