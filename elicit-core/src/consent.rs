@@ -101,11 +101,24 @@ pub trait ConsentForm: Elicit {
     /// ([`crate::observe`]) as what it is: an accepted form with a box left unticked is a
     /// decline.
     fn consent_from_reply(reply: &Value) -> Result<Elicitation<Consent<Self>>, ReplyError> {
-        let result = parse_with_schema(Self::requested_schema(), reply)
-            .map(|outcome| consent_of(outcome, Self::message()));
-        record_reply(Self::name(), &result);
-        result
+        recorded_consent(
+            Self::name(),
+            Self::message(),
+            parse_with_schema(Self::requested_schema(), reply),
+        )
     }
+}
+
+/// A reply to the consent form `name`, read as consent to `message`, and recorded for the
+/// interrupt budget as what it is (an accepted form with a box left unticked is a decline).
+fn recorded_consent<T: ConsentForm>(
+    name: &str,
+    message: &str,
+    read: Result<Elicitation<T>, ReplyError>,
+) -> Result<Elicitation<Consent<T>>, ReplyError> {
+    let result = read.map(|outcome| consent_of(outcome, message));
+    record_reply(name, &result);
+    result
 }
 
 pub(crate) fn consent_of<T: ConsentForm>(
@@ -128,10 +141,11 @@ impl<T: ConsentForm> FormRequest<T> {
     /// Recorded for the interrupt budget ([`crate::observe`]) as what it is: an accepted form with
     /// a box left unticked is a decline.
     pub fn parse_consent(&self, reply: &Value) -> Result<Elicitation<Consent<T>>, ReplyError> {
-        let result = parse_with_schema(self.schema(), reply)
-            .map(|outcome| consent_of(outcome, self.message()));
-        record_reply(self.name(), &result);
-        result
+        recorded_consent(
+            self.name(),
+            self.message(),
+            parse_with_schema(self.schema(), reply),
+        )
     }
 
     /// [`parse_consent`](FormRequest::parse_consent) of a reply an SDK has already split into
@@ -141,10 +155,11 @@ impl<T: ConsentForm> FormRequest<T> {
         action: crate::outcome::Action,
         content: Option<Value>,
     ) -> Result<Elicitation<Consent<T>>, ReplyError> {
-        let result = parse_parts_with_schema(self.schema(), action, content)
-            .map(|outcome| consent_of(outcome, self.message()));
-        record_reply(self.name(), &result);
-        result
+        recorded_consent(
+            self.name(),
+            self.message(),
+            parse_parts_with_schema(self.schema(), action, content),
+        )
     }
 }
 
