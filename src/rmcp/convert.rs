@@ -236,15 +236,19 @@ fn checked_input_required(
     })
 }
 
-/// The input requests [`input_required`] has checked, by their JSON: at most
+/// The input requests [`input_required`] has checked, by their JSON or, for derived forms, by
+/// where they were made ([`places_key`]): at most
 /// [`CheckedRequests::MOST`], forgotten all at once past that (a tool that writes each question
 /// anew, a name in its message, pays the check on every call, as before).
-static CHECKED_REQUESTS: CheckedRequests = CheckedRequests(std::sync::Mutex::new(None));
+static CHECKED_REQUESTS: CheckedRequests =
+    CheckedRequests(std::sync::LazyLock::new(Default::default));
 
 type RmcpRequests = Option<::rmcp::model::InputRequests>;
 
 struct CheckedRequests(
-    std::sync::Mutex<Option<std::collections::HashMap<String, std::sync::Arc<RmcpRequests>>>>,
+    std::sync::LazyLock<
+        std::sync::Mutex<std::collections::HashMap<String, std::sync::Arc<RmcpRequests>>>,
+    >,
 );
 
 impl CheckedRequests {
@@ -255,7 +259,7 @@ impl CheckedRequests {
             .0
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        checked.as_ref()?.get(asked).cloned()
+        checked.get(asked).cloned()
     }
 
     fn put(&self, asked: String, theirs: RmcpRequests) {
@@ -263,7 +267,6 @@ impl CheckedRequests {
             .0
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        let checked = checked.get_or_insert_with(std::collections::HashMap::new);
         if checked.len() >= Self::MOST {
             checked.clear();
         }
