@@ -197,9 +197,14 @@ pub fn input_required(
     // state differs, and it is one string field of rmcp's type. So the requests go through the
     // lossless check once: after that, the same JSON is rmcp's value from then. A derived form's
     // request is known by where it was made (once per type), so it is not even written out.
-    let asked = match elicit_core::__private::input_request_places(result.input_requests()) {
+    // A URL question is not kept: its URL carries its flow (and before 2026-07-28 its
+    // `elicitationId`), new on almost every call, so keeping it would only push the form
+    // questions out.
+    let requests = result.input_requests();
+    let asked = match elicit_core::__private::input_request_places(requests) {
         Some(places) => places_key(&places),
-        None => match serde_json::to_string(result.input_requests()) {
+        None if asks_a_url(requests) => return checked_input_required(result),
+        None => match serde_json::to_string(requests) {
             Ok(json) => json,
             Err(_) => return checked_input_required(result),
         },
@@ -214,6 +219,14 @@ pub fn input_required(
     let theirs = checked_input_required(result)?;
     CHECKED_REQUESTS.put(asked, theirs.input_requests.clone());
     Ok(theirs)
+}
+
+/// Whether any of `requests` is a URL-mode elicitation.
+fn asks_a_url(requests: &crate::mrtr::InputRequests) -> bool {
+    requests
+        .keys()
+        .filter_map(|key| requests.get(key))
+        .any(|request| request.pointer("/params/mode").and_then(Value::as_str) == Some("url"))
 }
 
 /// The key of requests known by where they were made: each key's length, the key and the place,
@@ -397,5 +410,57 @@ pub fn protocol_version(revision: Revision) -> ProtocolVersion {
         Revision::V2026_07_28 => ProtocolVersion::V_2026_07_28,
         // A revision newer than this list: rmcp reads any version string.
         other => serde_json::from_value(Value::from(other.as_str())).unwrap_or_default(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mrtr::{InputRequests, InputRequiredResult};
+    use crate::schema::{Property, RequestedSchema, StringSchema};
+
+    fn result(requests: InputRequests) -> InputRequiredResult {
+        InputRequiredResult::new(requests, Some("state".to_owned())).expect("a result")
+    }
+
+    /// URL questions, new on every call, are converted (and checked) every time and never kept:
+    /// however many are asked, a form question's entry stays.
+    #[test]
+    fn url_questions_do_not_push_form_questions_out() {
+        let schema = RequestedSchema::new(vec![Property::new("name", StringSchema::new())])
+            .expect("a schema");
+        let form = FormRequest::new("Which name, for the cache test?", schema).expect("a form");
+        let form = result(InputRequests::new().elicit("name", &form).expect("one key"));
+        let form_key = serde_json::to_string(form.input_requests()).expect("JSON");
+        input_required(&form).expect("rmcp carries a form");
+        assert!(
+            CHECKED_REQUESTS.get(&form_key).is_some(),
+            "a form question is kept"
+        );
+
+        for n in 0..=CheckedRequests::MOST {
+            let url = format!("https://pages.example/connect/{n}");
+            let request = UrlRequest::new("Connect your account.", &url).expect("a URL");
+            let asked = result(
+                InputRequests::new()
+                    .elicit_url("connect", &request)
+                    .expect("one key"),
+            );
+            let theirs = input_required(&asked).expect("rmcp carries a URL question");
+            // rmcp's `"elicitationId": ""`, which the wire drops, is the one difference.
+            let mut theirs = serde_json::to_value(&theirs).expect("rmcp writes it");
+            without_empty_elicitation_ids(&mut theirs);
+            assert_eq!(theirs, asked.to_value());
+            let url_key = serde_json::to_string(asked.input_requests()).expect("JSON");
+            assert!(
+                CHECKED_REQUESTS.get(&url_key).is_none(),
+                "a URL question is not kept"
+            );
+        }
+        assert!(
+            CHECKED_REQUESTS.get(&form_key).is_some(),
+            "{} URL questions left the form question's entry",
+            CheckedRequests::MOST + 1
+        );
     }
 }
