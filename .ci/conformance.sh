@@ -42,8 +42,8 @@ if [ "$#" -gt 0 ]; then scenarios=("$@"); fi
 expected_warnings=""
 
 echo "=== Node 22 and the conformance suite $suite_version (in $node_dir)"
-installed=$(cat "$node_dir/node_modules/@modelcontextprotocol/conformance/package.json" 2>/dev/null |
-  sed -n 's/^ *"version": *"\([^"]*\)".*/\1/p;T;q' || true)
+installed=$(sed -n 's/^ *"version": *"\([^"]*\)".*/\1/p' \
+  "$node_dir/node_modules/@modelcontextprotocol/conformance/package.json" 2>/dev/null | sed -n 1p || true)
 if [ "$installed" != "$suite_version" ] || [ ! -x "$node_dir/node_modules/.bin/node" ]; then
   mkdir -p "$node_dir"
   npm install --prefix "$node_dir" --no-audit --no-fund --loglevel=error \
