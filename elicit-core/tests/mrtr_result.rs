@@ -253,9 +253,24 @@ fn input_requests_keep_the_order_they_were_asked_in() {
         .unwrap();
     assert_eq!(ab.keys().collect::<Vec<_>>(), ["workspace", "target"]);
     let written = serde_json::to_string(&ab).unwrap();
-    assert!(
-        written.find("\"workspace\"") < written.find("\"target\""),
-        "{written}"
+    let at = |key: &str| {
+        written
+            .find(&format!("\"{key}\":"))
+            .expect("each key is written")
+    };
+    assert!(at("workspace") < at("target"), "{written}");
+    assert_eq!(
+        ab.iter().map(|(key, _)| key).collect::<Vec<_>>(),
+        ["workspace", "target"]
+    );
+    assert_eq!(
+        format!("{ab:?}"),
+        format!(
+            "InputRequests({{\"workspace\": {:?}, \"target\": {:?}}})",
+            ab.get("workspace").unwrap(),
+            ab.get("target").unwrap()
+        ),
+        "Debug shows a map, in order"
     );
     let ba = InputRequests::new()
         .elicit("target", &DeployTarget::form_request())

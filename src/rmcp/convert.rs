@@ -224,9 +224,8 @@ pub fn input_required(
 /// Whether any of `requests` is a URL-mode elicitation.
 fn asks_a_url(requests: &crate::mrtr::InputRequests) -> bool {
     requests
-        .keys()
-        .filter_map(|key| requests.get(key))
-        .any(|request| request.pointer("/params/mode").and_then(Value::as_str) == Some("url"))
+        .iter()
+        .any(|(_, request)| request.pointer("/params/mode").and_then(Value::as_str) == Some("url"))
 }
 
 /// The key of requests known by where they were made: each key's length, the key and the place,

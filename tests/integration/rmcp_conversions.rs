@@ -250,11 +250,11 @@ fn a_question_rmcp_cannot_carry_is_refused_every_time() {
 }
 
 /// The results of [`Round::answer`](mcp_elicit::mrtr::Round::answer) for a derived form are known
-/// by where the form's request was made: converted once, then reused. Each call still carries its
-/// own state, the result is what the check gives, two forms are not confused, and what rmcp
-/// cannot carry is refused on every call.
+/// by where the form's request was made, and rmcp's value for them reused. Each call still
+/// carries its own state, the result is what the check gives, neither two forms under one key
+/// nor one form under two keys are confused, and what rmcp cannot carry is refused on every call.
 #[test]
-fn a_derived_forms_question_from_a_round_is_checked_once() {
+fn a_derived_forms_question_from_a_round_converts_as_checked() {
     use mcp_elicit::mrtr::{Answer, Ask, Asks, InputRequiredResult, Retry, Rounds};
     use mcp_elicit::rmcp::input_required;
     use mcp_elicit::state::{Binding, KeyId, ParamsDigest, StateKey, StateKeys, UnixTime};
@@ -304,6 +304,16 @@ fn a_derived_forms_question_from_a_round_is_checked_once() {
         other.to_value(),
         "another form under the same key is another question"
     );
+
+    for key in ["first", "second", "first"] {
+        let ours = ask(&rounds, Ask::form::<Deploy>(key));
+        let theirs = input_required(&ours).expect("rmcp carries it");
+        assert_eq!(
+            serde_json::to_value(&theirs).expect("rmcp writes it"),
+            ours.to_value(),
+            "the same form under another key is another set of requests"
+        );
+    }
 
     for _ in 0..2 {
         let ours = ask(&rounds, Ask::form::<Huge>("count"));

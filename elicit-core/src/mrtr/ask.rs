@@ -345,7 +345,9 @@ pub(crate) mod sealed {
     pub trait Collect {
         /// The answer to `key`, if the client gave one to exactly `question` (or an earlier
         /// round carried one forward), and whether it is fresh: given in this request, not
-        /// carried. With `unasked`, an answer to a key no earlier round asked is read too.
+        /// carried. A fresh answer is taken out of the retry (`answer` reads each key once per
+        /// run); a carried one is copied, as it may be carried on. With `unasked`, an answer to
+        /// a key no earlier round asked is read too.
         fn lookup(&mut self, key: &str, question: &str, unasked: bool) -> Option<(Value, bool)>;
         /// `response` is a usable answer to `key`, asked as `question`: carry it into any later
         /// round.

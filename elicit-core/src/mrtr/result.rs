@@ -1,6 +1,7 @@
 //! `InputRequests` and `InputRequiredResult`: what a server answers when it needs input.
 
 use std::borrow::Cow;
+use std::fmt;
 
 use serde::de::{self, Deserializer};
 use serde::ser::{SerializeMap, Serializer};
@@ -42,7 +43,7 @@ use crate::url_mode::UrlRequest;
 /// assert_eq!(twice.to_string(), "input request key `github_login` is used twice; keys must be unique within a request");
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Default)]
 pub struct InputRequests(
     /// In the order they were added. A derived form's request is borrowed from where it was
     /// made, once per type ([`FormRequest`]'s cache), so asking it copies nothing.
@@ -52,11 +53,29 @@ pub struct InputRequests(
 impl PartialEq for InputRequests {
     /// The same keys with equal requests, in any order (as JSON objects compare).
     fn eq(&self, other: &Self) -> bool {
-        self.len() == other.len()
-            && self
-                .0
-                .iter()
-                .all(|(key, request)| other.get(key) == Some(request))
+        fn by_key(requests: &InputRequests) -> Vec<(&str, &Value)> {
+            let mut sorted: Vec<(&str, &Value)> = requests.iter().collect();
+            sorted.sort_unstable_by_key(|(key, _)| *key);
+            sorted
+        }
+        self.len() == other.len() && by_key(self) == by_key(other)
+    }
+}
+
+impl fmt::Debug for InputRequests {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("InputRequests")
+            .field(&DebugMap(self))
+            .finish()
+    }
+}
+
+/// The requests as a map, in their order, for [`InputRequests`]' `Debug`.
+struct DebugMap<'a>(&'a InputRequests);
+
+impl fmt::Debug for DebugMap<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_map().entries(self.0.iter()).finish()
     }
 }
 
@@ -175,6 +194,13 @@ impl InputRequests {
         self.0.iter().map(|(key, _)| key.as_str())
     }
 
+    /// Each key with its request, in the order they were added.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &Value)> {
+        self.0
+            .iter()
+            .map(|(key, request)| (key.as_str(), request.as_ref()))
+    }
+
     /// Where each request was made, by key, if every one is a derived form's request made once
     /// per type (`None` otherwise): requests with the same places are the same JSON, for as long
     /// as the process runs. For a transport that converts the same requests on every call.
@@ -217,11 +243,10 @@ impl InputRequests {
     /// ```
     pub fn check_capabilities(&self, declared: &DeclaredCapabilities) -> Result<(), MrtrError> {
         let missing: Vec<(String, Capability)> = self
-            .0
             .iter()
             .filter_map(|(key, request)| {
                 let needed = Capability::of_input_request(request)?;
-                (!declared.supports(needed)).then(|| (key.clone(), needed))
+                (!declared.supports(needed)).then(|| (key.to_owned(), needed))
             })
             .collect();
         if missing.is_empty() {
