@@ -40,12 +40,7 @@ type Reader<O> = Box<dyn Fn(&Value) -> Result<O, Box<Unusable>> + Send + Sync>;
 /// ```
 pub struct Ask<O> {
     key: String,
-    /// Borrowed when it is a derived form's request, made once per type: a round that reads
-    /// the answer never copies it, and one that asks hands it on as it is.
-    request: Cow<'static, Value>,
-    /// The digest of `request` ([`question_of`]) where it is known already: a derived form's,
-    /// made once per type.
-    question: Option<String>,
+    request: Request,
     read: Reader<O>,
     /// The elicitation's name for the interrupt budget ([`crate::observe`]); `None` for
     /// sampling and roots, which are not questions to the user.
@@ -123,11 +118,9 @@ impl Ask<()> {
     where
         T: FromContent + 'static,
     {
-        let (request, question) = asked(&form);
         Ask {
             key: key.into(),
-            request,
-            question,
+            request: asked(&form),
             name: Some(form.name().to_owned().into()),
             before_asked: Unsolicited::Ignored,
             counted: None,
@@ -158,11 +151,9 @@ impl Ask<()> {
     where
         T: ConsentForm + 'static,
     {
-        let (request, question) = asked(&form);
         Ask {
             key: key.into(),
-            request,
-            question,
+            request: asked(&form),
             name: Some(form.name().to_owned().into()),
             before_asked: Unsolicited::Never,
             counted: Some(Elicitation::outcome),
@@ -181,8 +172,7 @@ impl Ask<()> {
     pub fn url(key: impl Into<String>, request: UrlRequest) -> Ask<UrlOutcome> {
         Ask {
             key: key.into(),
-            request: Cow::Owned(elicit_request(&request)),
-            question: None,
+            request: Request::Owned(elicit_request(&request)),
             name: Some(request.name().to_owned().into()),
             before_asked: Unsolicited::Ignored,
             counted: None,
@@ -209,8 +199,7 @@ impl Ask<()> {
         );
         Ask {
             key: key.into(),
-            request: Cow::Owned(elicit_request(&request)),
-            question: None,
+            request: Request::Owned(elicit_request(&request)),
             name: Some(request.name().to_owned().into()),
             before_asked: Unsolicited::Ignored,
             counted: None,
@@ -249,8 +238,7 @@ impl Ask<()> {
         }
         Ask {
             key: key.into(),
-            request: Cow::Owned(Value::Object(request)),
-            question: None,
+            request: Request::Owned(Value::Object(request)),
             name: None,
             before_asked: Unsolicited::Ignored,
             counted: None,
@@ -293,7 +281,7 @@ impl<O> Ask<O> {
     /// The input request sent while there is no usable answer (`{"method": .., "params": ..}`).
     #[must_use]
     pub fn request(&self) -> &Value {
-        &self.request
+        self.request.value()
     }
 
     pub(crate) fn read(&self, response: &Value) -> Result<O, Box<Unusable>> {
@@ -301,7 +289,7 @@ impl<O> Ask<O> {
     }
 
     pub(crate) fn into_parts(self) -> (String, Cow<'static, Value>, Option<Text>) {
-        (self.key, self.request, self.name)
+        (self.key, self.request.into_cow(), self.name)
     }
 }
 
@@ -309,7 +297,7 @@ impl<O> fmt::Debug for Ask<O> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Ask")
             .field("key", &self.key)
-            .field("request", &self.request)
+            .field("request", self.request.value())
             .finish_non_exhaustive()
     }
 }
@@ -377,12 +365,9 @@ impl<O> Asks for Ask<O> {
         keys.push((&self.key, self.before_asked == Unsolicited::Read));
     }
 
-    fn collect(mut self, round: &mut dyn sealed::Collect) -> Option<O> {
+    fn collect(self, round: &mut dyn sealed::Collect) -> Option<O> {
         let unasked = self.before_asked == Unsolicited::Read;
-        let question = match self.question.take() {
-            Some(question) => question,
-            None => question_of(&self.request),
-        };
+        let question = self.request.question();
         if let Some((response, fresh)) = round.lookup(&self.key, &question, unasked) {
             let read = self.read(&response);
             // Count each answer once, when it arrives; carried answers were counted then.
@@ -416,17 +401,50 @@ impl<O> Asks for Ask<O> {
     }
 }
 
-/// A form's input request and its question: made once per derived type (an unchanged form asks
-/// the same every time), anew for a form built or changed at run time.
-fn asked<T>(form: &FormRequest<T>) -> (Cow<'static, Value>, Option<String>) {
-    let cached = form.cached_question(|form| {
+/// The input request an [`Ask`] sends while there is no usable answer.
+enum Request {
+    /// A derived form's, with its question ([`question_of`]): made once per type, and borrowed
+    /// from there, so a round that reads the answer never copies it and one that asks hands it
+    /// on as it is.
+    Made(&'static (Value, String)),
+    /// Any other, whose question is digested when the answer is looked up.
+    Owned(Value),
+}
+
+impl Request {
+    fn value(&self) -> &Value {
+        match self {
+            Self::Made((request, _)) => request,
+            Self::Owned(request) => request,
+        }
+    }
+
+    fn question(&self) -> String {
+        match self {
+            Self::Made((_, question)) => question.clone(),
+            Self::Owned(request) => question_of(request),
+        }
+    }
+
+    fn into_cow(self) -> Cow<'static, Value> {
+        match self {
+            Self::Made((request, _)) => Cow::Borrowed(request),
+            Self::Owned(request) => Cow::Owned(request),
+        }
+    }
+}
+
+/// A form's input request: made once per derived type (an unchanged form asks the same every
+/// time), anew for a form built or changed at run time.
+fn asked<T>(form: &FormRequest<T>) -> Request {
+    let made = form.cached_question(|form| {
         let request = elicit_request(form);
         let question = question_of(&request);
         (request, question)
     });
-    match cached {
-        Some((request, question)) => (Cow::Borrowed(request), Some(question.clone())),
-        None => (Cow::Owned(elicit_request(form)), None),
+    match made {
+        Some(made) => Request::Made(made),
+        None => Request::Owned(elicit_request(form)),
     }
 }
 
