@@ -13,7 +13,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use elicit_core::state::{ParamsDigest, UnixTime};
-use elicit_core::url_mode::{Flow, FlowError, FlowId, FlowStatus, FlowStore};
+use elicit_core::url_mode::{Claim, Flow, FlowError, FlowId, FlowStatus, FlowStore};
 use serde_json::{Value, json};
 use tokio::sync::Barrier;
 
@@ -44,6 +44,12 @@ fn later(now: UnixTime, secs: u64) -> UnixTime {
     UnixTime::from_secs(now.as_secs() + secs)
 }
 
+/// Alice's claim on flow `id`, which she opens in browser `b1` first.
+async fn claimed(store: &Arc<dyn FlowStore>, id: &FlowId, now: UnixTime) -> Claim {
+    store.open(id, "alice", "b1", now).await.unwrap();
+    store.claim(id, "alice", "b1", LEASE, now).await.unwrap()
+}
+
 async fn only_the_owner_opens_and_the_first_browser_binds(replicas: Replicas) {
     let Replicas { a, b } = replicas;
     let now = UnixTime::now();
@@ -68,7 +74,7 @@ async fn only_the_owner_opens_and_the_first_browser_binds(replicas: Replicas) {
         Err(FlowError::OpenedElsewhere)
     );
     assert_eq!(
-        a.finish(&id, "alice", "b2", Ok(json!(1)), now).await,
+        a.claim(&id, "alice", "b2", LEASE, now).await,
         Err(FlowError::OpenedElsewhere)
     );
 }
@@ -81,15 +87,15 @@ async fn a_flow_finishes_once_and_only_after_it_was_opened(replicas: Replicas) {
     a.begin(flow.clone(), now).await.unwrap();
     assert_eq!(b.begin(flow, now).await, Err(FlowError::Exists));
     assert_eq!(
-        b.finish(&id, "alice", "b1", Ok(json!(1)), now).await,
+        b.claim(&id, "alice", "b1", LEASE, now).await,
         Err(FlowError::NotOpened)
     );
-    a.open(&id, "alice", "b1", now).await.unwrap();
-    b.finish(&id, "alice", "b1", Err("the vault is down".into()), now)
+    let claim = claimed(&a, &id, now).await;
+    b.finish(&claim, Err("the vault is down".into()), now)
         .await
         .unwrap();
     assert_eq!(
-        a.finish(&id, "alice", "b1", Ok(json!(1)), now).await,
+        a.finish(&claim, Ok(json!(1)), now).await,
         Err(FlowError::Finished)
     );
     assert_eq!(
@@ -105,7 +111,7 @@ async fn an_expired_flow_is_read_as_expired_and_neither_opened_nor_finished(repl
     let id = flow.id();
     let expired = flow.expires_at();
     a.begin(flow, now).await.unwrap();
-    a.open(&id, "alice", "b1", now).await.unwrap();
+    let claim = claimed(&a, &id, now).await;
     assert_eq!(
         b.get(&id, expired).await.unwrap().status(),
         &FlowStatus::Expired
@@ -119,7 +125,7 @@ async fn an_expired_flow_is_read_as_expired_and_neither_opened_nor_finished(repl
         Err(FlowError::Expired)
     );
     assert_eq!(
-        b.finish(&id, "alice", "b1", Ok(json!(1)), expired).await,
+        b.finish(&claim, Ok(json!(1)), expired).await,
         Err(FlowError::Expired)
     );
     // Abandoning a flow that is over leaves it as it is.
@@ -142,10 +148,6 @@ async fn unknown_ids_are_unknown_to_every_operation(replicas: Replicas) {
         a.claim(&id, "alice", "b1", LEASE, now).await,
         Err(FlowError::Unknown)
     );
-    assert_eq!(
-        a.finish(&id, "alice", "b1", Ok(json!(1)), now).await,
-        Err(FlowError::Unknown)
-    );
     assert_eq!(a.abandon(&id, "alice", now).await, Err(FlowError::Unknown));
     assert_eq!(a.finished(&id).await, Err(FlowError::Unknown));
 }
@@ -156,15 +158,12 @@ async fn the_finished_value_reads_back_exactly_on_another_replica(replicas: Repl
     let flow = flow("alice");
     let id = flow.id();
     a.begin(flow, now).await.unwrap();
-    a.open(&id, "alice", "b1", now).await.unwrap();
+    let claim = claimed(&a, &id, now).await;
     let receipt = json!({
         "stored": true, "last4": "4f2a", "n": [0, -1, 1.5, 1e300, 0.1, 18446744073709551615_u64],
         "név": "ß€😀 \"quoted\" \\ \u{0}", "nested": { "null": null, "empty": {}, "list": [] }
     });
-    let finished = a
-        .finish(&id, "alice", "b1", Ok(receipt.clone()), now)
-        .await
-        .unwrap();
+    let finished = a.finish(&claim, Ok(receipt.clone()), now).await.unwrap();
     let read = b.get(&id, now).await.unwrap();
     assert_eq!(read, finished);
     assert_eq!(read.status(), &FlowStatus::Completed(receipt));
@@ -176,15 +175,16 @@ async fn of_many_finishes_of_one_flow_on_two_replicas_exactly_one_wins(replicas:
     let flow = flow("alice");
     let id = flow.id();
     a.begin(flow, now).await.unwrap();
-    a.open(&id, "alice", "b1", now).await.unwrap();
+    // One claim, its finish sent 64 times at once (a retried request, on two replicas).
+    let claim = claimed(&a, &id, now).await;
     let start = Arc::new(Barrier::new(64));
     let tasks: Vec<_> = (0..64)
         .map(|n| {
             let store = if n % 2 == 0 { a.clone() } else { b.clone() };
-            let start = start.clone();
+            let (start, claim) = (start.clone(), claim.clone());
             tokio::spawn(async move {
                 start.wait().await;
-                let result = store.finish(&id, "alice", "b1", Ok(json!(n)), now).await;
+                let result = store.finish(&claim, Ok(json!(n)), now).await;
                 (n, result)
             })
         })
@@ -245,8 +245,10 @@ async fn of_many_claims_of_one_flow_on_two_replicas_one_holds_until_its_lease_ru
     let mut claimed = 0;
     for task in tasks {
         match task.await.unwrap() {
-            Ok(flow) => {
-                assert_eq!(flow.claimed_until(), Some(later(now, LEASE.as_secs())));
+            Ok(claim) => {
+                assert_eq!(claim.until(), later(now, LEASE.as_secs()));
+                assert_eq!(claim.flow().claimed_until(), Some(claim.until()));
+                assert_eq!(claim.number(), 1);
                 claimed += 1;
             }
             Err(FlowError::Claimed) => {}
@@ -267,12 +269,57 @@ async fn of_many_claims_of_one_flow_on_two_replicas_one_holds_until_its_lease_ru
     // The replica that claimed died: once the lease ran out, the form may be sent again.
     let ran_out = later(now, LEASE.as_secs());
     let again = b.claim(&id, "alice", "b1", LEASE, ran_out).await.unwrap();
-    assert_eq!(again.claimed_until(), Some(later(ran_out, LEASE.as_secs())));
-    b.finish(&id, "alice", "b1", Ok(json!("stored")), ran_out)
+    assert_eq!(again.until(), later(ran_out, LEASE.as_secs()));
+    assert_eq!(again.number(), 2);
+    b.finish(&again, Ok(json!("stored")), ran_out)
         .await
         .unwrap();
     assert_eq!(
         a.claim(&id, "alice", "b1", LEASE, ran_out).await,
+        Err(FlowError::Finished)
+    );
+}
+
+/// A claim is a fencing token: only the flow's last claim, before it runs out, finishes the flow.
+/// A submission whose sink outlived its claim is refused, whether or not another submission
+/// claimed the flow since, and nothing it sent is written.
+async fn a_claim_that_ran_out_cannot_finish_the_flow(replicas: Replicas) {
+    let Replicas { a, b } = replicas;
+    let now = UnixTime::now();
+    let flow = flow("alice");
+    let id = flow.id();
+    a.begin(flow, now).await.unwrap();
+    let first = claimed(&a, &id, now).await;
+    let ran_out = later(now, LEASE.as_secs());
+    // Ran out, and no one claimed since: still refused.
+    assert_eq!(
+        a.finish(&first, Ok(json!("late")), ran_out).await,
+        Err(FlowError::ClaimLapsed)
+    );
+    // Another submission claims on the other replica; the first one's sink ends after: refused
+    // on either replica, before or after its lease's end.
+    let second = b.claim(&id, "alice", "b1", LEASE, ran_out).await.unwrap();
+    assert_eq!(second.number(), first.number() + 1);
+    for store in [&a, &b] {
+        for at in [now, ran_out] {
+            assert_eq!(
+                store.finish(&first, Ok(json!("late")), at).await,
+                Err(FlowError::ClaimLapsed)
+            );
+        }
+    }
+    assert_eq!(
+        a.get(&id, ran_out).await.unwrap().status(),
+        &FlowStatus::Opened
+    );
+    // The holder finishes.
+    let done = b
+        .finish(&second, Ok(json!("stored")), ran_out)
+        .await
+        .unwrap();
+    assert_eq!(done.status(), &FlowStatus::Completed(json!("stored")));
+    assert_eq!(
+        a.finish(&second, Ok(json!("again")), ran_out).await,
         Err(FlowError::Finished)
     );
 }
@@ -290,12 +337,10 @@ async fn a_waiter_on_one_replica_is_woken_by_a_finish_on_another(replicas: Repli
     // Let it subscribe and read the flow still open.
     tokio::time::sleep(Duration::from_millis(200)).await;
     assert!(!waiter.is_finished());
-    b.open(&id, "alice", "b1", now).await.unwrap();
+    let claim = claimed(&b, &id, now).await;
     tokio::time::sleep(Duration::from_millis(100)).await;
-    assert!(!waiter.is_finished(), "opening is not finishing");
-    b.finish(&id, "alice", "b1", Ok(json!("done")), now)
-        .await
-        .unwrap();
+    assert!(!waiter.is_finished(), "opening and claiming are not finishing");
+    b.finish(&claim, Ok(json!("done")), now).await.unwrap();
     let woken = tokio::time::timeout(Duration::from_secs(5), waiter)
         .await
         .expect("woken within 5 s")
@@ -335,10 +380,8 @@ async fn a_waiter_for_a_flow_already_over_returns_at_once(replicas: Replicas) {
     let flow = flow("alice");
     let id = flow.id();
     a.begin(flow, now).await.unwrap();
-    a.open(&id, "alice", "b1", now).await.unwrap();
-    a.finish(&id, "alice", "b1", Ok(Value::Null), now)
-        .await
-        .unwrap();
+    let claim = claimed(&a, &id, now).await;
+    a.finish(&claim, Ok(Value::Null), now).await.unwrap();
     let read = tokio::time::timeout(Duration::from_secs(5), b.finished(&id))
         .await
         .expect("at once")
@@ -389,6 +432,7 @@ every_store!(
     the_finished_value_reads_back_exactly_on_another_replica,
     of_many_finishes_of_one_flow_on_two_replicas_exactly_one_wins,
     of_many_claims_of_one_flow_on_two_replicas_one_holds_until_its_lease_runs_out,
+    a_claim_that_ran_out_cannot_finish_the_flow,
     a_waiter_on_one_replica_is_woken_by_a_finish_on_another,
     a_waiter_on_one_replica_is_woken_by_an_abandon_on_another,
     a_waiter_for_a_flow_already_over_returns_at_once,
@@ -485,10 +529,8 @@ mod redis_only {
         })
         .await;
         store.open(&id, "alice", "b1", now).await.unwrap();
-        store
-            .finish(&id, "alice", "b1", Ok(json!(1)), now)
-            .await
-            .unwrap();
+        let claim = store.claim(&id, "alice", "b1", LEASE, now).await.unwrap();
+        store.finish(&claim, Ok(json!(1)), now).await.unwrap();
         let woken = tokio::time::timeout(Duration::from_secs(5), waiter)
             .await
             .unwrap()
@@ -553,16 +595,20 @@ mod redis_only {
                 "{result:?}"
             );
         };
+        // A claim on the same flow, made where one can be: to finish with.
+        let elsewhere: Arc<dyn FlowStore> = Arc::new(elicit_core::url_mode::MemoryFlowStore::new());
+        elsewhere.begin(flow.clone(), now).await.unwrap();
+        let claim = super::claimed(&elsewhere, &id, now).await;
         unavailable(store.begin(flow, now).await.map(|()| None));
         unavailable(store.get(&id, now).await.map(Some));
         unavailable(store.open(&id, "alice", "b1", now).await.map(Some));
-        unavailable(store.claim(&id, "alice", "b1", LEASE, now).await.map(Some));
         unavailable(
             store
-                .finish(&id, "alice", "b1", Ok(json!(1)), now)
+                .claim(&id, "alice", "b1", LEASE, now)
                 .await
-                .map(Some),
+                .map(|claim| Some(claim.flow().clone())),
         );
+        unavailable(store.finish(&claim, Ok(json!(1)), now).await.map(Some));
         unavailable(store.abandon(&id, "alice", now).await.map(Some));
         unavailable(store.finished(&id).await.map(Some));
     }

@@ -92,8 +92,11 @@ fn the_url_is_the_same_every_round_and_an_accept_is_not_done_until_the_page_is()
 
     // The page finishes; the next accept reads the value.
     store.open_now(&id, PRINCIPAL, "b1", NOW).unwrap();
+    let claim = store
+        .claim_now(&id, PRINCIPAL, "b1", Duration::from_secs(60), NOW)
+        .unwrap();
     store
-        .finish_now(&id, PRINCIPAL, "b1", Ok(json!({ "ending": "4f2a" })), NOW)
+        .finish_now(&claim, Ok(json!({ "ending": "4f2a" })), NOW)
         .unwrap();
     let accepted = retry(
         &params,

@@ -36,7 +36,8 @@ pub enum PageError {
     /// [`Pages::serve`](super::Pages::serve) on pages that were not bound to loopback: mount
     /// [`router`](super::Pages::router) in the server's own app instead.
     NotBound,
-    /// A claim lease under one second ([`Pages::with_claim_lease`](super::Pages::with_claim_lease)).
+    /// A claim lease under two seconds
+    /// ([`Pages::with_claim_lease`](super::Pages::with_claim_lease)).
     ClaimLease {
         /// The lease given.
         lease: std::time::Duration,
@@ -69,7 +70,8 @@ impl fmt::Display for PageError {
             ),
             PageError::ClaimLease { lease } => write!(
                 f,
-                "claim lease {lease:?} must be at least one second (flows count whole seconds)"
+                "claim lease {lease:?} must be at least two seconds (flows count whole seconds, \
+                 and the page keeps the last one to record how the sink ended)"
             ),
         }
     }

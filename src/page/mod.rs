@@ -55,7 +55,7 @@ use respond::{base_path, cookie_value, flow_refusal, html_body, origin_of, refus
 
 use crate::schema::Rule;
 use crate::state::{Binding, ParamsDigest, StateKeys, UnixTime};
-use crate::url_mode::{Flow, FlowError, FlowId, FlowStatus, Flows};
+use crate::url_mode::{Claim, Flow, FlowError, FlowId, FlowStatus, Flows};
 
 /// The cookie that names a browser to the pages: random, `HttpOnly`, `SameSite=Lax`, scoped to
 /// the pages' path. A flow is bound to the first browser that opens it (its digest, not the
@@ -248,16 +248,18 @@ impl Pages {
     }
 
     /// How long a submission's claim on its flow holds (default
-    /// [`Flow::DEFAULT_CLAIM_LEASE`], 60 s), and so the longest a sink may take: one that takes
-    /// longer is given up (its future dropped), the flow fails with "did not finish saving in
-    /// time", and the page says so. Within the lease no other submission of the same form, on
-    /// any replica, reaches a sink; set it above your sink's own timeouts (a vault's write, an
-    /// OAuth code exchange).
+    /// [`Flow::DEFAULT_CLAIM_LEASE`], 60 s), and so the longest a sink may take: a sink is given
+    /// up (its future dropped) one second before its claim runs out, the flow fails with "did
+    /// not finish saving this in time", and the page says so. The claim is stamped in the
+    /// store's whole seconds, so a sink gets between `lease - 2 s` and `lease - 1 s`. While the
+    /// claim holds no other submission of the same form, on any replica, reaches a sink; set
+    /// it above your sink's own timeouts (a vault's write, an OAuth code exchange).
     ///
     /// # Errors
-    /// [`PageError::ClaimLease`] for a lease under one second (flows count whole seconds).
+    /// [`PageError::ClaimLease`] for a lease under two seconds (flows count whole seconds, and
+    /// the page keeps the last one to record how the sink ended).
     pub fn with_claim_lease(mut self, lease: std::time::Duration) -> Result<Self, PageError> {
-        if lease < std::time::Duration::from_secs(1) {
+        if lease < 2 * FINISH_RESERVE {
             return Err(PageError::ClaimLease { lease });
         }
         self.claim_lease = lease;
@@ -667,9 +669,12 @@ async fn submit(
 
 /// Hands a flow's result to its sink (`store`) and finishes the flow with what the sink says:
 /// only under the flow's claim ([`FlowStore::claim`](crate::url_mode::FlowStore::claim)), which
-/// one submission wins on whichever replica it arrives, so a sink sees a flow's secret once. The
-/// sink has until the claim runs out: past it another submission may claim, so the sink is
-/// given up and the flow fails.
+/// one submission wins on whichever replica it arrives, so a sink sees a flow's secret once.
+///
+/// The sink's deadline is the claim's own end ([`Claim::until`], as the store wrote it), less
+/// [`FINISH_RESERVE`]: one instant on one clock, so no second submission can claim the flow
+/// while this sink still runs. Past the deadline the sink is given up and the flow fails, under
+/// the claim (which only the claim may do: a finish after it ran out is refused).
 async fn finish(
     shared: &Shared,
     id: &FlowId,
@@ -677,24 +682,23 @@ async fn finish(
     browser: &str,
     store: impl std::future::Future<Output = Result<serde_json::Value, String>>,
 ) -> Response {
-    // Counted from before the claim, which runs out `claim_lease` after the store's now.
-    let until = tokio::time::Instant::now() + shared.claim_lease;
-    let claimed = shared
+    let claim = match shared
         .flows
         .store()
         .claim(id, principal, browser, shared.claim_lease, UnixTime::now())
-        .await;
-    if let Err(error) = claimed {
-        return flow_refusal(&error);
-    }
-    let Ok(stored) = tokio::time::timeout_at(until, store).await else {
-        return too_slow(shared, id, principal, browser).await;
+        .await
+    {
+        Ok(claim) => claim,
+        Err(error) => return flow_refusal(&error),
+    };
+    let Ok(stored) = tokio::time::timeout_at(sink_deadline(&claim), store).await else {
+        return too_slow(shared, &claim).await;
     };
     let sink_took_it = stored.is_ok();
     let finished = shared
         .flows
         .store()
-        .finish(id, principal, browser, stored, UnixTime::now())
+        .finish(&claim, stored, UnixTime::now())
         .await;
     match finished {
         Ok(flow) => finished_page(shared, &flow),
@@ -719,18 +723,31 @@ async fn finish(
     }
 }
 
+/// How long before its claim runs out a sink is given up: time to record its end under the
+/// claim, and room for replicas' clocks that differ by less (NTP keeps them within
+/// milliseconds). The claim lease is at least twice this ([`Pages::with_claim_lease`]).
+const FINISH_RESERVE: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// The instant, on this replica's clocks, [`FINISH_RESERVE`] before `claim` runs out: the
+/// claim's end as the store wrote it (whole seconds of the wall clock its `now` was read from),
+/// taken to tokio's clock, which the sink's timeout runs on.
+fn sink_deadline(claim: &Claim) -> tokio::time::Instant {
+    let until = std::time::UNIX_EPOCH + std::time::Duration::from_secs(claim.until().as_secs());
+    let left = until
+        .duration_since(std::time::SystemTime::now())
+        .unwrap_or_default();
+    tokio::time::Instant::now() + left.saturating_sub(FINISH_RESERVE)
+}
+
 /// The sink did not finish within the claim: the flow fails (the tool reads why), and the user is
 /// told that the server may have kept part of what they sent, and to ask again.
-async fn too_slow(shared: &Shared, id: &FlowId, principal: &str, browser: &str) -> Response {
-    let why = format!(
-        "The server did not finish saving this within {} s.",
-        shared.claim_lease.as_secs()
-    );
+async fn too_slow(shared: &Shared, claim: &Claim) -> Response {
+    let why = "The server did not finish saving this in time.".to_owned();
     // Whatever the store says, the page tells the user the same: nothing more is read from it.
     let _ = shared
         .flows
         .store()
-        .finish(id, principal, browser, Err(why.clone()), UnixTime::now())
+        .finish(claim, Err(why.clone()), UnixTime::now())
         .await;
     let body = format!(
         "<p>{} It may have kept part of it, but the tool that asked will not use it. Go back \

@@ -49,6 +49,16 @@ pub(super) fn flow_refusal(error: &FlowError) -> Response {
         FlowError::Abandoned => (StatusCode::GONE, "This request was cancelled"),
         FlowError::NotOpened => (StatusCode::FORBIDDEN, "This page was not opened here"),
         FlowError::Claimed => (StatusCode::CONFLICT, "This step is being saved"),
+        FlowError::ClaimLapsed => (StatusCode::CONFLICT, "This was not saved in time"),
+        // What the store said (Redis's own words, an address) is for the server's logs, and
+        // stays in the error: the browser is told only that the server cannot take it now.
+        FlowError::Unavailable(_) => {
+            return refusal(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "The server cannot take this now",
+                "The server could not reach where it keeps this step. Try again in a minute.",
+            );
+        }
         _ => (
             StatusCode::SERVICE_UNAVAILABLE,
             "The server cannot take this now",

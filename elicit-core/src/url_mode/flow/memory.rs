@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use super::{Flow, FlowError, FlowFuture, FlowId, FlowStore};
+use super::{Claim, Flow, FlowError, FlowFuture, FlowId, FlowStore};
 use crate::state::UnixTime;
 
 /// The flow store for one server process (a stdio server, or a single HTTP replica): flows in a
@@ -127,7 +127,7 @@ impl MemoryFlowStore {
     /// [`FlowStore::begin`], without a future.
     ///
     /// # Errors
-    /// [`FlowError::Exists`], [`FlowError::Full`].
+    /// [`FlowError::Exists`], [`FlowError::Full`], [`FlowError::PrincipalFull`].
     pub fn begin_now(&self, flow: Flow, now: UnixTime) -> Result<(), FlowError> {
         let mut flows = self.lock();
         flows.evict_expired(now, Self::EVICT_PER_BEGIN);
@@ -136,8 +136,13 @@ impl MemoryFlowStore {
         }
         let principal: Arc<str> = Arc::from(flow.principal());
         let held = flows.per_principal.get(&principal).copied().unwrap_or(0);
-        if flows.flows.len() >= self.max_flows || held >= self.max_per_principal {
+        if flows.flows.len() >= self.max_flows {
             return Err(FlowError::Full);
+        }
+        if held >= self.max_per_principal {
+            return Err(FlowError::PrincipalFull {
+                max: self.max_per_principal,
+            });
         }
         *flows.per_principal.entry(principal).or_default() += 1;
         flows
@@ -194,12 +199,12 @@ impl MemoryFlowStore {
         browser: &str,
         lease: Duration,
         now: UnixTime,
-    ) -> Result<Flow, FlowError> {
+    ) -> Result<Claim, FlowError> {
         let mut flows = self.lock();
         let held = flows.flows.get_mut(id).ok_or(FlowError::Unknown)?;
-        let claimed = held.flow.clone().claimed(principal, browser, lease, now)?;
-        held.flow = claimed.clone();
-        Ok(claimed)
+        let claim = held.flow.clone().claimed(principal, browser, lease, now)?;
+        held.flow = claim.flow().clone();
+        Ok(claim)
     }
 
     /// [`FlowStore::finish`], without a future.
@@ -208,18 +213,16 @@ impl MemoryFlowStore {
     /// As [`Flow::finished`], and [`FlowError::Unknown`].
     pub fn finish_now(
         &self,
-        id: &FlowId,
-        principal: &str,
-        browser: &str,
+        claim: &Claim,
         result: Result<Value, String>,
         now: UnixTime,
     ) -> Result<Flow, FlowError> {
         let mut flows = self.lock();
-        let held = flows.flows.get_mut(id).ok_or(FlowError::Unknown)?;
-        let finished = held
-            .flow
-            .clone()
-            .finished(principal, browser, result, now)?;
+        let held = flows
+            .flows
+            .get_mut(&claim.id())
+            .ok_or(FlowError::Unknown)?;
+        let finished = held.flow.clone().finished(claim, result, now)?;
         held.flow = finished.clone();
         held.waiting.drain(..).for_each(Waker::wake);
         Ok(finished)
@@ -270,19 +273,17 @@ impl FlowStore for MemoryFlowStore {
         browser: &str,
         lease: Duration,
         now: UnixTime,
-    ) -> FlowFuture<'_, Flow> {
+    ) -> FlowFuture<'_, Claim> {
         Box::pin(ready(self.claim_now(id, principal, browser, lease, now)))
     }
 
     fn finish(
         &self,
-        id: &FlowId,
-        principal: &str,
-        browser: &str,
+        claim: &Claim,
         result: Result<Value, String>,
         now: UnixTime,
     ) -> FlowFuture<'_, Flow> {
-        Box::pin(ready(self.finish_now(id, principal, browser, result, now)))
+        Box::pin(ready(self.finish_now(claim, result, now)))
     }
 
     fn abandon(&self, id: &FlowId, principal: &str, now: UnixTime) -> FlowFuture<'_, Flow> {

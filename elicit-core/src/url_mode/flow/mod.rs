@@ -12,7 +12,8 @@
 //! - a store refuses to open or finish it for another principal, and binds it to the first
 //!   browser that opens it ([`FlowStore::open`]): a second browser is refused;
 //! - it finishes once, with a value or a failure, and expires; one submission of its page's form
-//!   is [claimed](FlowStore::claim) before a sink sees it, so a sink sees a secret once;
+//!   is [claimed](FlowStore::claim) before a sink sees it, so a sink sees a secret once, and only
+//!   that claim may [finish](FlowStore::finish) it, while it holds ([`Claim`]);
 //! - the asking side may [abandon](FlowStore::abandon) it when the call that asked is given up
 //!   (cancelled, or returned without it): its page then refuses, and nothing is stored.
 //!
@@ -36,12 +37,11 @@
 //! // Its owner opens it, in one browser; a second browser is refused.
 //! store.open_now(&id, "user-8f3a", "browser-a", now)?;
 //! assert!(matches!(store.open_now(&id, "user-8f3a", "browser-b", now), Err(FlowError::OpenedElsewhere)));
-//! // The page finishes it, once.
-//! store.finish_now(&id, "user-8f3a", "browser-a", Ok(json!({ "stored": true })), now)?;
-//! assert!(matches!(
-//!     store.finish_now(&id, "user-8f3a", "browser-a", Ok(json!({})), now),
-//!     Err(FlowError::Finished)
-//! ));
+//! // The page claims one submission, hands it to its sink, and finishes the flow under that
+//! // claim, once.
+//! let claim = store.claim_now(&id, "user-8f3a", "browser-a", Duration::from_secs(60), now)?;
+//! store.finish_now(&claim, Ok(json!({ "stored": true })), now)?;
+//! assert!(matches!(store.finish_now(&claim, Ok(json!({})), now), Err(FlowError::Finished)));
 //! assert_eq!(store.get_now(&id, now)?.status(), &FlowStatus::Completed(json!({ "stored": true })));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
@@ -247,6 +247,8 @@ pub struct Flow {
     status: FlowStatus,
     browser: Option<Arc<str>>,
     claimed_until: Option<UnixTime>,
+    /// How many claims were made on it: the number of the last, which alone may finish it.
+    claims: u64,
 }
 
 impl Flow {
@@ -281,6 +283,7 @@ impl Flow {
             status: FlowStatus::Pending,
             browser: None,
             claimed_until: None,
+            claims: 0,
         }
     }
 
@@ -348,6 +351,12 @@ impl Flow {
         self.claimed_until
     }
 
+    /// How many claims were made on the flow ([`Claim::number`] of the last one).
+    #[must_use]
+    pub fn claims(&self) -> u64 {
+        self.claims
+    }
+
     /// The flow as seen at `now`: [`Expired`](FlowStatus::Expired) once past its expiry and
     /// not finished.
     #[must_use]
@@ -378,22 +387,33 @@ impl Flow {
         Ok(self)
     }
 
-    /// Finishing by `principal` in `browser`, as every store decides it: only an open flow,
-    /// only by its owner in the browser that opened it.
+    /// Finishing under `claim`, as every store decides it: only an opened flow, only under the
+    /// claim that holds it now — the last one made ([`Claim::number`]), and before it runs out
+    /// ([`Claim::until`]). A claim that ran out cannot finish the flow, whether or not another
+    /// submission claimed it since: a sink still working past its claim's end may be racing a
+    /// second one, and its result is refused rather than written over the other's.
     ///
     /// # Errors
-    /// As [`FlowStore::finish`].
+    /// As [`FlowStore::finish`]: [`FlowError::Finished`], [`FlowError::Expired`],
+    /// [`FlowError::Abandoned`] for a flow that is over; [`FlowError::ClaimLapsed`] for a claim
+    /// that is not the flow's, ran out, or was followed by another.
     pub fn finished(
         mut self,
-        principal: &str,
-        browser: &str,
+        claim: &Claim,
         result: Result<Value, String>,
         now: UnixTime,
     ) -> Result<Self, FlowError> {
         self = self.at(now);
-        self.check(principal, browser)?;
+        if self.id != claim.flow.id {
+            return Err(FlowError::ClaimLapsed);
+        }
+        self.check(claim.flow.principal(), claim.flow.browser().unwrap_or_default())?;
         if self.status != FlowStatus::Opened {
             return Err(FlowError::NotOpened);
+        }
+        let holds = self.claims == claim.number() && self.claimed_until.is_some_and(|until| now < until);
+        if !holds {
+            return Err(FlowError::ClaimLapsed);
         }
         self.status = match result {
             Ok(value) => FlowStatus::Completed(value),
@@ -405,13 +425,16 @@ impl Flow {
     /// Claiming by `principal` in `browser` for `lease`, as every store decides it: the one
     /// submission that may hand the flow's result to a sink, so a sink sees a flow's secret once
     /// however many requests (on however many replicas) carry the same form. Only an opened flow,
-    /// only by its owner in the browser that opened it, and only while no other claim holds.
+    /// only by its owner in the browser that opened it, and only while no other claim holds. The
+    /// [`Claim`] holds the flow as claimed, which the store writes, and is what
+    /// [finishes](Flow::finished) it.
     ///
-    /// A claim is a lease, not a lock: if the replica that claimed dies before it
-    /// [finishes](Flow::finished), the claim runs out after `lease` and the user may send the
-    /// form again. A sink still working when its lease runs out could meet a second
-    /// submission: the library's pages give a sink no longer than the lease (they give it up and
-    /// fail the flow), and a lease should stay above the sink's own timeouts.
+    /// A claim is a lease, not a lock: if the replica that claimed dies before it finishes, the
+    /// claim runs out at [`Claim::until`] (`now` plus `lease`, in the store's whole seconds) and
+    /// the user may send the form again. A sink must therefore be given up *before* its claim's
+    /// `until`, on the same clock: past it a second submission may claim the flow and reach a
+    /// sink while the first still runs. The library's pages cut a sink a second before `until`
+    /// and fail the flow under the claim; a lease should stay above the sink's own timeouts.
     ///
     /// # Errors
     /// As [`Flow::opened`], and: [`FlowError::NotOpened`] for a flow not opened yet;
@@ -422,7 +445,7 @@ impl Flow {
         browser: &str,
         lease: Duration,
         now: UnixTime,
-    ) -> Result<Self, FlowError> {
+    ) -> Result<Claim, FlowError> {
         self = self.at(now);
         self.check(principal, browser)?;
         if self.status != FlowStatus::Opened {
@@ -432,7 +455,8 @@ impl Flow {
             return Err(FlowError::Claimed);
         }
         self.claimed_until = Some(now.plus_ttl(lease).ok_or(FlowError::Ttl)?);
-        Ok(self)
+        self.claims = self.claims.checked_add(1).ok_or(FlowError::Claimed)?;
+        Ok(Claim { flow: self })
     }
 
     /// Abandoning by `principal`, as every store decides it: only by the flow's owner; an open
@@ -471,6 +495,51 @@ impl Flow {
     }
 }
 
+/// A submission's hold on a flow: what [`FlowStore::claim`] returns, and what
+/// [`FlowStore::finish`] takes, so only the submission that holds the flow may finish it (a
+/// fencing token).
+///
+/// Made only by [`Flow::claimed`]: a store cannot finish a flow without claiming it first.
+/// Its [`number`](Claim::number) rises with each claim of the flow; only the last claim, and
+/// only until its [`until`](Claim::until), finishes the flow. A sink that writes elsewhere (a
+/// vault) may keep the number beside what it wrote and refuse a lower one: the same fence, in
+/// its own store.
+#[derive(Debug, Clone, PartialEq)]
+#[must_use = "only the claim finishes the flow"]
+pub struct Claim {
+    /// The flow as claimed: its `claims` is this claim's number, its `claimed_until` this
+    /// claim's end.
+    flow: Flow,
+}
+
+impl Claim {
+    /// The claimed flow's id.
+    #[must_use]
+    pub fn id(&self) -> FlowId {
+        self.flow.id
+    }
+
+    /// The flow as claimed: what the store writes.
+    #[must_use]
+    pub fn flow(&self) -> &Flow {
+        &self.flow
+    }
+
+    /// The claim's number: 1 for the flow's first claim, rising by one with each.
+    #[must_use]
+    pub fn number(&self) -> u64 {
+        self.flow.claims
+    }
+
+    /// When the claim runs out, in the store's whole seconds: give its sink up before then (on
+    /// the clock the store's `now` was read from); the flow may be finished under it only
+    /// before then.
+    #[must_use]
+    pub fn until(&self) -> UnixTime {
+        self.flow.claimed_until.unwrap_or(self.flow.expires_at)
+    }
+}
+
 /// Why a flow could not be begun, read, opened or finished. Each names the rule it keeps.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
@@ -494,11 +563,21 @@ pub enum FlowError {
     /// Another submission of the flow's form is being handed to the server ([`Flow::claimed`]):
     /// only one is, so the server sees the secret once.
     Claimed,
+    /// A [`Claim`] that no longer holds the flow tried to finish it: it ran out (and perhaps
+    /// another submission claimed the flow since), or is another flow's. Nothing was changed.
+    ClaimLapsed,
     /// A flow with this id exists already.
     Exists,
-    /// The store holds as many open flows as it may (in all, or for this user): it refuses new
-    /// ones rather than forget open ones.
+    /// The store holds as many unexpired flows as it may in all: it refuses new ones rather than
+    /// forget open ones.
     Full,
+    /// The flow's principal holds as many unexpired flows as the store allows one principal
+    /// (`max`): it refuses new ones rather than forget open ones, so one user cannot fill the
+    /// store for the others.
+    PrincipalFull {
+        /// The store's cap on one principal's flows.
+        max: usize,
+    },
     /// A flow's TTL is zero or its expiry overflows.
     Ttl,
     /// The operating system's random source failed.
@@ -527,11 +606,20 @@ impl fmt::Display for FlowError {
             FlowError::Claimed => {
                 "this form is being saved from another request: wait a minute, then reload the page"
             }
+            FlowError::ClaimLapsed => {
+                "this form's turn to be saved ran out before it was saved: reload the page and send it again"
+            }
             FlowError::Exists => "a flow with this id exists already",
             FlowError::Full => "too many steps are waiting to be finished: finish or let one expire",
             FlowError::Ttl => "a flow's lifetime must be more than zero and end before the clock overflows",
             FlowError::NoRandomness => {
                 "the operating system's random source failed, so no flow id could be made; try again"
+            }
+            FlowError::PrincipalFull { max } => {
+                return write!(
+                    f,
+                    "too many steps are waiting to be finished for this user (at most {max}): finish or let one expire"
+                );
             }
             FlowError::Unavailable(why) => return write!(f, "the flow store could not decide: {why}"),
         })
@@ -549,13 +637,25 @@ pub type FlowFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T, FlowError>> +
 ///
 /// # Contract for implementations
 /// - Decide with [`Flow::opened`], [`Flow::claimed`], [`Flow::finished`] and
-///   [`Flow::abandoned`], atomically: of two concurrent `finish` calls, at most one succeeds; of
-///   two concurrent `claim` calls, at most one; of two browsers, the first to `open` binds the
-///   flow.
+///   [`Flow::abandoned`], and write what they decide atomically with the read it was decided
+///   on (a lock, or a compare-and-set of the very bytes read). The races this rules out, each
+///   checked on every store by `elicit-core/tests/flow_stores.rs`:
+///   - two browsers opening one flow: the first to `open` binds it, the other is refused;
+///   - two submissions of one form (a double click, a retry, two replicas behind a balancer):
+///     of two concurrent `claim` calls at most one succeeds, so one sink sees the secret;
+///   - a claim that ran out while its sink still worked: another submission may then claim,
+///     and the first one's `finish` is refused ([`FlowError::ClaimLapsed`]), because only the
+///     last claim, before its [`until`](Claim::until), finishes the flow (a fencing token);
+///   - two finishes of one flow: at most one succeeds, and a finished flow stays finished;
+///   - a finish racing an `abandon`: whichever is written first wins, and the other reads the
+///     flow as it is.
+/// - Decide on the caller's `now`: the pages read it from the clock they cut a sink by, so a
+///   claim's end and its sink's deadline are one instant. Replicas' clocks must agree well
+///   within a second (NTP): the pages cut a sink a second before its claim runs out.
 /// - Keep a flow at least until it expires, finished or not: a 2026-07-28 retry reads the
 ///   finished value after the page is done.
-/// - Refuse rather than forget: when full, [`FlowError::Full`]; when unsure,
-///   [`FlowError::Unavailable`], never success.
+/// - Refuse rather than forget: when full, [`FlowError::Full`] or
+///   [`FlowError::PrincipalFull`]; when unsure, [`FlowError::Unavailable`], never success.
 pub trait FlowStore: Send + Sync {
     /// Records a new pending flow.
     fn begin(&self, flow: Flow, now: UnixTime) -> FlowFuture<'_, ()>;
@@ -573,8 +673,9 @@ pub trait FlowStore: Send + Sync {
     ) -> FlowFuture<'_, Flow>;
 
     /// `principal` in `browser` claims the flow for one submission, for `lease`
-    /// ([`Flow::claimed`]): call it before handing a result to a sink, and hand it over only on
-    /// `Ok`. The flow as claimed.
+    /// ([`Flow::claimed`]): call it before handing a result to a sink, hand it over only on
+    /// `Ok`, and give the sink up before [`Claim::until`]. The claim is what
+    /// [`finish`](FlowStore::finish) takes.
     fn claim(
         &self,
         id: &FlowId,
@@ -582,15 +683,14 @@ pub trait FlowStore: Send + Sync {
         browser: &str,
         lease: Duration,
         now: UnixTime,
-    ) -> FlowFuture<'_, Flow>;
+    ) -> FlowFuture<'_, Claim>;
 
-    /// `principal` finishes the flow in `browser` ([`Flow::finished`]): with the value for the
-    /// tool, or why it failed. Wakes whoever waits in [`finished`](FlowStore::finished).
+    /// The submission holding `claim` finishes its flow ([`Flow::finished`]): with the value for
+    /// the tool, or why it failed; refused once the claim ran out or another followed it. Wakes
+    /// whoever waits in [`finished`](FlowStore::finished).
     fn finish(
         &self,
-        id: &FlowId,
-        principal: &str,
-        browser: &str,
+        claim: &Claim,
         result: Result<Value, String>,
         now: UnixTime,
     ) -> FlowFuture<'_, Flow>;
@@ -629,18 +729,16 @@ impl<S: FlowStore + ?Sized> FlowStore for Arc<S> {
         browser: &str,
         lease: Duration,
         now: UnixTime,
-    ) -> FlowFuture<'_, Flow> {
+    ) -> FlowFuture<'_, Claim> {
         (**self).claim(id, principal, browser, lease, now)
     }
     fn finish(
         &self,
-        id: &FlowId,
-        principal: &str,
-        browser: &str,
+        claim: &Claim,
         result: Result<Value, String>,
         now: UnixTime,
     ) -> FlowFuture<'_, Flow> {
-        (**self).finish(id, principal, browser, result, now)
+        (**self).finish(claim, result, now)
     }
     fn abandon(&self, id: &FlowId, principal: &str, now: UnixTime) -> FlowFuture<'_, Flow> {
         (**self).abandon(id, principal, now)

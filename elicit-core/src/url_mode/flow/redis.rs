@@ -12,7 +12,7 @@ use ::redis::aio::MultiplexedConnection;
 use ::redis::{AsyncConnectionConfig, Client, ProtocolVersion, PushInfo, PushKind, RedisError};
 use serde_json::Value;
 
-use super::{Flow, FlowError, FlowFuture, FlowId, FlowStore, wire};
+use super::{Claim, Flow, FlowError, FlowFuture, FlowId, FlowStore, wire};
 use crate::state::UnixTime;
 
 /// The compare-and-set every change is written with: the new flow only over the very bytes the
@@ -205,15 +205,16 @@ impl RedisFlowStore {
         Ok(Some((flow, bytes)))
     }
 
-    /// Reads the flow, decides with `decide`, and writes what it decided over what it read;
-    /// again on a conflict. `publish`: whether waiters are told.
-    async fn change(
+    /// Reads the flow, decides with `decide`, and writes what it decided (the flow `written`
+    /// finds in it) over what it read; again on a conflict. `publish`: whether waiters are told.
+    async fn change<T>(
         &self,
         id: &FlowId,
         now: UnixTime,
         publish: bool,
-        decide: impl Fn(Flow) -> Result<Flow, FlowError>,
-    ) -> Result<Flow, FlowError> {
+        decide: impl Fn(Flow) -> Result<T, FlowError>,
+        written: impl Fn(&T) -> &Flow,
+    ) -> Result<T, FlowError> {
         let mut connection = self.hub.connection().await?;
         for _ in 0..Self::MAX_ATTEMPTS {
             let (flow, bytes) = self
@@ -221,11 +222,12 @@ impl RedisFlowStore {
                 .await?
                 .ok_or(FlowError::Unknown)?;
             let before = flow.clone().at(now);
-            let after = decide(flow)?;
-            if after == before {
-                return Ok(after);
+            let decided = decide(flow)?;
+            let after = written(&decided);
+            if *after == before {
+                return Ok(decided);
             }
-            let text = wire::to_json(&after)
+            let text = wire::to_json(after)
                 .map_err(|error| FlowError::Unavailable(format!("a flow as JSON: {error}")))?;
             let channel = if publish {
                 self.hub.channel(id)
@@ -238,13 +240,13 @@ impl RedisFlowStore {
                 .arg(self.hub.key(id))
                 .arg(bytes)
                 .arg(text)
-                .arg(self.expire_at(&after))
+                .arg(self.expire_at(after))
                 .arg(channel)
                 .query_async(&mut connection)
                 .await
                 .map_err(|error| self.hub.failed(&error))?;
             if swapped == 1 {
-                return Ok(after);
+                return Ok(decided);
             }
         }
         Err(FlowError::Unavailable(format!(
@@ -556,9 +558,13 @@ impl FlowStore for RedisFlowStore {
     ) -> FlowFuture<'_, Flow> {
         let (id, principal, browser) = (*id, principal.to_owned(), browser.to_owned());
         Box::pin(async move {
-            self.change(&id, now, false, |flow| {
-                flow.opened(&principal, &browser, now)
-            })
+            self.change(
+                &id,
+                now,
+                false,
+                |flow| flow.opened(&principal, &browser, now),
+                |flow| flow,
+            )
             .await
         })
     }
@@ -570,29 +576,35 @@ impl FlowStore for RedisFlowStore {
         browser: &str,
         lease: Duration,
         now: UnixTime,
-    ) -> FlowFuture<'_, Flow> {
+    ) -> FlowFuture<'_, Claim> {
         let (id, principal, browser) = (*id, principal.to_owned(), browser.to_owned());
         Box::pin(async move {
-            self.change(&id, now, false, |flow| {
-                flow.claimed(&principal, &browser, lease, now)
-            })
+            self.change(
+                &id,
+                now,
+                false,
+                |flow| flow.claimed(&principal, &browser, lease, now),
+                Claim::flow,
+            )
             .await
         })
     }
 
     fn finish(
         &self,
-        id: &FlowId,
-        principal: &str,
-        browser: &str,
+        claim: &Claim,
         result: Result<Value, String>,
         now: UnixTime,
     ) -> FlowFuture<'_, Flow> {
-        let (id, principal, browser) = (*id, principal.to_owned(), browser.to_owned());
+        let claim = claim.clone();
         Box::pin(async move {
-            self.change(&id, now, true, |flow| {
-                flow.finished(&principal, &browser, result.clone(), now)
-            })
+            self.change(
+                &claim.id(),
+                now,
+                true,
+                |flow| flow.finished(&claim, result.clone(), now),
+                |flow| flow,
+            )
             .await
         })
     }
@@ -600,8 +612,14 @@ impl FlowStore for RedisFlowStore {
     fn abandon(&self, id: &FlowId, principal: &str, now: UnixTime) -> FlowFuture<'_, Flow> {
         let (id, principal) = (*id, principal.to_owned());
         Box::pin(async move {
-            self.change(&id, now, true, |flow| flow.abandoned(&principal, now))
-                .await
+            self.change(
+                &id,
+                now,
+                true,
+                |flow| flow.abandoned(&principal, now),
+                |flow| flow,
+            )
+            .await
         })
     }
 

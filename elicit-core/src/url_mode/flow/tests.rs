@@ -8,6 +8,7 @@ use super::*;
 use crate::url_mode::UrlOutcome;
 
 const NOW: UnixTime = UnixTime::from_secs(1_800_000_000);
+const LEASE: Duration = Duration::from_secs(30);
 
 fn flow(principal: &str) -> Flow {
     let call = ParamsDigest::of(&json!({ "name": "connect" }));
@@ -71,7 +72,7 @@ fn only_the_owner_opens_and_the_first_browser_binds() {
         Err(FlowError::OpenedElsewhere)
     );
     assert_eq!(
-        store.finish_now(&id, "alice", "b2", Ok(json!(1)), NOW),
+        store.claim_now(&id, "alice", "b2", LEASE, NOW),
         Err(FlowError::OpenedElsewhere)
     );
     assert_eq!(
@@ -87,19 +88,20 @@ fn a_flow_finishes_once_and_only_after_it_was_opened() {
     let id = flow.id();
     store.begin_now(flow, NOW).unwrap();
     assert_eq!(
-        store.finish_now(&id, "alice", "b1", Ok(json!(1)), NOW),
+        store.claim_now(&id, "alice", "b1", LEASE, NOW),
         Err(FlowError::NotOpened)
     );
     store.open_now(&id, "alice", "b1", NOW).unwrap();
     assert_eq!(
-        store.finish_now(&id, "mallory", "b1", Ok(json!(1)), NOW),
+        store.claim_now(&id, "mallory", "b1", LEASE, NOW),
         Err(FlowError::WrongUser)
     );
+    let claim = store.claim_now(&id, "alice", "b1", LEASE, NOW).unwrap();
     store
-        .finish_now(&id, "alice", "b1", Err("the vault is down".into()), NOW)
+        .finish_now(&claim, Err("the vault is down".into()), NOW)
         .unwrap();
     assert_eq!(
-        store.finish_now(&id, "alice", "b1", Ok(json!(1)), NOW),
+        store.finish_now(&claim, Ok(json!(1)), NOW),
         Err(FlowError::Finished)
     );
     assert_eq!(
@@ -120,6 +122,7 @@ fn an_expired_flow_can_be_read_as_expired_but_not_opened_or_finished() {
     let later = UnixTime::from_secs(NOW.as_secs() + 60);
     store.begin_now(flow, NOW).unwrap();
     store.open_now(&id, "alice", "b1", NOW).unwrap();
+    let claim = store.claim_now(&id, "alice", "b1", LEASE, NOW).unwrap();
     assert_eq!(
         store.get_now(&id, later).unwrap().status(),
         &FlowStatus::Expired
@@ -129,7 +132,7 @@ fn an_expired_flow_can_be_read_as_expired_but_not_opened_or_finished() {
         Err(FlowError::Expired)
     );
     assert_eq!(
-        store.finish_now(&id, "alice", "b1", Ok(json!(1)), later),
+        store.finish_now(&claim, Ok(json!(1)), later),
         Err(FlowError::Expired)
     );
     // Evicted by a later begin, it is unknown.
@@ -144,7 +147,10 @@ fn the_store_refuses_new_flows_rather_than_forget_open_ones() {
         .with_max_per_principal(2);
     store.begin_now(flow("alice"), NOW).unwrap();
     store.begin_now(flow("alice"), NOW).unwrap();
-    assert_eq!(store.begin_now(flow("alice"), NOW), Err(FlowError::Full));
+    assert_eq!(
+        store.begin_now(flow("alice"), NOW),
+        Err(FlowError::PrincipalFull { max: 2 })
+    );
     // Bob still has his share.
     store.begin_now(flow("bob"), NOW).unwrap();
     assert_eq!(store.begin_now(flow("carol"), NOW), Err(FlowError::Full));
@@ -165,7 +171,7 @@ fn the_store_answers_unknown_ids_the_same_whoever_asks() {
         Err(FlowError::Unknown)
     );
     assert_eq!(
-        store.finish_now(&id, "alice", "b1", Ok(json!(1)), NOW),
+        store.claim_now(&id, "alice", "b1", LEASE, NOW),
         Err(FlowError::Unknown)
     );
 }
@@ -194,9 +200,8 @@ fn finishing_wakes_whoever_waits() {
     assert!(waiting.as_mut().poll(&mut context).is_pending());
     store.open_now(&id, "alice", "b1", now).unwrap();
     assert_eq!(count.0.load(std::sync::atomic::Ordering::SeqCst), 0);
-    store
-        .finish_now(&id, "alice", "b1", Ok(json!("done")), now)
-        .unwrap();
+    let claim = store.claim_now(&id, "alice", "b1", LEASE, now).unwrap();
+    store.finish_now(&claim, Ok(json!("done")), now).unwrap();
     assert_eq!(count.0.load(std::sync::atomic::Ordering::SeqCst), 1);
     match waiting.as_mut().poll(&mut context) {
         Poll::Ready(Ok(flow)) => assert_eq!(flow.status(), &FlowStatus::Completed(json!("done"))),
@@ -211,6 +216,7 @@ fn an_abandoned_flow_can_be_neither_opened_nor_finished() {
     let id = flow.id();
     store.begin_now(flow, NOW).unwrap();
     store.open_now(&id, "alice", "b1", NOW).unwrap();
+    let claim = store.claim_now(&id, "alice", "b1", LEASE, NOW).unwrap();
     // Only the owner's asking side ends it; a refusal changes nothing.
     assert_eq!(
         store.abandon_now(&id, "mallory", NOW),
@@ -227,7 +233,7 @@ fn an_abandoned_flow_can_be_neither_opened_nor_finished() {
         Err(FlowError::Abandoned)
     );
     assert_eq!(
-        store.finish_now(&id, "alice", "b1", Ok(json!(1)), NOW),
+        store.finish_now(&claim, Ok(json!(1)), NOW),
         Err(FlowError::Abandoned)
     );
     assert_eq!(
@@ -247,9 +253,8 @@ fn abandoning_leaves_a_flow_that_is_over_as_it_is() {
     let id = finished.id();
     store.begin_now(finished, NOW).unwrap();
     store.open_now(&id, "alice", "b1", NOW).unwrap();
-    store
-        .finish_now(&id, "alice", "b1", Ok(json!("stored")), NOW)
-        .unwrap();
+    let claim = store.claim_now(&id, "alice", "b1", LEASE, NOW).unwrap();
+    store.finish_now(&claim, Ok(json!("stored")), NOW).unwrap();
     // The page finished as the call was given up: the call reads the result.
     assert_eq!(
         store.abandon_now(&id, "alice", NOW).unwrap().status(),
@@ -285,4 +290,27 @@ fn abandoning_wakes_whoever_waits() {
         Poll::Ready(Ok(flow)) => assert_eq!(flow.status(), &FlowStatus::Abandoned),
         other => panic!("{other:?}"),
     }
+}
+
+#[test]
+fn a_claim_finishes_only_its_own_flow_and_only_while_it_holds() {
+    let opened = |flow: Flow| flow.opened("alice", "b1", NOW).unwrap();
+    let one = opened(flow("alice"));
+    let two = opened(flow("alice"));
+    let claim_one = one.clone().claimed("alice", "b1", LEASE, NOW).unwrap();
+    let claim_two = two.clone().claimed("alice", "b1", LEASE, NOW).unwrap();
+    // Same number, another flow: refused.
+    assert_eq!(claim_one.number(), claim_two.number());
+    assert_eq!(
+        claim_two.flow().clone().finished(&claim_one, Ok(json!(1)), NOW),
+        Err(FlowError::ClaimLapsed)
+    );
+    // Its own flow, a second before it runs out: finished; at its end: refused.
+    let until = claim_one.until();
+    let almost = UnixTime::from_secs(until.as_secs() - 1);
+    assert!(claim_one.flow().clone().finished(&claim_one, Ok(json!(1)), almost).is_ok());
+    assert_eq!(
+        claim_one.flow().clone().finished(&claim_one, Ok(json!(1)), until),
+        Err(FlowError::ClaimLapsed)
+    );
 }

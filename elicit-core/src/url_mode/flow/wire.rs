@@ -23,6 +23,13 @@ struct Wire<'a> {
     browser: Option<Cow<'a, str>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     claimed_until: Option<u64>,
+    /// The number of the last claim (0, and left out, for none).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    claims: u64,
+}
+
+fn is_zero(claims: &u64) -> bool {
+    *claims == 0
 }
 
 #[derive(Serialize, Deserialize)]
@@ -55,6 +62,7 @@ pub(super) fn to_json(flow: &Flow) -> Result<String, serde_json::Error> {
         },
         browser: flow.browser.as_deref().map(Cow::Borrowed),
         claimed_until: flow.claimed_until.map(UnixTime::as_secs),
+        claims: flow.claims,
     })
 }
 
@@ -80,6 +88,7 @@ pub(super) fn from_json(text: &[u8]) -> Option<Flow> {
         },
         browser: wire.browser.map(Into::into),
         claimed_until: wire.claimed_until.map(UnixTime::from_secs),
+        claims: wire.claims,
     })
 }
 
@@ -120,22 +129,20 @@ mod tests {
         .expiring(now, Duration::from_secs(60))
         .unwrap();
         let opened = pending.clone().opened("user-8f3a", "b1", now).unwrap();
-        let claimed = opened
+        let claim = opened
             .clone()
             .claimed("user-8f3a", "b1", Duration::from_secs(30), now)
             .unwrap();
+        let claimed = claim.flow().clone();
         // Every kind of JSON a receipt may hold, floats and non-ASCII text among them.
         let receipt = json!({
             "stored": true, "last4": "4f2a", "n": [0, -1, 1.5, 1e300, 0.1], "név": "ß€😀",
             "nested": { "null": null, "empty": {} }
         });
-        let completed = claimed
+        let completed = claimed.clone().finished(&claim, Ok(receipt), now).unwrap();
+        let failed = claimed
             .clone()
-            .finished("user-8f3a", "b1", Ok(receipt), now)
-            .unwrap();
-        let failed = opened
-            .clone()
-            .finished("user-8f3a", "b1", Err("the vault is down".into()), now)
+            .finished(&claim, Err("the vault is down".into()), now)
             .unwrap();
         let abandoned = pending.clone().abandoned("user-8f3a", now).unwrap();
         for flow in [pending, opened, claimed, completed, failed, abandoned] {

@@ -20,7 +20,7 @@ use mcp_elicit::mrtr::Rounds;
 use mcp_elicit::page::{Pages, SingleUser};
 use mcp_elicit::rmcp::{AskConfig, AskingService, Connected, TestKit};
 use mcp_elicit::state::{MemoryReplayGuard, UnixTime};
-use mcp_elicit::url_mode::{FlowId, Flows, MemoryFlowStore};
+use mcp_elicit::url_mode::{Flow, FlowId, Flows, MemoryFlowStore};
 use rmcp::model::{
     CallToolRequest, CallToolRequestParams, CallToolResult, ClientConfig, ClientRequest,
     ElicitRequestParams, ElicitResult, ElicitationAction, ErrorCode, Implementation,
@@ -148,7 +148,10 @@ pub fn finish_flow(store: &MemoryFlowStore, url: &str, result: Result<Value, Str
     let id = flow_of(url);
     let now = UnixTime::now();
     store.open_now(&id, "", "browser-1", now).unwrap();
-    store.finish_now(&id, "", "browser-1", result, now).unwrap();
+    let claim = store
+        .claim_now(&id, "", "browser-1", Flow::DEFAULT_CLAIM_LEASE, now)
+        .unwrap();
+    store.finish_now(&claim, result, now).unwrap();
 }
 
 // -------------------------------------------------------------------------------------- the client
