@@ -547,7 +547,8 @@ mod redis_only {
     #[ignore = "needs redis-server (REDIS_URL)"]
     async fn a_thousand_waiting_flows_share_one_connection() {
         let prefix = prefix("one_connection");
-        let store = Arc::new(store(&prefix));
+        // One user's thousand flows: past the default cap of 64.
+        let store = Arc::new(store(&prefix).with_max_per_principal(1000));
         let now = UnixTime::now();
         let mut waiters = Vec::new();
         for _ in 0..1000 {
@@ -583,6 +584,56 @@ mod redis_only {
             .expect("resolved at its expiry")
             .unwrap();
         assert_eq!(read.status(), &FlowStatus::Expired);
+    }
+
+    /// One user cannot fill Redis for the others: each principal holds at most its cap of
+    /// unexpired flows, counted across replicas and atomically with the write; the next is
+    /// refused naming the cap, and nothing of it is written. Expired flows free their places.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    #[ignore = "needs redis-server (REDIS_URL)"]
+    async fn one_principal_fills_only_its_own_share_of_redis() {
+        let prefix = prefix("principal_cap");
+        let a: Arc<dyn FlowStore> = Arc::new(store(&prefix).with_max_per_principal(4));
+        let b: Arc<dyn FlowStore> = Arc::new(store(&prefix).with_max_per_principal(4));
+        let now = UnixTime::now();
+        // Sixteen begins at once on two replicas: exactly four are kept.
+        let flows: Vec<_> = (0..16).map(|_| flow("alice")).collect();
+        let tasks: Vec<_> = flows
+            .iter()
+            .cloned()
+            .enumerate()
+            .map(|(n, flow)| {
+                let store = if n % 2 == 0 { a.clone() } else { b.clone() };
+                tokio::spawn(async move { store.begin(flow, now).await })
+            })
+            .collect();
+        let mut kept = 0;
+        for task in tasks {
+            match task.await.unwrap() {
+                Ok(()) => kept += 1,
+                Err(FlowError::PrincipalFull { max: 4 }) => {}
+                other => panic!("neither kept nor refused naming the cap: {other:?}"),
+            }
+        }
+        assert_eq!(kept, 4);
+        let mut unknown = 0;
+        for flow in &flows {
+            if a.get(&flow.id(), now).await == Err(FlowError::Unknown) {
+                unknown += 1;
+            }
+        }
+        assert_eq!(unknown, 12, "a refused flow is not written");
+        let refused = b.begin(flow("alice"), now).await.unwrap_err();
+        assert_eq!(
+            refused.to_string(),
+            "too many steps are waiting to be finished for this user (at most 4): finish or let \
+             one expire"
+        );
+        // Bob still has his share.
+        b.begin(flow("bob"), now).await.unwrap();
+        // Finishing does not free a place (a 2026-07-28 retry still reads it); expiring does.
+        let expired = UnixTime::from_secs(flows[0].expires_at().as_secs());
+        a.begin(flow("alice"), expired).await.unwrap();
     }
 
     /// Every operation of `store`, each refused as `Unavailable`: never success, never a panic.

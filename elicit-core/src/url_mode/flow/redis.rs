@@ -13,7 +13,7 @@ use ::redis::{AsyncConnectionConfig, Client, ProtocolVersion, PushInfo, PushKind
 use serde_json::Value;
 
 use super::{Claim, Flow, FlowError, FlowFuture, FlowId, FlowStore, wire};
-use crate::state::UnixTime;
+use crate::state::{ParamsDigest, UnixTime};
 
 /// The compare-and-set every change is written with: the new flow only over the very bytes the
 /// decision was made on, then the news on the flow's channel. The rules stay in Rust
@@ -25,6 +25,21 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then
   return 1
 end
 return 0";
+
+/// The begin of a flow, with its principal's cap: the principal's index (a sorted set of its
+/// flows' ids by expiry) drops the expired ones, then the flow is written only if its id is new
+/// and the principal holds fewer than the cap, and joins the index, which lives as long as its
+/// longest-lived flow's key. `KEYS`: the flow, the index. `ARGV`: the flow's JSON, its key's
+/// `EXAT`, now, the cap, the flow's id, its expiry, the clock-skew margin.
+const BEGIN: &str = "\
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[3])
+if redis.call('EXISTS', KEYS[1]) == 1 then return 'exists' end
+if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[4]) then return 'full' end
+redis.call('SET', KEYS[1], ARGV[1], 'EXAT', ARGV[2])
+redis.call('ZADD', KEYS[2], ARGV[6], ARGV[5])
+local last = redis.call('ZRANGE', KEYS[2], -1, -1, 'WITHSCORES')
+redis.call('EXPIREAT', KEYS[2], math.max(1, tonumber(last[2]) + tonumber(ARGV[7])))
+return 'ok'";
 
 /// A [`FlowStore`] in Redis (cargo feature `redis`): every replica pointing at the same Redis
 /// (and [key prefix](RedisFlowStore::with_key_prefix)) sees the same flows, so a page served by
@@ -56,10 +71,17 @@ return 0";
 ///   cannot come; the next operation opens a new connection, so calling `finished` again
 ///   waits again.
 ///
+/// - One principal holds at most [`max_per_principal`](RedisFlowStore::with_max_per_principal)
+///   unexpired flows (default [`DEFAULT_MAX_PER_PRINCIPAL`](RedisFlowStore::DEFAULT_MAX_PER_PRINCIPAL),
+///   as the memory store's), so one user cannot fill Redis for the others: `begin` refuses the
+///   next with [`FlowError::PrincipalFull`], naming the cap, rather than forget one. Each
+///   principal's flows are indexed under `<prefix>principal:<SHA-256 of the principal>`, a
+///   sorted set by expiry, counted and written in the same script as the flow.
+///
 /// # Round trips per operation
 /// | operation | round trips |
 /// |---|---|
-/// | `begin` | 1: `SET NX EXAT` |
+/// | `begin` | 1: a script (`EVAL`) that drops the principal's expired flows from its index, counts the rest, and writes the flow (`SET EXAT`) and its index entry |
 /// | `get` | 1: `GET` |
 /// | `open`, `claim`, `finish`, `abandon` | 2: `GET`, then the script (`EVAL`), which writes and publishes; 2 more per conflict; 1 when nothing changes (a reload; abandoning a flow that is over) |
 /// | `finished` | `SUBSCRIBE` (none if this store already listens to the flow) and a `GET`; a `GET` per message; `UNSUBSCRIBE` when the last waiter goes |
@@ -67,9 +89,8 @@ return 0";
 /// The first operation also connects (`HELLO 3`).
 ///
 /// # Redis
-/// Redis 6.2 or later (`EXAT`, RESP3). It keeps no count of flows per user (that would be
-/// another command per `begin`): bound Redis itself with `maxmemory` and the `noeviction`
-/// policy, so that a full Redis refuses the write and the store fails closed. Never an
+/// Redis 6.2 or later (`EXAT`, RESP3). Bound Redis itself too, with `maxmemory` and the
+/// `noeviction` policy, so that a full Redis refuses the write and the store fails closed. Never an
 /// evicting policy (`allkeys-lru`, `volatile-*`): it would forget an open flow, and with it
 /// a finished one's result or the claim that keeps a sink from seeing a secret twice.
 ///
@@ -92,6 +113,7 @@ return 0";
 pub struct RedisFlowStore {
     hub: Arc<Hub>,
     clock_skew_margin: Duration,
+    max_per_principal: usize,
 }
 
 /// The store's connection and the tasks waiting on it, shared with the connection's push
@@ -140,6 +162,9 @@ impl RedisFlowStore {
     /// [`FlowError::Unavailable`]: a flow changes a handful of times in its life, so more
     /// conflicts than this mean something other than this library writes its key.
     pub const MAX_ATTEMPTS: usize = 8;
+    /// The default cap on one principal's flows: the memory store's
+    /// ([`MemoryFlowStore::DEFAULT_MAX_PER_PRINCIPAL`](super::MemoryFlowStore::DEFAULT_MAX_PER_PRINCIPAL)).
+    pub const DEFAULT_MAX_PER_PRINCIPAL: usize = super::MemoryFlowStore::DEFAULT_MAX_PER_PRINCIPAL;
 
     /// A store on the Redis `client` points at. It connects on first use, with RESP3 whatever
     /// the client's URL says (the subscriptions need it).
@@ -156,7 +181,16 @@ impl RedisFlowStore {
         Self {
             hub: Arc::new(Hub::new(client, Self::DEFAULT_KEY_PREFIX.to_owned())),
             clock_skew_margin: Self::DEFAULT_CLOCK_SKEW_MARGIN,
+            max_per_principal: Self::DEFAULT_MAX_PER_PRINCIPAL,
         }
+    }
+
+    /// At most `max` unexpired flows for any one principal, on every replica together (a
+    /// single-user server may set it as high as it likes). Every replica should say the same.
+    #[must_use]
+    pub fn with_max_per_principal(mut self, max: usize) -> Self {
+        self.max_per_principal = max;
+        self
     }
 
     /// Namespaces the store's keys and channels, e.g. per server when several share one Redis.
@@ -302,6 +336,17 @@ impl Hub {
 
     fn key(&self, id: &FlowId) -> String {
         format!("{}{id}", self.key_prefix)
+    }
+
+    /// The key of `principal`'s index: its SHA-256, so any principal makes one bounded key.
+    fn principal_key(&self, principal: &str) -> String {
+        let digest = ParamsDigest::of(&serde_json::Value::from(principal));
+        let hex: String = digest
+            .as_bytes()
+            .iter()
+            .map(|byte| format!("{byte:02x}"))
+            .collect();
+        format!("{}principal:{hex}", self.key_prefix)
     }
 
     fn channel(&self, id: &FlowId) -> String {
@@ -512,26 +557,34 @@ impl Drop for Watch {
 }
 
 impl FlowStore for RedisFlowStore {
-    fn begin(&self, flow: Flow, _now: UnixTime) -> FlowFuture<'_, ()> {
+    fn begin(&self, flow: Flow, now: UnixTime) -> FlowFuture<'_, ()> {
         Box::pin(async move {
             let text = wire::to_json(&flow)
                 .map_err(|error| FlowError::Unavailable(format!("a flow as JSON: {error}")))?;
             let mut connection = self.hub.connection().await?;
-            let reply: ::redis::Value = ::redis::cmd("SET")
+            let reply: String = ::redis::cmd("EVAL")
+                .arg(BEGIN)
+                .arg(2)
                 .arg(self.hub.key(&flow.id()))
+                .arg(self.hub.principal_key(flow.principal()))
                 .arg(text)
-                .arg("NX")
-                .arg("EXAT")
                 .arg(self.expire_at(&flow))
+                .arg(now.as_secs())
+                .arg(self.max_per_principal)
+                .arg(flow.id().to_string())
+                .arg(flow.expires_at().as_secs())
+                .arg(self.clock_skew_margin.as_secs())
                 .query_async(&mut connection)
                 .await
                 .map_err(|error| self.hub.failed(&error))?;
-            match reply {
-                ::redis::Value::Okay => Ok(()),
-                ::redis::Value::SimpleString(text) if text == "OK" => Ok(()),
-                ::redis::Value::Nil => Err(FlowError::Exists),
+            match reply.as_str() {
+                "ok" => Ok(()),
+                "exists" => Err(FlowError::Exists),
+                "full" => Err(FlowError::PrincipalFull {
+                    max: self.max_per_principal,
+                }),
                 _ => Err(FlowError::Unavailable(
-                    "unexpected reply from Redis to SET NX".into(),
+                    "unexpected reply from Redis to a flow's begin".into(),
                 )),
             }
         })
@@ -634,6 +687,7 @@ impl fmt::Debug for RedisFlowStore {
         f.debug_struct("RedisFlowStore")
             .field("key_prefix", &self.hub.key_prefix)
             .field("clock_skew_margin", &self.clock_skew_margin)
+            .field("max_per_principal", &self.max_per_principal)
             .finish_non_exhaustive()
     }
 }
