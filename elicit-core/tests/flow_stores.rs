@@ -339,7 +339,10 @@ async fn a_waiter_on_one_replica_is_woken_by_a_finish_on_another(replicas: Repli
     assert!(!waiter.is_finished());
     let claim = claimed(&b, &id, now).await;
     tokio::time::sleep(Duration::from_millis(100)).await;
-    assert!(!waiter.is_finished(), "opening and claiming are not finishing");
+    assert!(
+        !waiter.is_finished(),
+        "opening and claiming are not finishing"
+    );
     b.finish(&claim, Ok(json!("done")), now).await.unwrap();
     let woken = tokio::time::timeout(Duration::from_secs(5), waiter)
         .await
@@ -631,7 +634,7 @@ mod redis_only {
         );
         // Bob still has his share.
         b.begin(flow("bob"), now).await.unwrap();
-        // Finishing does not free a place (a 2026-07-28 retry still reads it); expiring does.
+        // A flow that expired frees its place.
         let expired = UnixTime::from_secs(flows[0].expires_at().as_secs());
         a.begin(flow("alice"), expired).await.unwrap();
     }

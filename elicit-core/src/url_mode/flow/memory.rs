@@ -218,10 +218,7 @@ impl MemoryFlowStore {
         now: UnixTime,
     ) -> Result<Flow, FlowError> {
         let mut flows = self.lock();
-        let held = flows
-            .flows
-            .get_mut(&claim.id())
-            .ok_or(FlowError::Unknown)?;
+        let held = flows.flows.get_mut(&claim.id()).ok_or(FlowError::Unknown)?;
         let finished = held.flow.clone().finished(claim, result, now)?;
         held.flow = finished.clone();
         held.waiting.drain(..).for_each(Waker::wake);

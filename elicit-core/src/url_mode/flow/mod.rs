@@ -407,11 +407,15 @@ impl Flow {
         if self.id != claim.flow.id {
             return Err(FlowError::ClaimLapsed);
         }
-        self.check(claim.flow.principal(), claim.flow.browser().unwrap_or_default())?;
+        self.check(
+            claim.flow.principal(),
+            claim.flow.browser().unwrap_or_default(),
+        )?;
         if self.status != FlowStatus::Opened {
             return Err(FlowError::NotOpened);
         }
-        let holds = self.claims == claim.number() && self.claimed_until.is_some_and(|until| now < until);
+        let holds =
+            self.claims == claim.number() && self.claimed_until.is_some_and(|until| now < until);
         if !holds {
             return Err(FlowError::ClaimLapsed);
         }

@@ -302,15 +302,27 @@ fn a_claim_finishes_only_its_own_flow_and_only_while_it_holds() {
     // Same number, another flow: refused.
     assert_eq!(claim_one.number(), claim_two.number());
     assert_eq!(
-        claim_two.flow().clone().finished(&claim_one, Ok(json!(1)), NOW),
+        claim_two
+            .flow()
+            .clone()
+            .finished(&claim_one, Ok(json!(1)), NOW),
         Err(FlowError::ClaimLapsed)
     );
     // Its own flow, a second before it runs out: finished; at its end: refused.
     let until = claim_one.until();
     let almost = UnixTime::from_secs(until.as_secs() - 1);
-    assert!(claim_one.flow().clone().finished(&claim_one, Ok(json!(1)), almost).is_ok());
+    assert!(
+        claim_one
+            .flow()
+            .clone()
+            .finished(&claim_one, Ok(json!(1)), almost)
+            .is_ok()
+    );
     assert_eq!(
-        claim_one.flow().clone().finished(&claim_one, Ok(json!(1)), until),
+        claim_one
+            .flow()
+            .clone()
+            .finished(&claim_one, Ok(json!(1)), until),
         Err(FlowError::ClaimLapsed)
     );
 }
