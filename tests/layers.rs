@@ -22,13 +22,14 @@ const LAYERS: &[(&str, &[&[&str]])] = &[
     // answers with an `Answerer`.
     ("", &[&["client"], &["rmcp", "page"]]),
     ("client", &[&["terminal"]]),
-    // The pages: HTML and errors; the refusals and what is read of a request; who opened a page,
+    // The pages: HTML, errors and a posted form read into wiped buffers; the refusals and what is
+    // read of a request; who opened a page,
     // and the secret kind; the secret kind declared as a type; the kinds that talk to a provider;
     // then the router (its own file).
     (
         "page",
         &[
-            &["html", "error"],
+            &["html", "error", "posted"],
             &["respond"],
             &["identity", "secret"],
             &["secret_form"],

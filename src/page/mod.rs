@@ -4,9 +4,11 @@
 
 // The layers, bottom first: each module imports only from the ones above its line here
 // (`tests/layers.rs`).
-// The HTML, escaped; why the pages could not be set up.
+// The HTML, escaped; why the pages could not be set up; a posted form, read into buffers wiped
+// on drop.
 mod error;
 mod html;
+mod posted;
 // The refusal pages, and what is read of a request (cookies, the origin).
 mod respond;
 // Who opened a page; a secret the user types.
@@ -580,7 +582,7 @@ async fn submit(
     State(shared): State<Arc<Shared>>,
     Path(flow): Path<String>,
     parts: Parts,
-    body: axum::body::Bytes,
+    body: axum::body::Body,
 ) -> Response {
     if let Err(refused) = same_origin(&parts, &shared.origin) {
         return refused;
@@ -589,12 +591,26 @@ async fn submit(
         Ok(visit) => visit,
         Err(refused) => return refused,
     };
-    let Ok(submitted) = serde_urlencoded::from_bytes::<Vec<(String, String)>>(&body) else {
-        return refusal(
-            StatusCode::BAD_REQUEST,
-            "The form could not be read",
-            "The page's form was not sent as a form.",
-        );
+    // What the user typed, from the body on, only ever in buffers wiped on drop.
+    let submitted = match posted::read_body(body, MAX_BODY_BYTES)
+        .await
+        .and_then(|body| posted::fields(&body))
+    {
+        Ok(submitted) => submitted,
+        Err(posted::NotRead::TooLong) => {
+            return refusal(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "The form is too long",
+                "The page's form takes far less than was sent.",
+            );
+        }
+        Err(_) => {
+            return refusal(
+                StatusCode::BAD_REQUEST,
+                "The form could not be read",
+                "The page's form was not sent as a form.",
+            );
+        }
     };
     // The token this page gave this browser for this flow and this user, and no other.
     let token = submitted

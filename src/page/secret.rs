@@ -9,6 +9,7 @@ use serde_json::Value;
 
 use super::error::PageError;
 use super::html::escape;
+use super::posted::Fields;
 use crate::schema::{Property, PropertyKind, RequestedSchema, Rule, Text};
 
 /// A page that takes a secret the user types — an API key, a password — described like a form's
@@ -134,11 +135,11 @@ impl SecretPage {
     }
 
     /// The submitted fields, each checked by its schema's rules: every field once, none other.
-    /// A value is never echoed in an error: the rule and the field name only.
-    pub(super) fn read(
-        &self,
-        submitted: Vec<(String, String)>,
-    ) -> Result<Secrets, Vec<(String, Rule)>> {
+    /// A value is never echoed in an error: the rule and the field name only. Every value comes
+    /// and goes in a wiped buffer: one that is refused (a broken rule, a field sent twice, a
+    /// field the page does not have) is wiped as it is dropped, and an accepted one becomes a
+    /// [`SecretString`] of its exact length (no reallocation leaves a copy behind).
+    pub(super) fn read(&self, submitted: Fields) -> Result<Secrets, Vec<(String, Rule)>> {
         let mut secrets = Vec::with_capacity(self.fields().len());
         let mut errors = Vec::new();
         for (name, value) in submitted {
@@ -161,7 +162,7 @@ impl SecretPage {
                 errors.push((name, rule));
                 continue;
             }
-            secrets.push((name, SecretString::from(value)));
+            secrets.push((name, SecretString::from(value.as_str())));
         }
         for field in self.fields() {
             let given = secrets.iter().any(|(name, _)| name == field.name())
