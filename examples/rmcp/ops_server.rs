@@ -25,7 +25,8 @@
 //! `http://localhost:<port>/elicit/`) and needs a GitHub OAuth app: set `GITHUB_CLIENT_ID` and
 //! `GITHUB_CLIENT_SECRET` to its client id and secret, `OPS_PAGES_PORT` to a port (8719, say;
 //! without it the system picks one at each start), and register
-//! `http://localhost:<port>/elicit/authorized` as the app's callback URL. Without the app the
+//! `http://localhost:<port>/elicit/authorized/github` (the page's own redirect URI) as the app's
+//! callback URL. Without the app the
 //! server still starts, `deploy` and `drop_table` work, and `connect_github` asks nothing: it
 //! answers an `isError` result naming the two variables and the callback URL to register.
 
@@ -302,7 +303,7 @@ pub fn ops_server(
     github: Option<GithubApp>,
     vault: Vault,
 ) -> Result<(Ops, Pages), Box<dyn std::error::Error>> {
-    let callback = format!("{}authorized", pages.flows().base());
+    let callback = AuthorizationPage::redirect_uri_for("github", pages.flows());
     let (pages, github) = match github {
         Some(app) => {
             let page = AuthorizationPage::new(
