@@ -115,6 +115,10 @@ pub struct GithubApp {
     pub token_url: String,
     pub client_id: String,
     pub client_secret: SecretString,
+    /// The provider's issuer identifier, for a provider that names itself in its answers (its
+    /// metadata advertises `authorization_response_iss_parameter_supported`, RFC 9207): GitHub's
+    /// OAuth apps publish no such metadata, so `None` there.
+    pub issuer: Option<String>,
 }
 
 impl GithubApp {
@@ -125,6 +129,7 @@ impl GithubApp {
             token_url: "https://github.com/login/oauth/access_token".into(),
             client_id,
             client_secret,
+            issuer: None,
         }
     }
 
@@ -306,7 +311,7 @@ pub fn ops_server(
     let callback = AuthorizationPage::redirect_uri_for("github", pages.flows());
     let (pages, github) = match github {
         Some(app) => {
-            let page = AuthorizationPage::new(
+            let mut page = AuthorizationPage::new(
                 "github",
                 "GitHub",
                 &app.authorize_url,
@@ -316,6 +321,9 @@ pub fn ops_server(
                 pages.flows(),
             )?
             .scope("repo");
+            if let Some(issuer) = app.issuer {
+                page = page.issuer(issuer);
+            }
             let pages = pages.authorization(page, move |user: &str, token: Token| {
                 keep_token(&vault, user, token)
             });

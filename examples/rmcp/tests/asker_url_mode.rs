@@ -79,6 +79,7 @@ fn ops_with_page(store: &MemoryFlowStore, vault: &Vault, token_url: String) -> (
         token_url,
         client_id: "Iv1.0123456789abcdef".into(),
         client_secret: "app-secret".into(),
+        issuer: None,
     };
     let asking = AskConfig::single_user().expect("the OS has randomness");
     let (ops, pages) = ops_and_pages(asking, store, vault, app);
@@ -147,7 +148,10 @@ async fn connect_on_the_page(router: Router, url: String, answer: (&str, &str)) 
             .map(|(_, v)| v.clone())
     };
     assert_eq!(param("scope").as_deref(), Some("repo"));
-    assert_eq!(param("redirect_uri"), Some(format!("{BASE}authorized/github")));
+    assert_eq!(
+        param("redirect_uri"),
+        Some(format!("{BASE}authorized/github"))
+    );
     let state = param("state").expect("a state");
     let back = serde_urlencoded::to_string([answer, ("state", &state)]).unwrap();
     let back = Request::get(format!("/elicit/authorized/github?{back}"))

@@ -923,7 +923,11 @@ async fn whoever_binds_the_listener_only_the_pages_own_host_is_served() {
         (Some("localhost:1"), page.clone(), 421),
         (Some(""), page.clone(), 421),
         // The absolute form names the host in the target, which wins over `Host` (RFC 9112).
-        (Some(own.as_str()), format!("http://evil.example{page}"), 421),
+        (
+            Some(own.as_str()),
+            format!("http://evil.example{page}"),
+            421,
+        ),
         (None, page.clone(), 421),
     ] {
         let status = status_over_http(port, &target, host).await;

@@ -57,8 +57,7 @@ struct AuthorizationRequest {
 /// The honest provider's authorization endpoint: the user is signed in and has consented, so a
 /// request from its client with a registered redirect URI gets a code at once.
 async fn honest_authorize(State(honest): State<Honest>, uri: Uri) -> Response {
-    let Ok(request) =
-        serde_urlencoded::from_str::<AuthorizationRequest>(uri.query().unwrap_or(""))
+    let Ok(request) = serde_urlencoded::from_str::<AuthorizationRequest>(uri.query().unwrap_or(""))
     else {
         return (StatusCode::BAD_REQUEST, "invalid request").into_response();
     };
@@ -237,7 +236,9 @@ async fn world(setup: Setup) -> World {
             kept.lock().unwrap().push(user.to_owned());
             Ok(json!({ "connected": "Honest" }))
         })
-        .authorization(evil_page, |_: &str, _: Token| Ok(json!({ "connected": "Evil" })))
+        .authorization(evil_page, |_: &str, _: Token| {
+            Ok(json!({ "connected": "Evil" }))
+        })
         .router();
     tokio::spawn(async move {
         axum::serve(
@@ -305,9 +306,14 @@ impl Browser {
         let mut stream = tokio::net::TcpStream::connect(("127.0.0.1", port))
             .await
             .unwrap();
-        let mut head = format!("{method} {target} HTTP/1.1\r\nHost: {authority}\r\nConnection: close\r\n");
+        let mut head =
+            format!("{method} {target} HTTP/1.1\r\nHost: {authority}\r\nConnection: close\r\n");
         if uri.host() == Some("localhost") && !self.cookies.is_empty() {
-            let jar: Vec<String> = self.cookies.iter().map(|(n, v)| format!("{n}={v}")).collect();
+            let jar: Vec<String> = self
+                .cookies
+                .iter()
+                .map(|(n, v)| format!("{n}={v}"))
+                .collect();
             head.push_str(&format!("Cookie: {}\r\n", jar.join("; ")));
         }
         let body = form.unwrap_or_default();
@@ -327,7 +333,14 @@ impl Browser {
         let raw = String::from_utf8(raw).unwrap();
         let (head, body) = raw.split_once("\r\n\r\n").unwrap();
         let mut lines = head.lines();
-        let status = lines.next().unwrap().split(' ').nth(1).unwrap().parse().unwrap();
+        let status = lines
+            .next()
+            .unwrap()
+            .split(' ')
+            .nth(1)
+            .unwrap()
+            .parse()
+            .unwrap();
         let mut answer = Answer {
             status,
             location: None,
@@ -394,7 +407,11 @@ async fn a_bounce_with_the_evil_pages_redirect_uri_gets_no_code_from_an_exact_pr
     .await;
     let id = world.flow_on("evil");
     let (last, visited) = Browser::default().connect(&world, &id).await;
-    assert_eq!(world.evil_token_requests(), 0, "the evil token endpoint was sent a code");
+    assert_eq!(
+        world.evil_token_requests(),
+        0,
+        "the evil token endpoint was sent a code"
+    );
     assert_eq!(last.status, 400, "{visited:?}: {}", last.body);
     assert!(last.body.contains("invalid redirect_uri"), "{}", last.body);
     assert!(world.honest_tokens.lock().unwrap().is_empty());
@@ -421,7 +438,11 @@ async fn a_code_that_comes_back_to_another_pages_redirect_uri_is_refused_and_sen
         back.starts_with(&format!("{}authorized/honest?", world.base)),
         "{visited:?}"
     );
-    assert_eq!(world.evil_token_requests(), 0, "the evil token endpoint was sent a code");
+    assert_eq!(
+        world.evil_token_requests(),
+        0,
+        "the evil token endpoint was sent a code"
+    );
     assert_eq!(last.status, 403, "{}", last.body);
     assert!(last.body.contains("another page"), "{}", last.body);
     assert!(world.honest_tokens.lock().unwrap().is_empty());
@@ -450,7 +471,11 @@ async fn an_answer_that_names_an_issuer_the_page_does_not_expect_is_refused() {
         "{visited:?}"
     );
     assert!(back.contains("iss="), "{back}");
-    assert_eq!(world.evil_token_requests(), 0, "the evil token endpoint was sent a code");
+    assert_eq!(
+        world.evil_token_requests(),
+        0,
+        "the evil token endpoint was sent a code"
+    );
     assert_eq!(last.status, 403, "{}", last.body);
     assert!(last.body.contains("another provider"), "{}", last.body);
     assert_eq!(world.status(&id), FlowStatus::Opened);
@@ -474,8 +499,13 @@ async fn a_page_that_knows_its_issuer_takes_only_answers_that_name_it() {
         if connects {
             assert_eq!(last.status, 200, "{}", last.body);
             assert!(last.body.contains("Saved"), "{}", last.body);
-            let [form] = &sent[..] else { panic!("{sent:?}") };
-            assert!(form.contains(&("code".to_owned(), HONEST_CODE.to_owned())), "{form:?}");
+            let [form] = &sent[..] else {
+                panic!("{sent:?}")
+            };
+            assert!(
+                form.contains(&("code".to_owned(), HONEST_CODE.to_owned())),
+                "{form:?}"
+            );
             assert_eq!(world.connected.lock().unwrap().as_slice(), [String::new()]);
             assert!(matches!(world.status(&id), FlowStatus::Completed(_)));
         } else {
