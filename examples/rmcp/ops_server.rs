@@ -25,7 +25,8 @@
 //! `http://localhost:<port>/elicit/`) and needs a GitHub OAuth app: set `GITHUB_CLIENT_ID` and
 //! `GITHUB_CLIENT_SECRET` to its client id and secret, `OPS_PAGES_PORT` to a port (8719, say;
 //! without it the system picks one at each start), and register
-//! `http://localhost:<port>/elicit/authorized` as the app's callback URL. Without the app the
+//! `http://localhost:<port>/elicit/authorized/github` (the page's own redirect URI) as the app's
+//! callback URL. Without the app the
 //! server still starts, `deploy` and `drop_table` work, and `connect_github` asks nothing: it
 //! answers an `isError` result naming the two variables and the callback URL to register.
 
@@ -114,6 +115,10 @@ pub struct GithubApp {
     pub token_url: String,
     pub client_id: String,
     pub client_secret: SecretString,
+    /// The provider's issuer identifier, for a provider that names itself in its answers (its
+    /// metadata advertises `authorization_response_iss_parameter_supported`, RFC 9207): GitHub's
+    /// OAuth apps publish no such metadata, so `None` there.
+    pub issuer: Option<String>,
 }
 
 impl GithubApp {
@@ -124,6 +129,7 @@ impl GithubApp {
             token_url: "https://github.com/login/oauth/access_token".into(),
             client_id,
             client_secret,
+            issuer: None,
         }
     }
 
@@ -302,10 +308,10 @@ pub fn ops_server(
     github: Option<GithubApp>,
     vault: Vault,
 ) -> Result<(Ops, Pages), Box<dyn std::error::Error>> {
-    let callback = format!("{}authorized", pages.flows().base());
+    let callback = AuthorizationPage::redirect_uri_for("github", pages.flows());
     let (pages, github) = match github {
         Some(app) => {
-            let page = AuthorizationPage::new(
+            let mut page = AuthorizationPage::new(
                 "github",
                 "GitHub",
                 &app.authorize_url,
@@ -315,6 +321,9 @@ pub fn ops_server(
                 pages.flows(),
             )?
             .scope("repo");
+            if let Some(issuer) = app.issuer {
+                page = page.issuer(issuer);
+            }
             let pages = pages.authorization(page, move |user: &str, token: Token| {
                 keep_token(&vault, user, token)
             });

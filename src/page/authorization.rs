@@ -18,6 +18,9 @@ use super::secret::{SinkFuture, check_page_name};
 use crate::schema::Text;
 use crate::url_mode::Flows;
 
+/// The path segment under the flows' base where the pages' redirect URIs are, one per page.
+pub(super) const REDIRECT_SEGMENT: &str = "authorized";
+
 type Client = BasicClient<EndpointSet, EndpointNotSet, EndpointNotSet, EndpointNotSet, EndpointSet>;
 
 /// A page on which the user authorizes this server at a third party (an OAuth 2.0 provider:
@@ -26,7 +29,32 @@ type Client = BasicClient<EndpointSet, EndpointNotSet, EndpointNotSet, EndpointN
 /// `state` and the identity again, exchanges the code, and hands the token to a [`TokenSink`].
 /// The token never reaches the MCP client.
 ///
-/// Register `<flows' base>authorized` as the redirect URI at the provider.
+/// Register [`redirect_uri`](AuthorizationPage::redirect_uri), `<flows' base>authorized/<name>`,
+/// as the redirect URI at the provider: each page has its own.
+///
+/// # Mix-up (RFC 9700 §4.4)
+/// A server with several authorization pages is a client of several providers, and one of them
+/// may be malicious (or compromised). Its authorization endpoint can send the browser on to an
+/// honest provider with this page's `state`, PKCE challenge and the honest page's client id: the
+/// honest provider's code then comes back, and a client that cannot tell who answered posts it
+/// (with the PKCE verifier) to the malicious provider's token endpoint, which redeems it. Two
+/// defences, both on every page:
+///
+/// - **A redirect URI per page** (RFC 9700 §4.4.2): an authorization started on one page is
+///   finished only at that page's redirect URI, and a code that arrives at another page's is
+///   refused before it is sent anywhere. An honest provider that matches redirect URIs exactly
+///   (RFC 9700 §2.1 requires it) sends its code only to its own page's URI, where the
+///   authorization the browser started (on the malicious page) is not accepted.
+/// - **The issuer in the answer** (RFC 9207): [`issuer`](AuthorizationPage::issuer) names the
+///   provider's issuer identifier. With it, every answer must carry `iss` equal to it (a missing
+///   `iss` is refused: set it for a provider whose metadata advertises
+///   `authorization_response_iss_parameter_supported`). Without it, the page expects no `iss`,
+///   and an answer that carries one is refused: it came from a provider that names itself, and
+///   this page's does not. Either way an answer from another provider that names itself is
+///   refused, before its code is sent anywhere.
+///
+/// What is left: a provider that neither matches redirect URIs exactly nor sends `iss`. Only
+/// the provider can close that; RFC 9700 requires the first of it.
 ///
 /// ```
 /// use mcp_elicit::page::AuthorizationPage;
@@ -51,6 +79,8 @@ pub struct AuthorizationPage {
     provider: Text,
     client: Client,
     scopes: Vec<String>,
+    /// The provider's issuer identifier, when it names itself in its answers (RFC 9207).
+    issuer: Option<String>,
     http: oauth2::reqwest::Client,
 }
 
@@ -61,6 +91,7 @@ impl fmt::Debug for AuthorizationPage {
             .field("provider", &self.provider)
             .field("auth_url", &self.client.auth_uri().as_str())
             .field("scopes", &self.scopes)
+            .field("issuer", &self.issuer)
             .finish_non_exhaustive()
     }
 }
@@ -88,9 +119,7 @@ impl AuthorizationPage {
         let mut client = BasicClient::new(ClientId::new(client_id.into()))
             .set_auth_uri(AuthUrl::new(auth_url.to_owned()).map_err(url)?)
             .set_token_uri(TokenUrl::new(token_url.to_owned()).map_err(url)?)
-            .set_redirect_uri(
-                RedirectUrl::new(format!("{}authorized", flows.base().as_str())).map_err(url)?,
-            );
+            .set_redirect_uri(RedirectUrl::new(Self::redirect_uri_for(&name, flows)).map_err(url)?);
         if let Some(secret) = client_secret {
             client = client.set_client_secret(ClientSecret::new(secret));
         }
@@ -104,8 +133,50 @@ impl AuthorizationPage {
             provider: provider.into(),
             client,
             scopes: Vec::new(),
+            issuer: None,
             http,
         })
+    }
+
+    /// The redirect URI of the page `name` under `flows`, `<flows' base>authorized/<name>`: what
+    /// to register at its provider, known before the page is made. A page's name is letters,
+    /// digits, `_` and `-`, so it is a path segment as written.
+    #[must_use]
+    pub fn redirect_uri_for(name: &str, flows: &Flows) -> String {
+        format!("{}{REDIRECT_SEGMENT}/{name}", flows.base().as_str())
+    }
+
+    /// This page's redirect URI ([`redirect_uri_for`](AuthorizationPage::redirect_uri_for)).
+    #[must_use]
+    pub fn redirect_uri(&self) -> &str {
+        self.client.redirect_uri().map_or("", |uri| uri.as_str())
+    }
+
+    /// The provider names itself `issuer` in every answer (RFC 9207): its issuer identifier, the
+    /// `issuer` of its metadata (RFC 8414), which advertises
+    /// `authorization_response_iss_parameter_supported`. An answer whose `iss` is another, or
+    /// that has none, is refused. Without it the page expects no `iss` (see the mix-up defence
+    /// above).
+    #[must_use]
+    pub fn issuer(mut self, issuer: impl Into<String>) -> Self {
+        self.issuer = Some(issuer.into());
+        self
+    }
+
+    /// Whether an answer that says it comes from `iss` (its `iss` parameter, if any) comes from
+    /// this page's provider (RFC 9207 §2.4: compared as strings), or why not.
+    pub(super) fn check_issuer(&self, iss: Option<&str>) -> Result<(), &'static str> {
+        match (self.issuer.as_deref(), iss) {
+            (Some(expected), Some(iss)) if iss == expected => Ok(()),
+            (None, None) => Ok(()),
+            (Some(_), Some(_)) => Err("The answer came from another provider than this page's."),
+            (Some(_), None) => Err(
+                "The answer did not say which provider sent it, and this page's provider always does.",
+            ),
+            (None, Some(_)) => Err(
+                "The answer names a provider, and this page's names none: it came from another provider.",
+            ),
+        }
     }
 
     /// Ask the provider for `scope` too.

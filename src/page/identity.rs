@@ -45,7 +45,8 @@ pub trait Identity: Send + Sync + 'static {
 /// - **Not reachable off the machine**: the listener binds loopback only, and a request that
 ///   did not come over loopback is refused.
 /// - **Not reachable by a web page through the user's browser by another name**: the `Host`
-///   must be the pages' own `localhost:<port>` (DNS rebinding is refused), and a form posted
+///   must be the pages' own `localhost:<port>` (DNS rebinding is refused, by the router itself,
+///   however it is served), and a form posted
 ///   from any other origin is refused (CSRF: the token and the `Origin` check).
 /// - **The first browser binds the flow**: the first browser to open a flow's URL is the only
 ///   one that may see or submit it; a second browser, or another program with its own cookie

@@ -80,6 +80,13 @@ enum Kind {
 /// served by the library: an axum [`Router`].
 ///
 /// Every request is checked, in this order, before anything is shown or accepted:
+/// 0. it names the flows' base's authority (`host[:port]`) as its `Host` (or HTTP/2
+///    `:authority`): anything else is refused (421) before anything else is read. This is the
+///    router's own check, so it holds however the router is served (by [`serve`](Pages::serve),
+///    on a listener the server binds itself, behind a proxy): a page on another site that
+///    rebinds its name to the pages' address (DNS rebinding) names its own host, and is
+///    refused. A proxy in front must pass the browser's `Host` on (nginx:
+///    `proxy_set_header Host $host;`);
 /// 1. the flow id in the path is a flow id (anything else: not found, and the store is not
 ///    asked);
 /// 2. the [`Identity`] names who sent it, and the flow must be theirs (else refused, nothing
@@ -104,8 +111,6 @@ pub struct Pages {
     origin: String,
     /// The pages' path, from the base URL: `/elicit/`.
     path: String,
-    /// The `Host` every request must name (DNS rebinding), on a loopback listener.
-    host: Option<String>,
     listener: Option<tokio::net::TcpListener>,
     /// How long a submission's claim holds, and so the longest a sink may take.
     claim_lease: std::time::Duration,
@@ -116,7 +121,7 @@ impl fmt::Debug for Pages {
         f.debug_struct("Pages")
             .field("flows", &self.flows)
             .field("pages", &self.kinds.keys().collect::<Vec<_>>())
-            .field("host", &self.host)
+            .field("origin", &self.origin)
             .finish_non_exhaustive()
     }
 }
@@ -124,8 +129,9 @@ impl fmt::Debug for Pages {
 impl Pages {
     /// The pages of `flows`, checking who opens them with `identity`, for a server that serves
     /// them itself: mount [`router`](Pages::router) in its app (beside rmcp's streamable HTTP
-    /// service), under `flows`' base path. The CSRF tokens are sealed with keys made now: a
-    /// fleet of replicas shares its own ([`with_keys`](Pages::with_keys)).
+    /// service), under `flows`' base path. Every request must name the base's `host[:port]`,
+    /// however the router is served (check 0 above). The CSRF tokens are sealed with keys made
+    /// now: a fleet of replicas shares its own ([`with_keys`](Pages::with_keys)).
     ///
     /// # Errors
     /// [`PageError::Keys`] if the operating system has no randomness to give.
@@ -139,7 +145,6 @@ impl Pages {
             kinds: HashMap::new(),
             origin,
             path,
-            host: None,
             listener: None,
             claim_lease: Flow::DEFAULT_CLAIM_LEASE,
         })
@@ -171,7 +176,6 @@ impl Pages {
         let flows = Flows::single_user(&format!("http://localhost:{port}/elicit/"))
             .map_err(PageError::Flows)?;
         let mut pages = Self::new(flows, SingleUser)?;
-        pages.host = Some(format!("localhost:{port}"));
         pages.listener = Some(listener);
         Ok(pages)
     }
@@ -219,8 +223,8 @@ impl Pages {
         self.secret(T::secret_page().clone(), secret_form::Typed::new(sink))
     }
 
-    /// Serve `page`, whose tokens go to `sink`; its provider redirects back to
-    /// `<flows' base>authorized`.
+    /// Serve `page`, whose tokens go to `sink`; its provider redirects back to the page's own
+    /// [`redirect_uri`](AuthorizationPage::redirect_uri), `<flows' base>authorized/<name>`.
     #[cfg(feature = "oauth")]
     #[must_use]
     pub fn authorization(mut self, page: AuthorizationPage, sink: impl TokenSink) -> Self {
@@ -284,21 +288,25 @@ impl Pages {
     fn split(self) -> (Router, Option<tokio::net::TcpListener>) {
         let identity_routes = self.identity.routes();
         let path = self.path.clone();
+        let host = HostCheck::of(&self.flows);
         let shared = Arc::new(Shared {
             flows: self.flows,
             identity: self.identity,
             keys: self.keys,
             kinds: self.kinds,
+            host,
             origin: self.origin,
             path: self.path,
-            host: self.host,
             claim_lease: self.claim_lease,
         });
         let router = Router::new()
             .route(&format!("{path}style.css"), get(style))
             .route(&format!("{path}{{flow}}"), get(show).post(submit));
         #[cfg(feature = "oauth")]
-        let router = router.route(&format!("{path}authorized"), get(authorized));
+        let router = router.route(
+            &format!("{path}{}/{{page}}", authorization::REDIRECT_SEGMENT),
+            get(authorized),
+        );
         let mut router = router.with_state(shared.clone());
         if let Some(routes) = identity_routes {
             router = router.merge(routes);
@@ -336,7 +344,7 @@ struct Shared {
     kinds: HashMap<String, Kind>,
     origin: String,
     path: String,
-    host: Option<String>,
+    host: HostCheck,
     claim_lease: std::time::Duration,
 }
 
@@ -389,20 +397,60 @@ fn csp(provider: Option<&str>) -> HeaderValue {
     })
 }
 
-/// On loopback, every request names the pages' own host: a page elsewhere that rebinds its
-/// name to 127.0.0.1 is refused.
+/// The authority every request to the pages must name: the flows' base URL's (`host[:port]`).
+///
+/// A browser names the host it looked up in `Host` (or, over HTTP/2, `:authority`), whatever
+/// address the name resolved to. A page on another site that rebinds its own name to the
+/// pages' address (DNS rebinding: `127.0.0.1` for a stdio server's pages, a private address for
+/// an intranet's) has its requests name that other site, and they are refused. The check is the
+/// router's own, so it holds however the router is served: [`Pages::serve`], a listener the
+/// server binds itself, or behind a proxy that passes the browser's `Host` on.
+struct HostCheck {
+    /// The base's host, as its URL writes it (an IPv6 literal in brackets).
+    host: String,
+    /// The base's port, the scheme's default when it names none.
+    port: u16,
+    /// The default port of the base's scheme: a request that names no port names it.
+    default_port: u16,
+}
+
+impl HostCheck {
+    fn of(flows: &Flows) -> Self {
+        let base = flows.base();
+        let default = if base.scheme() == "https" { 443 } else { 80 };
+        Self {
+            host: base.host().to_owned(),
+            port: base.port().unwrap_or(default),
+            default_port: default,
+        }
+    }
+
+    /// Whether `request` names the pages' authority: its URI's authority when it has one (the
+    /// absolute form, HTTP/2's `:authority`, which HTTP/1.1 says wins over `Host`), else its
+    /// `Host`, read by `http`'s own authority parser. Host names compare without case; an
+    /// absent port is the scheme's default.
+    fn admits(&self, request: &axum::extract::Request) -> bool {
+        let named = match request.uri().authority() {
+            Some(authority) => Some(authority.clone()),
+            None => request
+                .headers()
+                .get(header::HOST)
+                .and_then(|host| axum::http::uri::Authority::try_from(host.as_bytes()).ok()),
+        };
+        named.is_some_and(|named| {
+            named.host().eq_ignore_ascii_case(&self.host)
+                && named.port_u16().unwrap_or(self.default_port) == self.port
+        })
+    }
+}
+
+/// Every request names the pages' own host ([`HostCheck`]), or is refused before anything else
+/// is read of it.
 async fn check_host(
     State(shared): State<Arc<Shared>>,
     request: axum::extract::Request,
 ) -> Result<axum::extract::Request, Response> {
-    let Some(expected) = &shared.host else {
-        return Ok(request);
-    };
-    let host = request
-        .headers()
-        .get(header::HOST)
-        .and_then(|host| host.to_str().ok());
-    if host == Some(expected.as_str()) {
+    if shared.host.admits(&request) {
         Ok(request)
     } else {
         Err(refusal(
@@ -947,12 +995,21 @@ struct ProviderAnswer {
     code: Option<String>,
     state: Option<String>,
     error: Option<String>,
+    /// The provider's issuer identifier (RFC 9207).
+    iss: Option<String>,
 }
 
-/// Back from the provider: the identity again, the same browser, the `state` this browser was
-/// sent with, the flow still open; then the code is exchanged and the token goes to the sink.
+/// Back from the provider, at the redirect URI of the page `at`: the identity again, the same
+/// browser, the `state` this browser was sent with, the flow still open and of the page `at`
+/// (an answer at another page's redirect URI is refused: mix-up, RFC 9700 §4.4), the answer's
+/// `iss` the page's provider's (RFC 9207); then the code is exchanged and the token goes to the
+/// sink.
 #[cfg(feature = "oauth")]
-async fn authorized(State(shared): State<Arc<Shared>>, parts: Parts) -> Response {
+async fn authorized(
+    State(shared): State<Arc<Shared>>,
+    Path(at): Path<String>,
+    parts: Parts,
+) -> Response {
     let principal = match shared.identity.identify(&parts).await {
         Ok(principal) => principal,
         Err(refused) => return refused,
@@ -992,9 +1049,20 @@ async fn authorized(State(shared): State<Arc<Shared>>, parts: Parts) -> Response
         Ok(flow) => flow,
         Err(error) => return flow_refusal(&error),
     };
+    // The authorization was started on the flow's page: its answer comes back to that page's
+    // redirect URI, or it is not that page's provider's (mix-up), and its code goes nowhere.
+    if flow.page() != at {
+        return refused(
+            "The provider's answer came back to another page's address than the page that \
+             sent you: it may come from another provider.",
+        );
+    }
     let Ok(Kind::Authorization(page, sink)) = shared.page_of(&flow) else {
         return refused("This page does not connect a provider.");
     };
+    if let Err(why) = page.check_issuer(answer.iss.as_deref()) {
+        return refused(why);
+    }
     let (page, sink) = (Arc::clone(page), Arc::clone(sink));
     let verifier = claims.pending.verifier;
     let mut response = match (answer.code, answer.error) {

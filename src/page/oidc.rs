@@ -55,6 +55,12 @@ type Client = CoreClient<
 /// The browser's session is a cookie sealed with the pages' keys (AES-256-GCM-SIV), `HttpOnly`,
 /// `SameSite=Lax`, scoped to the pages' path, for [`with_session_ttl`](OidcSignIn::with_session_ttl)
 /// (an hour by default). Register `<base>signin/callback` as the client's redirect URI.
+///
+/// The OAuth mix-up that [`AuthorizationPage`](super::AuthorizationPage) defends against (RFC 9700
+/// §4.4) does not reach the sign-in: it is the pages' one identity, its callback is its own (no
+/// authorization page's redirect URI is under `signin/`), its `state` is sealed in a cookie of
+/// its own, and the code that comes back is sent to the token endpoint of the one provider it
+/// discovered, never to another's; the ID token's issuer, audience and nonce are verified.
 #[derive(Clone)]
 pub struct OidcSignIn {
     inner: Arc<Inner>,

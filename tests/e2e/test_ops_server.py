@@ -268,7 +268,7 @@ async def connect_page_sends_the_user_to_github(mode):
     query = urllib.parse.parse_qs(query)
     assert query["client_id"] == [GITHUB_APP["GITHUB_CLIENT_ID"]], query
     assert query["scope"] == ["repo"], query
-    assert query["redirect_uri"] == [f"http://localhost:{found['port']}/elicit/authorized"], query
+    assert query["redirect_uri"] == [f"http://localhost:{found['port']}/elicit/authorized/github"], query
     assert query["response_type"] == ["code"] and query["code_challenge_method"] == ["S256"], query
     assert query["state"][0] and query["code_challenge"][0], query
     assert "elicit_authorization" in cookies, cookies
@@ -294,7 +294,7 @@ async def connect_without_a_github_app(mode):
     assert is_error, text
     assert text.startswith("GitHub is not set up on this server: nothing was asked."), text
     assert "GITHUB_CLIENT_ID" in text and "GITHUB_CLIENT_SECRET" in text, text
-    assert re.search(r"the callback URL http://localhost:[0-9]{1,5}/elicit/authorized,", text), text
+    assert re.search(r"the callback URL http://localhost:[0-9]{1,5}/elicit/authorized/github,", text), text
     assert answers.seen == [], "nothing was asked"
     # The other tools work.
     expect(await call(mode, "deploy", DEPLOY, Answers(DECLINE), server=WITHOUT_GITHUB),

@@ -278,7 +278,12 @@ fn api_key_pages(store: &MemoryFlowStore) -> (axum::Router, Arc<Mutex<Vec<String
 }
 
 /// `request` through `router`: the status and the body.
-async fn through(router: &axum::Router, request: Request<Body>) -> (StatusCode, String) {
+async fn through(router: &axum::Router, mut request: Request<Body>) -> (StatusCode, String) {
+    // As a browser sends it: the pages serve only the host of their base.
+    request
+        .headers_mut()
+        .entry(header::HOST)
+        .or_insert(header::HeaderValue::from_static("localhost:8719"));
     let response = router.clone().oneshot(request).await.unwrap();
     let status = response.status();
     let body = axum::body::to_bytes(response.into_body(), 1 << 20)
@@ -441,7 +446,12 @@ async fn before_2026_07_28_a_call_the_client_cancels_abandons_its_flow_and_the_p
     // The user opens the page while the tool waits.
     let response = pages
         .clone()
-        .oneshot(Request::get(&path).body(Body::empty()).unwrap())
+        .oneshot(
+            Request::get(&path)
+                .header(header::HOST, "localhost:8719")
+                .body(Body::empty())
+                .unwrap(),
+        )
         .await
         .unwrap();
     assert_eq!(response.status(), StatusCode::OK);

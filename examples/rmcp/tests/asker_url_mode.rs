@@ -79,6 +79,7 @@ fn ops_with_page(store: &MemoryFlowStore, vault: &Vault, token_url: String) -> (
         token_url,
         client_id: "Iv1.0123456789abcdef".into(),
         client_secret: "app-secret".into(),
+        issuer: None,
     };
     let asking = AskConfig::single_user().expect("the OS has randomness");
     let (ops, pages) = ops_and_pages(asking, store, vault, app);
@@ -89,6 +90,11 @@ fn ops_with_page(store: &MemoryFlowStore, vault: &Vault, token_url: String) -> (
 async fn send(router: &Router, mut request: Request<Body>) -> (StatusCode, HeaderMap, String) {
     let loopback = ConnectInfo(SocketAddr::from(([127, 0, 0, 1], 50_000)));
     request.extensions_mut().insert(loopback);
+    // As a browser sends it: the pages serve only the host of their base.
+    request
+        .headers_mut()
+        .entry(header::HOST)
+        .or_insert(header::HeaderValue::from_static("localhost:8719"));
     let response = router.clone().oneshot(request).await.unwrap();
     let (status, headers) = (response.status(), response.headers().clone());
     let body = axum::body::to_bytes(response.into_body(), 1 << 20)
@@ -142,10 +148,13 @@ async fn connect_on_the_page(router: Router, url: String, answer: (&str, &str)) 
             .map(|(_, v)| v.clone())
     };
     assert_eq!(param("scope").as_deref(), Some("repo"));
-    assert_eq!(param("redirect_uri"), Some(format!("{BASE}authorized")));
+    assert_eq!(
+        param("redirect_uri"),
+        Some(format!("{BASE}authorized/github"))
+    );
     let state = param("state").expect("a state");
     let back = serde_urlencoded::to_string([answer, ("state", &state)]).unwrap();
-    let back = Request::get(format!("/elicit/authorized?{back}"))
+    let back = Request::get(format!("/elicit/authorized/github?{back}"))
         .header(
             header::COOKIE,
             format!("{browser}; {}", cookie_set(&headers)),
@@ -296,7 +305,7 @@ on_both_revisions! {
         let (text, is_error) = s.call("connect_github", json!({})).await;
         assert!(is_error, "{text}");
         assert!(text.starts_with("GitHub is not set up on this server: nothing was asked."), "{text}");
-        for named in ["GITHUB_CLIENT_ID", "GITHUB_CLIENT_SECRET", &format!("{BASE}authorized")] {
+        for named in ["GITHUB_CLIENT_ID", "GITHUB_CLIENT_SECRET", &format!("{BASE}authorized/github")] {
             assert!(text.contains(named), "{named}: {text}");
         }
         assert!(s.asked().is_empty());

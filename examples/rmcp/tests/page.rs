@@ -125,7 +125,12 @@ impl Site {
             .clone()
     }
 
-    async fn send(&self, request: Request<Body>) -> Reply {
+    async fn send(&self, mut request: Request<Body>) -> Reply {
+        // As a browser sends it: the pages serve only the host of their base.
+        request
+            .headers_mut()
+            .entry(header::HOST)
+            .or_insert(header::HeaderValue::from_static("localhost:8719"));
         let response = self.router.clone().oneshot(request).await.unwrap();
         let status = response.status();
         let headers = response.headers().clone();
@@ -871,6 +876,78 @@ async fn on_loopback_only_the_pages_own_host_name_is_served() {
         let reply = router.clone().oneshot(request).await.unwrap();
         assert_eq!(reply.status(), expected, "{named}");
     }
+}
+
+/// What a server that binds its own loopback listener and serves `Pages::new`'s router with
+/// `axum::serve` answers, over real HTTP/1.1 on 127.0.0.1, to a request for `path` naming
+/// `host` (`None`: an HTTP/1.0 request with no `Host`): the status code.
+async fn status_over_http(port: u16, target: &str, host: Option<&str>) -> u16 {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut stream = tokio::net::TcpStream::connect(("127.0.0.1", port))
+        .await
+        .unwrap();
+    let request = match host {
+        Some(host) => format!("GET {target} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"),
+        None => format!("GET {target} HTTP/1.0\r\n\r\n"),
+    };
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut answer = Vec::new();
+    stream.read_to_end(&mut answer).await.unwrap();
+    let answer = String::from_utf8_lossy(&answer);
+    // "HTTP/1.1 421 Misdirected Request"
+    answer.split(' ').nth(1).unwrap().parse().unwrap()
+}
+
+/// The DNS-rebinding check is the router's, not `bind_loopback`'s: a server that binds its own
+/// loopback listener for `Pages::new` (to use its own identity) and serves the router with
+/// `axum::serve` refuses every request that does not name the base's `host:port`.
+#[tokio::test]
+async fn whoever_binds_the_listener_only_the_pages_own_host_is_served() {
+    let listener = tokio::net::TcpListener::bind(("127.0.0.1", 0))
+        .await
+        .unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let store = MemoryFlowStore::new();
+    let flows = Flows::new(store.clone(), &format!("http://localhost:{port}/elicit/")).unwrap();
+    let router = Pages::new(flows, HeaderUser)
+        .unwrap()
+        .secret(api_key_page(), |_: &str, _: Secrets| Ok(json!({})))
+        .router();
+    let site = Site {
+        store,
+        router: router.clone(),
+        stored: Stored::default(),
+    };
+    tokio::spawn(async move { axum::serve(listener, router).await });
+    // A page that exists, so "served" is a redirect to sign in (no `x-user`), not a 404.
+    let page = format!("/elicit/{}", site.flow_for("alice"));
+    let own = format!("localhost:{port}");
+    for (host, target, expected) in [
+        (Some(own.as_str()), page.clone(), 303),
+        (Some(&own.to_uppercase()), page.clone(), 303), // host names have no case
+        (Some("evil.example"), page.clone(), 421),
+        (Some(&format!("evil.example:{port}")), page.clone(), 421),
+        (Some(&format!("127.0.0.1:{port}")), page.clone(), 421),
+        (Some("localhost"), page.clone(), 421), // port 80, not the pages'
+        (Some("localhost:1"), page.clone(), 421),
+        (Some(""), page.clone(), 421),
+        // The absolute form names the host in the target, which wins over `Host` (RFC 9112).
+        (
+            Some(own.as_str()),
+            format!("http://evil.example{page}"),
+            421,
+        ),
+        (None, page.clone(), 421),
+    ] {
+        let status = status_over_http(port, &target, host).await;
+        assert_eq!(status, expected, "Host {host:?}, target {target}");
+    }
+    // Refused before the identity was asked and before the store was: the flow is untouched.
+    assert_eq!(site.status(&page_id(&page)), FlowStatus::Pending);
+}
+
+fn page_id(path: &str) -> FlowId {
+    FlowId::parse(path.trim_start_matches("/elicit/")).unwrap()
 }
 
 /// A port chosen beforehand (an OAuth app's registered callback names it): the pages' base

@@ -135,7 +135,12 @@ impl Site {
         flow.status().clone()
     }
 
-    async fn send(&self, request: Request<Body>) -> (StatusCode, Option<String>, String) {
+    async fn send(&self, mut request: Request<Body>) -> (StatusCode, Option<String>, String) {
+        // As a browser sends it: the pages serve only the host of their base.
+        request
+            .headers_mut()
+            .entry(header::HOST)
+            .or_insert(header::HeaderValue::from_static("localhost:8719"));
         let response = self.router.clone().oneshot(request).await.unwrap();
         let status = response.status();
         let cookie = response

@@ -28,7 +28,12 @@ use elicit_browser_tests::{
     ALICE, AbortOnDrop, Asked, Browser, Chromedriver, LoopbackHttp, OidcClient, OidcProvider, Tee,
     UrlHost, type_credentials,
 };
-use mcp_elicit::{Revision, page::Pages, rmcp::AskingService, url_mode::FlowId};
+use mcp_elicit::{
+    Revision,
+    page::{AuthorizationPage, Pages},
+    rmcp::AskingService,
+    url_mode::FlowId,
+};
 use rmcp::{
     RoleClient, ServiceExt,
     model::{CallToolRequestParams, CallToolResult, ProtocolVersion},
@@ -82,8 +87,12 @@ impl World {
         let provider = OidcProvider::builder()
             .issuer_host("127.0.0.1")
             .client(
-                OidcClient::confidential(APP, APP_SECRET, &format!("{base}authorized"))
-                    .with("client_name", APP_NAME),
+                OidcClient::confidential(
+                    APP,
+                    APP_SECRET,
+                    &AuthorizationPage::redirect_uri_for("github", pages.flows()),
+                )
+                .with("client_name", APP_NAME),
             )
             .start()
             .await?;
@@ -107,6 +116,10 @@ impl World {
             token_url: endpoint("token_endpoint")?,
             client_id: APP.into(),
             client_secret: APP_SECRET.into(),
+            // oidc-provider names itself in its answers (RFC 9207), and says so.
+            issuer: (discovery["authorization_response_iss_parameter_supported"] == true)
+                .then(|| endpoint("issuer"))
+                .transpose()?,
         };
         let vault = Vault::default();
         let (ops, pages) = ops_server(pages, Some(github), vault.clone())?;
@@ -257,7 +270,7 @@ async fn github_is_connected_through_the_page(revision: Revision, browser: &Brow
     assert!(saved.contains("The server has it now."), "{saved}");
     let back_at = browser.current_url().await?;
     assert!(
-        back_at.starts_with(&format!("{}authorized?", world.base)),
+        back_at.starts_with(&format!("{}authorized/github?", world.base)),
         "{back_at}"
     );
     if let Some(asked) = asked {

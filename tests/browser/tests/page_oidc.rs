@@ -437,7 +437,7 @@ impl World {
                 .with("client_name", PAGES_NAME),
             )
             .client(
-                OidcClient::confidential(GIT_CLIENT, GIT_SECRET, &format!("{base}authorized"))
+                OidcClient::confidential(GIT_CLIENT, GIT_SECRET, &format!("{base}authorized/git"))
                     .with("client_name", GIT_NAME),
             )
             .start()
@@ -475,6 +475,12 @@ impl World {
             &flows,
         )?
         .scope("openid");
+        // oidc-provider names itself in its answers (RFC 9207), and its metadata says so.
+        assert_eq!(
+            discovery["authorization_response_iss_parameter_supported"],
+            true
+        );
+        let git = git.issuer(discovery["issuer"].as_str().ok_or("no issuer")?);
 
         let keys = Kept::default();
         let tokens = Kept::default();
@@ -931,7 +937,7 @@ async fn alice_connects_example_git_and_only_the_token_sink_gets_the_token() -> 
         alice
             .current_url()
             .await?
-            .starts_with(&format!("{}authorized?", world.base))
+            .starts_with(&format!("{}authorized/git?", world.base))
     );
 
     let (text, is_error) = call.returned().await?;
@@ -1000,7 +1006,7 @@ async fn a_callback_with_a_wrong_state_or_without_the_authorization_cookie_is_re
 {
     let world = World::start().await?;
     let url = world.begin("git", ALICE.sub)?;
-    let authorized = format!("{}authorized", world.base);
+    let authorized = format!("{}authorized/git", world.base);
 
     let alice = world.driver.browser().await?;
     open_signing_in(&world, &alice, &url, ALICE).await?;
@@ -1037,7 +1043,7 @@ async fn a_callback_with_a_wrong_state_or_without_the_authorization_cookie_is_re
     alice.press("Allow").await?;
     let page = alice.wait_for_text("Not connected", WAIT).await?;
     assert!(page.contains("started no authorization"), "{page}");
-    let answer = world.last("/elicit/authorized?")?;
+    let answer = world.last("/elicit/authorized/git?")?;
     assert!(answer.uri.contains("code="), "{answer:?}");
     assert_eq!(answer.status, 403);
 
