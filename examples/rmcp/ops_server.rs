@@ -26,9 +26,9 @@
 //! `GITHUB_CLIENT_SECRET` to its client id and secret, `OPS_PAGES_PORT` to a port (8719, say;
 //! without it the system picks one at each start), and register
 //! `http://localhost:<port>/elicit/authorized/github` (the page's own redirect URI) as the app's
-//! callback URL. Without the app the
-//! server still starts, `deploy` and `drop_table` work, and `connect_github` asks nothing: it
-//! answers an `isError` result naming the two variables and the callback URL to register.
+//! callback URL. Without the app the server still starts, `deploy` and `drop_table` work, and
+//! `connect_github` asks nothing: it answers an `isError` result naming the two variables and the
+//! callback URL to register.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
