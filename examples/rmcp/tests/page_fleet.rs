@@ -240,8 +240,16 @@ async fn a_second_submission_on_another_replica_never_reaches_a_sink_while_the_f
             send(a, "POST", &id, "alice", Some(&cookie), Some(&form)).await
         })
     };
-    let mut again = Vec::new();
+    // The first is in its sink before the second is sent.
     let started = std::time::Instant::now();
+    while sink.entered.load(Ordering::SeqCst) == 0 {
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "the first never reached its sink"
+        );
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    let mut again = Vec::new();
     while !first.is_finished() && started.elapsed() < Duration::from_secs(10) {
         tokio::time::sleep(Duration::from_millis(25)).await;
         let form = [("_csrf", token.as_str()), ("key", KEY)];
