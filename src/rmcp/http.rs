@@ -130,7 +130,7 @@ where
         let opener = match bindings.admit(&parts) {
             Ok(Admitted::MayOpen(principal)) => Some(principal),
             Ok(Admitted::OnItsSession) => None,
-            Err(refusal) => return Box::pin(std::future::ready(Ok(refusal))),
+            Err(refused) => return Box::pin(std::future::ready(Ok(refused.into_response()))),
         };
         let response = self.inner.call(Request::from_parts(parts, body));
         let sessions = Arc::clone(&self.sessions);

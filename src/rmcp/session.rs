@@ -2,6 +2,7 @@
 //! manager that forgets a binding when rmcp closes its session.
 
 use std::collections::HashMap;
+use std::convert::Infallible;
 use std::future::Future;
 use std::sync::{Arc, Mutex, PoisonError};
 
@@ -11,6 +12,7 @@ use ::rmcp::transport::streamable_http_server::{RestoreOutcome, SessionId, Sessi
 use bytes::Bytes;
 use futures_core::Stream;
 use http::{Response, StatusCode, header};
+use http_body_util::combinators::BoxBody;
 use http_body_util::{BodyExt, Full};
 
 use super::principal::HttpPrincipal;
@@ -86,14 +88,10 @@ impl Bindings {
         }
     }
 
-    /// Whether `request` may go on to rmcp; the refusal to send if not.
-    pub(super) fn admit(&self, request: &http::request::Parts) -> Result<Admitted, HttpRefusal> {
+    /// Whether `request` may go on to rmcp; why not if not.
+    pub(super) fn admit(&self, request: &http::request::Parts) -> Result<Admitted, Refused> {
         let Some(principal) = self.principal.of(request) else {
-            return Err(refusal(
-                StatusCode::FORBIDDEN,
-                "Forbidden: this MCP endpoint serves authenticated principals only, and the \
-                 request names none",
-            ));
+            return Err(Refused::NoPrincipal);
         };
         let Some(session) = request.headers.get(SESSION_ID) else {
             return Ok(Admitted::MayOpen(principal));
@@ -107,10 +105,7 @@ impl Bindings {
         if owned {
             Ok(Admitted::OnItsSession)
         } else {
-            Err(refusal(
-                StatusCode::NOT_FOUND,
-                "Not Found: Session not found",
-            ))
+            Err(Refused::NotTheirSession)
         }
     }
 
@@ -154,18 +149,34 @@ impl Bindings {
     }
 }
 
-/// A refusal, as rmcp's service writes its own.
-pub(super) type HttpRefusal =
-    Response<http_body_util::combinators::BoxBody<Bytes, std::convert::Infallible>>;
+/// Why [`Bindings::admit`] refused a request.
+pub(super) enum Refused {
+    /// The function named no principal for it.
+    NoPrincipal,
+    /// It names a session this service did not open for its principal.
+    NotTheirSession,
+}
 
-fn refusal(status: StatusCode, message: &'static str) -> HttpRefusal {
-    let mut response = Response::new(Full::new(Bytes::from_static(message.as_bytes())).boxed());
-    *response.status_mut() = status;
-    response.headers_mut().insert(
-        header::CONTENT_TYPE,
-        http::HeaderValue::from_static("text/plain; charset=utf-8"),
-    );
-    response
+impl Refused {
+    /// The refusal, as rmcp's service writes its own (a status and a line of text).
+    pub(super) fn into_response(self) -> Response<BoxBody<Bytes, Infallible>> {
+        let (status, message) = match self {
+            Self::NoPrincipal => (
+                StatusCode::FORBIDDEN,
+                "Forbidden: this MCP endpoint serves authenticated principals only, and the \
+                 request names none",
+            ),
+            // rmcp's own answer to a session it does not know, word for word.
+            Self::NotTheirSession => (StatusCode::NOT_FOUND, "Not Found: Session not found"),
+        };
+        let mut response = Response::new(Full::new(Bytes::from_static(message.as_bytes())).boxed());
+        *response.status_mut() = status;
+        response.headers_mut().insert(
+            header::CONTENT_TYPE,
+            http::HeaderValue::from_static("text/plain; charset=utf-8"),
+        );
+        response
+    }
 }
 
 /// rmcp's session manager `M`, which forgets a session's binding when rmcp closes the session:
