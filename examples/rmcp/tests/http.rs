@@ -652,7 +652,7 @@ async fn a_request_naming_no_principal_is_refused() {
 async fn a_binding_is_forgotten_when_its_session_ends() {
     let mut sessions =
         rmcp::transport::streamable_http_server::session::local::LocalSessionManager::default();
-    sessions.session_config.keep_alive = Some(std::time::Duration::from_millis(500));
+    sessions.session_config.keep_alive = Some(std::time::Duration::from_secs(2));
     let (address, service) = listening(sessions).await;
 
     let alices = open_session(address, ALICE).await;
