@@ -48,12 +48,12 @@ const LAYERS: &[(&str, &[&[&str]])] = &[
     (
         "rmcp",
         &[
-            &["convert"],
+            &["convert", "principal"],
             &["stop"],
             &["config", "keep_alive"],
             &["asker"],
             &["wire"],
-            &["handler"],
+            &["handler", "session"],
             &["http"],
             &["client"],
             &["kit"],

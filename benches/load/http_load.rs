@@ -23,6 +23,8 @@
 //!   `LOAD_PROFILE_CALLS` calls, the server's pid printed, for `perf record -g -p <pid>`; with
 //!   `LOAD_SERVER_PREFIX="valgrind --tool=callgrind --callgrind-out-file=<file>"`, the server's
 //!   instructions, which the machine's load does not move (BENCHMARKS.md §8 has the recipe).
+//!   `LOAD_REVISION=2025-11-25`: the clients on 2025-11-25 sessions (`profile-bare`: one request
+//!   on the session per call; BENCHMARKS.md §9).
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -39,6 +41,7 @@ use rmcp::RoleClient;
 use rmcp::model::{CallToolRequestParams, CallToolResponse};
 use rmcp::service::RunningService;
 use rmcp::transport::StreamableHttpClientTransport;
+use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use serde_json::{Value, json};
 
 type Client<A> = RunningService<RoleClient, AnsweringClient<A>>;
@@ -161,8 +164,12 @@ impl Server {
             * 1024
     }
 
+    /// A client on `revision`, authenticated (its bearer token, which the server reads as its
+    /// principal and binds its session to).
     async fn client<A: Answerer + 'static>(&self, answerer: A, revision: Revision) -> Client<A> {
-        let transport = StreamableHttpClientTransport::from_uri(self.url.as_str());
+        let config = StreamableHttpClientTransportConfig::with_uri(self.url.as_str())
+            .auth_header("load-client");
+        let transport = StreamableHttpClientTransport::from_config(config);
         AnsweringClient::new(Arc::new(answerer))
             .connect(transport, revision)
             .await
@@ -277,12 +284,16 @@ async fn cpu_and_latency() {
     let concurrency = env_or("LOAD_CONCURRENCY", 8);
     let calls = env_or("LOAD_CALLS", 2000);
     let rounds = env_or("LOAD_ROUNDS", 5);
+    // `LOAD_REVISION=2025-11-25`: each client on a session (BENCHMARKS.md §9), each call one
+    // request on it.
+    let revision = match std::env::var("LOAD_REVISION").as_deref() {
+        Ok("2025-11-25") => Revision::V2025_11_25,
+        _ => Revision::V2026_07_28,
+    };
     let server = Server::start(None).await;
     let mut clients = Vec::new();
     for _ in 0..concurrency {
-        clients.push(Arc::new(
-            server.client(Accepting, Revision::V2026_07_28).await,
-        ));
+        clients.push(Arc::new(server.client(Accepting, revision).await));
     }
     // Warm up: connections, allocator, caches.
     batch(&server, &clients, calls / 4, true).await;

@@ -4,12 +4,16 @@
 //! command; it serves on `127.0.0.1:$PORT` until killed.
 //!
 //! With `REDIS_URL` set, its rounds are spent in a `RedisReplayGuard` (the fleet's setting);
-//! otherwise in the `MemoryReplayGuard` that `AskConfig::single_user` sets.
+//! otherwise in the `MemoryReplayGuard` that `AskConfig::single_user` sets. Its sessions are
+//! bound to the bearer token each client sends (`LOAD_BINDING=unbound`: bound to nothing).
 
 use std::time::Duration;
 
 use mcp_elicit::mrtr::Rounds;
-use mcp_elicit::rmcp::{AskConfig, Asker, AskingHttpService, AskingServer, ToolResponse, respond};
+use mcp_elicit::rmcp::{
+    AskConfig, Asker, AskingHttpService, AskingServer, HttpPrincipal, SessionBinding, ToolResponse,
+    respond,
+};
 use mcp_elicit::state::{RedisReplayGuard, StateKeys};
 use mcp_elicit::{Elicit, Elicitation};
 use rmcp::model::{CallToolResult, ContentBlock};
@@ -138,8 +142,20 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         _ => asking,
     };
     let restaurant = Restaurant { asking };
+    // Each session bound to its principal (BENCHMARKS.md §9): the bearer token the bench's
+    // clients send, read as the principal (a real server's authentication layer verifies it
+    // first; that is its own cost). `LOAD_BINDING=unbound`: sessions bind nothing.
+    let binding = match std::env::var("LOAD_BINDING").as_deref() {
+        Ok("unbound") => SessionBinding::Unbound,
+        _ => SessionBinding::BoundTo(HttpPrincipal::new(|request| {
+            let value = request.headers.get(axum::http::header::AUTHORIZATION)?;
+            let token = value.to_str().ok()?.strip_prefix("Bearer ")?;
+            Some(token.to_owned())
+        })),
+    };
     let mcp = AskingHttpService::new(
         move || Ok(restaurant.clone()),
+        binding,
         StreamableHttpServerConfig::default(),
     );
     let listener = tokio::net::TcpListener::bind(("127.0.0.1", port)).await?;

@@ -20,8 +20,8 @@
 
 use mcp_elicit::mrtr::{Ask, Capability, Rounds};
 use mcp_elicit::rmcp::{
-    AskConfig, Asker, AskingHttpService, AskingServer, PromptResponse, ToolResponse, respond,
-    respond_prompt,
+    AskConfig, Asker, AskingHttpService, AskingServer, PromptResponse, SessionBinding,
+    ToolResponse, respond, respond_prompt,
 };
 use mcp_elicit::{Elicit, Elicitation, FormRequest, Mode, reply::FromContent};
 use rmcp::handler::server::wrapper::Parameters;
@@ -445,7 +445,13 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     // single use, so it refuses such an ask.
     let asking = AskConfig::single_user_with(Rounds::generate()?);
     let conformance = Conformance { asking };
-    let service = AskingHttpService::new(move || Ok(conformance.clone()), Default::default());
+    // Nobody authenticates, so there is no principal to bind a session to: its sessions bind
+    // nothing, an explicit choice for a test server on loopback.
+    let service = AskingHttpService::new(
+        move || Ok(conformance.clone()),
+        SessionBinding::Unbound,
+        Default::default(),
+    );
     let router = axum::Router::new().nest_service("/mcp", service);
     let listener = tokio::net::TcpListener::bind(("127.0.0.1", port)).await?;
     eprintln!("conformance server on http://127.0.0.1:{port}/mcp");

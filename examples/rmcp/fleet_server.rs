@@ -24,7 +24,8 @@
 //! `drop_table` counts each table it drops in Redis (`fleet:dropped:<table>`), so a test sees
 //! from outside whether a consent was applied once, twice or never. It reports which replica
 //! did it. Nobody signs in to this test fleet: one user, its pages reached on loopback
-//! (`SingleUser`); a real fleet names each request's principal (`AskConfig::per_user`) and signs
+//! (`SingleUser`); a real fleet names each request's principal (`AskConfig::per_http_user`, whose
+//! `HttpPrincipal` also binds each session, `SessionBinding::BoundTo`) and signs
 //! its pages' users in (`OidcSignIn`).
 
 use std::net::SocketAddr;
@@ -32,7 +33,9 @@ use std::time::Duration;
 
 use mcp_elicit::mrtr::Rounds;
 use mcp_elicit::page::{ExposeSecret, Pages, SecretFormSink, SecretString, SingleUser, SinkFuture};
-use mcp_elicit::rmcp::{AskConfig, Asker, AskingHttpService, AskingServer, ToolResponse, respond};
+use mcp_elicit::rmcp::{
+    AskConfig, Asker, AskingHttpService, AskingServer, SessionBinding, ToolResponse, respond,
+};
 use mcp_elicit::state::{RedisReplayGuard, StateKeys};
 use mcp_elicit::url_mode::{FlowOutcome, Flows, RedisFlowStore};
 use mcp_elicit::{Elicit, Elicitation};
@@ -208,8 +211,12 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         asking,
         redis,
     };
+    // Nobody signs in to this test fleet: no principal to bind a session to, so its sessions
+    // bind nothing (a real fleet: `SessionBinding::BoundTo` the `HttpPrincipal` its
+    // `AskConfig::per_http_user` names).
     let mcp = AskingHttpService::new(
         move || Ok(replica.clone()),
+        SessionBinding::Unbound,
         StreamableHttpServerConfig::default(),
     );
     let app = axum::Router::new()

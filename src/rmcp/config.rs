@@ -13,15 +13,19 @@ use crate::observe::{ClientNames, TooFast};
 use crate::state::{KeyError, MemoryReplayGuard};
 use crate::url_mode::Flows;
 
+#[cfg(any(feature = "http", feature = "page"))]
+use super::principal::HttpPrincipal;
+
 /// How a server asks from its handlers: the keys its 2026-07-28 round state is sealed with, who
 /// is asking, how often an answer that breaks a form's rules is asked again, and how long to wait
 /// for an answer. Made once at start-up; cheap to clone.
 ///
 /// - [`single_user`](AskConfig::single_user): a server with one user, the one who started it
 ///   (stdio). No principal to name; keys generated for the life of the process.
-/// - [`per_user`](AskConfig::per_user): a server behind authentication (streamable HTTP). Round
-///   state opens only for the principal that was asked, and keys come from the environment or
-///   a secret store, shared by every replica.
+/// - [`per_http_user`](AskConfig::per_http_user): a server behind authentication over
+///   streamable HTTP ([`per_user`](AskConfig::per_user) on another transport). Round state
+///   opens only for the principal that was asked, and keys come from the environment or a
+///   secret store, shared by every replica.
 ///
 /// ```
 /// use mcp_elicit::mrtr::Rounds;
@@ -54,6 +58,9 @@ enum Principal {
     Single,
     /// Read from each request; `None` refuses the request.
     PerRequest(Arc<PrincipalFn>),
+    /// Read from the HTTP request each request came in; `None` refuses the request.
+    #[cfg(any(feature = "http", feature = "page"))]
+    PerHttpRequest(HttpPrincipal),
 }
 
 type PrincipalFn = dyn Fn(&RequestContext<RoleServer>) -> Option<String> + Send + Sync;
@@ -67,6 +74,8 @@ impl fmt::Debug for AskConfig {
                 &match self.principal {
                     Principal::Single => "single user",
                     Principal::PerRequest(_) => "per request",
+                    #[cfg(any(feature = "http", feature = "page"))]
+                    Principal::PerHttpRequest(_) => "per HTTP request",
                 },
             )
             .field("timeout", &self.timeout)
@@ -117,51 +126,94 @@ impl AskConfig {
     /// across restarts ([`StateKeys::from_env`](crate::state::StateKeys::from_env)) or a
     /// different [`with_reasks`](Rounds::with_reasks).
     pub fn single_user_with(rounds: Rounds) -> Self {
-        Self {
-            rounds: Arc::new(rounds),
-            principal: Principal::Single,
-            timeout: Self::DEFAULT_TIMEOUT,
-            keep_alive: Some(Self::DEFAULT_KEEP_ALIVE),
-            flows: None,
-            client_names: Arc::default(),
-            too_fast: TooFast::DEFAULT,
-        }
+        Self::with_principal(rounds, Principal::Single)
     }
 
-    /// For a server that several people reach: `principal` names who is asking, from the
-    /// request (e.g. the subject of the access token your authentication layer put in the
-    /// HTTP request's extensions: read it with [`request_extension`], which also looks where
-    /// rmcp's streamable HTTP service leaves them). Round state opens only for the same
-    /// principal and the same call. Where it returns `None`, a 2026-07-28 question (whose round
-    /// state is sealed for its principal) and a URL flow (bound to its user) are refused
-    /// (`-32600`) before anything is asked; a form asked before 2026-07-28 seals nothing and
-    /// needs no principal.
+    /// For a server that several people reach: `principal` names who is asking, from the MCP
+    /// request (its `_meta`, its extensions, or those of the HTTP request it came in, with
+    /// [`request_extension`]). Round state opens only for the same principal and the same call.
+    /// Where it returns `None`, a 2026-07-28 question (whose round state is sealed for its
+    /// principal) and a URL flow (bound to its user) are refused (`-32600`) before anything is
+    /// asked; a form asked before 2026-07-28 seals nothing and needs no principal.
+    ///
+    /// **Over streamable HTTP, use [`per_http_user`](AskConfig::per_http_user)** instead: its
+    /// function reads the HTTP request, so the same one also binds each session to the
+    /// principal that opened it ([`SessionBinding::BoundTo`](super::SessionBinding::BoundTo)),
+    /// which a function of the MCP request cannot do (an elicitation answer carries none).
+    /// `per_user` is for the other transports (a stdio or in-process server whose requests
+    /// name their principal in `_meta`, say).
+    ///
+    /// **A replay guard is the caller's to give** (the example does): without
+    /// [`Rounds::with_replay_guard`] a round's state resumes as often as it is sent while it is
+    /// open, so a replayed retry would reset the re-ask count or act on an accept twice.
+    /// `per_user` does not refuse rounds without one, by decision: which guard is right is the
+    /// deployment's (a [`MemoryReplayGuard`] for one process, a `RedisReplayGuard` for a
+    /// fleet, which `per_user` cannot build), and a tool that reads answers sent before it asked
+    /// ([`Ask::answerable_before_asked`](crate::mrtr::Ask::answerable_before_asked)) needs rounds
+    /// without one. A server can check its rounds at start-up with
+    /// [`Rounds::has_replay_guard`]. ([`single_user`](AskConfig::single_user), one process,
+    /// sets a [`MemoryReplayGuard`] itself.)
     ///
     /// ```no_run
     /// use mcp_elicit::mrtr::Rounds;
-    /// use mcp_elicit::rmcp::{AskConfig, request_extension};
-    /// use mcp_elicit::state::StateKeys;
+    /// use mcp_elicit::rmcp::AskConfig;
+    /// use mcp_elicit::state::{MemoryReplayGuard, StateKeys};
     ///
-    /// /// What the server's authentication layer (an axum middleware, say) leaves in each HTTP
-    /// /// request's extensions.
-    /// #[derive(Clone)]
-    /// struct Subject(String);
-    ///
-    /// // Every replica loads the same keys: `2:<hex of 32 bytes>,1:<the previous key>`.
-    /// let rounds = Rounds::new(StateKeys::from_env("ELICIT_STATE_KEYS")?);
+    /// // Every replica loads the same keys: `2:<hex of 32 bytes>,1:<the previous key>`; one
+    /// // process spends each round's state once in memory (a fleet: a `RedisReplayGuard`).
+    /// let rounds = Rounds::new(StateKeys::from_env("ELICIT_STATE_KEYS")?)
+    ///     .with_replay_guard(MemoryReplayGuard::new());
+    /// // The principal, as the client's transport names it in each request's `_meta`.
     /// let asking = AskConfig::per_user(rounds, |request| {
-    ///     request_extension::<Subject>(request).map(|subject| subject.0.clone())
+    ///     request.meta.get("example.com/principal")?.as_str().map(str::to_owned)
     /// });
-    /// # let _ = asking;
+    /// assert!(asking.rounds().has_replay_guard());
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn per_user(
         rounds: Rounds,
         principal: impl Fn(&RequestContext<RoleServer>) -> Option<String> + Send + Sync + 'static,
     ) -> Self {
+        Self::with_principal(rounds, Principal::PerRequest(Arc::new(principal)))
+    }
+
+    /// For a server that several people reach over streamable HTTP (cargo feature `http` or
+    /// `page`): as [`per_user`](AskConfig::per_user), the principal named by `principal` from
+    /// the HTTP request each MCP request came in (rmcp's streamable HTTP service keeps its
+    /// `http::request::Parts` in the MCP request's extensions). A request that came in no HTTP
+    /// request names no principal. Give the same [`HttpPrincipal`] to `AskingHttpService`'s
+    /// [`SessionBinding::BoundTo`](super::SessionBinding::BoundTo), so that one function names
+    /// who asks and who may answer on a session. The replay guard is the caller's to give, as
+    /// for `per_user`.
+    ///
+    /// ```no_run
+    /// use mcp_elicit::mrtr::Rounds;
+    /// use mcp_elicit::rmcp::{AskConfig, HttpPrincipal};
+    /// use mcp_elicit::state::{MemoryReplayGuard, StateKeys};
+    ///
+    /// /// What the server's authentication layer (an axum middleware, say) leaves in each HTTP
+    /// /// request's extensions.
+    /// #[derive(Clone)]
+    /// struct Subject(String);
+    ///
+    /// let principal = HttpPrincipal::new(|request| {
+    ///     request.extensions.get::<Subject>().map(|subject| subject.0.clone())
+    /// });
+    /// let rounds = Rounds::new(StateKeys::from_env("ELICIT_STATE_KEYS")?)
+    ///     .with_replay_guard(MemoryReplayGuard::new());
+    /// let asking = AskConfig::per_http_user(rounds, principal.clone());
+    /// # let _ = asking;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[cfg(any(feature = "http", feature = "page"))]
+    pub fn per_http_user(rounds: Rounds, principal: HttpPrincipal) -> Self {
+        Self::with_principal(rounds, Principal::PerHttpRequest(principal))
+    }
+
+    fn with_principal(rounds: Rounds, principal: Principal) -> Self {
         Self {
             rounds: Arc::new(rounds),
-            principal: Principal::PerRequest(Arc::new(principal)),
+            principal,
             timeout: Self::DEFAULT_TIMEOUT,
             keep_alive: Some(Self::DEFAULT_KEEP_ALIVE),
             flows: None,
@@ -267,14 +319,20 @@ impl AskConfig {
     ) -> Result<String, ErrorData> {
         match &self.principal {
             Principal::Single => Ok(String::new()),
-            Principal::PerRequest(principal) => principal(context).ok_or_else(|| {
-                ErrorData::invalid_request(
-                    "this tool asks its user, and the request names no authenticated principal",
-                    None,
-                )
-            }),
+            Principal::PerRequest(principal) => principal(context).ok_or_else(no_principal),
+            #[cfg(any(feature = "http", feature = "page"))]
+            Principal::PerHttpRequest(principal) => {
+                principal.of_request(context).ok_or_else(no_principal)
+            }
         }
     }
+}
+
+fn no_principal() -> ErrorData {
+    ErrorData::invalid_request(
+        "this tool asks its user, and the request names no authenticated principal",
+        None,
+    )
 }
 
 /// A value of type `T` that the layers in front of the server left on this request: in the

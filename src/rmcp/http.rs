@@ -20,19 +20,23 @@ use serde_json::Value;
 
 use super::convert;
 use super::handler::AskingHandler;
+use super::session::{Admitted, BindingSessionManager, Bindings, SessionBinding};
 
 /// The response every streamable HTTP service gives: rmcp's.
 pub type HttpResponse = Response<BoxBody<Bytes, Infallible>>;
 
 #[cfg_attr(not(doctest), doc = include_str!("../guide/http.md"))]
 pub struct AskingHttpService<S, M = LocalSessionManager> {
-    inner: StreamableHttpService<AskingHandler<S>, M>,
+    inner: StreamableHttpService<AskingHandler<S>, BindingSessionManager<M>>,
+    /// The same session manager rmcp's service has: the bindings, and whether a session lives.
+    sessions: Arc<BindingSessionManager<M>>,
 }
 
 impl<S, M> Clone for AskingHttpService<S, M> {
     fn clone(&self) -> Self {
         Self {
             inner: self.inner.clone(),
+            sessions: Arc::clone(&self.sessions),
         }
     }
 }
@@ -43,12 +47,15 @@ where
 {
     /// Serves the servers `service_factory` makes (one per session, or per request when
     /// stateless) with `config`, its sessions kept in this process by rmcp's
-    /// `LocalSessionManager`, as `StreamableHttpService::new` would.
+    /// `LocalSessionManager`, as `StreamableHttpService::new` would, each session bound as
+    /// `binding` says: [`SessionBinding::BoundTo`] the principal that opened it, or
+    /// [`SessionBinding::Unbound`] for a server without authentication that one user reaches.
     pub fn new(
         service_factory: impl Fn() -> Result<S, std::io::Error> + Send + Sync + 'static,
+        binding: SessionBinding,
         config: StreamableHttpServerConfig,
     ) -> Self {
-        Self::with_session_manager(service_factory, Arc::default(), config)
+        Self::with_session_manager(service_factory, Arc::default(), binding, config)
     }
 }
 
@@ -58,19 +65,39 @@ where
     M: SessionManager,
 {
     /// As [`new`](AskingHttpService::new), with rmcp's `session_manager` (a session store that
-    /// restores sessions on another replica, say).
+    /// restores sessions on another replica, say). The bindings hold with any session manager:
+    /// each is forgotten when rmcp closes its session through it.
     pub fn with_session_manager(
         service_factory: impl Fn() -> Result<S, std::io::Error> + Send + Sync + 'static,
         session_manager: Arc<M>,
+        binding: SessionBinding,
         config: StreamableHttpServerConfig,
     ) -> Self {
+        let bindings = match binding {
+            SessionBinding::BoundTo(principal) => Some(Arc::new(Bindings::new(principal))),
+            SessionBinding::Unbound => None,
+        };
+        let sessions = Arc::new(BindingSessionManager {
+            inner: session_manager,
+            bindings,
+        });
         Self {
             inner: StreamableHttpService::new(
                 move || service_factory().map(AskingHandler),
-                session_manager,
+                Arc::clone(&sessions),
                 config,
             ),
+            sessions,
         }
+    }
+
+    /// How many sessions are bound now (`0` with [`SessionBinding::Unbound`]): one per live
+    /// session this service opened, each forgotten when rmcp closes its session. For a gauge.
+    pub fn bound_sessions(&self) -> usize {
+        self.sessions
+            .bindings
+            .as_ref()
+            .map_or(0, |bindings| bindings.len())
     }
 }
 
@@ -91,8 +118,31 @@ where
     }
 
     fn call(&mut self, request: Request<B>) -> Self::Future {
-        let response = self.inner.call(request);
-        Box::pin(async move { Ok(without_empty_elicitation_ids(response.await?).await) })
+        let Some(bindings) = &self.sessions.bindings else {
+            let response = self.inner.call(request);
+            return Box::pin(
+                async move { Ok(without_empty_elicitation_ids(response.await?).await) },
+            );
+        };
+        // Who sent it, and whether the session it names is theirs: before rmcp reads a byte of
+        // the body, so that a refused request acts on nothing.
+        let (parts, body) = request.into_parts();
+        let opener = match bindings.admit(&parts) {
+            Ok(Admitted::MayOpen(principal)) => Some(principal),
+            Ok(Admitted::OnItsSession) => None,
+            Err(refused) => return Box::pin(std::future::ready(Ok(refused.into_response()))),
+        };
+        let response = self.inner.call(Request::from_parts(parts, body));
+        let sessions = Arc::clone(&self.sessions);
+        Box::pin(async move {
+            let response = response.await?;
+            if let (Some(principal), Some(bindings)) = (opener, &sessions.bindings) {
+                bindings
+                    .bind_opened(&response, principal, sessions.inner.as_ref())
+                    .await;
+            }
+            Ok(without_empty_elicitation_ids(response).await)
+        })
     }
 }
 

@@ -134,10 +134,10 @@ pub enum Served {
     /// As `AskingHttpService` has rmcp's `StreamableHttpService`
     /// serve it: the server wrapped as a `ServerHandler`, each request handed to rmcp's
     /// `Service` implementation for handlers. In process, over one session: no HTTP, no headers,
-    /// and no `http::request::Parts` in a request's extensions (a
-    /// [`per_user`](super::AskConfig::per_user) principal read from them is not found); and no
-    /// HTTP response, so a 2026-07-28 URL request keeps the `"elicitationId": ""` that
-    /// `AskingHttpService` leaves out of it.
+    /// and no `http::request::Parts` in a request's extensions (a principal read from them,
+    /// by `AskConfig::per_http_user` or `request_extension`, is not found), so no session bound
+    /// to one either; and no HTTP response, so a 2026-07-28 URL request keeps the
+    /// `"elicitationId": ""` that `AskingHttpService` leaves out of it.
     StreamableHttp,
 }
 

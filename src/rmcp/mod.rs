@@ -3,6 +3,9 @@
 // (`tests/layers.rs`).
 // Conversions to and from rmcp's types.
 mod convert;
+// Who sent an HTTP request: the one function that names a principal over HTTP.
+#[cfg(any(feature = "http", feature = "page"))]
+mod principal;
 // Why a tool stops before the answer, and what it returns then.
 mod stop;
 // How a server asks: its keys, who is asking, how long to wait.
@@ -16,6 +19,9 @@ mod wire;
 // The same recording for a transport that takes a `ServerHandler`.
 #[cfg(any(feature = "http", feature = "rmcp-client"))]
 mod handler;
+// Sessions bound to the principal that opened them.
+#[cfg(feature = "http")]
+mod session;
 // Serving over streamable HTTP.
 #[cfg(feature = "http")]
 mod http;
@@ -34,6 +40,10 @@ pub use convert::{
 };
 #[cfg(feature = "http")]
 pub use http::{AskingHttpService, HttpResponse};
+#[cfg(any(feature = "http", feature = "page"))]
+pub use principal::HttpPrincipal;
+#[cfg(feature = "http")]
+pub use session::SessionBinding;
 pub use stop::{PromptResponse, Stop, ToolResponse, respond, respond_prompt};
 pub use wire::AskingService;
 

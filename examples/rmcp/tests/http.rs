@@ -1,14 +1,16 @@
 //! `AskingHttpService`: rmcp's streamable HTTP service given what `AskingService` gives stdio.
 //! Each request here is an HTTP request as a client sends it, handed to the tower service (the
 //! service the server mounts; no listener needed), in both response modes rmcp has: an event
-//! stream (its default) and one JSON body.
+//! stream (its default) and one JSON body. The sessions bound to their principal are tested on
+//! a real listener, behind an authentication middleware, with two users (the last section).
 //!
 //! `cargo test -p elicit-examples --features http --test http`
 
 use http_body_util::BodyExt;
 use mcp_elicit::mrtr::Rounds;
 use mcp_elicit::rmcp::{
-    AskConfig, Asker, AskingHttpService, AskingServer, ToolResponse, request_extension, respond,
+    AskConfig, Asker, AskingHttpService, AskingServer, HttpPrincipal, SessionBinding, ToolResponse,
+    respond,
 };
 use mcp_elicit::url_mode::UrlRequest;
 use mcp_elicit::{Elicit, Elicitation};
@@ -85,7 +87,7 @@ fn service(json_response: bool) -> AskingHttpService<Server> {
     let config = StreamableHttpServerConfig::default()
         .with_legacy_session_mode(false)
         .with_json_response(json_response);
-    AskingHttpService::new(move || Ok(server.clone()), config)
+    AskingHttpService::new(move || Ok(server.clone()), SessionBinding::Unbound, config)
 }
 
 /// A 2026-07-28 `tools/call` (stateless: everything about the client is in its `_meta`).
@@ -235,22 +237,44 @@ async fn a_round_is_bound_to_the_arguments_the_client_sent_whatever_the_paramete
     }
 }
 
-/// `per_user` over streamable HTTP: the principal is what the authentication layer left in the
-/// HTTP request, found by `request_extension`. No principal: refused before anything is asked;
-/// a round asked of alice does not open for bob; it does for alice.
+/// The principal: the subject the authentication layer left in the HTTP request's extensions.
+fn subject() -> HttpPrincipal {
+    HttpPrincipal::new(|request| {
+        request
+            .extensions
+            .get::<Subject>()
+            .map(|subject| subject.0.clone())
+    })
+}
+
+/// 2026-07-28 over streamable HTTP (stateless: no session to bind): the round's state is sealed
+/// to the principal `per_http_user` names from the HTTP request. No principal: refused (`403`)
+/// before rmcp reads the request; a round asked of alice does not open for bob; it does for
+/// alice.
 #[tokio::test]
 async fn a_principal_left_by_an_http_layer_binds_the_round() {
-    let asking = AskConfig::per_user(Rounds::generate().unwrap(), |request| {
-        request_extension::<Subject>(request).map(|subject| subject.0.clone())
-    });
+    let principal = subject();
+    let asking = AskConfig::per_http_user(Rounds::generate().unwrap(), principal.clone());
     let server = Server { asking };
     let config = StreamableHttpServerConfig::default().with_legacy_session_mode(false);
-    let service = AskingHttpService::new(move || Ok(server.clone()), config);
+    let service = AskingHttpService::new(
+        move || Ok(server.clone()),
+        SessionBinding::BoundTo(principal),
+        config,
+    );
     let first = call("drop_table", json!({"arguments": {"table": "scratch"}}));
     let read = |(_, data): (String, String)| serde_json::from_str::<Value>(&data).unwrap();
 
-    let nobody = read(post_as(service.clone(), &first, None).await);
-    assert_eq!(nobody["error"]["code"], -32600, "{nobody}");
+    let nobody = http::Request::post("/")
+        .header("host", "localhost")
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .body(http_body_util::Full::new(bytes::Bytes::from(
+            serde_json::to_vec(&first).unwrap(),
+        )))
+        .unwrap();
+    let refused = service.clone().oneshot(nobody).await.unwrap();
+    assert_eq!(refused.status(), http::StatusCode::FORBIDDEN);
 
     let asked = read(post_as(service.clone(), &first, Some("alice")).await);
     let result = &asked["result"];
@@ -277,4 +301,392 @@ async fn a_principal_left_by_an_http_layer_binds_the_round() {
         as_alice["result"]["content"][0]["text"], "Dropped table `scratch`.",
         "{as_alice}"
     );
+}
+
+// ------------------------------------------------- sessions bound to their principal, two users
+
+/// Alice's and bob's tokens, as the authentication middleware knows them.
+const ALICE: &str = "alice-token";
+const BOB: &str = "bob-token";
+
+/// The authentication layer in front of the service: a bearer token it knows becomes a
+/// [`Subject`] in the request's extensions. It lets a request without a token through, as a
+/// server with optional authentication would: the service itself refuses it.
+async fn authenticate(
+    mut request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    let token = request
+        .headers()
+        .get(http::header::AUTHORIZATION)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.strip_prefix("Bearer "));
+    let subject = match token {
+        Some(ALICE) => Some("alice"),
+        Some(BOB) => Some("bob"),
+        _ => None,
+    };
+    if let Some(subject) = subject {
+        request.extensions_mut().insert(Subject(subject.to_owned()));
+    }
+    next.run(request).await
+}
+
+/// The server on a real listener on loopback, behind [`authenticate`], its sessions bound to
+/// the subject; kept in `sessions` by rmcp's `LocalSessionManager` as given.
+async fn listening(
+    sessions: rmcp::transport::streamable_http_server::session::local::LocalSessionManager,
+) -> (std::net::SocketAddr, AskingHttpService<Server>) {
+    let principal = subject();
+    let server = Server {
+        asking: AskConfig::per_http_user(Rounds::generate().unwrap(), principal.clone()),
+    };
+    let service = AskingHttpService::with_session_manager(
+        move || Ok(server.clone()),
+        std::sync::Arc::new(sessions),
+        SessionBinding::BoundTo(principal),
+        StreamableHttpServerConfig::default(),
+    );
+    let app = axum::Router::new()
+        .nest_service("/mcp", service.clone())
+        .layer(axum::middleware::from_fn(authenticate));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    (address, service)
+}
+
+/// An HTTP response, its body still to be read.
+struct Reply {
+    status: http::StatusCode,
+    headers: http::HeaderMap,
+    body: hyper::body::Incoming,
+    /// What was read of the body and not yet taken as an event.
+    unread: String,
+}
+
+impl Reply {
+    /// The rest of the body, as text.
+    async fn text(self) -> String {
+        let bytes = self.body.collect().await.unwrap().to_bytes();
+        format!("{}{}", self.unread, String::from_utf8_lossy(&bytes))
+    }
+
+    /// The next JSON-RPC message of the event stream, waiting for it.
+    async fn message(&mut self) -> Value {
+        loop {
+            while let Some((event, rest)) = self.unread.split_once("\n\n") {
+                let data: String = event
+                    .lines()
+                    .filter_map(|line| line.strip_prefix("data:"))
+                    .map(str::trim_start)
+                    .collect();
+                self.unread = rest.to_owned();
+                if let Ok(message) = serde_json::from_str::<Value>(&data) {
+                    return message;
+                }
+            }
+            let frame = tokio::time::timeout(std::time::Duration::from_secs(10), self.body.frame())
+                .await
+                .expect("the stream goes on within 10 s")
+                .expect("the stream is not over")
+                .unwrap();
+            if let Ok(data) = frame.into_data() {
+                self.unread.push_str(&String::from_utf8_lossy(&data));
+            }
+        }
+    }
+}
+
+/// One HTTP request to the server at `address`, on a connection of its own: as `token`'s
+/// user (none: no `Authorization`), on `session` (none: no `Mcp-Session-Id`), with `body`.
+async fn send(
+    address: std::net::SocketAddr,
+    method: http::Method,
+    token: Option<&str>,
+    session: Option<&str>,
+    body: Option<&Value>,
+) -> Reply {
+    let stream = tokio::net::TcpStream::connect(address).await.unwrap();
+    let (mut sender, connection) =
+        hyper::client::conn::http1::handshake(hyper_util::rt::TokioIo::new(stream))
+            .await
+            .unwrap();
+    tokio::spawn(connection);
+    let accept = if method == http::Method::GET {
+        "text/event-stream"
+    } else {
+        "application/json, text/event-stream"
+    };
+    let mut request = http::Request::builder()
+        .method(method)
+        .uri("/mcp")
+        .header("host", address.to_string())
+        .header("accept", accept)
+        .header("content-type", "application/json")
+        .header("mcp-protocol-version", "2025-11-25");
+    if let Some(token) = token {
+        request = request.header("authorization", format!("Bearer {token}"));
+    }
+    if let Some(session) = session {
+        request = request.header("mcp-session-id", session);
+    }
+    let body = body.map_or_else(Vec::new, |body| serde_json::to_vec(body).unwrap());
+    let request = request
+        .body(http_body_util::Full::new(bytes::Bytes::from(body)))
+        .unwrap();
+    let response = sender.send_request(request).await.unwrap();
+    let (parts, body) = response.into_parts();
+    Reply {
+        status: parts.status,
+        headers: parts.headers,
+        body,
+        unread: String::new(),
+    }
+}
+
+/// `token`'s user opens a 2025-11-25 session (a client that can answer forms): its id.
+async fn open_session(address: std::net::SocketAddr, token: &str) -> String {
+    let initialize = json!({
+        "jsonrpc": "2.0", "id": 0, "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-11-25",
+            "capabilities": {"elicitation": {"form": {}}},
+            "clientInfo": {"name": token, "version": "1"},
+        },
+    });
+    let mut opened = send(
+        address,
+        http::Method::POST,
+        Some(token),
+        None,
+        Some(&initialize),
+    )
+    .await;
+    assert_eq!(opened.status, http::StatusCode::OK);
+    let session = opened.headers["mcp-session-id"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    let answer = opened.message().await;
+    assert_eq!(answer["id"], 0, "{answer}");
+    let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    let sent = send(
+        address,
+        http::Method::POST,
+        Some(token),
+        Some(&session),
+        Some(&initialized),
+    )
+    .await;
+    assert_eq!(sent.status, http::StatusCode::ACCEPTED);
+    session
+}
+
+/// Alice, on a session of hers, calls `drop_table` on `customers`, and the server asks her for
+/// consent on that call's stream: her session, the elicitation request's id, and the call's
+/// stream (which ends with the call's result).
+async fn alice_asked(address: std::net::SocketAddr) -> (String, Value, Reply) {
+    let session = open_session(address, ALICE).await;
+    let drop_customers = json!({
+        "jsonrpc": "2.0", "id": 1, "method": "tools/call",
+        "params": {"name": "drop_table", "arguments": {"table": "customers"}},
+    });
+    let mut call = send(
+        address,
+        http::Method::POST,
+        Some(ALICE),
+        Some(&session),
+        Some(&drop_customers),
+    )
+    .await;
+    assert_eq!(call.status, http::StatusCode::OK);
+    let asked = call.message().await;
+    assert_eq!(asked["method"], "elicitation/create", "{asked}");
+    (session, asked["id"].clone(), call)
+}
+
+/// The answer to the elicitation request `id`: `action`, with the consent ticked on accept.
+fn answer(id: &Value, action: &str) -> Value {
+    let mut result = json!({"action": action});
+    if action == "accept" {
+        result["content"] = json!({"confirm": true});
+    }
+    json!({"jsonrpc": "2.0", "id": id, "result": result})
+}
+
+/// The call's result, once it comes on its stream: its text.
+async fn result_text(call: &mut Reply) -> String {
+    loop {
+        let message = call.message().await;
+        if message["id"] == 1 {
+            return message["result"]["content"][0]["text"]
+                .as_str()
+                .unwrap_or_else(|| panic!("{message}"))
+                .to_owned();
+        }
+    }
+}
+
+/// The reviewer's attack (issue 34): alice's `drop_table` asks her for consent; bob,
+/// authenticated as bob, posts `accept` on alice's `Mcp-Session-Id`. Refused (`404`, as an
+/// unknown session), and alice's call does not go on with his answer: it waits for hers, and
+/// ends as she answers (decline: nothing dropped).
+#[tokio::test]
+async fn bobs_answer_on_alices_session_is_refused_and_her_call_waits_for_hers() {
+    let (address, _service) = listening(Default::default()).await;
+    let (session, id, mut call) = alice_asked(address).await;
+
+    let forged = send(
+        address,
+        http::Method::POST,
+        Some(BOB),
+        Some(&session),
+        Some(&answer(&id, "accept")),
+    )
+    .await;
+    assert_eq!(forged.status, http::StatusCode::NOT_FOUND);
+    assert_eq!(forged.text().await, "Not Found: Session not found");
+
+    let hers = send(
+        address,
+        http::Method::POST,
+        Some(ALICE),
+        Some(&session),
+        Some(&answer(&id, "decline")),
+    )
+    .await;
+    assert_eq!(hers.status, http::StatusCode::ACCEPTED);
+    assert_eq!(result_text(&mut call).await, "`customers` was not dropped.");
+}
+
+/// Everything else bob might send on alice's session is refused as an unknown session (`404`):
+/// a call, a notification (cancelling her call), the `GET` event stream, `DELETE`. Alice's
+/// session is untouched: her own accept then drops the table.
+#[tokio::test]
+async fn bobs_call_notification_stream_and_delete_on_alices_session_are_refused() {
+    let (address, _service) = listening(Default::default()).await;
+    let (session, id, mut call) = alice_asked(address).await;
+
+    let call_on_hers = json!({
+        "jsonrpc": "2.0", "id": 7, "method": "tools/call",
+        "params": {"name": "drop_table", "arguments": {"table": "orders"}},
+    });
+    let cancel_hers = json!({
+        "jsonrpc": "2.0", "method": "notifications/cancelled",
+        "params": {"requestId": 1, "reason": "bob says so"},
+    });
+    let refused = [
+        (http::Method::POST, Some(call_on_hers)),
+        (http::Method::POST, Some(cancel_hers)),
+        (http::Method::GET, None),
+        (http::Method::DELETE, None),
+    ];
+    let mut statuses = Vec::new();
+    for (method, body) in refused {
+        let what = match &body {
+            Some(body) => format!("{method} {}", body["method"]),
+            None => method.to_string(),
+        };
+        let reply = send(address, method, Some(BOB), Some(&session), body.as_ref()).await;
+        statuses.push((what, reply.status.as_u16()));
+    }
+    let all_refused = statuses.iter().all(|(_, status)| *status == 404);
+    assert!(all_refused, "each refused with 404: {statuses:?}");
+
+    let hers = send(
+        address,
+        http::Method::POST,
+        Some(ALICE),
+        Some(&session),
+        Some(&answer(&id, "accept")),
+    )
+    .await;
+    assert_eq!(hers.status, http::StatusCode::ACCEPTED);
+    assert_eq!(result_text(&mut call).await, "Dropped table `customers`.");
+}
+
+/// A request that names no principal is refused (`403`), whether it opens a session or acts on
+/// one: the answer to alice's question without a token does not reach her call.
+#[tokio::test]
+async fn a_request_naming_no_principal_is_refused() {
+    let (address, _service) = listening(Default::default()).await;
+    let initialize = json!({
+        "jsonrpc": "2.0", "id": 0, "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-11-25",
+            "capabilities": {},
+            "clientInfo": {"name": "nobody", "version": "1"},
+        },
+    });
+    let opened = send(address, http::Method::POST, None, None, Some(&initialize)).await;
+    assert_eq!(opened.status, http::StatusCode::FORBIDDEN);
+    assert!(!opened.headers.contains_key("mcp-session-id"));
+
+    let (session, id, mut call) = alice_asked(address).await;
+    let anonymous = send(
+        address,
+        http::Method::POST,
+        None,
+        Some(&session),
+        Some(&answer(&id, "accept")),
+    )
+    .await;
+    assert_eq!(anonymous.status, http::StatusCode::FORBIDDEN);
+    let hers = send(
+        address,
+        http::Method::POST,
+        Some(ALICE),
+        Some(&session),
+        Some(&answer(&id, "decline")),
+    )
+    .await;
+    assert_eq!(hers.status, http::StatusCode::ACCEPTED);
+    assert_eq!(result_text(&mut call).await, "`customers` was not dropped.");
+}
+
+/// A binding lives as long as its session: forgotten on `DELETE` (the session's id then
+/// refused), and when rmcp ends an idle session by itself (its keep-alive), through the session
+/// manager the service was given.
+#[tokio::test]
+async fn a_binding_is_forgotten_when_its_session_ends() {
+    let mut sessions =
+        rmcp::transport::streamable_http_server::session::local::LocalSessionManager::default();
+    sessions.session_config.keep_alive = Some(std::time::Duration::from_secs(2));
+    let (address, service) = listening(sessions).await;
+
+    let alices = open_session(address, ALICE).await;
+    let _bobs = open_session(address, BOB).await;
+    assert_eq!(service.bound_sessions(), 2);
+
+    let deleted = send(
+        address,
+        http::Method::DELETE,
+        Some(ALICE),
+        Some(&alices),
+        None,
+    )
+    .await;
+    assert_eq!(deleted.status, http::StatusCode::ACCEPTED);
+    assert_eq!(service.bound_sessions(), 1);
+    let ping = json!({"jsonrpc": "2.0", "id": 2, "method": "ping"});
+    let after = send(
+        address,
+        http::Method::POST,
+        Some(ALICE),
+        Some(&alices),
+        Some(&ping),
+    )
+    .await;
+    assert_eq!(after.status, http::StatusCode::NOT_FOUND);
+
+    // Bob's session, idle, ends after its keep-alive; its binding with it.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while service.bound_sessions() > 0 {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "bob's binding outlived his session"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
 }
