@@ -891,7 +891,6 @@ impl Shared {
             params_digest: ParamsDigest::of(&json!(self.path)),
         }
     }
-
 }
 
 /// The user chose to continue: to the provider, with PKCE and a `state` that come back sealed in

@@ -117,7 +117,10 @@ impl Cookies {
         } else {
             Self {
                 prefix: "elicit-",
-                suffix: base.port().map(|port| format!("-{port}")).unwrap_or_default(),
+                suffix: base
+                    .port()
+                    .map(|port| format!("-{port}"))
+                    .unwrap_or_default(),
                 path: base_path(flows),
                 secure: false,
             }

@@ -910,3 +910,61 @@ async fn the_single_user_check_refuses_what_did_not_come_over_loopback() {
         assert_eq!(reply.status, expected, "{peer:?}: {}", reply.body);
     }
 }
+
+/// Over TLS every cookie is `__Host-elicit-<what>`: `Secure`, `Path=/`, no `Domain`, so no
+/// sibling subdomain and nothing on plain http can plant one. Over plain http (loopback) they
+/// are `elicit-<what>-<port>` under the pages' path, so two servers' pages on two ports of
+/// `localhost` do not overwrite each other's.
+#[tokio::test]
+async fn cookies_are_host_prefixed_over_tls_and_named_by_their_port_over_http() {
+    for (base, name, attributes, absent) in [
+        (
+            "https://pages.example/elicit/",
+            "__Host-elicit-browser=",
+            &["Path=/", "Secure", "HttpOnly", "SameSite=Lax"][..],
+            &["Domain", "Path=/elicit/"][..],
+        ),
+        (
+            BASE,
+            "elicit-browser-8719=",
+            &["Path=/elicit/", "HttpOnly", "SameSite=Lax"][..],
+            &["Domain", "Secure"][..],
+        ),
+    ] {
+        let store = MemoryFlowStore::new();
+        let site = site_of(store.clone(), |_| {
+            let flows = Flows::new(store.clone(), base).unwrap();
+            Pages::new(flows, HeaderUser)
+                .unwrap()
+                .secret(api_key_page(), |_: &str, _: Secrets| Ok(json!({})))
+        });
+        let id = site.flow_for("alice");
+        let (form, cookie, token) = opened(&site, &id, "alice").await;
+        let set = form.headers[header::SET_COOKIE].to_str().unwrap();
+        assert!(set.starts_with(name), "{set}");
+        for attribute in attributes {
+            assert!(
+                set.split("; ").any(|a| a == *attribute),
+                "{attribute}: {set}"
+            );
+        }
+        for attribute in absent {
+            assert!(
+                !set.split("; ").any(|a| a.starts_with(attribute)),
+                "{attribute}: {set}"
+            );
+        }
+        // The browser the cookie names is the one the flow is bound to.
+        let origin = base.trim_end_matches("/elicit/");
+        let done = site
+            .post(
+                &id.to_string(),
+                "alice",
+                &cookie,
+                Some(origin),
+                &[("_csrf", &token), ("key", KEY)],
+            )
+            .await;
+        assert_eq!(done.status, StatusCode::OK, "{base}: {}", done.body);
+    }
+}
