@@ -650,6 +650,7 @@ async fn show(
         Ok(html) => html,
         Err(refused) => return refused,
     };
+    #[cfg_attr(not(feature = "oauth"), allow(unused_mut))]
     let mut response = html_body(html).into_response();
     #[cfg(feature = "oauth")]
     if let Ok(Kind::Authorization(page, _)) = shared.page_of(&flow) {

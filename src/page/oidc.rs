@@ -445,7 +445,10 @@ async fn callback(State(inner): State<Arc<Inner>>, parts: Parts) -> Response {
     );
     cookies.append(
         header::SET_COOKIE,
-        inner.cookie(SIGN_IN_COOKIE, String::new(), Duration::ZERO),
+        inner
+            .cookies
+            .clear(SIGN_IN_COOKIE)
+            .unwrap_or_else(|| HeaderValue::from_static("")),
     );
     response
 }
@@ -546,7 +549,10 @@ async fn sign_out(
     .into_response();
     response.headers_mut().append(
         header::SET_COOKIE,
-        inner.cookie(SESSION_COOKIE, String::new(), Duration::ZERO),
+        inner
+            .cookies
+            .clear(SESSION_COOKIE)
+            .unwrap_or_else(|| HeaderValue::from_static("")),
     );
     response
 }

@@ -154,6 +154,7 @@ impl Cookies {
     }
 
     /// The `Set-Cookie` that removes `what`.
+    #[cfg(feature = "oauth")]
     pub(super) fn clear(&self, what: &str) -> Option<HeaderValue> {
         self.set(what, String::new(), Some(Duration::ZERO))
     }
