@@ -1179,3 +1179,56 @@ async fn alice_signs_out_with_the_sign_out_form_and_a_post_without_its_token_doe
     assert_eq!(world.last("/elicit/signout")?.status, 200);
     Ok(())
 }
+
+/// A sign-in under way is bound to the browser that started it: its cookie, planted in another
+/// browser with the provider's answer (as a login CSRF would, to sign the victim in as the
+/// attacker), is refused there before the code is exchanged.
+#[tokio::test]
+#[ignore = "needs chromium, chromedriver and the provider's node_modules: .ci/run installs them"]
+async fn a_sign_in_cookie_planted_in_another_browser_with_its_answer_is_refused() -> TestResult {
+    let world = World::start().await?;
+    let url = world.begin("api_key", BOB.sub)?;
+    let bob = world.driver.browser().await?;
+    open_signing_in(&world, &bob, &url, BOB).await?;
+    // What bob's browser was given when it was sent to sign in, and the provider's answer.
+    let sent = world
+        .exchanges()
+        .into_iter()
+        .find(|e| e.status == 303 && e.headers.contains(&world.cookie("signin")))
+        .ok_or("the pages set a sign-in cookie")?;
+    let prefix = format!("set-cookie: {}=", world.cookie("signin"));
+    let sign_in = sent
+        .headers
+        .lines()
+        .find_map(|line| line.strip_prefix(&prefix))
+        .and_then(|rest| rest.split(';').next())
+        .ok_or("a sign-in cookie's value")?
+        .to_owned();
+    let answer = world.last("/elicit/signin/callback?")?;
+    assert_eq!(answer.status, 303, "bob was signed in: {answer:?}");
+
+    // Alice's browser, named by the pages, given bob's sign-in and sent to its answer.
+    let alice = world.driver.browser().await?;
+    alice.goto(&format!("{}not-a-flow", world.base)).await?;
+    alice.wait_for_text("No such page", WAIT).await?;
+    let planted = fantoccini::cookies::Cookie::parse(format!(
+        "{}={sign_in}; Path=/elicit/; Domain={}; SameSite=Lax; HttpOnly",
+        world.cookie("signin"),
+        world.site.addr().ip()
+    ))?;
+    alice.webdriver().add_cookie(planted).await?;
+    alice.goto(&world.site.url(&answer.uri)).await?;
+    let page = alice
+        .wait_for_text("You could not be signed in", WAIT)
+        .await?;
+    assert!(page.contains("started in another browser"), "{page}");
+    assert!(
+        !alice
+            .cookies()
+            .await?
+            .iter()
+            .any(|(name, _)| *name == world.cookie("session")),
+        "no session in alice's browser"
+    );
+    Ok(())
+}
