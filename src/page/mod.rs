@@ -91,7 +91,9 @@ enum Kind {
 ///    asked);
 /// 2. the [`Identity`] names who sent it, and the flow must be theirs (else refused, nothing
 ///    stored, the flow left open for its owner);
-/// 3. the browser: the first to open a flow binds it, and every other is refused;
+/// 3. the browser, by the name its cookie holds, sealed with the pages' keys (a name they did not
+///    issue is ignored, and a GET names the browser anew): the first to open a flow binds it,
+///    and every other is refused;
 /// 4. on a submission, the `Origin` (or, when it is absent or `null`, `Sec-Fetch-Site`) must be
 ///    the pages' own, and the CSRF token must be the one this page gave this browser for this
 ///    flow;
@@ -101,7 +103,12 @@ enum Kind {
 /// form-action 'self'; frame-ancestors 'none'; base-uri 'none'` (an authorization page's
 /// `form-action` also names its provider's origin), `Cache-Control: no-store`,
 /// `Referrer-Policy: no-referrer`, `X-Content-Type-Options: nosniff` and `X-Frame-Options:
-/// DENY`. The pages are plain HTML forms: they work with JavaScript off.
+/// DENY`. The pages are plain HTML forms: they work with JavaScript off. Every page says who it
+/// is signed in as ([`Identity::signed_in`]), so a browser signed in as someone else shows it.
+///
+/// The cookies are `__Host-elicit-<what>` (`Secure`, `Path=/`) when the flows' base is `https`,
+/// and `elicit-<what>-<port>` under the base's path on plain http (loopback): see the `page`
+/// guide's "The pages' cookies".
 pub struct Pages {
     flows: Flows,
     identity: Arc<dyn Identity>,
@@ -238,7 +245,8 @@ impl Pages {
         self
     }
 
-    /// Seal the CSRF tokens with `keys`: the same on every replica that serves the pages.
+    /// Seal the CSRF tokens and the browsers' cookies with `keys`: the same on every replica that
+    /// serves the pages (a browser named by one replica is then known to all).
     #[must_use]
     pub fn with_keys(mut self, keys: StateKeys) -> Self {
         self.keys = Arc::new(keys);
