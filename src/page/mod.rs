@@ -298,8 +298,10 @@ impl Pages {
         let identity_routes = self.identity.routes();
         let path = self.path.clone();
         let cookies = Cookies::of(&self.flows);
+        let browser_digest = ParamsDigest::of(&json!(self.path));
         let shared = Arc::new(Shared {
             cookies,
+            browser_digest,
             flows: self.flows,
             identity: self.identity,
             keys: self.keys,
@@ -350,6 +352,8 @@ impl Pages {
 /// What every handler shares.
 struct Shared {
     cookies: Cookies,
+    /// What a browser's cookie is bound to besides its purpose: the pages' path (hashed once).
+    browser_digest: ParamsDigest,
     flows: Flows,
     identity: Arc<dyn Identity>,
     keys: Arc<StateKeys>,
@@ -473,7 +477,7 @@ async fn browser(
         let sealed = shared.keys.seal(
             &BrowserName { n: name.clone() },
             &binding,
-            BROWSER_TTL + shared.flows.ttl(),
+            BROWSER_TTL.saturating_add(shared.flows.ttl()),
             now,
         );
         match sealed
@@ -552,7 +556,7 @@ impl Shared {
         Binding {
             principal: "",
             method: "elicit/browser",
-            params_digest: ParamsDigest::of(&json!(self.path)),
+            params_digest: self.browser_digest,
         }
     }
 
