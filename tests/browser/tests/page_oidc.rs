@@ -1131,7 +1131,8 @@ async fn alices_session_copied_into_another_browser_signs_no_one_in() -> TestRes
 }
 
 /// Every page links to the sign-out page, whose form signs the browser out: a POST with the
-/// token that page gave this browser's session. The same POST without it signs no one out.
+/// token that page gave this browser's session, from the pages' own origin. The same POST
+/// without the token, or with it from another site, signs no one out.
 #[tokio::test]
 #[ignore = "needs chromium, chromedriver and the provider's node_modules: .ci/run installs them"]
 async fn alice_signs_out_with_the_sign_out_form_and_a_post_without_its_token_does_nothing()
@@ -1171,6 +1172,20 @@ async fn alice_signs_out_with_the_sign_out_form_and_a_post_without_its_token_doe
         "{page}"
     );
     assert_eq!(alice.current_url().await?, sign_out);
+    // The form's own token, posted from another site (the provider's origin): refused.
+    let token = form_token(&alice).await?;
+    alice
+        .goto(&format!(
+            "{}/.well-known/openid-configuration",
+            world.provider.issuer()
+        ))
+        .await?;
+    post_from_page(&alice, &sign_out, &[("_csrf", &token)]).await?;
+    alice
+        .wait_for_text("This form was sent from another site", WAIT)
+        .await?;
+    assert!(has_session(&alice).await?);
+    alice.goto(&sign_out).await?;
     alice.press("Sign out").await?;
     let page = alice.wait_for_text("Signed out", WAIT).await?;
     assert!(page.contains("no longer signed in as sub-alice"), "{page}");
