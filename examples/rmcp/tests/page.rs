@@ -968,3 +968,53 @@ async fn cookies_are_host_prefixed_over_tls_and_named_by_their_port_over_http() 
         assert_eq!(done.status, StatusCode::OK, "{base}: {}", done.body);
     }
 }
+
+/// A browser whose sealed name is about to run out is given it sealed anew, the same name: the
+/// flows it opened stay its own. (The test seals the name as the pages do, with their keys.)
+#[tokio::test]
+async fn a_browser_name_about_to_run_out_is_sealed_anew_and_keeps_its_flows() {
+    let keys = || StateKeys::single(KeyId::new(1), StateKey::from_bytes([9; 32]));
+    let store = MemoryFlowStore::new();
+    let site = site_with(
+        |flows| Pages::new(flows, HeaderUser).unwrap().with_keys(keys()),
+        store,
+    );
+    let id = site.flow_for("alice");
+    let binding = mcp_elicit::state::Binding {
+        principal: "",
+        method: "elicit/browser",
+        params_digest: ParamsDigest::of(&json!("/elicit/")),
+    };
+    let name = "cd".repeat(32);
+    let sealed = keys()
+        .seal(
+            &json!({ "n": name }),
+            &binding,
+            Duration::from_secs(30),
+            UnixTime::now(),
+        )
+        .unwrap();
+    let cookie = format!("elicit-browser-8719={sealed}");
+    let form = site.open(&id.to_string(), "alice", Some(&cookie)).await;
+    assert_eq!(form.status, StatusCode::OK, "{}", form.body);
+    // Sealed anew: the same name, good for longer than a flow.
+    let renewed = form.cookie();
+    assert_ne!(renewed, cookie);
+    let renewed_value = renewed.strip_prefix("elicit-browser-8719=").unwrap();
+    let opened = keys()
+        .open::<Value>(renewed_value, &binding, UnixTime::now())
+        .unwrap();
+    assert_eq!(opened.value()["n"], name.as_str());
+    assert!(opened.expires_at().as_secs() > UnixTime::now().as_secs() + 600);
+    // The flow the old cookie opened takes the form from the new one.
+    let done = site
+        .post(
+            &id.to_string(),
+            "alice",
+            &renewed,
+            Some(ORIGIN),
+            &[("_csrf", &form.token()), ("key", KEY)],
+        )
+        .await;
+    assert_eq!(done.status, StatusCode::OK, "{}", done.body);
+}
