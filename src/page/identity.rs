@@ -32,6 +32,53 @@ pub trait Identity: Send + Sync + 'static {
     fn routes(&self) -> Option<Router> {
         None
     }
+
+    /// How every page names the user [`identify`](Identity::identify) named `principal`, and
+    /// where they sign out: shown at the top of each page, so that a browser signed in as
+    /// someone else (a session planted in it) says so before the user types anything. By
+    /// default the principal itself, and no sign-out.
+    fn signed_in(&self, principal: &str) -> SignedIn {
+        SignedIn::new(principal)
+    }
+}
+
+/// Who the pages say is signed in ([`Identity::signed_in`]): a name to show, and the link to
+/// the identity's own sign-out page, if it has one.
+///
+/// ```
+/// use mcp_elicit::page::SignedIn;
+///
+/// let who = SignedIn::new("alice@example.com").with_sign_out("/account/sign-out");
+/// assert_eq!(who.name, "alice@example.com");
+/// assert_eq!(who.sign_out.as_deref(), Some("/account/sign-out"));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct SignedIn {
+    /// What the pages show: "Signed in as {name}" (escaped).
+    pub name: String,
+    /// A page of the identity's own where the user signs out (the link every page shows). The
+    /// sign-out itself must be a POST with CSRF protection on that page, never this link: any
+    /// site can make a browser follow a link.
+    pub sign_out: Option<String>,
+}
+
+impl SignedIn {
+    /// `name`, without a sign-out.
+    #[must_use]
+    pub fn new(name: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            sign_out: None,
+        }
+    }
+
+    /// With the link to the identity's sign-out page.
+    #[must_use]
+    pub fn with_sign_out(mut self, url: impl Into<String>) -> Self {
+        self.sign_out = Some(url.into());
+        self
+    }
 }
 
 /// The identity check of a local server with one user (stdio): the pages are served on
@@ -81,5 +128,10 @@ impl Identity for SingleUser {
                  serve them with `Pages::serve`, which binds loopback and keeps it.",
             )),
         }))
+    }
+
+    /// "this machine's user": the only user there is, with no sign-in to leave.
+    fn signed_in(&self, _: &str) -> SignedIn {
+        SignedIn::new("this machine's user")
     }
 }

@@ -29,7 +29,7 @@ use std::sync::Arc;
 
 use axum::Router;
 use axum::extract::{DefaultBodyLimit, Path, State};
-use axum::http::header::{self, HeaderMap, HeaderValue};
+use axum::http::header::{self, HeaderValue};
 use axum::http::request::Parts;
 use axum::http::{Method, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -40,7 +40,7 @@ use serde_json::json;
 #[cfg(feature = "oauth")]
 pub use authorization::{AuthorizationPage, Token, TokenSink};
 pub use error::PageError;
-pub use identity::{IdentifyFuture, Identity, SingleUser};
+pub use identity::{IdentifyFuture, Identity, SignedIn, SingleUser};
 #[cfg(feature = "oidc")]
 pub use oidc::{OidcError, OidcSignIn};
 /// What the user types on a page: zeroized on drop, never `Debug`-printed (`secrecy`'s); read it
@@ -53,16 +53,25 @@ pub use secret_form::{SecretForm, SecretFormSink};
 #[doc(hidden)]
 pub use secret_form::__private;
 
-use respond::{base_path, cookie_value, flow_refusal, html_body, origin_of, refusal, unavailable};
+use respond::{
+    Browser, Cookies, base_path, flow_refusal, html_body, origin_of, refusal, same_origin,
+    unavailable,
+};
 
 use crate::schema::Rule;
 use crate::state::{Binding, ParamsDigest, StateKeys, UnixTime};
 use crate::url_mode::{Claim, Flow, FlowError, FlowId, FlowStatus, Flows};
 
-/// The cookie that names a browser to the pages: random, `HttpOnly`, `SameSite=Lax`, scoped to
-/// the pages' path. A flow is bound to the first browser that opens it (its digest, not the
-/// cookie, is stored).
-const BROWSER_COOKIE: &str = "elicit_browser";
+/// The cookie that names a browser to the pages ([`Cookies`]: `__Host-elicit-browser` over TLS):
+/// a random name sealed with the pages' keys, so that only a name these pages issued is taken.
+/// A flow is bound to the first browser that opens it (the name's digest, not the cookie, is
+/// stored).
+const BROWSER_COOKIE: &str = "browser";
+
+/// How long a browser's sealed name is good for, beyond the flows' own TTL: it is sealed anew
+/// (the same name) on a page shown less than a flow's TTL before it runs out, so a flow never
+/// outlives the name of the browser that opened it.
+const BROWSER_TTL: std::time::Duration = std::time::Duration::from_secs(7 * 24 * 60 * 60);
 
 /// The most a page's form may post: some secrets and the token, far below axum's default.
 const MAX_BODY_BYTES: usize = 64 * 1024;
@@ -91,7 +100,9 @@ enum Kind {
 ///    asked);
 /// 2. the [`Identity`] names who sent it, and the flow must be theirs (else refused, nothing
 ///    stored, the flow left open for its owner);
-/// 3. the browser: the first to open a flow binds it, and every other is refused;
+/// 3. the browser, by the name its cookie holds, sealed with the pages' keys (a name they did not
+///    issue is ignored, and a GET names the browser anew): the first to open a flow binds it,
+///    and every other is refused;
 /// 4. on a submission, the `Origin` (or, when it is absent or `null`, `Sec-Fetch-Site`) must be
 ///    the pages' own, and the CSRF token must be the one this page gave this browser for this
 ///    flow;
@@ -101,7 +112,12 @@ enum Kind {
 /// form-action 'self'; frame-ancestors 'none'; base-uri 'none'` (an authorization page's
 /// `form-action` also names its provider's origin), `Cache-Control: no-store`,
 /// `Referrer-Policy: no-referrer`, `X-Content-Type-Options: nosniff` and `X-Frame-Options:
-/// DENY`. The pages are plain HTML forms: they work with JavaScript off.
+/// DENY`. The pages are plain HTML forms: they work with JavaScript off. Every page says who it
+/// is signed in as ([`Identity::signed_in`]), so a browser signed in as someone else shows it.
+///
+/// The cookies are `__Host-elicit-<what>` (`Secure`, `Path=/`) when the flows' base is `https`,
+/// and `elicit-<what>-<port>` under the base's path on plain http (loopback): see the `page`
+/// guide's "The pages' cookies".
 pub struct Pages {
     flows: Flows,
     identity: Arc<dyn Identity>,
@@ -235,7 +251,8 @@ impl Pages {
         self
     }
 
-    /// Seal the CSRF tokens with `keys`: the same on every replica that serves the pages.
+    /// Seal the CSRF tokens and the browsers' cookies with `keys`: the same on every replica that
+    /// serves the pages (a browser named by one replica is then known to all).
     #[must_use]
     pub fn with_keys(mut self, keys: StateKeys) -> Self {
         self.keys = Arc::new(keys);
@@ -289,7 +306,11 @@ impl Pages {
         let identity_routes = self.identity.routes();
         let path = self.path.clone();
         let host = HostCheck::of(&self.flows);
+        let cookies = Cookies::of(&self.flows);
+        let browser_digest = ParamsDigest::of(&json!(self.path));
         let shared = Arc::new(Shared {
+            cookies,
+            browser_digest,
             flows: self.flows,
             identity: self.identity,
             keys: self.keys,
@@ -313,6 +334,10 @@ impl Pages {
         }
         let router = router
             .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+            .layer(axum::middleware::from_fn_with_state(
+                Arc::clone(&shared),
+                browser,
+            ))
             .layer(axum::middleware::map_request_with_state(shared, check_host))
             .layer(axum::middleware::map_response(secure));
         (router, self.listener)
@@ -338,6 +363,9 @@ impl Pages {
 
 /// What every handler shares.
 struct Shared {
+    cookies: Cookies,
+    /// What a browser's cookie is bound to besides its purpose: the pages' path (hashed once).
+    browser_digest: ParamsDigest,
     flows: Flows,
     identity: Arc<dyn Identity>,
     keys: Arc<StateKeys>,
@@ -461,6 +489,75 @@ async fn check_host(
     }
 }
 
+/// The browser's sealed name, opened before any handler runs ([`Browser`], in the request's
+/// extensions), and every page of the request told who is signed in ([`html::scope`]). A GET
+/// from a browser without a name these pages sealed (none, or one they never issued) is given a
+/// new one; a name that would run out before a flow opened now is sealed anew.
+async fn browser(
+    State(shared): State<Arc<Shared>>,
+    mut request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    let now = UnixTime::now();
+    let binding = shared.browser_binding();
+    let opened = shared
+        .cookies
+        .values(request.headers(), BROWSER_COOKIE)
+        .iter()
+        .find_map(|sealed| shared.keys.open::<BrowserName>(sealed, &binding, now).ok());
+    let (name, seal) = match opened {
+        Some(opened) => {
+            let runs_out = opened.expires_at().as_secs();
+            let name = opened.into_value().n;
+            let renew = runs_out < now.as_secs().saturating_add(shared.flows.ttl().as_secs());
+            (Some(name), renew)
+        }
+        None if request.method() == Method::GET || request.method() == Method::HEAD => {
+            match random_token() {
+                Ok(name) => (Some(name), true),
+                Err(error) => return unavailable(&error),
+            }
+        }
+        None => (None, false),
+    };
+    let Some(name) = name else {
+        return html::scope(next.run(request)).await;
+    };
+    // Sealed before the request is served, so that nothing is done for a browser that would not
+    // be told its name.
+    let cookie = if seal {
+        let sealed = shared.keys.seal(
+            &BrowserName { n: name.clone() },
+            &binding,
+            BROWSER_TTL.saturating_add(shared.flows.ttl()),
+            now,
+        );
+        match sealed
+            .ok()
+            .and_then(|sealed| shared.cookies.set(BROWSER_COOKIE, sealed, None))
+        {
+            Some(cookie) => Some(cookie),
+            None => return unavailable(&"the browser's cookie could not be sealed"),
+        }
+    } else {
+        None
+    };
+    request.extensions_mut().insert(Browser {
+        digest: browser_digest(&name),
+    });
+    let mut response = html::scope(next.run(request)).await;
+    if let Some(cookie) = cookie {
+        response.headers_mut().append(header::SET_COOKIE, cookie);
+    }
+    response
+}
+
+/// What a browser's cookie seals: its random name (256 bits, as 64 hex digits).
+#[derive(Serialize, Deserialize)]
+struct BrowserName {
+    n: String,
+}
+
 async fn style() -> Response {
     (
         [(header::CONTENT_TYPE, "text/css; charset=utf-8")],
@@ -473,35 +570,46 @@ async fn style() -> Response {
 struct Visit {
     id: FlowId,
     principal: String,
-    /// The browser's cookie value, and a fresh one to set (a browser without one, on a GET).
+    /// The browser's digest ([`Browser`]).
     browser: String,
-    new_browser: bool,
 }
 
 impl Shared {
     /// Steps 1–3 of the checks ([`Pages`]): the flow id, the identity, the browser.
-    async fn visit(&self, flow: &str, parts: &Parts, may_start: bool) -> Result<Visit, Response> {
+    async fn visit(&self, flow: &str, parts: &Parts) -> Result<Visit, Response> {
         let Ok(id) = FlowId::parse(flow) else {
             return Err(flow_refusal(&FlowError::Unknown));
         };
-        let principal = self.identity.identify(parts).await?;
-        let (browser, new_browser) = match browser_cookie(&parts.headers) {
-            Some(browser) => (browser, false),
-            None if may_start => (random_token().map_err(|e| unavailable(&e))?, true),
-            None => {
-                return Err(refusal(
-                    StatusCode::FORBIDDEN,
-                    "This browser did not open the page",
-                    "Open the link your MCP client gave you in this browser first.",
-                ));
-            }
+        let principal = self.identify(parts).await?;
+        let Some(Browser { digest: browser }) = parts.extensions.get::<Browser>().cloned() else {
+            return Err(refusal(
+                StatusCode::FORBIDDEN,
+                "This browser did not open the page",
+                "Open the link your MCP client gave you in this browser first.",
+            ));
         };
         Ok(Visit {
             id,
             principal,
             browser,
-            new_browser,
         })
+    }
+
+    /// The identity's principal for `parts`; from now on every page of this request says who is
+    /// signed in.
+    async fn identify(&self, parts: &Parts) -> Result<String, Response> {
+        let principal = self.identity.identify(parts).await?;
+        let who = self.identity.signed_in(&principal);
+        html::signed_in(&who.name, who.sign_out.as_deref());
+        Ok(principal)
+    }
+
+    fn browser_binding(&self) -> Binding<'static> {
+        Binding {
+            principal: "",
+            method: "elicit/browser",
+            params_digest: self.browser_digest,
+        }
     }
 
     fn page_of(&self, flow: &Flow) -> Result<&Kind, Response> {
@@ -525,7 +633,7 @@ impl Shared {
     fn token(&self, visit: &Visit) -> Result<String, Response> {
         let claims = CsrfClaims {
             f: visit.id.to_string(),
-            b: browser_digest(&visit.browser),
+            b: visit.browser.clone(),
         };
         self.keys
             .seal(
@@ -589,19 +697,14 @@ async fn show(
     Path(flow): Path<String>,
     parts: Parts,
 ) -> Response {
-    let visit = match shared.visit(&flow, &parts, true).await {
+    let visit = match shared.visit(&flow, &parts).await {
         Ok(visit) => visit,
         Err(refused) => return refused,
     };
     let opened = shared
         .flows
         .store()
-        .open(
-            &visit.id,
-            &visit.principal,
-            &browser_digest(&visit.browser),
-            UnixTime::now(),
-        )
+        .open(&visit.id, &visit.principal, &visit.browser, UnixTime::now())
         .await;
     let flow = match opened {
         Ok(flow) => flow,
@@ -611,10 +714,8 @@ async fn show(
         Ok(html) => html,
         Err(refused) => return refused,
     };
+    #[cfg_attr(not(feature = "oauth"), allow(unused_mut))]
     let mut response = html_body(html).into_response();
-    if visit.new_browser {
-        set_browser_cookie(&mut response, &shared, &visit.browser);
-    }
     #[cfg(feature = "oauth")]
     if let Ok(Kind::Authorization(page, _)) = shared.page_of(&flow) {
         // Its form's redirect goes on to the provider.
@@ -635,7 +736,7 @@ async fn submit(
     if let Err(refused) = same_origin(&parts, &shared.origin) {
         return refused;
     }
-    let visit = match shared.visit(&flow, &parts, false).await {
+    let visit = match shared.visit(&flow, &parts).await {
         Ok(visit) => visit,
         Err(refused) => return refused,
     };
@@ -675,7 +776,7 @@ async fn submit(
             )
             .ok()
     });
-    let browser = browser_digest(&visit.browser);
+    let browser = visit.browser.clone();
     let valid = claims.is_some_and(|claims| {
         let claims = claims.into_value();
         claims.f == visit.id.to_string() && claims.b == browser
@@ -860,63 +961,9 @@ fn finished_page(shared: &Shared, flow: &Flow) -> Response {
     html_body(html::page(&shared.path, class, heading, &body)).into_response()
 }
 
-/// A submission from the pages' own origin: `Origin` when the browser names one (every current
-/// browser sends the header on a POST), else `Sec-Fetch-Site: same-origin`; neither is refused.
-///
-/// `Origin: null` names none: a browser sends it for the pages' own form, because the pages say
-/// `Referrer-Policy: no-referrer` (the Fetch standard serializes the origin of a POST under that
-/// policy as `null`; Chromium does), and for a sandboxed or opaque document anywhere.
-/// `Sec-Fetch-Site`, which the browser sets and no page can, tells them apart.
-fn same_origin(parts: &Parts, origin: &str) -> Result<(), Response> {
-    let sent = parts
-        .headers
-        .get(header::ORIGIN)
-        .map(|value| value.to_str().unwrap_or(""))
-        .filter(|sent| *sent != "null");
-    let site = parts
-        .headers
-        .get("sec-fetch-site")
-        .and_then(|value| value.to_str().ok());
-    let same = match (sent, site) {
-        (Some(sent), _) => sent == origin,
-        (None, Some(site)) => site == "same-origin",
-        (None, None) => false,
-    };
-    if parts.method == Method::POST && !same {
-        return Err(refusal(
-            StatusCode::FORBIDDEN,
-            "This form was sent from another site",
-            "Only this page may send its form.",
-        ));
-    }
-    Ok(())
-}
-
-/// The browser's cookie, if it sent one that could be ours (64 lowercase hex digits).
-fn browser_cookie(headers: &HeaderMap) -> Option<String> {
-    cookie_value(headers, BROWSER_COOKIE).filter(|value| {
-        value.len() == 64
-            && value
-                .bytes()
-                .all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
-    })
-}
-
-fn set_browser_cookie(response: &mut Response, shared: &Shared, value: &str) {
-    let cookie = cookie::Cookie::build((BROWSER_COOKIE, value))
-        .path(shared.path.clone())
-        .http_only(true)
-        .same_site(cookie::SameSite::Lax)
-        .secure(shared.origin.starts_with("https:"))
-        .build();
-    if let Ok(value) = HeaderValue::from_str(&cookie.to_string()) {
-        response.headers_mut().append(header::SET_COOKIE, value);
-    }
-}
-
-/// The sealed cookie of a third-party authorization under way.
+/// The sealed cookie of a third-party authorization under way ([`Cookies`]).
 #[cfg(feature = "oauth")]
-const AUTHORIZATION_COOKIE: &str = "elicit_authorization";
+const AUTHORIZATION_COOKIE: &str = "authorization";
 
 /// What the authorization cookie seals: the flow, the browser, and what comes back from the
 /// provider.
@@ -937,23 +984,6 @@ impl Shared {
             method: "elicit/authorize",
             params_digest: ParamsDigest::of(&json!(self.path)),
         }
-    }
-
-    fn authorization_cookie(
-        &self,
-        value: String,
-        max_age: std::time::Duration,
-    ) -> Option<HeaderValue> {
-        let cookie = cookie::Cookie::build((AUTHORIZATION_COOKIE, value))
-            .path(self.path.clone())
-            .http_only(true)
-            .same_site(cookie::SameSite::Lax)
-            .secure(self.origin.starts_with("https:"))
-            .max_age(cookie::time::Duration::seconds(
-                i64::try_from(max_age.as_secs()).unwrap_or(i64::MAX),
-            ))
-            .build();
-        HeaderValue::from_str(&cookie.to_string()).ok()
     }
 }
 
@@ -982,7 +1012,10 @@ fn to_provider(
         Err(error) => return unavailable(&error),
     };
     let mut response = axum::response::Redirect::to(&url).into_response();
-    if let Some(cookie) = shared.authorization_cookie(sealed, shared.flows.ttl()) {
+    if let Some(cookie) = shared
+        .cookies
+        .set(AUTHORIZATION_COOKIE, sealed, Some(shared.flows.ttl()))
+    {
         response.headers_mut().append(header::SET_COOKIE, cookie);
     }
     response
@@ -1010,23 +1043,24 @@ async fn authorized(
     Path(at): Path<String>,
     parts: Parts,
 ) -> Response {
-    let principal = match shared.identity.identify(&parts).await {
+    let principal = match shared.identify(&parts).await {
         Ok(principal) => principal,
         Err(refused) => return refused,
     };
     let refused = |why: &str| refusal(StatusCode::FORBIDDEN, "Not connected", why);
-    let Some(browser) = browser_cookie(&parts.headers) else {
+    let Some(Browser { digest: browser }) = parts.extensions.get::<Browser>().cloned() else {
         return refused("This browser did not open the page.");
     };
-    let browser = browser_digest(&browser);
-    let Some(sealed) = cookie_value(&parts.headers, AUTHORIZATION_COOKIE) else {
+    let sealed = shared.cookies.values(&parts.headers, AUTHORIZATION_COOKIE);
+    if sealed.is_empty() {
         return refused("This browser started no authorization (or it took too long).");
-    };
-    let Ok(opened) = shared.keys.open::<Authorizing>(
-        &sealed,
-        &shared.authorization_binding(&principal),
-        UnixTime::now(),
-    ) else {
+    }
+    let binding = shared.authorization_binding(&principal);
+    let now = UnixTime::now();
+    let Some(opened) = sealed
+        .iter()
+        .find_map(|sealed| shared.keys.open::<Authorizing>(sealed, &binding, now).ok())
+    else {
         return refused("This authorization was started by another user, or expired.");
     };
     let claims = opened.into_value();
@@ -1081,7 +1115,7 @@ async fn authorized(
             .await
         }
     };
-    if let Some(cleared) = shared.authorization_cookie(String::new(), std::time::Duration::ZERO) {
+    if let Some(cleared) = shared.cookies.clear(AUTHORIZATION_COOKIE) {
         response.headers_mut().append(header::SET_COOKIE, cleared);
     }
     response

@@ -7,7 +7,6 @@ use std::time::Duration;
 use axum::Router;
 use axum::extract::State;
 use axum::http::StatusCode;
-use axum::http::Uri;
 use axum::http::header::{self, HeaderMap, HeaderValue};
 use axum::http::request::Parts;
 use axum::response::{IntoResponse, Redirect, Response};
@@ -21,16 +20,22 @@ use openidconnect::{
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use super::identity::{IdentifyFuture, Identity};
-use super::respond::{base_path, cookie_value, refusal_under};
+use super::html;
+use super::identity::{IdentifyFuture, Identity, SignedIn};
+use super::respond::{
+    Browser, Cookies, base_path, html_body, origin_of, refusal, refusal_under, same_origin,
+};
 use crate::state::{Binding, ParamsDigest, StateKeys, UnixTime};
 use crate::url_mode::Flows;
 
-/// The signed-in browser: a sealed cookie naming its principal.
-const SESSION_COOKIE: &str = "elicit_session";
-/// A sign-in under way: a sealed cookie holding its `state`, nonce, PKCE verifier and the page
-/// to return to.
-const SIGN_IN_COOKIE: &str = "elicit_signin";
+/// The signed-in browser: a sealed cookie naming its principal and the browser it was issued to
+/// ([`Cookies`]: `__Host-elicit-session` over TLS).
+const SESSION_COOKIE: &str = "session";
+/// A sign-in under way: a sealed cookie holding its `state`, nonce, PKCE verifier, the page to
+/// return to and the browser that started it.
+const SIGN_IN_COOKIE: &str = "signin";
+/// The sign-out form's field for its CSRF token.
+const CSRF_FIELD: &str = "_csrf";
 /// How long a sign-in may take at the provider.
 const SIGN_IN_TTL: Duration = Duration::from_secs(10 * 60);
 
@@ -53,8 +58,13 @@ type Client = CoreClient<
 /// users by the same `sub`: the subject of the access token its MCP authorization verified.
 ///
 /// The browser's session is a cookie sealed with the pages' keys (AES-256-GCM-SIV), `HttpOnly`,
-/// `SameSite=Lax`, scoped to the pages' path, for [`with_session_ttl`](OidcSignIn::with_session_ttl)
-/// (an hour by default). Register `<base>signin/callback` as the client's redirect URI.
+/// `SameSite=Lax`, for [`with_session_ttl`](OidcSignIn::with_session_ttl) (an hour by default):
+/// `__Host-elicit-session` (`Secure`, `Path=/`) over TLS. It holds the principal and the browser
+/// it was issued to (the digest of the name the pages' own sealed cookie gives that browser), and
+/// counts in that browser only: copied into another browser, it signs no one in. Every page says
+/// "Signed in as `<sub>`", with a link to `<base>signout`, whose page signs the browser out with
+/// a form (a POST with a CSRF token, from the pages' own origin). Register
+/// `<base>signin/callback` as the client's redirect URI.
 ///
 /// The OAuth mix-up that [`AuthorizationPage`](super::AuthorizationPage) defends against (RFC 9700
 /// §4.4) does not reach the sign-in: it is the pages' one identity, its callback is its own (no
@@ -72,7 +82,9 @@ struct Inner {
     http: openidconnect::reqwest::Client,
     keys: StateKeys,
     path: String,
-    secure: bool,
+    /// `scheme://host[:port]` of the pages, for the sign-out form's `Origin` check.
+    origin: String,
+    cookies: Cookies,
     session_ttl: Duration,
 }
 
@@ -155,7 +167,8 @@ impl OidcSignIn {
                 http,
                 keys: StateKeys::generate().map_err(OidcError::Keys)?,
                 path,
-                secure: base.starts_with("https:"),
+                origin: origin_of(flows),
+                cookies: Cookies::of(flows),
                 session_ttl: Duration::from_secs(60 * 60),
             }),
         })
@@ -180,7 +193,8 @@ impl OidcSignIn {
             http: shared.http.clone(),
             keys: shared.keys.clone(),
             path: shared.path.clone(),
-            secure: shared.secure,
+            origin: shared.origin.clone(),
+            cookies: shared.cookies.clone(),
             session_ttl: shared.session_ttl,
         });
         let mut inner = inner;
@@ -202,6 +216,8 @@ struct SignIn {
     v: String,
     /// The page to return to.
     r: String,
+    /// The browser that started it ([`Browser`]'s digest).
+    b: String,
 }
 
 /// What the session cookie seals.
@@ -209,6 +225,15 @@ struct SignIn {
 struct Session {
     /// The principal (the ID token's `sub`).
     p: String,
+    /// The browser it was issued to ([`Browser`]'s digest).
+    b: String,
+}
+
+/// What the sign-out form's token seals: the browser whose session it ends (and, in its
+/// binding, the principal).
+#[derive(Serialize, Deserialize)]
+struct SignOut {
+    b: String,
 }
 
 impl Inner {
@@ -220,33 +245,36 @@ impl Inner {
         }
     }
 
-    fn cookie(&self, name: &'static str, value: String, max_age: Option<Duration>) -> HeaderValue {
-        let mut cookie = cookie::Cookie::build((name, value))
-            .path(self.path.clone())
-            .http_only(true)
-            .same_site(cookie::SameSite::Lax)
-            .secure(self.secure);
-        if let Some(age) = max_age {
-            cookie = cookie.max_age(cookie::time::Duration::seconds(
-                i64::try_from(age.as_secs()).unwrap_or(i64::MAX),
-            ));
-        }
-        HeaderValue::from_str(&cookie.build().to_string())
-            .unwrap_or_else(|_| HeaderValue::from_static(""))
+    fn cookie(&self, what: &str, value: String, max_age: Duration) -> HeaderValue {
+        self.cookies
+            .set(what, value, Some(max_age))
+            .unwrap_or_else(|| HeaderValue::from_static(""))
     }
 
-    /// The principal of a signed-in browser.
-    fn session(&self, headers: &HeaderMap) -> Option<String> {
-        let sealed = cookie_value(headers, SESSION_COOKIE)?;
-        let opened = self
-            .keys
-            .open::<Session>(&sealed, &self.binding("elicit/session"), UnixTime::now())
-            .ok()?;
-        Some(opened.into_value().p)
+    /// The principal of `browser`'s session: a session this sign-in sealed for that browser, and
+    /// no other.
+    fn session(&self, headers: &HeaderMap, browser: &Browser) -> Option<String> {
+        let binding = self.binding("elicit/session");
+        let now = UnixTime::now();
+        self.cookies
+            .values(headers, SESSION_COOKIE)
+            .iter()
+            .filter_map(|sealed| self.keys.open::<Session>(sealed, &binding, now).ok())
+            .map(|opened| opened.into_value())
+            .find(|session| session.b == browser.digest)
+            .map(|session| session.p)
+    }
+
+    fn sign_out_binding<'a>(&self, principal: &'a str) -> Binding<'a> {
+        Binding {
+            principal,
+            method: "elicit/sign-out",
+            params_digest: ParamsDigest::of(&json!(self.client.client_id().as_str())),
+        }
     }
 
     /// Send the browser to the provider, remembering (sealed in a cookie) how to come back.
-    fn sign_in(&self, return_to: &str) -> Response {
+    fn sign_in(&self, return_to: &str, browser: &Browser) -> Response {
         let (challenge, verifier) = PkceCodeChallenge::new_random_sha256();
         let (url, state, nonce) = self
             .client
@@ -263,6 +291,7 @@ impl Inner {
             n: nonce.secret().clone(),
             v: verifier.secret().clone(),
             r: return_to.to_owned(),
+            b: browser.digest.clone(),
         };
         let sealed = match self.keys.seal(
             &pending,
@@ -276,7 +305,7 @@ impl Inner {
         let mut response = Redirect::to(url.as_str()).into_response();
         response.headers_mut().append(
             header::SET_COOKIE,
-            self.cookie(SIGN_IN_COOKIE, sealed, Some(SIGN_IN_TTL)),
+            self.cookie(SIGN_IN_COOKIE, sealed, SIGN_IN_TTL),
         );
         response
     }
@@ -286,7 +315,16 @@ impl Identity for OidcSignIn {
     fn identify<'a>(&'a self, request: &'a Parts) -> IdentifyFuture<'a> {
         let inner = &self.inner;
         Box::pin(async move {
-            if let Some(principal) = inner.session(&request.headers) {
+            // The pages name every browser before this runs; a request without a name is a POST
+            // from a browser that never opened a page.
+            let Some(browser) = request.extensions.get::<Browser>() else {
+                return Err(refusal(
+                    StatusCode::FORBIDDEN,
+                    "This browser did not open the page",
+                    "Open the link your MCP client gave you in this browser first.",
+                ));
+            };
+            if let Some(principal) = inner.session(&request.headers, browser) {
                 return Ok(principal);
             }
             // Only a page of ours is returned to after signing in.
@@ -296,8 +334,13 @@ impl Identity for OidcSignIn {
             } else {
                 inner.path.as_str()
             };
-            Err(inner.sign_in(return_to))
+            Err(inner.sign_in(return_to, browser))
         })
+    }
+
+    /// The ID token's `sub`, and the sign-out page.
+    fn signed_in(&self, principal: &str) -> SignedIn {
+        SignedIn::new(principal).with_sign_out(format!("{}signout", self.inner.path))
     }
 
     fn routes(&self) -> Option<Router> {
@@ -306,6 +349,10 @@ impl Identity for OidcSignIn {
                 .route(
                     &format!("{}signin/callback", self.inner.path),
                     get(callback),
+                )
+                .route(
+                    &format!("{}signout", self.inner.path),
+                    get(sign_out_page).post(sign_out),
                 )
                 .with_state(Arc::clone(&self.inner)),
         )
@@ -323,7 +370,8 @@ struct Callback {
 /// Back from the provider: the `state` must be the one this browser was sent with; the code is
 /// exchanged with its PKCE verifier; the ID token's signature, issuer, audience, expiry and
 /// nonce are checked; then the browser is signed in as its `sub`.
-async fn callback(State(inner): State<Arc<Inner>>, headers: HeaderMap, uri: Uri) -> Response {
+async fn callback(State(inner): State<Arc<Inner>>, parts: Parts) -> Response {
+    let (headers, uri) = (&parts.headers, &parts.uri);
     let refused = |why: &str| {
         refusal_under(
             &inner.path,
@@ -332,17 +380,24 @@ async fn callback(State(inner): State<Arc<Inner>>, headers: HeaderMap, uri: Uri)
             &format!("{why} Open the link from your MCP client again."),
         )
     };
-    let Some(sealed) = cookie_value(&headers, SIGN_IN_COOKIE) else {
+    let sealed = inner.cookies.values(headers, SIGN_IN_COOKIE);
+    if sealed.is_empty() {
         return refused("This browser started no sign-in (or it took too long).");
-    };
-    let Ok(pending) =
-        inner
-            .keys
-            .open::<SignIn>(&sealed, &inner.binding("elicit/sign-in"), UnixTime::now())
+    }
+    let (binding, now) = (inner.binding("elicit/sign-in"), UnixTime::now());
+    let Some(pending) = sealed
+        .iter()
+        .find_map(|sealed| inner.keys.open::<SignIn>(sealed, &binding, now).ok())
     else {
         return refused("This browser's sign-in expired or was tampered with.");
     };
     let pending = pending.into_value();
+    // A sign-in cookie planted in this browser (with the planter's own code and `state`) was
+    // started in another browser.
+    let browser = parts.extensions.get::<Browser>();
+    if browser.is_none_or(|browser| browser.digest != pending.b) {
+        return refused("This sign-in was started in another browser.");
+    }
     // The query read by the parser axum's own `Query` uses.
     let Ok(answer) = serde_urlencoded::from_str::<Callback>(uri.query().unwrap_or("")) else {
         return refused("The provider's answer could not be read.");
@@ -377,6 +432,7 @@ async fn callback(State(inner): State<Arc<Inner>>, headers: HeaderMap, uri: Uri)
     };
     let session = Session {
         p: claims.subject().as_str().to_owned(),
+        b: pending.b,
     };
     let sealed = match inner.keys.seal(
         &session,
@@ -391,11 +447,118 @@ async fn callback(State(inner): State<Arc<Inner>>, headers: HeaderMap, uri: Uri)
     let cookies = response.headers_mut();
     cookies.append(
         header::SET_COOKIE,
-        inner.cookie(SESSION_COOKIE, sealed, Some(inner.session_ttl)),
+        inner.cookie(SESSION_COOKIE, sealed, inner.session_ttl),
     );
     cookies.append(
         header::SET_COOKIE,
-        inner.cookie(SIGN_IN_COOKIE, String::new(), Some(Duration::ZERO)),
+        inner
+            .cookies
+            .clear(SIGN_IN_COOKIE)
+            .unwrap_or_else(|| HeaderValue::from_static("")),
+    );
+    response
+}
+
+/// The sign-out page every page links to: who is signed in here, and a form that signs them out.
+/// Showing it changes nothing (any site can make a browser follow a link).
+async fn sign_out_page(State(inner): State<Arc<Inner>>, parts: Parts) -> Response {
+    let signed_in = parts
+        .extensions
+        .get::<Browser>()
+        .and_then(|browser| Some((inner.session(&parts.headers, browser)?, browser)));
+    let Some((principal, browser)) = signed_in else {
+        return html_body(html::page(
+            "",
+            "done",
+            "You are not signed in",
+            "<p>This browser is not signed in to these pages.</p>",
+        ))
+        .into_response();
+    };
+    html::signed_in(&principal, None);
+    let token = inner.keys.seal(
+        &SignOut {
+            b: browser.digest.clone(),
+        },
+        &inner.sign_out_binding(&principal),
+        inner.session_ttl,
+        UnixTime::now(),
+    );
+    let Ok(token) = token else {
+        return unavailable(&inner.path, "The sign-out form could not be made.");
+    };
+    let body = format!(
+        "<p>This browser is signed in to these pages as <strong>{who}</strong>. Sign out if that \
+         is not you, or when you are done.</p>\n\
+         <form method=\"post\" action=\"{action}\">\n\
+         <input type=\"hidden\" name=\"{CSRF_FIELD}\" value=\"{token}\">\n\
+         <button type=\"submit\">Sign out</button>\n</form>",
+        who = html::escape(&principal),
+        action = html::escape(&format!("{}signout", inner.path)),
+        token = html::escape(&token),
+    );
+    html_body(html::page("", "form", "Sign out", &body)).into_response()
+}
+
+/// The sign-out form, posted: from the pages' own origin, with the token its page gave this
+/// browser for this session; then the session cookie is cleared, and the page says so.
+async fn sign_out(
+    State(inner): State<Arc<Inner>>,
+    parts: Parts,
+    body: axum::body::Bytes,
+) -> Response {
+    if let Err(refused) = same_origin(&parts, &inner.origin) {
+        return refused;
+    }
+    let signed_in = parts
+        .extensions
+        .get::<Browser>()
+        .and_then(|browser| Some((inner.session(&parts.headers, browser)?, browser)));
+    let Some((principal, browser)) = signed_in else {
+        return refusal(
+            StatusCode::FORBIDDEN,
+            "You are not signed in",
+            "This browser is not signed in to these pages.",
+        );
+    };
+    let submitted =
+        serde_urlencoded::from_bytes::<Vec<(String, String)>>(&body).unwrap_or_default();
+    let token = submitted
+        .iter()
+        .find(|(name, _)| name == CSRF_FIELD)
+        .map(|(_, token)| token.as_str());
+    let valid = token.is_some_and(|token| {
+        inner
+            .keys
+            .open::<SignOut>(token, &inner.sign_out_binding(&principal), UnixTime::now())
+            .is_ok_and(|opened| opened.into_value().b == browser.digest)
+    });
+    if !valid {
+        html::signed_in(&principal, Some(&format!("{}signout", inner.path)));
+        return refusal(
+            StatusCode::FORBIDDEN,
+            "This form was not sent from its page",
+            "The sign-out form's token does not match this browser's session. You are still \
+             signed in.",
+        );
+    }
+    html::signed_out();
+    let mut response = html_body(html::page(
+        "",
+        "done",
+        "Signed out",
+        &format!(
+            "<p>This browser is no longer signed in as <strong>{}</strong>.</p>",
+            html::escape(&principal)
+        ),
+    ))
+    .into_response();
+    response.headers_mut().append(
+        header::SET_COOKIE,
+        inner
+            .cookies
+            .clear(SESSION_COOKIE)
+            .unwrap_or_else(|| HeaderValue::from_static("")),
     );
     response
 }

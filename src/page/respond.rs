@@ -2,9 +2,11 @@
 //! cookies, the pages' origin and path.
 
 use std::fmt;
+use std::time::Duration;
 
-use axum::http::StatusCode;
-use axum::http::header::{self, HeaderMap};
+use axum::http::header::{self, HeaderMap, HeaderValue};
+use axum::http::request::Parts;
+use axum::http::{Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 
 use super::html;
@@ -88,16 +90,141 @@ fn sentence(text: &str) -> String {
     sentence
 }
 
-/// A cookie's value, read by the `cookie` crate's parser of the `Cookie` header.
-pub(super) fn cookie_value(headers: &HeaderMap, name: &str) -> Option<String> {
-    headers
-        .get_all(header::COOKIE)
-        .iter()
-        .filter_map(|value| value.to_str().ok())
-        .flat_map(cookie::Cookie::split_parse)
-        .filter_map(Result::ok)
-        .find(|cookie| cookie.name() == name && !cookie.value().is_empty())
-        .map(|cookie| cookie.value().to_owned())
+/// The pages' cookies (the browser's name, a sign-in, a session, an authorization under way):
+/// their names and attributes, one rule for all of them. Every one is `HttpOnly` and
+/// `SameSite=Lax`, and holds a value the pages sealed.
+///
+/// - **Over TLS** (an `https` base): `__Host-elicit-<what>`, `Secure`, `Path=/`, no `Domain`. A
+///   browser keeps a `__Host-` cookie only when the page's own host set it over TLS, so a sibling
+///   subdomain, or anyone on plain http, cannot plant one. `Path=/` (which the prefix requires)
+///   sends them to the whole app on that host: the `elicit-` in their names keeps them from the
+///   app's own cookies, and one set of pages per host keeps them from each other's.
+/// - **Over plain http** (loopback only, the flows' URL policy): `elicit-<what>-<port>`, scoped
+///   to the pages' path. A browser shares cookies across the ports of a host, so every server on
+///   this machine's `localhost`, on any port, is sent these and can set its own under these
+///   names: the port in the name keeps two servers' pages from overwriting each other's, and
+///   is no boundary. What stops a value planted that way is the seal: a value these pages did not
+///   issue is ignored. A value they issued to whoever planted it is not (SECURITY.md).
+#[derive(Debug, Clone)]
+pub(super) struct Cookies {
+    prefix: &'static str,
+    suffix: String,
+    path: String,
+    secure: bool,
+}
+
+impl Cookies {
+    /// The cookies of the pages at `flows`' base.
+    pub(super) fn of(flows: &Flows) -> Self {
+        let base = flows.base();
+        if base.scheme() == "https" {
+            Self {
+                prefix: "__Host-elicit-",
+                suffix: String::new(),
+                path: "/".to_owned(),
+                secure: true,
+            }
+        } else {
+            Self {
+                prefix: "elicit-",
+                suffix: base
+                    .port()
+                    .map(|port| format!("-{port}"))
+                    .unwrap_or_default(),
+                path: base_path(flows),
+                secure: false,
+            }
+        }
+    }
+
+    /// The name of the cookie `what` (`browser`, `session`).
+    pub(super) fn name(&self, what: &str) -> String {
+        format!("{}{what}{}", self.prefix, self.suffix)
+    }
+
+    /// The `Set-Cookie` of `what` with `value`, kept `max_age` (`None`: until the browser
+    /// closes).
+    pub(super) fn set(
+        &self,
+        what: &str,
+        value: String,
+        max_age: Option<Duration>,
+    ) -> Option<HeaderValue> {
+        let mut cookie = cookie::Cookie::build((self.name(what), value))
+            .path(self.path.clone())
+            .http_only(true)
+            .same_site(cookie::SameSite::Lax)
+            .secure(self.secure);
+        if let Some(age) = max_age {
+            cookie = cookie.max_age(cookie::time::Duration::seconds(
+                i64::try_from(age.as_secs()).unwrap_or(i64::MAX),
+            ));
+        }
+        HeaderValue::from_str(&cookie.build().to_string()).ok()
+    }
+
+    /// The `Set-Cookie` that removes `what`.
+    #[cfg(feature = "oauth")]
+    pub(super) fn clear(&self, what: &str) -> Option<HeaderValue> {
+        self.set(what, String::new(), Some(Duration::ZERO))
+    }
+
+    /// Every value the browser sent for `what`, in its order (a browser sends two cookies of
+    /// one name when a page elsewhere set one under a longer path): the caller takes the first
+    /// that opens.
+    pub(super) fn values(&self, headers: &HeaderMap, what: &str) -> Vec<String> {
+        let name = self.name(what);
+        headers
+            .get_all(header::COOKIE)
+            .iter()
+            .filter_map(|value| value.to_str().ok())
+            .flat_map(cookie::Cookie::split_parse)
+            .filter_map(Result::ok)
+            .filter(|cookie| cookie.name() == name && !cookie.value().is_empty())
+            .map(|cookie| cookie.value().to_owned())
+            .collect()
+    }
+}
+
+/// The browser that sent a request, as the pages know it: the digest of the random name its
+/// sealed cookie holds (the flow store keeps this digest, never the cookie). Put in the
+/// request's extensions by the pages before any handler runs, for a cookie the pages sealed;
+/// absent when the request has none (a POST from a browser that never opened a page).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Browser {
+    pub(super) digest: String,
+}
+
+/// A submission from the pages' own origin: `Origin` when the browser names one (every current
+/// browser sends the header on a POST), else `Sec-Fetch-Site: same-origin`; neither is refused.
+///
+/// `Origin: null` names none: a browser sends it for the pages' own form, because the pages say
+/// `Referrer-Policy: no-referrer` (the Fetch standard serializes the origin of a POST under that
+/// policy as `null`; Chromium does), and for a sandboxed or opaque document anywhere.
+/// `Sec-Fetch-Site`, which the browser sets and no page can, tells them apart.
+pub(super) fn same_origin(parts: &Parts, origin: &str) -> Result<(), Response> {
+    let sent = parts
+        .headers
+        .get(header::ORIGIN)
+        .map(|value| value.to_str().unwrap_or(""))
+        .filter(|sent| *sent != "null");
+    let site = parts
+        .headers
+        .get("sec-fetch-site")
+        .and_then(|value| value.to_str().ok());
+    let same = match (sent, site) {
+        (Some(sent), _) => sent == origin,
+        (None, Some(site)) => site == "same-origin",
+        (None, None) => false,
+    };
+    if parts.method == Method::POST && !same {
+        return Err(refusal(
+            StatusCode::FORBIDDEN,
+            "This form was sent from another site",
+            "Only this page may send its form.",
+        ));
+    }
+    Ok(())
 }
 
 /// `scheme://host[:port]` of the flows' base: the pages' origin.

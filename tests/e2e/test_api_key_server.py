@@ -294,7 +294,7 @@ async def connect_with_the_page(mode):
     expect_connected(mode, seen)
     first = seen.browsers[0].shown[0]
     cookies = first.headers.get_all("Set-Cookie") or []
-    assert len(cookies) == 1 and cookies[0].startswith("elicit_browser="), cookies
+    assert len(cookies) == 1 and cookies[0].startswith("elicit-browser-"), cookies
     attributes = {a.strip().lower() for a in cookies[0].split(";")[1:]}
     assert {"httponly", "samesite=lax", "path=/elicit/"} <= attributes, cookies[0]
     assert first.headers["Cache-Control"] == "no-store", first.headers

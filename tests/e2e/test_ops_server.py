@@ -271,7 +271,7 @@ async def connect_page_sends_the_user_to_github(mode):
     assert query["redirect_uri"] == [f"http://localhost:{found['port']}/elicit/authorized/github"], query
     assert query["response_type"] == ["code"] and query["code_challenge_method"] == ["S256"], query
     assert query["state"][0] and query["code_challenge"][0], query
-    assert "elicit_authorization" in cookies, cookies
+    assert f"elicit-authorization-{found['port']}" in cookies, cookies
     assert GITHUB_APP["GITHUB_CLIENT_SECRET"] not in location, "the app's secret stays on the server"
 
 

@@ -351,7 +351,9 @@ async fn a_second_browser_is_refused_on_get_and_post() {
     let second = site.open(&id.to_string(), "alice", None).await;
     assert_eq!(second.status, StatusCode::FORBIDDEN);
     assert!(second.body.contains("another browser"), "{}", second.body);
-    let other_cookie = format!("elicit_browser={}", "ab".repeat(32));
+    // The pages named that browser on its way out: a name of its own, which they issued.
+    let other_cookie = second.cookie();
+    assert_ne!(other_cookie, cookie);
     let posted = site
         .post(
             &id.to_string(),
@@ -993,4 +995,112 @@ async fn the_single_user_check_refuses_what_did_not_come_over_loopback() {
         let reply = site.send(request).await;
         assert_eq!(reply.status, expected, "{peer:?}: {}", reply.body);
     }
+}
+
+/// Over TLS every cookie is `__Host-elicit-<what>`: `Secure`, `Path=/`, no `Domain`, so no
+/// sibling subdomain and nothing on plain http can plant one. Over plain http (loopback) they
+/// are `elicit-<what>-<port>` under the pages' path, so two servers' pages on two ports of
+/// `localhost` do not overwrite each other's.
+#[tokio::test]
+async fn cookies_are_host_prefixed_over_tls_and_named_by_their_port_over_http() {
+    for (base, name, attributes, absent) in [
+        (
+            "https://pages.example/elicit/",
+            "__Host-elicit-browser=",
+            &["Path=/", "Secure", "HttpOnly", "SameSite=Lax"][..],
+            &["Domain", "Path=/elicit/"][..],
+        ),
+        (
+            BASE,
+            "elicit-browser-8719=",
+            &["Path=/elicit/", "HttpOnly", "SameSite=Lax"][..],
+            &["Domain", "Secure"][..],
+        ),
+    ] {
+        let store = MemoryFlowStore::new();
+        let site = site_of(store.clone(), |_| {
+            let flows = Flows::new(store.clone(), base).unwrap();
+            Pages::new(flows, HeaderUser)
+                .unwrap()
+                .secret(api_key_page(), |_: &str, _: Secrets| Ok(json!({})))
+        });
+        let id = site.flow_for("alice");
+        let (form, cookie, token) = opened(&site, &id, "alice").await;
+        let set = form.headers[header::SET_COOKIE].to_str().unwrap();
+        assert!(set.starts_with(name), "{set}");
+        for attribute in attributes {
+            assert!(
+                set.split("; ").any(|a| a == *attribute),
+                "{attribute}: {set}"
+            );
+        }
+        for attribute in absent {
+            assert!(
+                !set.split("; ").any(|a| a.starts_with(attribute)),
+                "{attribute}: {set}"
+            );
+        }
+        // The browser the cookie names is the one the flow is bound to.
+        let origin = base.trim_end_matches("/elicit/");
+        let done = site
+            .post(
+                &id.to_string(),
+                "alice",
+                &cookie,
+                Some(origin),
+                &[("_csrf", &token), ("key", KEY)],
+            )
+            .await;
+        assert_eq!(done.status, StatusCode::OK, "{base}: {}", done.body);
+    }
+}
+
+/// A browser whose sealed name is about to run out is given it sealed anew, the same name: the
+/// flows it opened stay its own. (The test seals the name as the pages do, with their keys.)
+#[tokio::test]
+async fn a_browser_name_about_to_run_out_is_sealed_anew_and_keeps_its_flows() {
+    let keys = || StateKeys::single(KeyId::new(1), StateKey::from_bytes([9; 32]));
+    let store = MemoryFlowStore::new();
+    let site = site_with(
+        |flows| Pages::new(flows, HeaderUser).unwrap().with_keys(keys()),
+        store,
+    );
+    let id = site.flow_for("alice");
+    let binding = mcp_elicit::state::Binding {
+        principal: "",
+        method: "elicit/browser",
+        params_digest: ParamsDigest::of(&json!("/elicit/")),
+    };
+    let name = "cd".repeat(32);
+    let sealed = keys()
+        .seal(
+            &json!({ "n": name }),
+            &binding,
+            Duration::from_secs(30),
+            UnixTime::now(),
+        )
+        .unwrap();
+    let cookie = format!("elicit-browser-8719={sealed}");
+    let form = site.open(&id.to_string(), "alice", Some(&cookie)).await;
+    assert_eq!(form.status, StatusCode::OK, "{}", form.body);
+    // Sealed anew: the same name, good for longer than a flow.
+    let renewed = form.cookie();
+    assert_ne!(renewed, cookie);
+    let renewed_value = renewed.strip_prefix("elicit-browser-8719=").unwrap();
+    let opened = keys()
+        .open::<Value>(renewed_value, &binding, UnixTime::now())
+        .unwrap();
+    assert_eq!(opened.value()["n"], name.as_str());
+    assert!(opened.expires_at().as_secs() > UnixTime::now().as_secs() + 600);
+    // The flow the old cookie opened takes the form from the new one.
+    let done = site
+        .post(
+            &id.to_string(),
+            "alice",
+            &renewed,
+            Some(ORIGIN),
+            &[("_csrf", &form.token()), ("key", KEY)],
+        )
+        .await;
+    assert_eq!(done.status, StatusCode::OK, "{}", done.body);
 }

@@ -548,6 +548,11 @@ impl World {
         self.keys.lock().unwrap().clone()
     }
 
+    /// The name of the pages' cookie `what` here: plain http, so `elicit-<what>-<port>`.
+    fn cookie(&self, what: &str) -> String {
+        format!("elicit-{what}-{}", self.site.addr().port())
+    }
+
     fn tokens(&self) -> Vec<(String, String)> {
         self.tokens.lock().unwrap().clone()
     }
@@ -718,6 +723,7 @@ async fn alice_signs_in_at_the_provider_types_her_key_and_the_tool_reads_only_th
     let alice = world.driver.browser().await?;
     let page = open_signing_in(&world, &alice, &call.url, ALICE).await?;
     assert!(page.contains("Your Example Co. API key"), "{page}");
+    assert!(page.contains("Signed in as sub-alice · Sign out"), "{page}");
     assert!(alice.html().await?.contains(r#"type="password""#));
     alice.fill("key", KEY).await?;
     alice.submit().await?;
@@ -783,24 +789,30 @@ async fn bob_signed_in_in_another_browser_is_refused_on_get_and_post_and_alice_s
         refused.contains("This page is for another user"),
         "{refused}"
     );
-    assert!(!bob.html().await?.contains("<form"), "no form for bob");
+    // The refusal says who this browser is signed in as.
+    assert!(refused.contains("Signed in as sub-bob"), "{refused}");
+    assert!(
+        !bob.html().await?.contains("<form method"),
+        "no form for bob"
+    );
     let id_path = call.url.strip_prefix(&world.site.origin()).unwrap_or("?");
     assert_eq!(world.last(id_path)?.status, 403);
 
     // A POST from bob's browser (his cookies, the pages' own origin) with alice's token:
-    // refused. His browser never opened a page, so it has no browser cookie yet.
+    // refused. (The pages named his browser when it first asked for alice's page, and his
+    // session is bound to that name.)
     post_from_page(
         &bob,
         &call.url,
         &[("_csrf", &alices_token), ("key", BOB_KEY)],
     )
     .await?;
-    bob.wait_for_text("This browser did not open the page", WAIT)
+    bob.wait_for_text("This form was not sent from its page", WAIT)
         .await?;
     let post = world.last(id_path)?;
     assert_eq!((post.method.as_str(), post.status), ("POST", 403));
-    // Once it has opened a page of bob's own, it has a browser cookie and a token of its own:
-    // neither alice's token nor bob's gets his POST to her flow through.
+    // Once it has opened a page of bob's own, it has a token of its own too: neither alice's
+    // token nor bob's gets his POST to her flow through.
     let bobs_url = world.begin("api_key", BOB.sub)?;
     bob.goto(&bobs_url).await?;
     bob.wait_for_text("Your Example Co. API key", WAIT).await?;
@@ -868,7 +880,7 @@ async fn a_wrong_password_at_the_provider_signs_no_one_in_and_shows_no_page() ->
         .collect();
     assert_eq!(exchanges.len(), 1, "{exchanges:#?}");
     assert_eq!(exchanges[0].status, 303, "{exchanges:#?}");
-    assert!(!exchanges[0].headers.contains("elicit_session"));
+    assert!(!exchanges[0].headers.contains(&world.cookie("session")));
     // Nor does a made-up answer from the provider, in this browser (which holds the sign-in
     // under way) or in another.
     let forged = format!(
@@ -896,7 +908,7 @@ async fn a_wrong_password_at_the_provider_signs_no_one_in_and_shows_no_page() ->
     assert!(missing.is_empty(), "not found: {missing:?}");
     for exchange in world.exchanges() {
         assert!(
-            !exchange.headers.contains("elicit_session"),
+            !exchange.headers.contains(&world.cookie("session")),
             "no session: {exchange:#?}"
         );
     }
@@ -1037,7 +1049,7 @@ async fn a_callback_with_a_wrong_state_or_without_the_authorization_cookie_is_re
     alice.goto(&world.site.url("/elicit/style.css")).await?;
     alice
         .webdriver()
-        .delete_cookie("elicit_authorization")
+        .delete_cookie(&world.cookie("authorization"))
         .await?;
     alice.goto(&consent).await?;
     alice.press("Allow").await?;
@@ -1066,5 +1078,178 @@ async fn a_callback_with_a_wrong_state_or_without_the_authorization_cookie_is_re
     alice.wait_for_text("Saved", WAIT).await?;
     assert_eq!(world.tokens().len(), 1);
     assert!(matches!(world.status(&url)?, FlowStatus::Completed(_)));
+    Ok(())
+}
+
+/// The session is bound to the browser it was issued to: alice's session cookie, copied into
+/// another browser (which the pages named itself), signs no one in there.
+#[tokio::test]
+#[ignore = "needs chromium, chromedriver and the provider's node_modules: .ci/run installs them"]
+async fn alices_session_copied_into_another_browser_signs_no_one_in() -> TestResult {
+    let world = World::start().await?;
+    let url = world.begin("api_key", ALICE.sub)?;
+    let alice = world.driver.browser().await?;
+    let page = open_signing_in(&world, &alice, &url, ALICE).await?;
+    assert!(page.contains("Signed in as sub-alice"), "{page}");
+    let session = alice
+        .cookies()
+        .await?
+        .into_iter()
+        .find(|(name, _)| *name == world.cookie("session"))
+        .map(|(_, value)| value)
+        .ok_or("alice's browser holds a session")?;
+
+    // Another browser, named by the pages (any page of theirs: here, one that is no flow),
+    // given alice's session.
+    let other = world.driver.browser().await?;
+    other.goto(&format!("{}not-a-flow", world.base)).await?;
+    other.wait_for_text("No such page", WAIT).await?;
+    assert!(
+        other
+            .cookies()
+            .await?
+            .iter()
+            .any(|(name, _)| *name == world.cookie("browser")),
+        "the pages named the other browser"
+    );
+    let copied = fantoccini::cookies::Cookie::parse(format!(
+        "{}={session}; Path=/elicit/; Domain={}; SameSite=Lax; HttpOnly",
+        world.cookie("session"),
+        world.site.addr().ip()
+    ))?;
+    other.webdriver().add_cookie(copied).await?;
+    // A page of alice's, in it: sent to sign in, not shown.
+    let second = world.begin("api_key", ALICE.sub)?;
+    other.goto(&second).await?;
+    assert!(
+        other
+            .current_url()
+            .await?
+            .starts_with(world.provider.issuer()),
+        "not signed in there: at {}, which says\n{}",
+        other.current_url().await?,
+        other.text().await?
+    );
+    let asked = world.last(second.strip_prefix(&world.site.origin()).unwrap_or("?"))?;
+    assert_eq!(asked.status, 303);
+    assert_eq!(world.status(&second)?, FlowStatus::Pending);
+    Ok(())
+}
+
+/// Every page links to the sign-out page, whose form signs the browser out: a POST with the
+/// token that page gave this browser's session, from the pages' own origin. The same POST
+/// without the token, or with it from another site, signs no one out.
+#[tokio::test]
+#[ignore = "needs chromium, chromedriver and the provider's node_modules: .ci/run installs them"]
+async fn alice_signs_out_with_the_sign_out_form_and_a_post_without_its_token_does_nothing()
+-> TestResult {
+    let world = World::start().await?;
+    let url = world.begin("api_key", ALICE.sub)?;
+    let alice = world.driver.browser().await?;
+    open_signing_in(&world, &alice, &url, ALICE).await?;
+    let sign_out = format!("{}signout", world.base);
+    let has_session = async |browser: &Browser| -> AnyResult<bool> {
+        Ok(browser
+            .cookies()
+            .await?
+            .iter()
+            .any(|(name, _)| *name == world.cookie("session")))
+    };
+
+    // From the page itself, a POST to the sign-out without the form's token: refused.
+    post_from_page(&alice, &sign_out, &[]).await?;
+    let refused = alice
+        .wait_for_text("This form was not sent from its page", WAIT)
+        .await?;
+    assert!(refused.contains("still signed in"), "{refused}");
+    assert!(has_session(&alice).await?);
+    alice.goto(&url).await?;
+    alice
+        .wait_for_text("Your Example Co. API key", WAIT)
+        .await?;
+
+    // The page's link, then the sign-out page's button.
+    alice.click("p.who a").await?;
+    let page = alice
+        .wait_for_text("This browser is signed in to these pages as", WAIT)
+        .await?;
+    assert!(
+        page.contains("This browser is signed in to these pages as sub-alice"),
+        "{page}"
+    );
+    assert_eq!(alice.current_url().await?, sign_out);
+    // The form's own token, posted from another site (the provider's origin): refused.
+    let token = form_token(&alice).await?;
+    alice
+        .goto(&format!(
+            "{}/.well-known/openid-configuration",
+            world.provider.issuer()
+        ))
+        .await?;
+    post_from_page(&alice, &sign_out, &[("_csrf", &token)]).await?;
+    alice
+        .wait_for_text("This form was sent from another site", WAIT)
+        .await?;
+    assert!(has_session(&alice).await?);
+    alice.goto(&sign_out).await?;
+    alice.press("Sign out").await?;
+    let page = alice.wait_for_text("Signed out", WAIT).await?;
+    assert!(page.contains("no longer signed in as sub-alice"), "{page}");
+    assert!(!page.contains("Signed in as"), "{page}");
+    assert!(!has_session(&alice).await?, "the session cookie is gone");
+    assert_eq!(world.last("/elicit/signout")?.status, 200);
+    Ok(())
+}
+
+/// A sign-in under way is bound to the browser that started it: its cookie, planted in another
+/// browser with the provider's answer (as a login CSRF would, to sign the victim in as the
+/// attacker), is refused there before the code is exchanged.
+#[tokio::test]
+#[ignore = "needs chromium, chromedriver and the provider's node_modules: .ci/run installs them"]
+async fn a_sign_in_cookie_planted_in_another_browser_with_its_answer_is_refused() -> TestResult {
+    let world = World::start().await?;
+    let url = world.begin("api_key", BOB.sub)?;
+    let bob = world.driver.browser().await?;
+    open_signing_in(&world, &bob, &url, BOB).await?;
+    // What bob's browser was given when it was sent to sign in, and the provider's answer.
+    let sent = world
+        .exchanges()
+        .into_iter()
+        .find(|e| e.status == 303 && e.headers.contains(&world.cookie("signin")))
+        .ok_or("the pages set a sign-in cookie")?;
+    let prefix = format!("set-cookie: {}=", world.cookie("signin"));
+    let sign_in = sent
+        .headers
+        .lines()
+        .find_map(|line| line.strip_prefix(&prefix))
+        .and_then(|rest| rest.split(';').next())
+        .ok_or("a sign-in cookie's value")?
+        .to_owned();
+    let answer = world.last("/elicit/signin/callback?")?;
+    assert_eq!(answer.status, 303, "bob was signed in: {answer:?}");
+
+    // Alice's browser, named by the pages, given bob's sign-in and sent to its answer.
+    let alice = world.driver.browser().await?;
+    alice.goto(&format!("{}not-a-flow", world.base)).await?;
+    alice.wait_for_text("No such page", WAIT).await?;
+    let planted = fantoccini::cookies::Cookie::parse(format!(
+        "{}={sign_in}; Path=/elicit/; Domain={}; SameSite=Lax; HttpOnly",
+        world.cookie("signin"),
+        world.site.addr().ip()
+    ))?;
+    alice.webdriver().add_cookie(planted).await?;
+    alice.goto(&world.site.url(&answer.uri)).await?;
+    let page = alice
+        .wait_for_text("You could not be signed in", WAIT)
+        .await?;
+    assert!(page.contains("started in another browser"), "{page}");
+    assert!(
+        !alice
+            .cookies()
+            .await?
+            .iter()
+            .any(|(name, _)| *name == world.cookie("session")),
+        "no session in alice's browser"
+    );
     Ok(())
 }

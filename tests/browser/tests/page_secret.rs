@@ -601,7 +601,8 @@ async fn a_second_browser_is_refused_on_get_and_post_and_stores_nothing() -> Tes
     .await?;
     assert!(!text.contains("API key"), "no form: {text}");
     let cookie = second.cookie_header().await?;
-    assert!(cookie.starts_with("elicit_browser="), "{cookie}");
+    // Plain http on loopback: `elicit-browser-<port>`, a name the pages sealed.
+    assert!(cookie.starts_with("elicit-browser-"), "{cookie}");
 
     // The user's form, replayed with the second browser's cookie.
     let attempt = new_key();
