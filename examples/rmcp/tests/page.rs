@@ -52,6 +52,8 @@ struct Site {
     store: MemoryFlowStore,
     router: Router,
     stored: Stored,
+    /// The `Host` its requests name, as a browser sent to the base URL names it.
+    host: &'static str,
 }
 
 fn api_key_page() -> SecretPage {
@@ -84,6 +86,7 @@ fn site_with(pages: impl FnOnce(Flows) -> Pages, store: MemoryFlowStore) -> Site
         store,
         router,
         stored,
+        host: "localhost:8719",
     }
 }
 
@@ -94,6 +97,7 @@ fn site_of(store: MemoryFlowStore, pages: impl FnOnce(Flows) -> Pages) -> Site {
         store,
         router: pages(flows).router(),
         stored: Stored::default(),
+        host: "localhost:8719",
     }
 }
 
@@ -130,7 +134,7 @@ impl Site {
         request
             .headers_mut()
             .entry(header::HOST)
-            .or_insert(header::HeaderValue::from_static("localhost:8719"));
+            .or_insert(header::HeaderValue::from_static(self.host));
         let response = self.router.clone().oneshot(request).await.unwrap();
         let status = response.status();
         let headers = response.headers().clone();
@@ -919,6 +923,7 @@ async fn whoever_binds_the_listener_only_the_pages_own_host_is_served() {
         store,
         router: router.clone(),
         stored: Stored::default(),
+        host: "localhost:8719",
     };
     tokio::spawn(async move { axum::serve(listener, router).await });
     // A page that exists, so "served" is a redirect to sign in (no `x-user`), not a 404.
@@ -1003,27 +1008,30 @@ async fn the_single_user_check_refuses_what_did_not_come_over_loopback() {
 /// `localhost` do not overwrite each other's.
 #[tokio::test]
 async fn cookies_are_host_prefixed_over_tls_and_named_by_their_port_over_http() {
-    for (base, name, attributes, absent) in [
+    for (base, host, name, attributes, absent) in [
         (
             "https://pages.example/elicit/",
+            "pages.example",
             "__Host-elicit-browser=",
             &["Path=/", "Secure", "HttpOnly", "SameSite=Lax"][..],
             &["Domain", "Path=/elicit/"][..],
         ),
         (
             BASE,
+            "localhost:8719",
             "elicit-browser-8719=",
             &["Path=/elicit/", "HttpOnly", "SameSite=Lax"][..],
             &["Domain", "Secure"][..],
         ),
     ] {
         let store = MemoryFlowStore::new();
-        let site = site_of(store.clone(), |_| {
+        let mut site = site_of(store.clone(), |_| {
             let flows = Flows::new(store.clone(), base).unwrap();
             Pages::new(flows, HeaderUser)
                 .unwrap()
                 .secret(api_key_page(), |_: &str, _: Secrets| Ok(json!({})))
         });
+        site.host = host;
         let id = site.flow_for("alice");
         let (form, cookie, token) = opened(&site, &id, "alice").await;
         let set = form.headers[header::SET_COOKIE].to_str().unwrap();

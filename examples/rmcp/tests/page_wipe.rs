@@ -97,6 +97,9 @@ fn disarm() -> usize {
 const BASE: &str = "http://localhost:8719/elicit/";
 const ORIGIN: &str = "http://localhost:8719";
 
+/// The `Host` a browser sent to `BASE` names: the pages serve no other.
+const HOST: &str = "localhost:8719";
+
 /// Who sent a request: the `x-user` header, as a sign-in layer would put it.
 struct HeaderUser;
 
@@ -166,6 +169,8 @@ impl Site {
         self.store.begin_now(flow, now).unwrap();
         let request = Request::get(format!("/elicit/{id}"))
             .header("x-user", "alice")
+            // As a browser names the pages' host.
+            .header(header::HOST, HOST)
             .body(Body::empty())
             .unwrap();
         let response = self.router.clone().oneshot(request).await.unwrap();
@@ -198,6 +203,8 @@ impl Site {
             .collect();
         let request = Request::post(format!("/elicit/{id}"))
             .header("x-user", "alice")
+            // As a browser names the pages' host.
+            .header(header::HOST, HOST)
             .header(header::COOKIE, cookie)
             .header(header::ORIGIN, ORIGIN)
             .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
