@@ -23,7 +23,7 @@ use std::fmt;
 pub use flow::RedisFlowStore;
 #[cfg(feature = "mrtr")]
 pub use flow::{
-    Claim, Flow, FlowError, FlowFuture, FlowId, FlowOutcome, FlowStatus, FlowStore, Flows,
+    Abandonment, Claim, Flow, FlowError, FlowFuture, FlowId, FlowOutcome, FlowStatus, FlowStore, Flows,
     FlowsError, InvalidFlowId, MemoryFlowStore,
 };
 pub use form::ElicitUrl;
