@@ -130,7 +130,10 @@ async fn an_expired_flow_is_read_as_expired_and_neither_opened_nor_finished(repl
     );
     // Abandoning a flow that is over leaves it as it is.
     assert_eq!(
-        b.abandon(&id, "alice", Abandonment::CallEnded, expired).await.unwrap().status(),
+        b.abandon(&id, "alice", Abandonment::CallEnded, expired)
+            .await
+            .unwrap()
+            .status(),
         &FlowStatus::Expired
     );
 }
@@ -148,8 +151,10 @@ async fn unknown_ids_are_unknown_to_every_operation(replicas: Replicas) {
         a.claim(&id, "alice", "b1", LEASE, now).await,
         Err(FlowError::Unknown)
     );
-    assert_eq!(a.abandon(&id, "alice", Abandonment::CallEnded, now).await,
-        Err(FlowError::Unknown));
+    assert_eq!(
+        a.abandon(&id, "alice", Abandonment::CallEnded, now).await,
+        Err(FlowError::Unknown)
+    );
     assert_eq!(a.finished(&id).await, Err(FlowError::Unknown));
 }
 
@@ -674,10 +679,12 @@ mod redis_only {
                 .map(|claim| Some(claim.flow().clone())),
         );
         unavailable(store.finish(&claim, Ok(json!(1)), now).await.map(Some));
-        unavailable(store
-            .abandon(&id, "alice", Abandonment::CallEnded, now)
-            .await
-            .map(Some));
+        unavailable(
+            store
+                .abandon(&id, "alice", Abandonment::CallEnded, now)
+                .await
+                .map(Some),
+        );
         unavailable(store.finished(&id).await.map(Some));
     }
 

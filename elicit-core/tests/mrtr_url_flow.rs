@@ -151,7 +151,11 @@ fn a_page_finished_before_a_decline_is_read_as_finished() {
         store.finish_now(&claim, Ok(json!("stored")), NOW).unwrap();
         let answered = retry(&params, &first, json!({ "api_key": { "action": action } }));
         let (_, done) = run(&mut round(&rounds, &answered).unwrap(), &store);
-        assert_eq!(ready(done), FlowOutcome::Completed(json!("stored")), "{action}");
+        assert_eq!(
+            ready(done),
+            FlowOutcome::Completed(json!("stored")),
+            "{action}"
+        );
     }
 }
 

@@ -6,9 +6,9 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use mcp_elicit::{Mode, Revision};
 use mcp_elicit::client::{Scripted, Step as KitStep};
 use mcp_elicit::rmcp::KitError;
+use mcp_elicit::{Mode, Revision};
 use serde_json::json;
 
 #[macro_use]

@@ -68,8 +68,7 @@ impl Keys {
     #[tool(description = "Connect the user's Example Co. API key.")]
     async fn connect_api_key(&self, mut asker: Asker) -> ToolResponse {
         respond(async {
-            if self.give_up_on_retry
-                && asker.round().await?.is_some_and(|round| round.is_resumed())
+            if self.give_up_on_retry && asker.round().await?.is_some_and(|round| round.is_resumed())
             {
                 return Ok(CallToolResult::error(vec![ContentBlock::text(
                     "Example Co. is down: nothing was connected.",

@@ -254,7 +254,12 @@ fn an_abandoned_flow_can_be_neither_opened_nor_finished() {
         Some(FlowOutcome::Abandoned)
     );
     assert_eq!(
-        store.abandon_now(&FlowId::random().unwrap(), "alice", Abandonment::Declined, NOW),
+        store.abandon_now(
+            &FlowId::random().unwrap(),
+            "alice",
+            Abandonment::Declined,
+            NOW
+        ),
         Err(FlowError::Unknown)
     );
 }
