@@ -2,7 +2,8 @@
 # A fleet on one machine: three replicas of examples/rmcp/fleet_server behind Debian's haproxy,
 # sharing a real redis-server, all on loopback; tests/fleet/test_fleet.py starts them (each case
 # may kill a replica or stop Redis, and restores them) and drives them with the official Python
-# MCP client (mcp==2.3.0) on both revisions, and the TypeScript SDK's client (2025-11-25).
+# MCP client (mcp==2.3.0) on both revisions, the TypeScript SDK's v1 client (2025-11-25) and its
+# v2 client (`@modelcontextprotocol/client`, 2026-07-28, its own input-required driver).
 #
 # Installs haproxy and redis-server (apt) and the venv .ci/.venv if missing, builds the server,
 # runs the cases and fails on any failed case.

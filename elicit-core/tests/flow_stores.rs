@@ -13,7 +13,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use elicit_core::state::{ParamsDigest, UnixTime};
-use elicit_core::url_mode::{Claim, Flow, FlowError, FlowId, FlowStatus, FlowStore};
+use elicit_core::url_mode::{Abandonment, Claim, Flow, FlowError, FlowId, FlowStatus, FlowStore};
 use serde_json::{Value, json};
 use tokio::sync::Barrier;
 
@@ -130,7 +130,10 @@ async fn an_expired_flow_is_read_as_expired_and_neither_opened_nor_finished(repl
     );
     // Abandoning a flow that is over leaves it as it is.
     assert_eq!(
-        b.abandon(&id, "alice", expired).await.unwrap().status(),
+        b.abandon(&id, "alice", Abandonment::CallEnded, expired)
+            .await
+            .unwrap()
+            .status(),
         &FlowStatus::Expired
     );
 }
@@ -148,7 +151,10 @@ async fn unknown_ids_are_unknown_to_every_operation(replicas: Replicas) {
         a.claim(&id, "alice", "b1", LEASE, now).await,
         Err(FlowError::Unknown)
     );
-    assert_eq!(a.abandon(&id, "alice", now).await, Err(FlowError::Unknown));
+    assert_eq!(
+        a.abandon(&id, "alice", Abandonment::CallEnded, now).await,
+        Err(FlowError::Unknown)
+    );
     assert_eq!(a.finished(&id).await, Err(FlowError::Unknown));
 }
 
@@ -366,15 +372,25 @@ async fn a_waiter_on_one_replica_is_woken_by_an_abandon_on_another(replicas: Rep
         })
         .collect();
     tokio::time::sleep(Duration::from_millis(200)).await;
-    b.abandon(&id, "alice", now).await.unwrap();
+    b.abandon(&id, "alice", Abandonment::Declined, now)
+        .await
+        .unwrap();
     for waiter in waiters {
         let woken = tokio::time::timeout(Duration::from_secs(5), waiter)
             .await
             .expect("woken within 5 s")
             .unwrap()
             .unwrap();
-        assert_eq!(woken.status(), &FlowStatus::Abandoned);
+        assert_eq!(
+            woken.status(),
+            &FlowStatus::Abandoned(Abandonment::Declined)
+        );
     }
+    // The reason is kept with the flow, for the page on either replica to say.
+    assert_eq!(
+        a.open(&id, "alice", "b1", now).await,
+        Err(FlowError::Abandoned(Abandonment::Declined))
+    );
 }
 
 async fn a_waiter_for_a_flow_already_over_returns_at_once(replicas: Replicas) {
@@ -449,7 +465,7 @@ mod redis_only {
     use std::time::{Duration, Instant};
 
     use elicit_core::state::UnixTime;
-    use elicit_core::url_mode::{FlowError, FlowStatus, FlowStore, RedisFlowStore};
+    use elicit_core::url_mode::{Abandonment, FlowError, FlowStatus, FlowStore, RedisFlowStore};
     use serde_json::json;
 
     use super::{LEASE, flow};
@@ -663,7 +679,12 @@ mod redis_only {
                 .map(|claim| Some(claim.flow().clone())),
         );
         unavailable(store.finish(&claim, Ok(json!(1)), now).await.map(Some));
-        unavailable(store.abandon(&id, "alice", now).await.map(Some));
+        unavailable(
+            store
+                .abandon(&id, "alice", Abandonment::CallEnded, now)
+                .await
+                .map(Some),
+        );
         unavailable(store.finished(&id).await.map(Some));
     }
 

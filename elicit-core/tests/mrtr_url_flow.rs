@@ -1,7 +1,8 @@
 //! A URL question that starts a flow, on 2026-07-28: the flow's id travels in the sealed round
 //! state, so the question and its URL are the same in every round; an accept whose step is not
-//! finished is asked again with a note, within the re-ask bound; a finished step is read with
-//! its value. An accept never reads as done.
+//! finished is asked again with a note, and never counts against the re-ask bound (the server
+//! waits for the page before it reads it: the rmcp `Asker`'s part); a finished step is read
+//! with its value, whatever the client answered. An accept never reads as done.
 
 use std::time::Duration;
 
@@ -85,7 +86,7 @@ fn the_url_is_the_same_every_round_and_an_accept_is_not_done_until_the_page_is()
     assert_eq!(again_id, id);
     assert_eq!(url_of(&again), url_of(&first));
     assert!(
-        message_of(&again, "api_key").contains("not finished"),
+        message_of(&again, "api_key").contains("still open"),
         "{}",
         message_of(&again, "api_key")
     );
@@ -110,30 +111,51 @@ fn the_url_is_the_same_every_round_and_an_accept_is_not_done_until_the_page_is()
     );
 }
 
+/// The spec's diagram has the client accept as soon as the user agrees to open the page: an
+/// early accept is not a bad answer, and however many times it comes, it is asked again rather
+/// than rejected (fast-agent was told "could not be used after 2 tries" 10 ms into the call).
 #[test]
-fn an_unfinished_step_is_asked_again_only_within_the_bound() {
+fn an_accept_before_the_page_is_finished_never_counts_against_the_reask_bound() {
     let rounds = rounds().with_reasks(1);
     let store = MemoryFlowStore::new();
     let params = connect();
     let (_, first) = run(&mut round(&rounds, &params).unwrap(), &store);
     let mut result = ask(first);
-    // One re-ask, then the question is rejected: the tool returns an isError result.
-    let accepted = retry(
-        &params,
-        &result,
-        json!({ "api_key": { "action": "accept" } }),
-    );
-    result = ask(run(&mut round(&rounds, &accepted).unwrap(), &store).1);
-    let accepted = retry(
-        &params,
-        &result,
-        json!({ "api_key": { "action": "accept" } }),
-    );
-    match run(&mut round(&rounds, &accepted).unwrap(), &store).1 {
-        Answer::Rejected(rejected) => {
-            assert!(rejected.to_string().contains("not finished"), "{rejected}");
-        }
-        other => panic!("expected a rejection, got {other:?}"),
+    for _ in 0..5 {
+        let accepted = retry(
+            &params,
+            &result,
+            json!({ "api_key": { "action": "accept" } }),
+        );
+        let mut round = round(&rounds, &accepted).unwrap();
+        result = ask(run(&mut round, &store).1);
+        assert!(round.continues(), "the call goes on");
+        assert!(message_of(&result, "api_key").contains("still open"));
+    }
+}
+
+/// The page finished before the client's answer came: the sink has the secret, so the tool
+/// reads what the page did, not the late decline (the URL mode guide says why).
+#[test]
+fn a_page_finished_before_a_decline_is_read_as_finished() {
+    for action in ["decline", "cancel"] {
+        let rounds = rounds();
+        let store = MemoryFlowStore::new();
+        let params = connect();
+        let (id, first) = run(&mut round(&rounds, &params).unwrap(), &store);
+        let first = ask(first);
+        store.open_now(&id, PRINCIPAL, "b1", NOW).unwrap();
+        let claim = store
+            .claim_now(&id, PRINCIPAL, "b1", Duration::from_secs(60), NOW)
+            .unwrap();
+        store.finish_now(&claim, Ok(json!("stored")), NOW).unwrap();
+        let answered = retry(&params, &first, json!({ "api_key": { "action": action } }));
+        let (_, done) = run(&mut round(&rounds, &answered).unwrap(), &store);
+        assert_eq!(
+            ready(done),
+            FlowOutcome::Completed(json!("stored")),
+            "{action}"
+        );
     }
 }
 

@@ -788,7 +788,7 @@ async fn submit(
         // first, then the status), not that the form was forged; anyone else learns nothing.
         let now = UnixTime::now();
         if let Ok(flow) = shared.flows.store().get(&visit.id, now).await
-            && let Err(over @ (FlowError::Expired | FlowError::Abandoned)) =
+            && let Err(over @ (FlowError::Expired | FlowError::Abandoned(_))) =
                 flow.opened(&visit.principal, &browser, now)
         {
             return flow_refusal(&over);
@@ -869,16 +869,16 @@ async fn finish(
         Ok(flow) => finished_page(shared, &flow),
         // The call was given up while the sink stored: the refusal's "nothing was stored" would
         // be untrue.
-        Err(FlowError::Abandoned) if sink_took_it => {
-            let body = "<p>The request for this page was cancelled while this was being saved: \
-                        the server may keep it, but the tool that asked will not read it. Go \
-                        back to your MCP client and ask again.</p>";
+        Err(FlowError::Abandoned(why)) if sink_took_it => {
+            let body = "<p>The request for this page ended while this was being saved: the \
+                        server may keep it, but the tool that asked will not read it. Go back \
+                        to your MCP client and ask again.</p>";
             (
                 StatusCode::GONE,
                 html_body(html::page(
                     &shared.path,
                     "refused",
-                    "This request was cancelled",
+                    respond::abandoned_heading(why),
                     body,
                 )),
             )
@@ -945,11 +945,10 @@ fn finished_page(shared: &Shared, flow: &Flow) -> Response {
             format!("{why} Go back to your MCP client and ask again."),
         ),
         // Not what `finish` returns (an abandoned flow refuses to finish), but legible if asked.
-        FlowStatus::Abandoned => (
+        FlowStatus::Abandoned(why) => (
             "refused",
             "Not saved",
-            "The request for this page was cancelled: go back to your MCP client and ask again."
-                .to_owned(),
+            respond::sentence(&FlowError::Abandoned(*why).to_string()),
         ),
         _ => (
             "refused",

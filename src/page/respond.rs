@@ -10,7 +10,7 @@ use axum::http::{Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 
 use super::html;
-use crate::url_mode::{FlowError, Flows};
+use crate::url_mode::{Abandonment, FlowError, Flows};
 
 /// A page that refuses: `status`, a heading, and why, in words a person can act on. Its style
 /// sheet is linked relative to it: for a page one segment under the pages' base.
@@ -48,7 +48,7 @@ pub(super) fn flow_refusal(error: &FlowError) -> Response {
         ),
         FlowError::Finished => (StatusCode::GONE, "This step is finished"),
         FlowError::Expired => (StatusCode::GONE, "This step expired"),
-        FlowError::Abandoned => (StatusCode::GONE, "This request was cancelled"),
+        FlowError::Abandoned(why) => (StatusCode::GONE, abandoned_heading(*why)),
         FlowError::NotOpened => (StatusCode::FORBIDDEN, "This page was not opened here"),
         FlowError::Claimed => (StatusCode::CONFLICT, "This step is being saved"),
         FlowError::ClaimLapsed => (StatusCode::CONFLICT, "This was not saved in time"),
@@ -69,6 +69,17 @@ pub(super) fn flow_refusal(error: &FlowError) -> Response {
     refusal(status, heading, &sentence(&error.to_string()))
 }
 
+/// The heading of a page whose flow was abandoned: why, as the store kept it.
+pub(super) fn abandoned_heading(why: Abandonment) -> &'static str {
+    match why {
+        Abandonment::Declined => "You declined this request",
+        Abandonment::Dismissed => "This request was dismissed",
+        Abandonment::Cancelled => "This request was cancelled",
+        // `Abandonment::CallEnded`, and any reason a later version adds.
+        _ => "This request has ended",
+    }
+}
+
 pub(super) fn unavailable(error: &dyn fmt::Display) -> Response {
     refusal(
         StatusCode::SERVICE_UNAVAILABLE,
@@ -78,7 +89,7 @@ pub(super) fn unavailable(error: &dyn fmt::Display) -> Response {
 }
 
 /// `text` with a capital and a full stop.
-fn sentence(text: &str) -> String {
+pub(super) fn sentence(text: &str) -> String {
     let mut chars = text.chars();
     let mut sentence: String = chars
         .next()

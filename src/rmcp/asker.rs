@@ -29,7 +29,7 @@ use crate::mrtr::{Answer, Ask, Asks, DeclaredCapabilities, Retry, Round};
 use crate::observe::{self, ClientLabel, Outcome, TimedAnswer, TooFast};
 use crate::state::{Binding, ParamsDigest, UnixTime};
 use crate::url_mode::{
-    ElicitationComplete, Flow, FlowError, FlowId, FlowOutcome, FlowStatus, Flows,
+    Abandonment, ElicitationComplete, Flow, FlowError, FlowId, FlowOutcome, FlowStatus, Flows,
 };
 use crate::{
     Consent, Elicit, Elicitation, ElicitationSupport, FormRequest, Mode, Revision, UrlOutcome,
@@ -78,6 +78,8 @@ pub struct Asker {
     revision: Revision,
     support: ElicitationSupport,
     timeout: Duration,
+    /// 2026-07-28: how long a retry accepting a URL flow's question waits for its page.
+    page_wait: Duration,
     reasks: u32,
     hint: Option<Text>,
     failure: Option<ServiceError>,
@@ -94,8 +96,8 @@ pub struct Asker {
     principal: Option<String>,
     /// The call's digest, for a flow's binding.
     call: ParamsDigest,
-    /// Before 2026-07-28, with a progress token and an interval: the progress that keeps the
-    /// call open while it waits for the user.
+    /// With a progress token and an interval: the progress that keeps the call open while it
+    /// waits for the user (before 2026-07-28) or for a URL flow's page (on 2026-07-28).
     keep_alive: Option<KeepAlive>,
     /// The client's label, for what is recorded in `observe`.
     client: ClientLabel,
@@ -287,11 +289,8 @@ impl Asker {
         } else {
             None
         };
-        // 2026-07-28 never waits on the server: the question goes back in the result.
-        let keep_alive = match round {
-            Some(_) => None,
-            None => KeepAlive::of(context, asking.keep_alive),
-        };
+        // On 2026-07-28 too: a retry may wait for a URL flow's page.
+        let keep_alive = KeepAlive::of(context, asking.keep_alive);
         let client_name = context.client_info().map(|info| info.name);
         let client = asking.client_names.label(client_name.as_deref());
         // What asking needs of the request, and no more: its peer, its cancellation and its id.
@@ -307,6 +306,7 @@ impl Asker {
             revision,
             support,
             timeout: asking.timeout,
+            page_wait: asking.page_wait,
             reasks: asking.rounds.reasks(),
             hint: None,
             failure: None,
@@ -484,22 +484,34 @@ impl Asker {
     /// page per call.
     ///
     /// - Before 2026-07-28, once the user agrees to open the page, the tool waits for the step
-    ///   (at most the asker's timeout, and never past the flow's expiry). When the page
-    ///   finishes, `notifications/elicitation/complete` goes to the client that asked, and to
-    ///   no other; a step not finished by then is [`FlowOutcome::NotFinished`].
+    ///   (at most the asker's timeout, and never past the flow's expiry).
+    ///   `notifications/elicitation/complete` goes to the client that asked, and to no other,
+    ///   as soon as the page finishes, even while the client has not answered yet (a host such
+    ///   as the MCP Inspector waits for it before it sends its accept); a step not finished in
+    ///   time is [`FlowOutcome::NotFinished`].
     ///   The flow lives as long as the call that waits for it: when the call returns without
     ///   the step (declined, dismissed, no reply, not finished in time) or is cancelled by the
     ///   client (`notifications/cancelled`; the outcome is then
     ///   [`FlowOutcome::Abandoned`], read by nobody), the flow is
-    ///   [abandoned](crate::url_mode::FlowStore::abandon), so its page refuses instead of
-    ///   storing what nobody waits for. A handler future dropped before it returns abandons
-    ///   its flow too, by a task spawned on the tokio runtime it was dropped on.
+    ///   [abandoned](crate::url_mode::FlowStore::abandon), so its page refuses, saying why,
+    ///   instead of storing what nobody waits for. A handler future dropped before it returns
+    ///   abandons its flow too, by a task spawned on the tokio runtime it was dropped on.
     /// - On 2026-07-28 the flow's id travels in the sealed round state, so every round asks with
-    ///   the same URL. The client's retry reads the flow: finished, the tool continues; still
-    ///   open, the question is asked again with the same URL and a note that the step is not
-    ///   finished, within the re-ask bound (then the call ends with an `isError` result). Each
-    ///   round is a call of its own that the client retries, so a round that ends keeps the
-    ///   flow.
+    ///   the same URL. A retry that accepts while the step is still open **waits** for the page,
+    ///   as the spec's sequence diagram has the server do: at most
+    ///   [`AskConfig::with_page_wait`] (30 s by default, well under hosts' 60 s request
+    ///   timeouts) and never past the flow's expiry, with the same keep-alive as before
+    ///   2026-07-28. If the page is still open then, the question is asked again with the same
+    ///   URL and a note; that re-ask is not a bad answer and does not count against the re-ask
+    ///   bound, and the next retry waits again (a client accepting in a loop waits each round;
+    ///   the flow's expiry ends it). With a replay guard the retry spent its state when it
+    ///   began: the same `requestState` sent again, while it waits or after, is refused
+    ///   (`-32602`) and changes nothing. A decline or a cancel abandons the flow; so does every
+    ///   run that ends the call (a result that is not input-required: success, `isError`, or an
+    ///   error), as the `Asker` is dropped. A client that never retries leaves the flow to
+    ///   expire.
+    /// - On both, a page that finished is read as it finished, whatever the client then
+    ///   answered ([`FlowOutcome::of`]): the sink has the secret already.
     ///
     /// # Errors
     /// A [`Stop`]: return it with `?` inside [`respond`](super::respond). A server without
@@ -536,19 +548,54 @@ impl Asker {
             if flow.started {
                 flows.store().begin(begin(flow.id)?, now).await?;
             }
-            // A carried flow the store no longer has expired (and was evicted): never begun
-            // again, so it is not finished twice.
-            let status = match flows.store().get(&flow.id, now).await {
-                Ok(held) if held.principal() == principal && held.call() == self.call => {
-                    held.status().clone()
-                }
-                Ok(_) => return Err(Stop::Error(flow_mismatch())),
-                Err(FlowError::Unknown) => FlowStatus::Expired,
-                Err(error) => return Err(error.into()),
-            };
-            let request = UrlRequest::with_url(message.clone(), flows.url_of(&flow.id)?)?
+            let id = flow.id;
+            let held = self.held(&flows, &id, &principal, now).await?;
+            let request = UrlRequest::with_url(message.clone(), flows.url_of(&id)?)?
                 .with_name(page.to_owned());
-            return self.answer(Ask::url_flow(page, request, status)).await;
+            let mut status = held.status().clone();
+            if status.is_open() && self.accepted(page, &request, &status)? {
+                // The user agreed to open the page: wait for it, as before 2026-07-28.
+                let left = held.expires_at().as_secs().saturating_sub(now.as_secs());
+                let bound = self.page_wait.min(Duration::from_secs(left));
+                status = match self.wait_for_page(&flows, &id, bound).await {
+                    Ok(Some(Ok(flow))) => flow.status().clone(),
+                    Ok(Some(Err(FlowError::Unknown))) => FlowStatus::Expired,
+                    Ok(Some(Err(error))) => return Err(error.into()),
+                    Ok(None) => {
+                        // The client gave the call up: nobody retries it.
+                        let abandoned = flows
+                            .store()
+                            .abandon(&id, &principal, Abandonment::Cancelled, UnixTime::now())
+                            .await;
+                        return Ok(match abandoned {
+                            Ok(flow) => FlowOutcome::of(UrlOutcome::Accept, flow.status())
+                                .unwrap_or(FlowOutcome::Abandoned),
+                            Err(_) => FlowOutcome::Abandoned,
+                        });
+                    }
+                    // Still open at the bound (or at its expiry): as it is now.
+                    Err(_) => self
+                        .held(&flows, &id, &principal, UnixTime::now())
+                        .await?
+                        .status()
+                        .clone(),
+                };
+            }
+            let outcome = self.answer(Ask::url_flow(page, request, status)).await?;
+            let declined = match outcome {
+                FlowOutcome::Decline => Some(Abandonment::Declined),
+                FlowOutcome::Cancel => Some(Abandonment::Dismissed),
+                _ => None,
+            };
+            if let Some(why) = declined {
+                // The page was refused in the client: it takes nothing from now on. The answer
+                // stands whatever the store says.
+                let _ = flows
+                    .store()
+                    .abandon(&id, &principal, why, UnixTime::now())
+                    .await;
+            }
+            return Ok(outcome);
         }
         let id = FlowId::random()?;
         let flow = begin(id)?;
@@ -565,38 +612,65 @@ impl Asker {
             .with_name(page.to_owned())
             .with_elicitation_id(id.elicitation_id());
         let params = url_params(&request, self.revision)?;
-        let opened = self
-            .ask_legacy(
+        // While the client has not answered, the page may finish: the client hears of it at
+        // once, so a host that waits for the notification before it accepts is not stuck.
+        let (opened, told) = {
+            let peer = self.context.peer.clone();
+            let store = Arc::clone(flows.store());
+            let mut watch = pin!(async move {
+                match store.finished(&id).await {
+                    Ok(flow) if is_finished(flow.status()) => {
+                        tell_complete(&peer, &id).await;
+                        true
+                    }
+                    _ => false,
+                }
+            });
+            let mut told = false;
+            let mut watching = true;
+            let asked = self.ask_legacy(
                 page,
                 |_| Ok(params.clone()),
                 |result| url_outcome(page, &result),
                 |asks, error| Rejected::unreadable(page, asks, error),
                 || UrlOutcome::NoReply,
-            )
-            .await?;
-        if !opened.is_accepted() {
-            // The page was offered and not taken: it takes nothing later. The answer stands
-            // whatever the store says.
-            let _ = abandon.now().await;
-            return Ok(
-                FlowOutcome::of(opened, &FlowStatus::Pending).unwrap_or(FlowOutcome::NoReply)
             );
+            let mut asked = pin!(asked);
+            let opened = poll_fn(|cx| {
+                if watching && let Poll::Ready(done) = watch.as_mut().poll(cx) {
+                    watching = false;
+                    told = done;
+                }
+                asked.as_mut().poll(cx)
+            })
+            .await?;
+            (opened, told)
+        };
+        if !opened.is_accepted() {
+            // The page was offered and not taken: it takes nothing later, and says why. The
+            // answer stands whatever the store says; a page that finished meanwhile is read.
+            let why = match opened {
+                UrlOutcome::Decline => Abandonment::Declined,
+                UrlOutcome::Cancel => Abandonment::Dismissed,
+                _ => Abandonment::CallEnded,
+            };
+            let status = match abandon.now(why).await {
+                Ok(flow) => flow.status().clone(),
+                Err(_) => FlowStatus::Pending,
+            };
+            if !told && is_finished(&status) {
+                tell_complete(&self.context.peer, &id).await;
+            }
+            return Ok(FlowOutcome::of(opened, &status).unwrap_or(FlowOutcome::NoReply));
         }
         // The user agreed to open the page: wait for the step, at most the asker's timeout and
         // never past the flow's expiry, and only while the client waits for the call. (On
         // `notifications/cancelled` rmcp cancels the request's token; it does not drop this
         // future.)
         let left = Duration::from_secs(expires_at.as_secs().saturating_sub(now.as_secs()));
-        let waited = {
-            let mut finished = flows.store().finished(&id);
-            let mut cancelled = pin!(self.context.ct.cancelled());
-            let finished_or_cancelled = poll_fn(|cx| match finished.as_mut().poll(cx) {
-                Poll::Ready(flow) => Poll::Ready(Some(flow)),
-                Poll::Pending => cancelled.as_mut().poll(cx).map(|()| None),
-            });
-            let timed = tokio::time::timeout(self.timeout.min(left), finished_or_cancelled);
-            keep_alive::during(self.keep_alive.as_mut(), &self.context, timed).await
-        };
+        let waited = self
+            .wait_for_page(&flows, &id, self.timeout.min(left))
+            .await;
         let cancelled = matches!(waited, Ok(None));
         let status = match waited {
             Ok(Some(Ok(flow))) => flow.status().clone(),
@@ -605,32 +679,98 @@ impl Asker {
             // Cancelled, or not finished in time (the tool is about to say so): the page must
             // not take the step afterwards. Abandoning reads the flow too: a step that finished
             // as the wait ended keeps its result.
-            Ok(None) | Err(_) => match abandon.now().await {
-                Ok(flow) if flow.status() == &FlowStatus::Abandoned => {
-                    // A cancelled call's result is read by nobody; it says what happened.
-                    return Ok(if cancelled {
-                        FlowOutcome::Abandoned
-                    } else {
-                        FlowOutcome::NotFinished
-                    });
+            Ok(None) | Err(_) => {
+                let why = if cancelled {
+                    Abandonment::Cancelled
+                } else {
+                    Abandonment::CallEnded
+                };
+                match abandon.now(why).await {
+                    Ok(flow) if matches!(flow.status(), FlowStatus::Abandoned(_)) => {
+                        // A cancelled call's result is read by nobody; it says what happened.
+                        return Ok(if cancelled {
+                            FlowOutcome::Abandoned
+                        } else {
+                            FlowOutcome::NotFinished
+                        });
+                    }
+                    Ok(flow) => flow.status().clone(),
+                    Err(FlowError::Unknown) => FlowStatus::Expired,
+                    Err(error) => return Err(error.into()),
                 }
-                Ok(flow) => flow.status().clone(),
-                Err(FlowError::Unknown) => FlowStatus::Expired,
-                Err(error) => return Err(error.into()),
-            },
+            }
         };
         abandon.armed = false;
-        if matches!(status, FlowStatus::Completed(_) | FlowStatus::Failed(_)) {
-            // To this session's peer: the client that asked, and no other. A client gone by
-            // now changes nothing for the tool.
-            let done = ElicitationComplete::new(id.elicitation_id());
-            let _ = self
-                .context
-                .peer
-                .send_notification(completion_notification(&done))
-                .await;
+        if !told && is_finished(&status) {
+            tell_complete(&self.context.peer, &id).await;
         }
         Ok(FlowOutcome::of(UrlOutcome::Accept, &status).unwrap_or(FlowOutcome::NotFinished))
+    }
+
+    /// The flow `id` as the store holds it at `now`, checked to be this user's and this call's;
+    /// one the store no longer has expired (and was evicted): never begun again, so it is not
+    /// finished twice.
+    async fn held(
+        &self,
+        flows: &Flows,
+        id: &FlowId,
+        principal: &str,
+        now: UnixTime,
+    ) -> Result<Flow, Stop> {
+        match flows.store().get(id, now).await {
+            Ok(held) if held.principal() == principal && held.call() == self.call => Ok(held),
+            Ok(_) => Err(Stop::Error(flow_mismatch())),
+            Err(FlowError::Unknown) => {
+                let gone = Flow::new(*id, "", principal, self.call, "");
+                Ok(gone.at(now))
+            }
+            Err(error) => Err(error.into()),
+        }
+    }
+
+    /// 2026-07-28: whether this run's retry answers the URL question `request` (of the flow
+    /// whose status is `status`) with an accept, before the answer is read.
+    fn accepted(
+        &self,
+        page: &str,
+        request: &UrlRequest,
+        status: &FlowStatus,
+    ) -> Result<bool, Stop> {
+        let Some(round) = self.round.as_ref() else {
+            return Ok(false);
+        };
+        let ask = Ask::url_flow(page, request.clone(), status.clone());
+        let ask = if self.before_asked {
+            ask.answerable_before_asked()
+        } else {
+            ask
+        };
+        Ok(round
+            .response_to(&ask)?
+            .is_some_and(|response| UrlOutcome::from_reply(response) == Ok(UrlOutcome::Accept)))
+    }
+
+    /// Waits for the flow's page to finish, at most `bound`, while the call is not cancelled,
+    /// with the call's keep-alive: `Ok(Some(..))` the flow as the store woke with it (or why it
+    /// could not), `Ok(None)` cancelled by the client, `Err(_)` the bound passed.
+    ///
+    /// The store's [`finished`](crate::url_mode::FlowStore::finished) does the waiting: the
+    /// memory store's wakers, the Redis store's pub/sub (a `SUBSCRIBE` if needed and one `GET`,
+    /// then no command until the flow's message).
+    async fn wait_for_page(
+        &mut self,
+        flows: &Flows,
+        id: &FlowId,
+        bound: Duration,
+    ) -> Result<Option<Result<Flow, FlowError>>, tokio::time::error::Elapsed> {
+        let mut finished = flows.store().finished(id);
+        let mut cancelled = pin!(self.context.ct.cancelled());
+        let finished_or_cancelled = poll_fn(|cx| match finished.as_mut().poll(cx) {
+            Poll::Ready(flow) => Poll::Ready(Some(flow)),
+            Poll::Pending => cancelled.as_mut().poll(cx).map(|()| None),
+        });
+        let timed = tokio::time::timeout(bound, finished_or_cancelled);
+        keep_alive::during(self.keep_alive.as_mut(), &self.context, timed).await
     }
 
     /// [`url_flow`](Asker::url_flow) for the page declared as the type `T` (a derived
@@ -867,12 +1007,12 @@ struct AbandonUnlessOver {
 }
 
 impl AbandonUnlessOver {
-    /// Abandons the flow now, if still open; the flow as it is after.
-    async fn now(&mut self) -> Result<Flow, FlowError> {
+    /// Abandons the flow now because of `why`, if still open; the flow as it is after.
+    async fn now(&mut self, why: Abandonment) -> Result<Flow, FlowError> {
         let flow = self
             .flows
             .store()
-            .abandon(&self.id, &self.principal, UnixTime::now())
+            .abandon(&self.id, &self.principal, why, UnixTime::now())
             .await;
         self.armed = false;
         flow
@@ -894,12 +1034,64 @@ impl Drop for AbandonUnlessOver {
         );
         runtime.spawn(async move {
             // Nobody is left to tell: a store that cannot decide leaves the flow to expire.
+            // A dropped call was given up by its client (cancelled, or its session ended).
             let _ = flows
                 .store()
-                .abandon(&id, &principal, UnixTime::now())
+                .abandon(&id, &principal, Abandonment::Cancelled, UnixTime::now())
                 .await;
         });
     }
+}
+
+/// 2026-07-28: a run that ends the call — its handler returns anything but an input-required
+/// result (success, `isError`, an error), as [`Round::continues`] tells — abandons every flow
+/// its state carries, so no page takes a secret for a call that is over. A run that could not
+/// spend its state (a replayed `requestState`, with a replay guard) does not speak for the
+/// call and abandons nothing. Done by a task spawned on the current tokio runtime, as the
+/// handler's `Asker` is dropped (without a runtime, the flows stay open until they expire).
+impl Drop for Asker {
+    fn drop(&mut self) {
+        let Some(mut round) = self.round.take() else {
+            return;
+        };
+        if round.continues() || round.flow_ids().next().is_none() {
+            return;
+        }
+        let (Some(flows), Some(principal)) = (self.flows.take(), self.principal.take()) else {
+            return;
+        };
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+            return;
+        };
+        runtime.spawn(async move {
+            if round.spend().await.is_err() {
+                return;
+            }
+            let now = UnixTime::now();
+            for id in round.flow_ids() {
+                // A flow over already is left as it is; a store that cannot decide leaves it to
+                // expire.
+                let _ = flows
+                    .store()
+                    .abandon(&id, &principal, Abandonment::CallEnded, now)
+                    .await;
+            }
+        });
+    }
+}
+
+/// Whether the page finished the flow, with a value or a failure: what the completion
+/// notification announces.
+fn is_finished(status: &FlowStatus) -> bool {
+    matches!(status, FlowStatus::Completed(_) | FlowStatus::Failed(_))
+}
+
+/// `notifications/elicitation/complete` for flow `id`, to this session's peer: the client that
+/// asked, and no other. A client gone by now changes nothing for the tool.
+async fn tell_complete(peer: &::rmcp::Peer<RoleServer>, id: &FlowId) {
+    let done = ElicitationComplete::new(id.elicitation_id());
+    // Boxed: sent once a call, it need not be part of every waiting call's future.
+    let _ = Box::pin(peer.send_notification(completion_notification(&done))).await;
 }
 
 /// A flow the store holds for another principal or call than the one a sealed state names: the

@@ -41,6 +41,9 @@ pub struct AskConfig {
     pub(super) rounds: Arc<Rounds>,
     principal: Principal,
     pub(super) timeout: Duration,
+    /// 2026-07-28: how long a retry that accepted a URL flow's question waits for its page
+    /// ([`with_page_wait`](AskConfig::with_page_wait)).
+    pub(super) page_wait: Duration,
     /// How often a waiting call sends progress to keep the client waiting; `None`: never.
     pub(super) keep_alive: Option<Duration>,
     /// Where URL flows are kept and their pages served ([`with_flows`](AskConfig::with_flows)).
@@ -79,6 +82,7 @@ impl fmt::Debug for AskConfig {
                 },
             )
             .field("timeout", &self.timeout)
+            .field("page_wait", &self.page_wait)
             .field("keep_alive", &self.keep_alive)
             .field("flows", &self.flows)
             .field("client_names", &self.client_names)
@@ -102,6 +106,21 @@ impl AskConfig {
     /// small notification per waiting call every 15 s, and only to a client that asked for
     /// progress.
     pub const DEFAULT_KEEP_ALIVE: Duration = Duration::from_secs(15);
+
+    /// How long a 2026-07-28 retry that accepted a URL flow's question waits for the page
+    /// before it asks again ([`with_page_wait`](AskConfig::with_page_wait)): 30 s.
+    ///
+    /// Hosts give up on a request after 60 s (the TypeScript SDK's default request timeout,
+    /// which the MCP Inspector keeps; a timed-out request is cancelled and never retried with
+    /// its state). The retry must answer well before that: the re-ask it sends at the bound
+    /// carries the next round's state, and the client's timer started before the request
+    /// reached the server. Half the 60 s leaves the other half for the network, a slow store,
+    /// a client whose timer runs fast, and a host that shows the re-ask before it retries; a
+    /// keep-alive at [`DEFAULT_KEEP_ALIVE`](Self::DEFAULT_KEEP_ALIVE) goes out once in the
+    /// wait, for a client that resets its timeout on progress. Shorter waits only make more
+    /// rounds: a person finishing a page takes tens of seconds, so 30 s sees most pages
+    /// finished in one or two retries.
+    pub const DEFAULT_PAGE_WAIT: Duration = Duration::from_secs(30);
 
     /// For a server with one user — a stdio server, started by the client of the person it
     /// serves. Round state is sealed with a key generated now, for the life of the process: a
@@ -215,6 +234,7 @@ impl AskConfig {
             rounds: Arc::new(rounds),
             principal,
             timeout: Self::DEFAULT_TIMEOUT,
+            page_wait: Self::DEFAULT_PAGE_WAIT,
             keep_alive: Some(Self::DEFAULT_KEEP_ALIVE),
             flows: None,
             client_names: Arc::default(),
@@ -233,7 +253,7 @@ impl AskConfig {
     }
 
     /// While a call waits for its user (before 2026-07-28: a form or URL question, and a URL
-    /// flow's page), send `notifications/progress` on the call's progress token every
+    /// flow's page; on 2026-07-28: a retry waiting for a URL flow's page), send `notifications/progress` on the call's progress token every
     /// `interval` ([`DEFAULT_KEEP_ALIVE`](Self::DEFAULT_KEEP_ALIVE), 15 s, by default), so that
     /// a client that resets its request timeout on progress (the TypeScript SDK's
     /// `resetTimeoutOnProgress`) keeps the call open until the user answers or
@@ -242,8 +262,9 @@ impl AskConfig {
     /// Each notification's `progress` is one more than the last one of the call (1, 2, 3, …,
     /// with no `total`) and its `message` is `"waiting for the user to answer"`. None is sent
     /// when the request carries no `_meta.progressToken`, after the answer arrives, after the
-    /// client cancels the call, or after the deadline; none on 2026-07-28, where nothing waits
-    /// on the server (the question goes back to the client in the call's result). A zero
+    /// client cancels the call, or after the deadline. On 2026-07-28 only a URL flow's page is
+    /// waited for on the server ([`with_page_wait`](Self::with_page_wait)); every other question
+    /// goes back to the client in the call's result at once. A zero
     /// `interval` sends none, as [`without_keep_alive`](Self::without_keep_alive).
     ///
     /// ```
@@ -259,6 +280,19 @@ impl AskConfig {
     #[must_use]
     pub fn with_keep_alive(mut self, interval: Duration) -> Self {
         self.keep_alive = Some(interval).filter(|interval| !interval.is_zero());
+        self
+    }
+
+    /// On 2026-07-28, wait at most `wait` for a URL flow's page when the client's retry
+    /// accepts its question before the page is finished
+    /// ([`Asker::url_flow`](super::Asker::url_flow); default
+    /// [`DEFAULT_PAGE_WAIT`](Self::DEFAULT_PAGE_WAIT), which says why 30 s). Never past the
+    /// flow's expiry. Keep it well under the request timeout of the clients you serve: a retry
+    /// whose client gave up cannot be retried with the same state while a replay guard is on.
+    /// (Before 2026-07-28 the page is waited for within [`with_timeout`](Self::with_timeout).)
+    #[must_use]
+    pub fn with_page_wait(mut self, wait: Duration) -> Self {
+        self.page_wait = wait;
         self
     }
 

@@ -17,6 +17,10 @@ Each case says what a fleet must survive:
   (6 s, against a 2 s request timeout) is waited for with `resetTimeoutOnProgress`, the
   keep-alive passing the load balancer; without it the client gives up (-32001).
   `tests/e2e/ts/fleet.test.mjs`, run with Node from PATH.
+- `typescript_v2_client` (2026-07-28): the TypeScript SDK v2's client, whose own driver answers
+  the input-required rounds: a form, and URL mode with the page finished on one replica and the
+  retry on another, the page saved before the client's `accept` and while its retry waits.
+  `tests/e2e/ts/fleet_v2.test.mjs`.
 - `a_page_finished_on_another_replica`: URL mode, the API key typed on the server's page, which
   a replica other than the asking one serves. 2025-11-25: the finish wakes the asking replica
   over Redis, and `notifications/elicitation/complete` reaches the asking client only (not a
@@ -498,8 +502,21 @@ async def typescript_client(mode):
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
 
 
+@only_on("2026-07-28")
+async def typescript_v2_client(mode):
+    """The TypeScript SDK v2's client (2026-07-28, its own input-required driver) through the
+    fleet, a form and URL mode: `tests/e2e/ts/fleet_v2.test.mjs`."""
+    ts = HERE.parent / "e2e" / "ts"
+    done = await anyio.to_thread.run_sync(lambda: subprocess.run(
+        ["node", "--test", "fleet_v2.test.mjs"], cwd=ts, env=dict(os.environ, FLEET_URL=FLEET.url),
+        capture_output=True, text=True, timeout=120))
+    print("\n".join("  " + line for line in done.stdout.splitlines()
+                    if line.startswith(("# pass", "# fail", "not ok", "ok "))))
+    assert done.returncode == 0, done.stdout[-6000:] + done.stderr[-2000:]
+
+
 CASES = [spread_across_replicas, a_replica_dies_between_rounds, redis_is_down, concurrent_retries,
-         a_page_finished_on_another_replica, typescript_client]
+         a_page_finished_on_another_replica, typescript_client, typescript_v2_client]
 
 
 async def main() -> int:

@@ -64,6 +64,11 @@ enum Unsolicited {
     Never,
 }
 
+/// The note of a URL flow's question asked again because its page was still open when the
+/// server stopped waiting for it: what the user can do, in any client (none has a button named
+/// "accept" for a URL request).
+const STILL_OPEN: &str = "the page is still open: finish the step there, then continue here";
+
 /// Why an answer could not be used (unnameable outside this crate): the error, what was wrong in the user's words, and the
 /// request to send if the question is asked again (`None`: the same request).
 #[derive(Debug, Clone, PartialEq)]
@@ -71,6 +76,9 @@ pub struct Unusable {
     pub(crate) error: ReplyError,
     pub(crate) explanation: String,
     pub(crate) again: Option<Value>,
+    /// Whether it counts against the round's re-ask bound: `false` for an answer that broke no
+    /// rule (a URL flow's accept whose page is still open after the server waited for it).
+    pub(crate) counted: bool,
 }
 
 impl Unusable {
@@ -80,6 +88,7 @@ impl Unusable {
             explanation: crate::outcome::explain_without_schema(&error),
             error,
             again: None,
+            counted: true,
         })
     }
 
@@ -89,6 +98,7 @@ impl Unusable {
             explanation: form.explain(&error),
             again: Some(elicit_request(&form.reasked(&error))),
             error,
+            counted: true,
         })
     }
 }
@@ -184,19 +194,22 @@ impl Ask<()> {
 
     /// A URL-mode elicitation that started a flow ([`Round::flow_id`](super::Round::flow_id)),
     /// read with the flow's `status` as the server's [`FlowStore`](crate::url_mode::FlowStore)
-    /// has it now: the answer is a [`FlowOutcome`]. An accept whose step is still open is not an
-    /// answer: the question is asked again, with the same URL and a note that the step is not
-    /// finished, within the round's re-ask bound; past it the question is
-    /// [rejected](super::Answer::Rejected).
+    /// has it now: the answer is a [`FlowOutcome`] ([`FlowOutcome::of`]: a page that finished
+    /// is read as it finished, whatever the client answered).
+    ///
+    /// An accept whose step is still open is not an answer yet, and not a bad one: read it only
+    /// after waiting for the page (as the rmcp `Asker` does, within its bound). If the step is
+    /// still open, the question is asked again with the same URL and a note that the page is
+    /// still open; that re-ask does not count against the round's re-ask bound
+    /// ([`Rounds::with_reasks`](super::Rounds::with_reasks)), which is for answers that break
+    /// rules. The flow's expiry, and the client's patience, bound it instead.
     #[must_use]
     pub fn url_flow(
         key: impl Into<String>,
         request: UrlRequest,
         status: FlowStatus,
     ) -> Ask<FlowOutcome> {
-        let again = elicit_request(
-            &request.noted("the step on the page is not finished yet: finish it, then accept"),
-        );
+        let again = elicit_request(&request.noted(STILL_OPEN));
         Ask {
             key: key.into(),
             request: Request::Owned(elicit_request(&request)),
@@ -212,6 +225,7 @@ impl Ask<()> {
                             &ReplyError::NotFinished,
                         ),
                         again: Some(again.clone()),
+                        counted: false,
                     })
                 })
             }),
@@ -282,6 +296,15 @@ impl<O> Ask<O> {
     #[must_use]
     pub fn request(&self) -> &Value {
         self.request.value()
+    }
+
+    /// What identifies its question ([`question_of`]), and whether it reads an answer sent
+    /// before it was asked: what a round looks its answer up by.
+    pub(crate) fn lookup_parts(&self) -> (String, bool) {
+        (
+            self.request.question(),
+            self.before_asked == Unsolicited::Read,
+        )
     }
 
     pub(crate) fn read(&self, response: &Value) -> Result<O, Box<Unusable>> {
@@ -374,7 +397,11 @@ impl<O> Asks for Ask<O> {
             if let (true, Some(name)) = (fresh, &self.name) {
                 let outcome = match (&read, self.counted) {
                     (Ok(answer), Some(counted)) => counted(answer),
-                    _ => outcome_of(&response, read.is_ok()),
+                    // An accept whose page is still open is the user's accept.
+                    _ => outcome_of(
+                        &response,
+                        read.as_ref().map_or_else(|why| !why.counted, |_| true),
+                    ),
                 };
                 crate::observe::answered(name, outcome);
             }

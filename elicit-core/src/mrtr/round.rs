@@ -108,6 +108,7 @@ where
             missing: InputRequests::new(),
             missing_names: BTreeMap::new(),
             unusable: Vec::new(),
+            continues: false,
         })
     }
 }
@@ -270,6 +271,8 @@ pub struct Round<'r, S = ()> {
     /// The elicitation names of the missing requests, counted as asked when they are sent.
     missing_names: BTreeMap<String, Text>,
     unusable: Vec<(String, String)>,
+    /// Whether this run sealed an input-required result ([`Round::continues`]).
+    continues: bool,
 }
 
 impl<S> fmt::Debug for Round<'_, S> {
@@ -372,6 +375,7 @@ where
                 .keys
                 .seal(&envelope, &self.binding.borrow(), self.rounds.ttl, self.now)?;
         let result = InputRequiredResult::new(requests, Some(sealed))?;
+        self.continues = true;
         // The questions are going out: count them for the interrupt budget.
         for name in std::mem::take(&mut self.missing_names).values() {
             crate::observe::asked(name);
@@ -444,6 +448,51 @@ impl<S> Round<'_, S> {
         let id = crate::url_mode::FlowId::random().map_err(MrtrError::Flow)?;
         self.flows.insert(key.to_owned(), id.to_string());
         Ok(RoundFlow { id, started: true })
+    }
+
+    /// The answer this run would read for `ask`, without reading it: the client's response to
+    /// exactly its question in this request, or an answer an earlier round carried; `None` if
+    /// there is none (the question would be asked). Lets a handler decide what to do before the
+    /// answer is read, e.g. wait for a URL flow's page when the answer is an accept.
+    ///
+    /// # Errors
+    /// [`MrtrError::Unspent`] before a state that must be spent is.
+    pub fn response_to<O>(&self, ask: &super::Ask<O>) -> Result<Option<&Value>, MrtrError> {
+        self.spend.check()?;
+        let key = ask.key();
+        let (question, unasked) = ask.lookup_parts();
+        let same_question = self.questions.get(key).map(String::as_str) == Some(&*question);
+        if let Some(answer) = self.carried.get(key) {
+            return Ok(same_question.then_some(answer));
+        }
+        let unasked = unasked && self.rounds.guard.is_none();
+        if unasked || (self.asked.contains(key) && same_question) {
+            return Ok(self.responses.get(key));
+        }
+        Ok(None)
+    }
+
+    /// The URL flows this call's questions started, in this run or an earlier one (each key's
+    /// [`flow_id`](Round::flow_id)): what the server abandons when the call ends without them.
+    pub fn flow_ids(&self) -> impl Iterator<Item = crate::url_mode::FlowId> + '_ {
+        self.flows
+            .values()
+            .filter_map(|id| crate::url_mode::FlowId::parse(id).ok())
+    }
+
+    /// Whether this run sealed a result that continues the call (an input-required result from
+    /// [`answer`](Round::answer) or [`checkpoint`](Round::checkpoint)): the client retries.
+    /// `false`: whatever the handler returns is the call's final result.
+    #[must_use]
+    pub fn continues(&self) -> bool {
+        self.continues
+    }
+
+    /// Whether the state this run resumed is spent, or needs no spending (no replay guard, or
+    /// nothing resumed): whether this run speaks for the call.
+    #[must_use]
+    pub fn is_spent(&self) -> bool {
+        self.spend.check().is_ok()
     }
 
     /// Answers this run could not use (key, reason), for the server's log. Each was asked
@@ -554,6 +603,10 @@ impl<S> sealed::Collect for Round<'_, S> {
 
     fn unusable(&mut self, key: &str, name: Option<&Text>, why: Box<Unusable>) -> bool {
         self.unusable.push((key.to_owned(), why.error.to_string()));
+        // An answer that broke no rule (a page still open) is asked again, uncounted.
+        if !why.counted {
+            return true;
+        }
         let count = self.rejections.entry(key.to_owned()).or_default();
         *count = count.saturating_add(1);
         if Rejected::may_ask_again(*count, self.reasks) {

@@ -23,8 +23,8 @@ use std::fmt;
 pub use flow::RedisFlowStore;
 #[cfg(feature = "mrtr")]
 pub use flow::{
-    Claim, Flow, FlowError, FlowFuture, FlowId, FlowOutcome, FlowStatus, FlowStore, Flows,
-    FlowsError, InvalidFlowId, MemoryFlowStore,
+    Abandonment, Claim, Flow, FlowError, FlowFuture, FlowId, FlowOutcome, FlowStatus, FlowStore,
+    Flows, FlowsError, InvalidFlowId, MemoryFlowStore,
 };
 pub use form::ElicitUrl;
 pub use id::{ElicitationId, InvalidElicitationId};

@@ -9,8 +9,13 @@
 //! - 2025-11-25: a flow lives as long as the call that waits for it: a call the client cancels,
 //!   or that returns without the step, abandons its flow, and the page (the library's router,
 //!   here) refuses it and stores nothing.
-//! - 2026-07-28: the URL is the same in every round; an unfinished step is asked again with a
-//!   note, within the re-ask bound; a round that ends keeps the flow for the retry.
+//! - 2025-11-25: the completion goes out as soon as the page finishes, before the client's
+//!   accept (the MCP Inspector waits for it before it accepts).
+//! - 2026-07-28: the URL is the same in every round; a retry that accepts waits for the page,
+//!   then asks again with a note if it is still open, never counted as a bad answer; a round
+//!   that asks again keeps the flow for the retry; a decline, a cancel or a final result
+//!   abandons it, and its page says why.
+//! - Both: a page finished before the client declines is read as finished.
 //!
 //! `cargo test -p elicit-examples --features oauth --test asker_url_flow`
 
@@ -24,7 +29,7 @@ use mcp_elicit::page::{IdentifyFuture, Identity, Pages, SecretPage, Secrets};
 use mcp_elicit::rmcp::{AskConfig, Asker, AskingServer, ToolResponse, respond};
 use mcp_elicit::schema::{Property, StringSchema};
 use mcp_elicit::state::UnixTime;
-use mcp_elicit::url_mode::{FlowId, FlowOutcome, FlowStatus, Flows, MemoryFlowStore};
+use mcp_elicit::url_mode::{Abandonment, FlowId, FlowOutcome, FlowStatus, Flows, MemoryFlowStore};
 use rmcp::model::{
     CallToolRequest, CallToolResult, ClientConfig, ClientRequest, ContentBlock,
     ElicitRequestParams, ElicitResult, ElicitationAction, Implementation, ProtocolVersion,
@@ -47,6 +52,9 @@ use common::{BASE, Tee, finish_flow, flow_of, returned, within_a_while};
 #[derive(Clone)]
 struct Keys {
     asking: AskConfig,
+    /// On a retry, return an `isError` result before asking again (an upstream that went
+    /// down): a final result while the flow is open.
+    give_up_on_retry: bool,
 }
 
 impl AskingServer for Keys {
@@ -60,6 +68,12 @@ impl Keys {
     #[tool(description = "Connect the user's Example Co. API key.")]
     async fn connect_api_key(&self, mut asker: Asker) -> ToolResponse {
         respond(async {
+            if self.give_up_on_retry && asker.round().await?.is_some_and(|round| round.is_resumed())
+            {
+                return Ok(CallToolResult::error(vec![ContentBlock::text(
+                    "Example Co. is down: nothing was connected.",
+                )]));
+            }
             let text = match asker
                 .url_flow("api_key", "Enter your Example Co. API key on our page.")
                 .await?
@@ -89,6 +103,14 @@ enum User {
     OpenOnly,
     /// Agree the first time without finishing; finish before the second.
     FinishSecondTime,
+    /// Agree at once, and finish the page a moment later, while the call waits (fast-agent on
+    /// 2026-07-28, the spec's sequence diagram).
+    AcceptThenFinish,
+    /// Finish the page, then wait for the completion notification before accepting (the MCP
+    /// Inspector on 2025-11-25); accept without it after 5 s.
+    FinishThenAwaitCompletion,
+    /// Finish the page, then decline in the client.
+    FinishThenDecline,
     Decline,
 }
 
@@ -98,6 +120,8 @@ struct Client {
     user: User,
     seen: Arc<Mutex<Vec<(String, String, String)>>>,
     notes: Arc<Mutex<Vec<Value>>>,
+    /// Whether the completion had arrived when the client answered, per answer.
+    completed_before_answer: Arc<Mutex<Vec<bool>>>,
 }
 
 impl Client {
@@ -107,6 +131,7 @@ impl Client {
             user,
             seen: Arc::default(),
             notes: Arc::default(),
+            completed_before_answer: Arc::default(),
         }
     }
 
@@ -137,6 +162,30 @@ impl ClientHandler for Client {
         };
         match (self.user, asked) {
             (User::Decline, _) => return Ok(ElicitResult::new(ElicitationAction::Decline)),
+            (User::AcceptThenFinish, _) => {
+                let (store, url) = (self.store.clone(), url.clone());
+                tokio::spawn(async move {
+                    tokio::time::sleep(Duration::from_millis(500)).await;
+                    finish_flow(&store, &url, Ok(json!({ "ending": "4f2a" })));
+                });
+            }
+            (User::FinishThenDecline, _) => {
+                self.finish(&url, Ok(json!({ "ending": "4f2a" })));
+                return Ok(ElicitResult::new(ElicitationAction::Decline));
+            }
+            (User::FinishThenAwaitCompletion, _) => {
+                self.finish(&url, Ok(json!({ "ending": "4f2a" })));
+                let waited = tokio::time::timeout(Duration::from_secs(5), async {
+                    while self.notes.lock().unwrap().is_empty() {
+                        tokio::time::sleep(Duration::from_millis(10)).await;
+                    }
+                })
+                .await;
+                self.completed_before_answer
+                    .lock()
+                    .unwrap()
+                    .push(waited.is_ok());
+            }
             (User::OpenAndFinish, _) | (User::FinishSecondTime, 2..) => {
                 self.finish(&url, Ok(json!({ "ending": "4f2a" })))
             }
@@ -190,13 +239,17 @@ impl Session {
     }
 }
 
+/// The server, waiting at most `timeout` for the user and for a page (on 2026-07-28, per
+/// retry).
 fn server(store: &MemoryFlowStore, timeout: Duration) -> Keys {
     let flows = Flows::new(store.clone(), BASE).unwrap();
     Keys {
         asking: AskConfig::single_user()
             .unwrap()
             .with_flows(flows)
-            .with_timeout(timeout),
+            .with_timeout(timeout)
+            .with_page_wait(timeout),
+        give_up_on_retry: false,
     }
 }
 
@@ -389,7 +442,10 @@ async fn before_2026_07_28_a_page_not_finished_while_the_tool_waits_is_not_finis
     let [(_, url, _)] = &s.seen()[..] else {
         panic!("{:?}", s.seen())
     };
-    assert_eq!(status(&store, url), FlowStatus::Abandoned);
+    assert_eq!(
+        status(&store, url),
+        FlowStatus::Abandoned(Abandonment::CallEnded)
+    );
 }
 
 #[tokio::test]
@@ -405,7 +461,10 @@ async fn before_2026_07_28_a_declined_page_is_abandoned() {
     let [(_, url, _)] = &s.seen()[..] else {
         panic!("{:?}", s.seen())
     };
-    assert_eq!(status(&store, url), FlowStatus::Abandoned);
+    assert_eq!(
+        status(&store, url),
+        FlowStatus::Abandoned(Abandonment::Declined)
+    );
 }
 
 /// The bug a newcomer found: the client cancels the call (`notifications/cancelled`, as
@@ -468,7 +527,7 @@ async fn before_2026_07_28_a_call_the_client_cancels_abandons_its_flow_and_the_p
 
     handle.cancel(Some("check again".to_owned())).await.unwrap();
     within_a_while(async {
-        while status(&store, &url) != FlowStatus::Abandoned {
+        while status(&store, &url) != FlowStatus::Abandoned(Abandonment::Cancelled) {
             tokio::time::sleep(Duration::from_millis(10)).await;
         }
     })
@@ -490,7 +549,10 @@ async fn before_2026_07_28_a_call_the_client_cancels_abandons_its_flow_and_the_p
     assert!(body.contains("was cancelled"), "{body}");
     assert!(!body.contains("Saved"), "{body}");
     assert!(stored.lock().unwrap().is_empty(), "the sink stored nothing");
-    assert_eq!(status(&store, &url), FlowStatus::Abandoned);
+    assert_eq!(
+        status(&store, &url),
+        FlowStatus::Abandoned(Abandonment::Cancelled)
+    );
     // Opening it again says the same.
     let get = Request::get(&path)
         .header(header::COOKIE, &cookie)
@@ -502,12 +564,92 @@ async fn before_2026_07_28_a_call_the_client_cancels_abandons_its_flow_and_the_p
     assert!(s.notes().is_empty(), "no completion for a cancelled call");
 }
 
+/// The page's answer to a GET by its (single) user, through the library's router.
+async fn page_says(store: &MemoryFlowStore, url: &str) -> (StatusCode, String) {
+    let (pages, _) = api_key_pages(store);
+    let path = format!("/elicit/{}", flow_of(url));
+    through(&pages, Request::get(&path).body(Body::empty()).unwrap()).await
+}
+
+/// Until the flow at `url` is over (what a task spawned as the call ended does), its status.
+async fn once_over(store: &MemoryFlowStore, url: &str) -> FlowStatus {
+    within_a_while(async {
+        loop {
+            let now = status(store, url);
+            if !now.is_open() {
+                return now;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    })
+    .await
+}
+
+/// The Inspector's way: it holds its accept until `notifications/elicitation/complete`
+/// arrives. The page finished before the client answered, so the notification goes out then,
+/// and the call finishes with no click.
 #[tokio::test]
-async fn on_2026_07_28_an_unfinished_step_is_asked_again_with_the_same_url() {
+async fn before_2026_07_28_the_completion_goes_out_when_the_page_finishes_before_the_accept() {
+    let store = MemoryFlowStore::new();
+    let s = connect(
+        Revision::V2025_11_25,
+        server(&store, Duration::from_secs(10)),
+        Client::new(&store, User::FinishThenAwaitCompletion),
+    )
+    .await;
+    assert_eq!(
+        s.call().await,
+        (r#"connected: {"ending":"4f2a"}"#.to_owned(), false)
+    );
+    assert_eq!(
+        *s.handler.completed_before_answer.lock().unwrap(),
+        [true],
+        "the client had the completion before it answered"
+    );
+    // Once: not again after the accept.
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    assert_eq!(s.notes().len(), 1, "{:?}", s.notes());
+}
+
+on_both_revisions! {
+    /// The page finished, then the client declined: the secret is in the sink already, so the
+    /// tool reads what the page did (src/guide/url_mode.md, "A page finished before the client
+    /// answered").
+    async fn a_page_finished_before_a_decline_is_read_as_finished(revision) {
+        let store = MemoryFlowStore::new();
+        let s = connect(revision, server(&store, Duration::from_secs(10)), Client::new(&store, User::FinishThenDecline)).await;
+        assert_eq!(s.call().await, (r#"connected: {"ending":"4f2a"}"#.to_owned(), false));
+        let (_, url, _) = &s.seen()[0];
+        assert_eq!(status(&store, url), FlowStatus::Completed(json!({ "ending": "4f2a" })));
+    }
+}
+
+/// fast-agent's way, and the spec's diagram: the client accepts at once and retries; the user
+/// finishes the page while that retry waits. One question, no re-ask, no error.
+#[tokio::test]
+async fn on_2026_07_28_a_retry_that_accepts_early_waits_for_the_page() {
     let store = MemoryFlowStore::new();
     let s = connect(
         Revision::V2026_07_28,
         server(&store, Duration::from_secs(10)),
+        Client::new(&store, User::AcceptThenFinish),
+    )
+    .await;
+    let started = std::time::Instant::now();
+    assert_eq!(
+        s.call().await,
+        (r#"connected: {"ending":"4f2a"}"#.to_owned(), false)
+    );
+    assert!(started.elapsed() >= Duration::from_millis(500));
+    assert_eq!(s.seen().len(), 1, "asked once: {:?}", s.seen());
+}
+
+#[tokio::test]
+async fn on_2026_07_28_a_page_still_open_at_the_bound_is_asked_again_with_the_same_url() {
+    let store = MemoryFlowStore::new();
+    let s = connect(
+        Revision::V2026_07_28,
+        server(&store, Duration::from_millis(300)),
         Client::new(&store, User::FinishSecondTime),
     )
     .await;
@@ -522,26 +664,110 @@ async fn on_2026_07_28_an_unfinished_step_is_asked_again_with_the_same_url() {
     assert!(id.is_empty(), "2026-07-28 has no elicitationId");
     assert_eq!(first, "Enter your Example Co. API key on our page.");
     assert!(
-        again.starts_with(first) && again.contains("not finished"),
+        again.starts_with(first) && again.contains("still open"),
         "{again}"
     );
+    assert!(!again.contains("then accept"), "{again}");
 }
 
+/// A client that accepts in a loop and never finishes: every retry waits for the page (no
+/// spinning), none is a bad answer (no `isError` after the re-ask bound), and the client's own
+/// round cap ends it. It never ended the call, so the flow stays open until it expires.
 #[tokio::test]
-async fn on_2026_07_28_a_step_never_finished_ends_in_an_error_result_after_the_reask() {
+async fn on_2026_07_28_a_client_accepting_in_a_loop_waits_each_round_and_is_never_rejected() {
+    let store = MemoryFlowStore::new();
+    let s = connect(
+        Revision::V2026_07_28,
+        server(&store, Duration::from_millis(200)),
+        Client::new(&store, User::OpenOnly),
+    )
+    .await;
+    let started = std::time::Instant::now();
+    let params = rmcp::model::CallToolRequestParams::new("connect_api_key");
+    let ended = within_a_while(s.client.call_tool_with_mrtr_max_rounds(params, 5)).await;
+    assert!(
+        matches!(
+            ended,
+            Err(rmcp::ServiceError::InputRequiredRoundsExceeded { max_rounds: 5 })
+        ),
+        "{ended:?}"
+    );
+    // Four retries, each waiting 200 ms for the page.
+    assert!(
+        started.elapsed() >= Duration::from_millis(800),
+        "{:?}",
+        started.elapsed()
+    );
+    let seen = s.seen();
+    assert_eq!(seen.len(), 5);
+    assert!(seen.iter().all(|(_, url, _)| *url == seen[0].1));
+    assert!(status(&store, &seen[0].1).is_open());
+}
+
+/// The user declines on 2026-07-28: the flow is abandoned, and its page refuses, saying so.
+#[tokio::test]
+async fn on_2026_07_28_a_declined_flows_page_refuses_and_says_why() {
     let store = MemoryFlowStore::new();
     let s = connect(
         Revision::V2026_07_28,
         server(&store, Duration::from_secs(10)),
+        Client::new(&store, User::Decline),
+    )
+    .await;
+    assert_eq!(s.call().await, ("not connected: Decline".to_owned(), false));
+    let (_, url, _) = &s.seen()[0];
+    assert_eq!(
+        status(&store, url),
+        FlowStatus::Abandoned(Abandonment::Declined)
+    );
+    let (code, body) = page_says(&store, url).await;
+    assert_eq!(code, StatusCode::GONE, "{body}");
+    assert!(body.contains("You declined this request"), "{body}");
+}
+
+/// Before 2026-07-28 the same: the page of a declined flow refuses and names why.
+#[tokio::test]
+async fn before_2026_07_28_a_declined_flows_page_says_why() {
+    let store = MemoryFlowStore::new();
+    let s = connect(
+        Revision::V2025_11_25,
+        server(&store, Duration::from_secs(10)),
+        Client::new(&store, User::Decline),
+    )
+    .await;
+    assert_eq!(s.call().await, ("not connected: Decline".to_owned(), false));
+    let (code, body) = page_says(&store, &s.seen()[0].1).await;
+    assert_eq!(code, StatusCode::GONE, "{body}");
+    assert!(body.contains("You declined this request"), "{body}");
+}
+
+/// On 2026-07-28 the retry's run ends the call with an `isError` result (its upstream went
+/// down) while the page is still open: the call is over, so its flow is abandoned and the page
+/// refuses, saying the call ended.
+#[tokio::test]
+async fn on_2026_07_28_a_call_that_ends_abandons_its_flow() {
+    let store = MemoryFlowStore::new();
+    let mut keys = server(&store, Duration::from_secs(10));
+    keys.give_up_on_retry = true;
+    let s = connect(
+        Revision::V2026_07_28,
+        keys,
         Client::new(&store, User::OpenOnly),
     )
     .await;
-    let (text, is_error) = s.call().await;
-    assert!(is_error, "{text}");
-    assert!(text.contains("not finished"), "{text}");
-    // Asked once, then once more (the default re-ask): never read as done.
-    assert_eq!(s.seen().len(), 2);
-    // Each round is a call the client retries: none abandons the flow.
-    let (_, url, _) = &s.seen()[0];
-    assert!(status(&store, url).is_open(), "{:?}", status(&store, url));
+    assert_eq!(
+        s.call().await,
+        (
+            "Example Co. is down: nothing was connected.".to_owned(),
+            true
+        )
+    );
+    let url = s.seen()[0].1.clone();
+    assert_eq!(
+        once_over(&store, &url).await,
+        FlowStatus::Abandoned(Abandonment::CallEnded)
+    );
+    let (code, body) = page_says(&store, &url).await;
+    assert_eq!(code, StatusCode::GONE, "{body}");
+    assert!(body.contains("This request has ended"), "{body}");
 }

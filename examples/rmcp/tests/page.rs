@@ -21,7 +21,7 @@ use mcp_elicit::page::{
 };
 use mcp_elicit::schema::{Property, StringSchema};
 use mcp_elicit::state::{KeyId, ParamsDigest, StateKey, StateKeys, UnixTime};
-use mcp_elicit::url_mode::{Flow, FlowId, FlowStatus, Flows, MemoryFlowStore};
+use mcp_elicit::url_mode::{Abandonment, Flow, FlowId, FlowStatus, Flows, MemoryFlowStore};
 use secrecy::ExposeSecret;
 use serde_json::{Value, json};
 use tower::ServiceExt;
@@ -639,7 +639,7 @@ async fn an_abandoned_flow_is_refused_and_stores_nothing() {
     let id = site.flow_for("alice");
     let (_, cookie, token) = opened(&site, &id, "alice").await;
     site.store
-        .abandon_now(&id, "alice", UnixTime::now())
+        .abandon_now(&id, "alice", Abandonment::Cancelled, UnixTime::now())
         .unwrap();
     let post = site
         .post(
@@ -662,7 +662,60 @@ async fn an_abandoned_flow_is_refused_and_stores_nothing() {
     assert_eq!(get.status, StatusCode::GONE, "{}", get.body);
     assert!(get.body.contains("was cancelled"), "{}", get.body);
     assert!(site.stored().is_empty());
-    assert_eq!(site.status(&id), FlowStatus::Abandoned);
+    assert_eq!(
+        site.status(&id),
+        FlowStatus::Abandoned(Abandonment::Cancelled)
+    );
+}
+
+/// The page says why its flow was abandoned, as the store kept it: the user declined or
+/// dismissed the question, the client cancelled the call, or the call ended without the page.
+#[tokio::test]
+async fn an_abandoned_flows_page_names_why() {
+    for (why, heading, text) in [
+        (
+            Abandonment::Declined,
+            "You declined this request",
+            "You declined this request in your MCP client",
+        ),
+        (
+            Abandonment::Dismissed,
+            "This request was dismissed",
+            "This request was dismissed in your MCP client",
+        ),
+        (
+            Abandonment::Cancelled,
+            "This request was cancelled",
+            "The request for this page was cancelled",
+        ),
+        (
+            Abandonment::CallEnded,
+            "This request has ended",
+            "The call that asked for this page has ended",
+        ),
+    ] {
+        let site = site();
+        let id = site.flow_for("alice");
+        let (_, cookie, token) = opened(&site, &id, "alice").await;
+        site.store
+            .abandon_now(&id, "alice", why, UnixTime::now())
+            .unwrap();
+        let post = site
+            .post(
+                &id.to_string(),
+                "alice",
+                &cookie,
+                Some(ORIGIN),
+                &[("_csrf", &token), ("key", KEY)],
+            )
+            .await;
+        assert_eq!(post.status, StatusCode::GONE, "{}", post.body);
+        assert!(post.body.contains(heading), "{why:?}: {}", post.body);
+        assert!(post.body.contains(text), "{why:?}: {}", post.body);
+        let get = site.open(&id.to_string(), "alice", Some(&cookie)).await;
+        assert!(get.body.contains(heading), "{why:?}: {}", get.body);
+        assert!(site.stored().is_empty());
+    }
 }
 
 /// The call is given up while the sink stores: the sink has the secret, so the page does not
@@ -675,7 +728,9 @@ async fn a_call_given_up_while_the_sink_stores_is_not_told_nothing_was_stored() 
         let (store, flow) = (store.clone(), Arc::clone(&flow));
         move |principal: &str, _: Secrets| -> Result<Value, String> {
             let id = flow.lock().unwrap().expect("a flow");
-            store.abandon_now(&id, principal, UnixTime::now()).unwrap();
+            store
+                .abandon_now(&id, principal, Abandonment::Cancelled, UnixTime::now())
+                .unwrap();
             Ok(json!({ "stored": true }))
         }
     };
@@ -694,7 +749,10 @@ async fn a_call_given_up_while_the_sink_stores_is_not_told_nothing_was_stored() 
         post.body
     );
     assert!(!post.body.contains("Nothing was stored"), "{}", post.body);
-    assert_eq!(site.status(&id), FlowStatus::Abandoned);
+    assert_eq!(
+        site.status(&id),
+        FlowStatus::Abandoned(Abandonment::Cancelled)
+    );
 }
 
 /// A form saved after its flow expired carries a dead token too (a token lives a flow's TTL

@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use super::{Claim, Flow, FlowError, FlowFuture, FlowId, FlowStore};
+use super::{Abandonment, Claim, Flow, FlowError, FlowFuture, FlowId, FlowStore};
 use crate::state::UnixTime;
 
 /// The flow store for one server process (a stdio server, or a single HTTP replica): flows in a
@@ -233,11 +233,12 @@ impl MemoryFlowStore {
         &self,
         id: &FlowId,
         principal: &str,
+        why: Abandonment,
         now: UnixTime,
     ) -> Result<Flow, FlowError> {
         let mut flows = self.lock();
         let held = flows.flows.get_mut(id).ok_or(FlowError::Unknown)?;
-        let abandoned = held.flow.clone().abandoned(principal, now)?;
+        let abandoned = held.flow.clone().abandoned(principal, why, now)?;
         held.flow = abandoned.clone();
         held.waiting.drain(..).for_each(Waker::wake);
         Ok(abandoned)
@@ -283,8 +284,14 @@ impl FlowStore for MemoryFlowStore {
         Box::pin(ready(self.finish_now(claim, result, now)))
     }
 
-    fn abandon(&self, id: &FlowId, principal: &str, now: UnixTime) -> FlowFuture<'_, Flow> {
-        Box::pin(ready(self.abandon_now(id, principal, now)))
+    fn abandon(
+        &self,
+        id: &FlowId,
+        principal: &str,
+        why: Abandonment,
+        now: UnixTime,
+    ) -> FlowFuture<'_, Flow> {
+        Box::pin(ready(self.abandon_now(id, principal, why, now)))
     }
 
     fn finished(&self, id: &FlowId) -> FlowFuture<'_, Flow> {

@@ -187,20 +187,26 @@ pub enum FlowOutcome {
 impl FlowOutcome {
     /// The outcome of a URL question answered `outcome` while its flow is `status`: `None` for
     /// an accept whose step is still open (wait, or ask again).
+    ///
+    /// A page that finished is read as it finished, whatever the client answered: once the
+    /// page has [completed](FlowStatus::Completed) (or [failed](FlowStatus::Failed)), a decline,
+    /// a cancel or no reply that arrives after it reads as the page's result. The user did the
+    /// step on the page, signed in, in the browser that opened it; the sink has the secret
+    /// already, and nothing can take it back from there. Reading the late decline instead
+    /// would have the tool say that nothing was stored while it was (the URL mode guide,
+    /// "A page finished before the client answered").
     #[must_use]
     pub fn of(outcome: super::UrlOutcome, status: &FlowStatus) -> Option<Self> {
         use super::UrlOutcome;
-        Some(match outcome {
-            UrlOutcome::Decline => FlowOutcome::Decline,
-            UrlOutcome::Cancel => FlowOutcome::Cancel,
-            UrlOutcome::NoReply => FlowOutcome::NoReply,
-            UrlOutcome::Accept => match status {
-                FlowStatus::Completed(value) => FlowOutcome::Completed(value.clone()),
-                FlowStatus::Failed(why) => FlowOutcome::Failed(why.clone()),
-                FlowStatus::Expired => FlowOutcome::Expired,
-                FlowStatus::Abandoned => FlowOutcome::Abandoned,
-                FlowStatus::Pending | FlowStatus::Opened => return None,
-            },
+        Some(match (status, outcome) {
+            (FlowStatus::Completed(value), _) => FlowOutcome::Completed(value.clone()),
+            (FlowStatus::Failed(why), _) => FlowOutcome::Failed(why.clone()),
+            (_, UrlOutcome::Decline) => FlowOutcome::Decline,
+            (_, UrlOutcome::Cancel) => FlowOutcome::Cancel,
+            (_, UrlOutcome::NoReply) => FlowOutcome::NoReply,
+            (FlowStatus::Expired, UrlOutcome::Accept) => FlowOutcome::Expired,
+            (FlowStatus::Abandoned(_), UrlOutcome::Accept) => FlowOutcome::Abandoned,
+            (FlowStatus::Pending | FlowStatus::Opened, UrlOutcome::Accept) => return None,
         })
     }
 }
@@ -221,10 +227,53 @@ pub enum FlowStatus {
     Failed(String),
     /// Not finished before it expired.
     Expired,
-    /// Ended by the asking side before it was finished ([`FlowStore::abandon`]): the call that
-    /// asked was cancelled by the client, or returned without it. Its page refuses, and nothing
-    /// is stored.
-    Abandoned,
+    /// Ended by the asking side before it was finished ([`FlowStore::abandon`]), and why: the
+    /// user declined or dismissed the question, or the call that asked was cancelled or ended
+    /// without it. Its page refuses, saying why, and nothing is stored.
+    Abandoned(Abandonment),
+}
+
+/// Why the asking side ended a flow before its page finished it ([`FlowStore::abandon`]): what
+/// its page says when it refuses ([`FlowError::Abandoned`]). Every store keeps it with the flow.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Abandonment {
+    /// The user declined the question in their MCP client.
+    Declined,
+    /// The user dismissed the question in their MCP client (a cancel).
+    Dismissed,
+    /// The client cancelled the call that asked (`notifications/cancelled`), or gave it up.
+    Cancelled,
+    /// The call that asked ended without the step: it returned its result, an `isError`
+    /// result or an error, or stopped waiting for the page.
+    CallEnded,
+}
+
+impl Abandonment {
+    /// The reason as one word, as the stores write it: `declined`, `dismissed`, `cancelled`,
+    /// `call_ended`.
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Abandonment::Declined => "declined",
+            Abandonment::Dismissed => "dismissed",
+            Abandonment::Cancelled => "cancelled",
+            Abandonment::CallEnded => "call_ended",
+        }
+    }
+
+    /// The reason [`as_str`](Abandonment::as_str) writes; `None` for any other text.
+    #[must_use]
+    pub fn parse(text: &str) -> Option<Self> {
+        [
+            Abandonment::Declined,
+            Abandonment::Dismissed,
+            Abandonment::Cancelled,
+            Abandonment::CallEnded,
+        ]
+        .into_iter()
+        .find(|reason| reason.as_str() == text)
+    }
 }
 
 impl FlowStatus {
@@ -463,20 +512,26 @@ impl Flow {
         Ok(Claim { flow: self })
     }
 
-    /// Abandoning by `principal`, as every store decides it: only by the flow's owner; an open
-    /// flow becomes [`Abandoned`](FlowStatus::Abandoned), and a flow already over (completed,
-    /// failed, expired or abandoned) is left as it is, so the caller reads what it came to (a
-    /// page that finished as the call was given up keeps its result).
+    /// Abandoning by `principal` because of `why`, as every store decides it: only by the
+    /// flow's owner; an open flow becomes [`Abandoned`](FlowStatus::Abandoned) with `why`, and
+    /// a flow already over (completed, failed, expired or abandoned) is left as it is, so the
+    /// caller reads what it came to (a page that finished as the call was given up keeps its
+    /// result; the first reason a flow was abandoned for stays).
     ///
     /// # Errors
     /// [`FlowError::WrongUser`] for anyone but the flow's owner.
-    pub fn abandoned(mut self, principal: &str, now: UnixTime) -> Result<Self, FlowError> {
+    pub fn abandoned(
+        mut self,
+        principal: &str,
+        why: Abandonment,
+        now: UnixTime,
+    ) -> Result<Self, FlowError> {
         self = self.at(now);
         if *self.principal != *principal {
             return Err(FlowError::WrongUser);
         }
         if self.status.is_open() {
-            self.status = FlowStatus::Abandoned;
+            self.status = FlowStatus::Abandoned(why);
         }
         Ok(self)
     }
@@ -488,7 +543,7 @@ impl Flow {
         }
         match &self.status {
             FlowStatus::Expired => return Err(FlowError::Expired),
-            FlowStatus::Abandoned => return Err(FlowError::Abandoned),
+            FlowStatus::Abandoned(why) => return Err(FlowError::Abandoned(*why)),
             FlowStatus::Completed(_) | FlowStatus::Failed(_) => return Err(FlowError::Finished),
             FlowStatus::Pending | FlowStatus::Opened => {}
         }
@@ -559,9 +614,10 @@ pub enum FlowError {
     Finished,
     /// The flow expired before it was finished.
     Expired,
-    /// The call that asked was given up (cancelled by the client, or returned) before the flow
-    /// was finished: ask again from the client.
-    Abandoned,
+    /// The asking side ended the flow before it was finished, for the reason it holds (the
+    /// user declined or dismissed the question, the call was cancelled or ended): ask again
+    /// from the client.
+    Abandoned(Abandonment),
     /// The page was not opened (in this browser) before being submitted.
     NotOpened,
     /// Another submission of the flow's form is being handed to the server ([`Flow::claimed`]):
@@ -603,8 +659,20 @@ impl fmt::Display for FlowError {
             }
             FlowError::Finished => "this step was finished already: it finishes once",
             FlowError::Expired => "this step expired before it was finished: ask again",
-            FlowError::Abandoned => {
+            FlowError::Abandoned(Abandonment::Declined) => {
+                "you declined this request in your MCP client, so this page takes nothing: ask \
+                 again there to continue"
+            }
+            FlowError::Abandoned(Abandonment::Dismissed) => {
+                "this request was dismissed in your MCP client, so this page takes nothing: ask \
+                 again there to continue"
+            }
+            FlowError::Abandoned(Abandonment::Cancelled) => {
                 "the request for this page was cancelled: go back to your MCP client and ask again"
+            }
+            FlowError::Abandoned(Abandonment::CallEnded) => {
+                "the call that asked for this page has ended, so this page takes nothing: go back \
+                 to your MCP client and ask again"
             }
             FlowError::NotOpened => "this page was not opened in this browser before it was sent",
             FlowError::Claimed => {
@@ -699,11 +767,17 @@ pub trait FlowStore: Send + Sync {
         now: UnixTime,
     ) -> FlowFuture<'_, Flow>;
 
-    /// `principal` (the asking side, no browser) ends the flow before it is finished
-    /// ([`Flow::abandoned`]): the call that asked was given up. The flow as it is after: a flow
-    /// already over is left as it is and returned. Wakes whoever waits in
-    /// [`finished`](FlowStore::finished).
-    fn abandon(&self, id: &FlowId, principal: &str, now: UnixTime) -> FlowFuture<'_, Flow>;
+    /// `principal` (the asking side, no browser) ends the flow before it is finished, because of
+    /// `why` ([`Flow::abandoned`]), which the store keeps with the flow for its page to say.
+    /// The flow as it is after: a flow already over is left as it is and returned. Wakes
+    /// whoever waits in [`finished`](FlowStore::finished).
+    fn abandon(
+        &self,
+        id: &FlowId,
+        principal: &str,
+        why: Abandonment,
+        now: UnixTime,
+    ) -> FlowFuture<'_, Flow>;
 
     /// Resolves when the flow is finished (or abandoned), or on a poll after it expired. Never resolves for a
     /// flow that stays open: race it against a deadline.
@@ -744,8 +818,14 @@ impl<S: FlowStore + ?Sized> FlowStore for Arc<S> {
     ) -> FlowFuture<'_, Flow> {
         (**self).finish(claim, result, now)
     }
-    fn abandon(&self, id: &FlowId, principal: &str, now: UnixTime) -> FlowFuture<'_, Flow> {
-        (**self).abandon(id, principal, now)
+    fn abandon(
+        &self,
+        id: &FlowId,
+        principal: &str,
+        why: Abandonment,
+        now: UnixTime,
+    ) -> FlowFuture<'_, Flow> {
+        (**self).abandon(id, principal, why, now)
     }
     fn finished(&self, id: &FlowId) -> FlowFuture<'_, Flow> {
         (**self).finished(id)

@@ -12,7 +12,7 @@ use ::redis::aio::MultiplexedConnection;
 use ::redis::{AsyncConnectionConfig, Client, ProtocolVersion, PushInfo, PushKind, RedisError};
 use serde_json::Value;
 
-use super::{Claim, Flow, FlowError, FlowFuture, FlowId, FlowStore, wire};
+use super::{Abandonment, Claim, Flow, FlowError, FlowFuture, FlowId, FlowStore, wire};
 use crate::state::{ParamsDigest, UnixTime};
 
 /// The compare-and-set every change is written with: the new flow only over the very bytes the
@@ -662,14 +662,20 @@ impl FlowStore for RedisFlowStore {
         })
     }
 
-    fn abandon(&self, id: &FlowId, principal: &str, now: UnixTime) -> FlowFuture<'_, Flow> {
+    fn abandon(
+        &self,
+        id: &FlowId,
+        principal: &str,
+        why: Abandonment,
+        now: UnixTime,
+    ) -> FlowFuture<'_, Flow> {
         let (id, principal) = (*id, principal.to_owned());
         Box::pin(async move {
             self.change(
                 &id,
                 now,
                 true,
-                |flow| flow.abandoned(&principal, now),
+                |flow| flow.abandoned(&principal, why, now),
                 |flow| flow,
             )
             .await

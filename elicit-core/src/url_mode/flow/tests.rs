@@ -219,29 +219,47 @@ fn an_abandoned_flow_can_be_neither_opened_nor_finished() {
     let claim = store.claim_now(&id, "alice", "b1", LEASE, NOW).unwrap();
     // Only the owner's asking side ends it; a refusal changes nothing.
     assert_eq!(
-        store.abandon_now(&id, "mallory", NOW),
+        store.abandon_now(&id, "mallory", Abandonment::Declined, NOW),
         Err(FlowError::WrongUser)
     );
     assert_eq!(
         store.get_now(&id, NOW).unwrap().status(),
         &FlowStatus::Opened
     );
-    let abandoned = store.abandon_now(&id, "alice", NOW).unwrap();
-    assert_eq!(abandoned.status(), &FlowStatus::Abandoned);
+    let abandoned = store
+        .abandon_now(&id, "alice", Abandonment::Declined, NOW)
+        .unwrap();
+    assert_eq!(
+        abandoned.status(),
+        &FlowStatus::Abandoned(Abandonment::Declined)
+    );
+    // The first reason stays.
+    assert_eq!(
+        store
+            .abandon_now(&id, "alice", Abandonment::CallEnded, NOW)
+            .unwrap()
+            .status(),
+        &FlowStatus::Abandoned(Abandonment::Declined)
+    );
     assert_eq!(
         store.open_now(&id, "alice", "b1", NOW),
-        Err(FlowError::Abandoned)
+        Err(FlowError::Abandoned(Abandonment::Declined))
     );
     assert_eq!(
         store.finish_now(&claim, Ok(json!(1)), NOW),
-        Err(FlowError::Abandoned)
+        Err(FlowError::Abandoned(Abandonment::Declined))
     );
     assert_eq!(
         FlowOutcome::of(UrlOutcome::Accept, abandoned.status()),
         Some(FlowOutcome::Abandoned)
     );
     assert_eq!(
-        store.abandon_now(&FlowId::random().unwrap(), "alice", NOW),
+        store.abandon_now(
+            &FlowId::random().unwrap(),
+            "alice",
+            Abandonment::Declined,
+            NOW
+        ),
         Err(FlowError::Unknown)
     );
 }
@@ -257,7 +275,10 @@ fn abandoning_leaves_a_flow_that_is_over_as_it_is() {
     store.finish_now(&claim, Ok(json!("stored")), NOW).unwrap();
     // The page finished as the call was given up: the call reads the result.
     assert_eq!(
-        store.abandon_now(&id, "alice", NOW).unwrap().status(),
+        store
+            .abandon_now(&id, "alice", Abandonment::CallEnded, NOW)
+            .unwrap()
+            .status(),
         &FlowStatus::Completed(json!("stored"))
     );
     let expired = flow("alice");
@@ -265,7 +286,10 @@ fn abandoning_leaves_a_flow_that_is_over_as_it_is() {
     store.begin_now(expired, NOW).unwrap();
     let later = UnixTime::from_secs(NOW.as_secs() + 60);
     assert_eq!(
-        store.abandon_now(&id, "alice", later).unwrap().status(),
+        store
+            .abandon_now(&id, "alice", Abandonment::CallEnded, later)
+            .unwrap()
+            .status(),
         &FlowStatus::Expired
     );
 }
@@ -284,10 +308,15 @@ fn abandoning_wakes_whoever_waits() {
     let mut context = Context::from_waker(&waker);
     let mut waiting = store.finished(&id);
     assert!(waiting.as_mut().poll(&mut context).is_pending());
-    store.abandon_now(&id, "alice", now).unwrap();
+    store
+        .abandon_now(&id, "alice", Abandonment::Cancelled, now)
+        .unwrap();
     assert_eq!(count.0.load(std::sync::atomic::Ordering::SeqCst), 1);
     match waiting.as_mut().poll(&mut context) {
-        Poll::Ready(Ok(flow)) => assert_eq!(flow.status(), &FlowStatus::Abandoned),
+        Poll::Ready(Ok(flow)) => assert_eq!(
+            flow.status(),
+            &FlowStatus::Abandoned(Abandonment::Cancelled)
+        ),
         other => panic!("{other:?}"),
     }
 }

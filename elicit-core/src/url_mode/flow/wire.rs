@@ -6,7 +6,7 @@ use std::borrow::Cow;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::{Flow, FlowId, FlowStatus};
+use super::{Abandonment, Flow, FlowId, FlowStatus};
 use crate::state::{ParamsDigest, UnixTime};
 
 /// The JSON of a flow: borrowed from the flow when written, owned when read.
@@ -26,6 +26,11 @@ struct Wire<'a> {
     /// The number of the last claim (0, and left out, for none).
     #[serde(default, skip_serializing_if = "is_zero")]
     claims: u64,
+    /// Why an abandoned flow was abandoned ([`Abandonment::as_str`]); left out for any other
+    /// status. A flow written before reasons were kept reads as
+    /// [`CallEnded`](Abandonment::CallEnded); an older replica reading this one ignores it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    abandoned: Option<Cow<'a, str>>,
 }
 
 fn is_zero(claims: &u64) -> bool {
@@ -58,11 +63,15 @@ pub(super) fn to_json(flow: &Flow) -> Result<String, serde_json::Error> {
             FlowStatus::Completed(value) => Status::Completed(Cow::Borrowed(value)),
             FlowStatus::Failed(why) => Status::Failed(Cow::Borrowed(why)),
             FlowStatus::Expired => Status::Expired,
-            FlowStatus::Abandoned => Status::Abandoned,
+            FlowStatus::Abandoned(_) => Status::Abandoned,
         },
         browser: flow.browser.as_deref().map(Cow::Borrowed),
         claimed_until: flow.claimed_until.map(UnixTime::as_secs),
         claims: flow.claims,
+        abandoned: match flow.status {
+            FlowStatus::Abandoned(why) => Some(Cow::Borrowed(why.as_str())),
+            _ => None,
+        },
     })
 }
 
@@ -84,7 +93,10 @@ pub(super) fn from_json(text: &[u8]) -> Option<Flow> {
             Status::Completed(value) => FlowStatus::Completed(value.into_owned()),
             Status::Failed(why) => FlowStatus::Failed(why.into_owned()),
             Status::Expired => FlowStatus::Expired,
-            Status::Abandoned => FlowStatus::Abandoned,
+            Status::Abandoned => FlowStatus::Abandoned(match wire.abandoned.as_deref() {
+                None => Abandonment::CallEnded,
+                Some(why) => Abandonment::parse(why)?,
+            }),
         },
         browser: wire.browser.map(Into::into),
         claimed_until: wire.claimed_until.map(UnixTime::from_secs),
@@ -144,11 +156,40 @@ mod tests {
             .clone()
             .finished(&claim, Err("the vault is down".into()), now)
             .unwrap();
-        let abandoned = pending.clone().abandoned("user-8f3a", now).unwrap();
-        for flow in [pending, opened, claimed, completed, failed, abandoned] {
+        let abandoned = [
+            Abandonment::Declined,
+            Abandonment::Dismissed,
+            Abandonment::Cancelled,
+            Abandonment::CallEnded,
+        ]
+        .map(|why| pending.clone().abandoned("user-8f3a", why, now).unwrap());
+        let flows = [pending, opened, claimed, completed, failed];
+        for flow in flows.into_iter().chain(abandoned) {
             let text = to_json(&flow).unwrap();
             assert_eq!(from_json(text.as_bytes()), Some(flow), "{text}");
         }
+    }
+
+    /// A rolling upgrade: a replica that kept no reasons wrote `"abandoned"` alone.
+    #[test]
+    fn an_abandoned_flow_written_without_a_reason_reads_as_a_call_that_ended() {
+        let now = UnixTime::from_secs(1_800_000_000);
+        let call = ParamsDigest::of(&json!({ "name": "connect" }));
+        let flow = Flow::new(FlowId::random().unwrap(), "api_key", "u", call, "Key?")
+            .expiring(now, Duration::from_secs(60))
+            .unwrap()
+            .abandoned("u", Abandonment::Declined, now)
+            .unwrap();
+        let mut old: Value = serde_json::from_str(&to_json(&flow).unwrap()).unwrap();
+        assert_eq!(old["abandoned"], "declined");
+        old.as_object_mut().unwrap().remove("abandoned");
+        let read = from_json(old.to_string().as_bytes()).unwrap();
+        assert_eq!(
+            read.status(),
+            &FlowStatus::Abandoned(Abandonment::CallEnded)
+        );
+        old["abandoned"] = json!("bored");
+        assert_eq!(from_json(old.to_string().as_bytes()), None);
     }
 
     #[test]

@@ -104,10 +104,11 @@ pub fn reasking(reasks: u32) -> Ops {
     ops_with(AskConfig::single_user_with(rounds))
 }
 
-/// [`ops`], waiting at most `timeout` for each answer (before 2026-07-28).
+/// [`ops`], waiting at most `timeout` for each answer (before 2026-07-28) and for a URL flow's
+/// page (on 2026-07-28, each retry that accepts it).
 pub fn waiting(timeout: Duration) -> Ops {
     let asking = AskConfig::single_user().expect("the OS has randomness");
-    ops_with(asking.with_timeout(timeout))
+    ops_with(asking.with_timeout(timeout).with_page_wait(timeout))
 }
 
 pub fn deploy() -> Value {

@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# Real MCP hosts nobody here wrote, installed from the registries and driven as their users drive
+# them (tests/hosts/):
+#
+# - the MCP Inspector 2.12.0 (npm, pinned in tests/hosts/package-lock.json), its web UI in
+#   Debian's headless Chromium over WebDriver (chromedriver): tests/hosts/inspector.test.mjs,
+#   against examples/rmcp/booking.rs and api_key_server.rs over stdio, on both eras;
+# - fast-agent 0.10.48 (PyPI `fast-agent-mcp`, with pexpect and pyte, pinned below) in a
+#   pseudo-terminal: tests/hosts/test_fast_agent.py, against examples/rmcp/fleet_server.rs and a
+#   redis-server.
+#
+# (The TypeScript SDK v2's client runs in the fleet: .ci/fleet.sh, `typescript_v2_client`.)
+#
+# Installs what is missing: Chromium, ChromeDriver and redis-server (apt); Node 22 from npm
+# into .ci/node (the Inspector needs 22.19 or later); the Inspector into tests/hosts/node_modules
+# (`npm ci`); a venv .ci/.venv-fast-agent on Python 3.13 (fast-agent needs it; this machine's
+# pyenv has it, or `python3.13` on PATH). Builds the servers. Each step prints its wall time.
+# Usage: .ci/hosts.sh [inspector|fast-agent]   (default: both)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+only=${1:-all}
+
+fast_agent_version=0.10.48
+pexpect_version=4.9.0
+pyte_version=0.8.2
+
+timed() {
+  local what=$1 start=$SECONDS rc=0
+  shift
+  "$@" || rc=$?
+  echo "--- $what: $((SECONDS - start)) s"
+  return "$rc"
+}
+
+echo "=== Chromium, ChromeDriver and redis-server (Debian)"
+if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null 2>&1 ||
+  ! command -v redis-server >/dev/null 2>&1; then
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq chromium chromium-driver redis-server >/dev/null
+fi
+chromedriver --version
+
+echo "=== Node 22 (in .ci/node) and the Inspector (tests/hosts, from its lock)"
+node_dir="$root/.ci/node"
+if [ ! -x "$node_dir/node_modules/.bin/node" ]; then
+  npm install --prefix "$node_dir" --no-audit --no-fund --loglevel=error node@22
+fi
+export PATH="$node_dir/node_modules/.bin:$PATH"
+node -e '
+  const [major, minor] = process.versions.node.split(".").map(Number);
+  if (major < 22 || (major === 22 && minor < 19)) {
+    console.error(`the Inspector needs Node 22.19 or later, found ${process.version}`);
+    process.exit(1);
+  }
+  console.log(`node ${process.version}`);'
+timed "npm ci (tests/hosts)" bash -c 'cd tests/hosts && npm ci --no-audit --no-fund --loglevel=error'
+
+echo "=== Python 3.13 and fast-agent $fast_agent_version (in .ci/.venv-fast-agent)"
+venv="$root/.ci/.venv-fast-agent"
+python313=$(command -v python3.13 || ls -d "$HOME"/.pyenv/versions/3.13*/bin/python3.13 2>/dev/null | sort -V | tail -n 1 || true)
+if [ -z "$python313" ]; then
+  echo "fast-agent needs Python 3.13: none on PATH (python3.13) nor in ~/.pyenv/versions" >&2
+  exit 1
+fi
+want="fast-agent-mcp==$fast_agent_version pexpect==$pexpect_version pyte==$pyte_version"
+if ! "$venv/bin/python" -c '
+import importlib.metadata as m, sys
+want = dict(p.split("==") for p in sys.argv[1:])
+assert all(m.version(name) == version for name, version in want.items())' $want 2>/dev/null; then
+  timed "venv and pip install" bash -c "'$python313' -m venv '$venv' &&
+    '$venv/bin/pip' install --quiet --disable-pip-version-check $want"
+fi
+"$venv/bin/python" --version
+
+echo "=== build the servers"
+# The features .ci/python_e2e.sh and .ci/fleet.sh build with, so these are mostly cached.
+timed "cargo build (booking, api_key_server, fleet_server)" bash -c '
+  cargo build --quiet -p elicit-examples --features page --example booking --example api_key_server &&
+  cargo build --quiet -p elicit-examples --features fleet --example fleet_server'
+target_dir=${CARGO_TARGET_DIR:-$root/target}
+export BOOKING_SERVER="$target_dir/debug/examples/booking"
+export API_KEY_SERVER="$target_dir/debug/examples/api_key_server"
+export FLEET_SERVER="$target_dir/debug/examples/fleet_server"
+export HOSTS_ARTIFACTS="$target_dir/hosts"
+
+status=0
+if [ "$only" = all ] || [ "$only" = inspector ]; then
+  echo "=== the MCP Inspector in headless Chromium (tests/hosts/inspector.test.mjs)"
+  timed "the Inspector" bash -c 'cd tests/hosts && node --test --test-concurrency=1 inspector.test.mjs' || status=1
+fi
+if [ "$only" = all ] || [ "$only" = fast-agent ]; then
+  echo "=== fast-agent in a pty (tests/hosts/test_fast_agent.py)"
+  timed "fast-agent" "$venv/bin/python" tests/hosts/test_fast_agent.py || status=1
+fi
+exit "$status"

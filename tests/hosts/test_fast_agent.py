@@ -1,0 +1,256 @@
+"""fast-agent (PyPI `fast-agent-mcp` 0.10.48), a terminal agent, run in a real pseudo-terminal
+as its user runs it, against `examples/rmcp/fleet_server.rs` (one replica and a real
+`redis-server`, on loopback) over streamable HTTP. Its `passthrough` model calls a tool without
+an LLM: the user types `***CALL_TOOL <server>__<tool> {json}`. The screen is read through a
+terminal emulator (pyte), as the user sees it.
+
+- `a_form` (2025-11-25 and 2026-07-28): `book_table` shows fast-agent's form; the user types the
+  party size and the date and submits; the tool books.
+- `url_mode_waits_for_the_page` (2026-07-28): `connect_api_key`. fast-agent answers a URL
+  question with `accept` at once, and shows the URL only after the call returns, as the spec's
+  URL flow has a client do. So the server waits for the page; the test's browser takes the URL
+  from the server side (the flow's key in Redis, where the replica keeps it, and the public base
+  the replica was started with), opens the page, posts the key with the page's CSRF token and
+  cookie, and the waiting call answers "Connected the key ending …".
+
+Run by `.ci/hosts.sh` with the venv's Python 3.13:
+FLEET_SERVER=target/debug/examples/fleet_server python tests/hosts/test_fast_agent.py [case ...]
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import secrets
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import pexpect
+import pyte
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent / "e2e"))
+from page_browser import Browser  # noqa: E402
+
+SERVER = os.environ["FLEET_SERVER"]
+FAST_AGENT = str(Path(sys.executable).parent / "fast-agent")
+ROWS, COLUMNS = 50, 160
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_for_port(port: int, what: str, process: subprocess.Popen, seconds=30) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"{what} exited with {process.returncode}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                return
+        except OSError:
+            time.sleep(0.05)
+    raise RuntimeError(f"{what} did not listen on {port} within {seconds}s")
+
+
+class Replica:
+    """redis-server and one `fleet_server`, each a child process on a free loopback port."""
+
+    def __init__(self) -> None:
+        self.dir = Path(tempfile.mkdtemp(prefix="elicit-fast-agent-"))
+        self.redis_port = free_port()
+        self.redis = subprocess.Popen(
+            ["redis-server", "--port", str(self.redis_port), "--bind", "127.0.0.1",
+             "--save", "", "--appendonly", "no", "--dir", str(self.dir)],
+            stdout=open(self.dir / "redis.log", "wb"), stderr=subprocess.STDOUT)
+        wait_for_port(self.redis_port, "redis-server", self.redis)
+        self.port = free_port()
+        self.public = f"http://localhost:{self.port}"
+        env = dict(os.environ, PORT=str(self.port), REPLICA="r1", FLEET_PUBLIC_URL=self.public,
+                   REDIS_URL=f"redis://127.0.0.1:{self.redis_port}/?protocol=resp3",
+                   ELICIT_STATE_KEYS="1:" + secrets.token_hex(32))
+        self.server = subprocess.Popen([SERVER], env=env, stdin=subprocess.DEVNULL,
+                                       stdout=open(self.dir / "r1.log", "wb"),
+                                       stderr=subprocess.STDOUT)
+        wait_for_port(self.port, "fleet_server", self.server)
+        self.url = f"http://127.0.0.1:{self.port}/mcp"
+
+    def redis_cli(self, *args: str) -> str:
+        return subprocess.run(["redis-cli", "-p", str(self.redis_port), *args], check=True,
+                              capture_output=True, text=True, timeout=10).stdout.strip()
+
+    def open_flows(self) -> list[str]:
+        """The page URLs of the flows the replica keeps in Redis (`fleet:flow:<id>`)."""
+        keys = self.redis_cli("--scan", "--pattern", "fleet:flow:*").split()
+        ids = [k.removeprefix("fleet:flow:") for k in keys if re.fullmatch(r"fleet:flow:[0-9a-f]{32}", k)]
+        return [f"{self.public}/elicit/{flow}" for flow in ids]
+
+    def close(self) -> None:
+        for process in (self.server, self.redis):
+            process.terminate()
+            try:
+                process.wait(5)
+            except subprocess.TimeoutExpired:
+                process.kill()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def logs(self) -> str:
+        return (self.dir / "r1.log").read_text(errors="replace")[-3000:]
+
+
+class Terminal:
+    """fast-agent in a pseudo-terminal; what it draws, through pyte's screen."""
+
+    def __init__(self, protocol: str, url: str) -> None:
+        self.home = tempfile.mkdtemp(prefix="elicit-fast-agent-home-")
+        self.screen = pyte.Screen(COLUMNS, ROWS)
+        self.stream = pyte.Stream(self.screen)
+        self.seen = ""
+        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": self.home,
+               "TERM": "xterm", "LANG": "C.UTF-8", "NO_PROXY": "*"}
+        self.child = pexpect.spawn(
+            FAST_AGENT,
+            ["--no-update-check", "go", "--no-home", "--model", "passthrough",
+             "--mcp-protocol", protocol, "--url", url],
+            encoding="utf-8", codec_errors="replace", dimensions=(ROWS, COLUMNS), env=env,
+            cwd=self.home)
+
+    def pump(self, seconds: float = 0.2) -> None:
+        try:
+            data = self.child.read_nonblocking(1 << 16, timeout=seconds)
+        except pexpect.TIMEOUT:
+            return
+        except pexpect.EOF:
+            raise AssertionError(f"fast-agent exited; it showed:\n{self.text()}")
+        self.seen += data
+        self.stream.feed(data)
+
+    def text(self) -> str:
+        return "\n".join(line.rstrip() for line in self.screen.display)
+
+    def wait_for(self, pattern: str, seconds: float = 30, since: int = 0) -> re.Match:
+        """Until the screen (or, for text scrolled away, the output since `since`) shows
+        `pattern`."""
+        deadline = time.monotonic() + seconds
+        while True:
+            found = re.search(pattern, self.text()) or re.search(pattern, plain(self.seen[since:]))
+            if found:
+                return found
+            if time.monotonic() > deadline:
+                raise AssertionError(f"waited {seconds}s for {pattern!r}; the screen shows:\n{self.text()}")
+            self.pump()
+
+    def type(self, keys: str) -> None:
+        self.child.send(keys)
+        self.pump(0.3)
+
+    def call(self, server: str, tool: str, arguments: str = "{}") -> int:
+        """Types the passthrough model's tool call at the prompt; returns where its output begins."""
+        self.wait_for(r"❯")
+        start = len(self.seen)
+        self.type(f"***CALL_TOOL {server}__{tool} {arguments}\r")
+        return start
+
+    def close(self) -> None:
+        self.child.terminate(force=True)
+        shutil.rmtree(self.home, ignore_errors=True)
+
+
+def plain(text: str) -> str:
+    """Terminal output without its escape sequences."""
+    return re.sub(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07]*\x07|\x1b[()][0-9A-Za-z]", "", text)
+
+
+def server_name(term: Terminal) -> str:
+    """The name fast-agent gave the server it started (its `Startup MCP server '<name>'` line)."""
+    return term.wait_for(r"MCP server '([^']+)'").group(1)
+
+
+REPLICA: Replica
+
+
+def a_form(protocol: str) -> None:
+    term = Terminal(protocol, REPLICA.url)
+    try:
+        name = server_name(term)
+        since = term.call(name, "book_table")
+        term.wait_for(r"Party size", since=since)
+        term.wait_for(r"Accept")
+        term.type("4")
+        term.type("\t")
+        term.type("2026-12-24")
+        term.type("\r")
+        term.wait_for(r"A table for 4 on 2026-12-24 \(booked on r1\)\.", since=since)
+    finally:
+        term.close()
+
+
+def url_mode_waits_for_the_page(protocol: str) -> None:
+    key = "exco_" + "".join(secrets.choice("ghjkmnpqrstuvwxyzGHJKMNPQRSTUVWXYZ") for _ in range(27))
+    term = Terminal(protocol, REPLICA.url)
+    try:
+        name = server_name(term)
+        before = set(REPLICA.open_flows())
+        since = term.call(name, "connect_api_key")
+        # The call waits: fast-agent answered `accept` at once and shows nothing yet. The page's
+        # URL, from the server side.
+        deadline = time.monotonic() + 20
+        while not (new := set(REPLICA.open_flows()) - before):
+            assert time.monotonic() < deadline, f"no flow in Redis; the screen shows:\n{term.text()}"
+            term.pump(0.2)
+        (url,) = new
+        time.sleep(1.5)  # the retry is waiting now
+        term.pump()
+        shown = plain(term.seen[since:])
+        assert "URL elicitation required" not in shown and "Connected" not in shown, shown
+        assert "could not be used" not in shown, shown
+        Browser().finish(url, key)
+        term.wait_for(rf"Connected the key ending {key[-4:]} \(asked on r1\)\.", seconds=20, since=since)
+        assert "isError" not in plain(term.seen[since:])
+    finally:
+        term.close()
+
+
+a_form.protocols = ("legacy", "modern")
+url_mode_waits_for_the_page.protocols = ("modern",)
+CASES = [a_form, url_mode_waits_for_the_page]
+REVISION = {"legacy": "2025-11-25", "modern": "2026-07-28"}
+
+
+def main() -> int:
+    global REPLICA
+    only = sys.argv[1:]
+    REPLICA = Replica()
+    passed = failed = 0
+    try:
+        for case in CASES:
+            for protocol in case.protocols:
+                name = f"{case.__name__}[{REVISION[protocol]}]"
+                if only and not any(f in name for f in only):
+                    continue
+                started = time.monotonic()
+                try:
+                    case(protocol)
+                except Exception as error:  # noqa: BLE001 - report and go on
+                    failed += 1
+                    print(f"FAIL {name} ({time.monotonic() - started:.1f}s): {error}")
+                    print(f"--- fleet_server log\n{REPLICA.logs()}")
+                else:
+                    passed += 1
+                    print(f"PASS {name} ({time.monotonic() - started:.1f}s)")
+    finally:
+        REPLICA.close()
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed or not passed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
