@@ -83,8 +83,23 @@ impl Unusable {
         })
     }
 
-    /// An answer to `form` that broke its rules: the form is asked again saying what was wrong.
-    fn of_form<T>(form: &FormRequest<T>, error: ReplyError) -> Box<Self> {
+    /// An answer to `form` that broke its rules: the form is asked again saying what was wrong,
+    /// each field of `reply` that kept its rules pre-filled
+    /// ([`FormRequest::reasked_keeping`]).
+    fn of_form<T>(form: &FormRequest<T>, error: ReplyError, reply: &Value) -> Box<Self> {
+        Box::new(Self {
+            explanation: form.explain(&error),
+            again: Some(elicit_request(
+                &form.reasked_keeping(&error, reply.get("content")),
+            )),
+            error,
+        })
+    }
+
+    /// An answer to the consent form `form` that broke its rules: the form is asked again
+    /// saying what was wrong, with nothing pre-filled (consent comes from the person, every
+    /// time).
+    fn of_consent_form<T>(form: &FormRequest<T>, error: ReplyError) -> Box<Self> {
         Box::new(Self {
             explanation: form.explain(&error),
             again: Some(elicit_request(&form.reasked(&error))),
@@ -125,7 +140,8 @@ impl Ask<()> {
             before_asked: Unsolicited::Ignored,
             counted: None,
             read: Box::new(move |reply| {
-                parse_with_schema(form.schema(), reply).map_err(|e| Unusable::of_form(&form, e))
+                parse_with_schema(form.schema(), reply)
+                    .map_err(|e| Unusable::of_form(&form, e, reply))
             }),
         }
     }
@@ -160,7 +176,7 @@ impl Ask<()> {
             read: Box::new(move |reply| {
                 parse_with_schema(form.schema(), reply)
                     .map(|outcome| consent_of(outcome, form.message()))
-                    .map_err(|e| Unusable::of_form(&form, e))
+                    .map_err(|e| Unusable::of_consent_form(&form, e))
             }),
         }
     }
@@ -195,7 +211,7 @@ impl Ask<()> {
         status: FlowStatus,
     ) -> Ask<FlowOutcome> {
         let again = elicit_request(
-            &request.noted("the step on the page is not finished yet: finish it, then accept"),
+            &request.noted("the step on the page is not finished yet: finish it there, then retry or continue"),
         );
         Ask {
             key: key.into(),
@@ -353,6 +369,9 @@ pub(crate) mod sealed {
             request: Cow<'static, Value>,
             name: Option<Text>,
         );
+        /// A fresh answer to the elicitation `name`, a form of `fields` fields (0: a URL
+        /// question), came to `outcome`: counted, and timed from the round that asked it.
+        fn answered(&mut self, name: &str, outcome: crate::observe::Outcome, fields: usize);
     }
 
     impl<O> Sealed for Ask<O> {}
@@ -376,7 +395,7 @@ impl<O> Asks for Ask<O> {
                     (Ok(answer), Some(counted)) => counted(answer),
                     _ => outcome_of(&response, read.is_ok()),
                 };
-                crate::observe::answered(name, outcome);
+                round.answered(name, outcome, fields_of(self.request.value()));
             }
             match read {
                 Ok(answer) => {
@@ -461,6 +480,17 @@ fn question_of(request: &Value) -> String {
         let _ = write!(hex, "{byte:02x}");
     }
     hex
+}
+
+/// How many fields the form an input request asks has (0 for a URL question), for the time a
+/// person needs to answer it ([`crate::observe::TooFast`]).
+fn fields_of(request: &Value) -> usize {
+    request
+        .get("params")
+        .and_then(|params| params.get("requestedSchema"))
+        .and_then(|schema| schema.get("properties"))
+        .and_then(Value::as_object)
+        .map_or(0, Map::len)
 }
 
 /// The interrupt-budget outcome of a fresh answer that was (`usable`) or was not read.
