@@ -247,7 +247,13 @@ fn a_reasked_form_prefills_what_kept_its_rules() {
             .answer(Ask::form::<DeployTarget>("target"))
             .unwrap(),
     );
-    assert!(matches!(target, Elicitation::Accept(DeployTarget { env: Env::Production, .. })));
+    assert!(matches!(
+        target,
+        Elicitation::Accept(DeployTarget {
+            env: Env::Production,
+            ..
+        })
+    ));
 }
 
 /// Archive the project for good?

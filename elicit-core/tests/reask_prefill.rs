@@ -11,7 +11,10 @@ use serde_json::{Value, json};
 
 /// Every kind of field, each with a rule an answer can break.
 fn every_kind() -> FormRequest {
-    let colors = vec![EnumOption::titled("r", "Red"), EnumOption::titled("g", "Green")];
+    let colors = vec![
+        EnumOption::titled("r", "Red"),
+        EnumOption::titled("g", "Green"),
+    ];
     let schema = RequestedSchema::new(vec![
         Property::new("name", StringSchema::new().min_length(2)).title("Name"),
         Property::new("email", StringSchema::new().format(Format::Email)).title("Email"),
@@ -72,7 +75,13 @@ fn each_kind_of_field_that_kept_its_rules_is_prefilled() {
     assert_eq!(default_of(&again, "also"), Some(json!(["r", "g"])));
     assert_eq!(default_of(&again, "note"), Some(json!("hi")));
     assert_eq!(default_of(&again, "age"), None, "it broke a rule");
-    assert_eq!(again.message(), format!("Your last answer could not be used: Age must be at least 18.\n\n{}", form.message()));
+    assert_eq!(
+        again.message(),
+        format!(
+            "Your last answer could not be used: Age must be at least 18.\n\n{}",
+            form.message()
+        )
+    );
 }
 
 #[test]
@@ -83,7 +92,15 @@ fn a_field_whose_value_broke_a_rule_is_never_prefilled() {
         "subscribe": "yes", "color": "blue", "also": ["r", "r"], "note": "far too long a note"
     }));
     let again = reasked(&form, &reply);
-    for name in ["name", "email", "score", "subscribe", "color", "also", "note"] {
+    for name in [
+        "name",
+        "email",
+        "score",
+        "subscribe",
+        "color",
+        "also",
+        "note",
+    ] {
         assert_eq!(default_of(&again, name), None, "{name}");
     }
     assert_eq!(default_of(&again, "age"), Some(json!(30)));
@@ -92,13 +109,20 @@ fn a_field_whose_value_broke_a_rule_is_never_prefilled() {
 #[test]
 fn a_broken_fields_declared_default_stays() {
     let schema = RequestedSchema::new(vec![
-        Property::new("replicas", IntegerSchema::new().maximum(10).default_value(2)),
+        Property::new(
+            "replicas",
+            IntegerSchema::new().maximum(10).default_value(2),
+        ),
         Property::new("service", StringSchema::new()),
     ])
     .unwrap();
     let form = FormRequest::new("Deploy?", schema).unwrap();
     let again = reasked(&form, &accept(json!({"replicas": 40, "service": "api"})));
-    assert_eq!(default_of(&again, "replicas"), Some(json!(2)), "the form's own, not the 40");
+    assert_eq!(
+        default_of(&again, "replicas"),
+        Some(json!(2)),
+        "the form's own, not the 40"
+    );
     assert_eq!(default_of(&again, "service"), Some(json!("api")));
 }
 
@@ -142,7 +166,10 @@ fn on_2025_06_18_only_booleans_are_prefilled() {
     ])
     .unwrap();
     let form = FormRequest::new("About you?", schema).unwrap();
-    let again = reasked(&form, &accept(json!({"name": "Ada", "subscribe": true, "age": 3})));
+    let again = reasked(
+        &form,
+        &accept(json!({"name": "Ada", "subscribe": true, "age": 3})),
+    );
     let old = defaults(&again, Revision::V2025_06_18);
     assert_eq!(
         old,
@@ -152,7 +179,11 @@ fn on_2025_06_18_only_booleans_are_prefilled() {
             ("subscribe".to_owned(), Some(json!(true)))
         ]
     );
-    assert_eq!(default_of(&again, "name"), Some(json!("Ada")), "later revisions keep it");
+    assert_eq!(
+        default_of(&again, "name"),
+        Some(json!("Ada")),
+        "later revisions keep it"
+    );
 }
 
 #[test]

@@ -210,9 +210,9 @@ impl Ask<()> {
         request: UrlRequest,
         status: FlowStatus,
     ) -> Ask<FlowOutcome> {
-        let again = elicit_request(
-            &request.noted("the step on the page is not finished yet: finish it there, then retry or continue"),
-        );
+        let again = elicit_request(&request.noted(
+            "the step on the page is not finished yet: finish it there, then retry or continue",
+        ));
         Ask {
             key: key.into(),
             request: Request::Owned(elicit_request(&request)),

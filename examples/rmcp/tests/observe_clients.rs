@@ -304,8 +304,14 @@ fn on_2026_07_28_the_counts_carry_the_client_and_each_answer_is_timed_from_its_r
     let recorded = recorded_in_real_time(|| async {
         let v = Revision::V2026_07_28;
         deploy_judged_by(v, too_fast, "Claude Code", [decline()], Duration::ZERO).await;
-        deploy_judged_by(v, too_fast, "Claude Code", [decline()], Duration::from_millis(700))
-            .await;
+        deploy_judged_by(
+            v,
+            too_fast,
+            "Claude Code",
+            [decline()],
+            Duration::from_millis(700),
+        )
+        .await;
     });
 
     let asked = "elicit_asked_total{client=claude-code,elicitation=DeployTarget}";
@@ -315,7 +321,8 @@ fn on_2026_07_28_the_counts_carry_the_client_and_each_answer_is_timed_from_its_r
     assert_eq!(recorded.counter(declined), 2);
     let too_fast = "elicit_answered_too_fast_total{client=claude-code,outcome=declined}";
     assert_eq!(recorded.counter(too_fast), 1, "the instant one only");
-    let mut seconds = recorded.samples("elicit_answer_seconds{client=claude-code,outcome=declined}");
+    let mut seconds =
+        recorded.samples("elicit_answer_seconds{client=claude-code,outcome=declined}");
     seconds.sort_by(f64::total_cmp);
     let [instant, slow] = seconds[..] else {
         panic!("both answers timed: {seconds:?}")
@@ -364,7 +371,10 @@ fn an_accept_missing_only_some_fields_is_not_counted_as_empty() {
         let v = Revision::V2025_11_25;
         deploy_by(v, "Cursor", accept(json!({"replicas": 2})), Duration::ZERO).await;
     });
-    assert_eq!(recorded.counter("elicit_accepted_empty_total{client=cursor}"), 0);
+    assert_eq!(
+        recorded.counter("elicit_accepted_empty_total{client=cursor}"),
+        0
+    );
     let rejected = "elicit_answered_total{client=cursor,elicitation=DeployTarget,outcome=rejected}";
     assert_eq!(recorded.counter(rejected), 2);
 }

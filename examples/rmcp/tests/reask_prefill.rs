@@ -126,7 +126,8 @@ async fn a_reask_prefills_each_field_that_kept_its_rules_and_not_the_one_that_br
     for revision in EVERY {
         let bad_date =
             json!({"channel": "#releases", "date": "next Friday", "everyone": true, "copies": 3});
-        let good = json!({"channel": "#releases", "date": "2026-08-07", "everyone": true, "copies": 3});
+        let good =
+            json!({"channel": "#releases", "date": "2026-08-07", "everyone": true, "copies": 3});
         let (text, forms) = called(revision, "announce", [bad_date, good]).await;
         assert_eq!(text, "Announced in #releases on 2026-08-07.", "{revision}");
         let nothing = defaults(&[
@@ -135,7 +136,10 @@ async fn a_reask_prefills_each_field_that_kept_its_rules_and_not_the_one_that_br
             ("everyone", None),
             ("copies", None),
         ]);
-        assert_eq!(forms[0], nothing, "{revision}: the first ask has no defaults");
+        assert_eq!(
+            forms[0], nothing,
+            "{revision}: the first ask has no defaults"
+        );
         let kept = if revision == Revision::V2025_06_18 {
             // Only booleans carry defaults on 2025-06-18.
             defaults(&[
