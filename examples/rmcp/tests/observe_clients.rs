@@ -69,14 +69,6 @@ impl Recorded {
             .filter_map(|pair| pair.strip_prefix(&prefix).map(str::to_owned))
             .collect()
     }
-
-    /// The names of the metrics recorded.
-    fn names(&self) -> BTreeSet<&str> {
-        self.0
-            .keys()
-            .map(|key| key.split_once('{').map_or(key.as_str(), |(name, _)| name))
-            .collect()
-    }
 }
 
 /// Runs `test` on a paused current-thread runtime with a recorder of its own: what it recorded.
