@@ -25,13 +25,24 @@
 //! **Time to answer.** Where the server sends the request and waits for the answer (before
 //! 2026-07-28), it records how long the answer took ([`timed`], a [`TimedAnswer`]), and whether
 //! it came faster than a person could have read the question ([`TooFast`]): the signature of a
-//! client that declares elicitation and answers by itself.
+//! client that declares elicitation and answers by itself. On 2026-07-28 nothing waits: the
+//! round that asks seals the time it asked (milliseconds of the replica's clock) into its
+//! `requestState`, and the retry that answers is timed from it, on whichever replica it lands
+//! ([`Round::set_too_fast`](crate::mrtr::Round::set_too_fast) sets the threshold). The time then
+//! includes both trips over the network, and clocks of replicas that disagree by more than a
+//! few milliseconds shift it by as much.
+//!
+//! **Empty answers.** An accepted form whose content has nothing in it (`{}`, no content, or
+//! only `null`s) although the form requires a field is counted on its own
+//! ([`accepted_empty`]), as well as rejected: a host that auto-approves, or renders the form as
+//! a yes/no dialog, sends that.
 //!
 //! Two sinks, both optional and both free when unused:
 //! - an [`Observer`] callback, installed once with [`set_observer`];
 //! - with the `metrics` feature, the [`metrics`](https://docs.rs/metrics) facade: counters
 //!   `elicit_asked_total{elicitation, client}`, `elicit_answered_total{elicitation, outcome,
-//!   client}` and `elicit_answered_too_fast_total{client, outcome}`, and the histogram
+//!   client}`, `elicit_answered_too_fast_total{client, outcome}` and
+//!   `elicit_accepted_empty_total{client}`, and the histogram
 //!   `elicit_answer_seconds{client, outcome}`. Without a recorder installed, the facade does
 //!   nothing.
 //!
@@ -117,10 +128,18 @@ pub trait Observer: Send + Sync + 'static {
         let _ = client;
         self.answered(elicitation, outcome);
     }
-    /// An answer came back, this long after the request was sent (recorded where the server
-    /// waits for it, before 2026-07-28). Nothing by default.
+    /// An answer came back, this long after the request was sent: where the server waits for
+    /// it (before 2026-07-28), and from the round that asked to the retry that answered (on
+    /// 2026-07-28). Nothing by default.
     fn timed(&self, answer: &TimedAnswer<'_>) {
         let _ = answer;
+    }
+    /// The client `client` accepted a form with empty content (no field the form names, or
+    /// each `null`) although the form requires a field: what a client that answers by itself
+    /// sends. The answer is also counted as [`Outcome::Rejected`] by
+    /// [`answered_by`](Observer::answered_by). Nothing by default.
+    fn accepted_empty(&self, client: &str) {
+        let _ = client;
     }
 }
 
@@ -203,6 +222,37 @@ pub fn timed(answer: &TimedAnswer<'_>) {
             .increment(1);
         }
     }
+}
+
+/// Record that the client [`for_client`] names accepted a form with empty content where the
+/// form requires a field: with the `metrics` feature, `elicit_accepted_empty_total{client}`.
+/// The reader of replies calls it; the answer's outcome is counted by [`answered`] as always.
+pub fn accepted_empty() {
+    let client = current_client();
+    if let Some(observer) = OBSERVER.get() {
+        observer.accepted_empty(&client);
+    }
+    #[cfg(feature = "metrics")]
+    metrics::counter!("elicit_accepted_empty_total", "client" => client).increment(1);
+}
+
+/// [`timed`], for the client [`for_client`] names (`"unknown"` outside it): an answer to a
+/// 2026-07-28 round, timed from the round that asked.
+pub(crate) fn timed_in_scope(
+    elicitation: &str,
+    outcome: Outcome,
+    elapsed: Duration,
+    fields: usize,
+    too_fast: TooFast,
+) {
+    let client = current_client();
+    timed(&TimedAnswer {
+        elicitation,
+        client: &client,
+        outcome,
+        elapsed,
+        too_fast: too_fast.is_too_fast(elapsed, fields),
+    });
 }
 
 thread_local! {
@@ -475,7 +525,9 @@ impl Default for TooFast {
     }
 }
 
-/// An answer, timed where the server sent the request and waited for it: recorded by [`timed`].
+/// An answer, timed from the request to its answer: where the server sent the request and
+/// waited for it (before 2026-07-28), or from the round that asked to the retry that answered
+/// (on 2026-07-28). Recorded by [`timed`].
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[non_exhaustive]
 pub struct TimedAnswer<'a> {

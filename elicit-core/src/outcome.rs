@@ -352,7 +352,7 @@ pub(crate) fn explain_without_schema(error: &ReplyError) -> String {
             format!("{}.", rules.join("; "))
         }
         ReplyError::NotFinished => {
-            "the step on the page is not finished yet: finish it there, then accept again."
+            "the step on the page is not finished yet: finish it there, then retry or continue."
                 .to_owned()
         }
     }

@@ -383,6 +383,12 @@ fn judge<'r, T: FromContent>(
         Action::Decline => Elicitation::Decline,
         Action::Cancel => Elicitation::Cancel,
         Action::Accept => {
+            if content.values.iter().all(Option::is_none) && schema.required().next().is_some() {
+                // Accepted with nothing in it, where something is required: what a client that
+                // answers by itself sends (`{}`), counted per client. Asked again as any broken
+                // rule is, naming the fields.
+                crate::observe::accepted_empty();
+            }
             schema.check_values(&content.values)?;
             Elicitation::Accept(T::from_content(content)?)
         }

@@ -309,6 +309,51 @@ impl<T> FormRequest<T> {
         again.wire = None;
         again
     }
+
+    /// [`reasked`](FormRequest::reasked), keeping what was right: each field of the answer's
+    /// `content` (the `ElicitResult`'s `content` member) whose value kept its rules is
+    /// pre-filled, as the field's `default`, so that the user corrects what was wrong and
+    /// retypes nothing else. The message says what was wrong, as `reasked`'s does.
+    ///
+    /// Never pre-filled: a field whose value broke a rule (it is asked as first asked, with its
+    /// declared default if it has one), a field left empty, and a field that looks like a
+    /// credential by its name, title or description (a form must not ask for one; what a user
+    /// typed there is not sent back out). Pre-fill only what a person answered and may answer
+    /// again: never a consent form, whose every answer must come from the person each time
+    /// (the library's consent asks re-ask with [`reasked`](FormRequest::reasked)). Each revision
+    /// writes the defaults it has: 2025-06-18 keeps only booleans'
+    /// ([`for_revision`](FormRequest::for_revision)). An error that is not broken rules (a reply
+    /// that could not be read) keeps nothing.
+    ///
+    /// ```
+    /// # extern crate elicit_core as mcp_elicit;
+    /// use mcp_elicit::{FormRequest, schema::{IntegerSchema, Property, RequestedSchema, StringSchema}};
+    /// use serde_json::json;
+    ///
+    /// let schema = RequestedSchema::new(vec![
+    ///     Property::new("service", StringSchema::new()).title("Service"),
+    ///     Property::new("replicas", IntegerSchema::new().minimum(1).maximum(10)).title("Replicas"),
+    /// ])?;
+    /// let form = FormRequest::new("Deploy what, how wide?", schema)?;
+    /// let reply = json!({"action": "accept", "content": {"service": "billing-api", "replicas": 40}});
+    /// let error = form.parse_reply(&reply).unwrap_err();
+    /// let again = serde_json::to_value(form.reasked_keeping(&error, reply.get("content")))?;
+    /// let properties = &again["requestedSchema"]["properties"];
+    /// assert_eq!(properties["service"]["default"], "billing-api");
+    /// assert_eq!(properties["replicas"].get("default"), None);
+    /// assert!(again["message"].as_str().unwrap().contains("Replicas must be at most 10."));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn reasked_keeping(&self, error: &ReplyError, content: Option<&Value>) -> Self {
+        let mut again = self.reasked(error);
+        if let (Some(broken), Some(Value::Object(content))) = (error.violations(), content)
+            && let Some(kept) = self.schema.with_kept_answers_as_defaults(content, broken)
+        {
+            again.schema = Cow::Owned(kept);
+        }
+        again
+    }
 }
 
 impl<T> FormRequest<T> {

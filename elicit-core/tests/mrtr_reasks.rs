@@ -206,3 +206,83 @@ fn an_unreadable_url_answer_counts_against_the_same_reasks() {
         "the client's reply could not be read (`action` must be \"accept\", \"decline\" or \"cancel\")."
     );
 }
+
+/// A re-asked form pre-fills each field whose answer kept its rules, as its `default`, and
+/// not the field that broke one; the message says what was wrong, as before.
+#[test]
+fn a_reasked_form_prefills_what_kept_its_rules() {
+    let rounds = rounds();
+    let params = call();
+    let first = asked(&rounds, &params, Ask::form::<DeployTarget>("target"));
+    let schema_of = |result: &elicit_core::mrtr::InputRequiredResult| {
+        result.input_requests().get("target").unwrap()["params"]["requestedSchema"].clone()
+    };
+    assert_eq!(schema_of(&first)["properties"]["env"].get("default"), None);
+
+    // The environment kept its rules, the ticket broke one.
+    let retried = retry(
+        &params,
+        &first,
+        json!({ "target": accept(json!({ "env": "production", "ticket": "CH" })) }),
+    );
+    let again = asked(&rounds, &retried, Ask::form::<DeployTarget>("target"));
+    let schema = schema_of(&again);
+    assert_eq!(schema["properties"]["env"]["default"], "production");
+    assert_eq!(schema["properties"]["ticket"].get("default"), None);
+    assert!(
+        message_of(&again, "target").starts_with("Your last answer could not be used: ticket "),
+        "{}",
+        message_of(&again, "target")
+    );
+
+    // The pre-filled answer is read as any other.
+    let retried = retry(
+        &params,
+        &again,
+        json!({ "target": accept(json!({ "env": "production", "ticket": "CHG-1" })) }),
+    );
+    let target = ready(
+        round::<()>(&rounds, &retried)
+            .unwrap()
+            .answer(Ask::form::<DeployTarget>("target"))
+            .unwrap(),
+    );
+    assert!(matches!(
+        target,
+        Elicitation::Accept(DeployTarget {
+            env: Env::Production,
+            ..
+        })
+    ));
+}
+
+/// Archive the project for good?
+#[derive(elicit_derive::Elicit, Debug)]
+#[elicit(crate = elicit_core, consent)]
+struct Archive {
+    #[elicit(consent)]
+    confirm: bool,
+    #[elicit(min_length = 10)]
+    reason: String,
+}
+
+/// Consent comes from the person, every time: a consent form asked again pre-fills nothing,
+/// not even a box the last answer ticked.
+#[test]
+fn a_reasked_consent_form_prefills_nothing() {
+    let rounds = rounds();
+    let params = call();
+    let first = asked(&rounds, &params, Ask::consent::<Archive>("archive"));
+    let retried = retry(
+        &params,
+        &first,
+        json!({ "archive": accept(json!({ "confirm": true, "reason": "old" })) }),
+    );
+    let again = asked(&rounds, &retried, Ask::consent::<Archive>("archive"));
+    assert_eq!(
+        again.input_requests().get("archive").unwrap()["params"]["requestedSchema"],
+        first.input_requests().get("archive").unwrap()["params"]["requestedSchema"],
+        "asked again as first asked",
+    );
+    assert!(message_of(&again, "archive").starts_with("Your last answer could not be used: "));
+}

@@ -200,3 +200,25 @@ fn a_flow_id_is_per_key_and_a_new_call_starts_a_new_flow() {
     let mut other = round::<()>(&rounds, &params).unwrap();
     assert_ne!(other.flow_id("a").unwrap().id, a.id);
 }
+
+/// Hosts show no accept button for a URL request: the note on a URL question asked again says
+/// what the user can do there (an unfinished accept is never counted, so no re-ask is spent).
+#[test]
+fn an_unfinished_step_says_to_finish_the_page_then_retry_or_continue() {
+    let rounds = rounds().with_reasks(1);
+    let store = MemoryFlowStore::new();
+    let params = connect();
+    let (_, first) = run(&mut round(&rounds, &params).unwrap(), &store);
+    let first = ask(first);
+    let accepted = retry(
+        &params,
+        &first,
+        json!({ "api_key": { "action": "accept" } }),
+    );
+    let again = ask(run(&mut round(&rounds, &accepted).unwrap(), &store).1);
+    assert_eq!(
+        message_of(&again, "api_key"),
+        "Enter your API key. (the page is still open: finish the step there, then retry or \
+         continue)"
+    );
+}

@@ -282,9 +282,10 @@ impl Asker {
                 method,
                 params_digest,
             };
-            let round = Arc::clone(&asking.rounds)
+            let mut round = Arc::clone(&asking.rounds)
                 .round_shared::<()>(retry, binding, UnixTime::now())
                 .map_err(|e| mrtr_error(&e))?;
+            round.set_too_fast(asking.too_fast);
             Some(Box::new(round))
         } else {
             None
@@ -410,7 +411,7 @@ impl Asker {
                 .answer(Ask::form_request(request.name().to_owned(), request))
                 .await;
         }
-        self.ask_form(request, form_outcome).await
+        self.ask_form(request, Prefill::Kept, form_outcome).await
     }
 
     /// Ask for consent with the derived `#[elicit(consent)]` form `T`: only an accepted form
@@ -439,7 +440,7 @@ impl Asker {
                 .answer(Ask::consent_request(request.name().to_owned(), request))
                 .await;
         }
-        self.ask_form(request, |request, result| {
+        self.ask_form(request, Prefill::Nothing, |request, result| {
             let action = counted_action(request.name(), &result)?;
             request.parse_consent_parts(action, result.content)
         })
@@ -838,21 +839,34 @@ impl Asker {
     }
 
     /// Before 2026-07-28: send `request`, and while its answers break its rules, send it again
-    /// saying what was wrong.
+    /// saying what was wrong; with [`Prefill::Kept`], each field whose answer kept its rules
+    /// pre-filled ([`FormRequest::reasked_keeping`]).
     async fn ask_form<T, O>(
         &mut self,
         request: FormRequest<T>,
+        prefill: Prefill,
         read: impl Fn(&FormRequest<T>, ElicitResult) -> Result<Elicitation<O>, ReplyError>,
     ) -> Result<Elicitation<O>, Stop> {
         let revision = self.revision;
         self.ask_legacy(
             request.name(),
-            |error| match error {
+            |unusable: Option<&Unusable>| match unusable {
                 None => Ok(form_params(&request, revision)?),
-                Some(error) => Ok(form_params(&request.reasked(error), revision)?),
+                Some(Unusable { error, content }) => Ok(form_params(
+                    &request.reasked_keeping(error, content.as_ref()),
+                    revision,
+                )?),
             },
-            |result| read(&request, result),
-            |asks, error| {
+            |result| {
+                // What the answer held, kept for the re-ask only if it is not used: `read`
+                // moves the content into the form's fields.
+                let content = match (prefill, &result.action) {
+                    (Prefill::Kept, ElicitationAction::Accept) => result.content.clone(),
+                    _ => None,
+                };
+                read(&request, result).map_err(|error| Unusable { error, content })
+            },
+            |asks, Unusable { error, .. }| {
                 let explanation = request.explain(&error);
                 Rejected::new(request.name(), asks, error, explanation)
             },
@@ -867,18 +881,18 @@ impl Asker {
     /// The params are built right before each send and moved into rmcp's request, so that a
     /// pending question holds one copy of them (rmcp's): no second copy of its schema is kept
     /// while the user answers, only what the answer's timing needs.
-    async fn ask_legacy<O>(
+    async fn ask_legacy<O, E>(
         &mut self,
         name: &str,
-        params: impl Fn(Option<&ReplyError>) -> Result<ElicitRequestParams, Stop>,
-        read: impl Fn(ElicitResult) -> Result<O, ReplyError>,
-        rejected: impl Fn(u32, ReplyError) -> Rejected,
+        params: impl Fn(Option<&E>) -> Result<ElicitRequestParams, Stop>,
+        read: impl Fn(ElicitResult) -> Result<O, E>,
+        rejected: impl Fn(u32, E) -> Rejected,
         no_reply: impl Fn() -> O,
     ) -> Result<O, Stop> {
         let peer = self.context.peer.clone();
         let mut unusable = 0;
         // Boxed: most calls never hold one, and a pending call would hold its room.
-        let mut why: Option<Box<ReplyError>> = None;
+        let mut why: Option<Box<E>> = None;
         loop {
             let (fields, asked) = {
                 let sent = params(why.as_deref())?;
@@ -992,6 +1006,22 @@ impl Asker {
             }
         }
     }
+}
+
+/// What a form asked again after an unusable answer pre-fills.
+#[derive(Clone, Copy)]
+enum Prefill {
+    /// Each field whose answer kept its rules ([`FormRequest::reasked_keeping`]).
+    Kept,
+    /// Nothing: a consent form, whose every answer comes from the person, each time.
+    Nothing,
+}
+
+/// Before 2026-07-28, an answer to a form that could not be used: why, and the content it
+/// held (accepted, on a form that pre-fills), for the re-ask.
+struct Unusable {
+    error: ReplyError,
+    content: Option<Value>,
 }
 
 /// Before 2026-07-28, the open flow of a call that waits for its page: abandoned unless it is

@@ -67,7 +67,7 @@ enum Unsolicited {
 /// The note of a URL flow's question asked again because its page was still open when the
 /// server stopped waiting for it: what the user can do, in any client (none has a button named
 /// "accept" for a URL request).
-const STILL_OPEN: &str = "the page is still open: finish the step there, then continue here";
+const STILL_OPEN: &str = "the page is still open: finish the step there, then retry or continue";
 
 /// Why an answer could not be used (unnameable outside this crate): the error, what was wrong in the user's words, and the
 /// request to send if the question is asked again (`None`: the same request).
@@ -92,8 +92,23 @@ impl Unusable {
         })
     }
 
-    /// An answer to `form` that broke its rules: the form is asked again saying what was wrong.
-    fn of_form<T>(form: &FormRequest<T>, error: ReplyError) -> Box<Self> {
+    /// An answer to `form` that broke its rules: the form is asked again saying what was wrong,
+    /// each field of `reply` that kept its rules pre-filled
+    /// ([`FormRequest::reasked_keeping`]).
+    fn of_form<T>(form: &FormRequest<T>, error: ReplyError, reply: &Value) -> Box<Self> {
+        Box::new(Self {
+            explanation: form.explain(&error),
+            again: Some(elicit_request(
+                &form.reasked_keeping(&error, reply.get("content")),
+            )),
+            error,
+        })
+    }
+
+    /// An answer to the consent form `form` that broke its rules: the form is asked again
+    /// saying what was wrong, with nothing pre-filled (consent comes from the person, every
+    /// time).
+    fn of_consent_form<T>(form: &FormRequest<T>, error: ReplyError) -> Box<Self> {
         Box::new(Self {
             explanation: form.explain(&error),
             again: Some(elicit_request(&form.reasked(&error))),
@@ -135,7 +150,8 @@ impl Ask<()> {
             before_asked: Unsolicited::Ignored,
             counted: None,
             read: Box::new(move |reply| {
-                parse_with_schema(form.schema(), reply).map_err(|e| Unusable::of_form(&form, e))
+                parse_with_schema(form.schema(), reply)
+                    .map_err(|e| Unusable::of_form(&form, e, reply))
             }),
         }
     }
@@ -170,7 +186,7 @@ impl Ask<()> {
             read: Box::new(move |reply| {
                 parse_with_schema(form.schema(), reply)
                     .map(|outcome| consent_of(outcome, form.message()))
-                    .map_err(|e| Unusable::of_form(&form, e))
+                    .map_err(|e| Unusable::of_consent_form(&form, e))
             }),
         }
     }
@@ -376,6 +392,9 @@ pub(crate) mod sealed {
             request: Cow<'static, Value>,
             name: Option<Text>,
         );
+        /// A fresh answer to the elicitation `name`, a form of `fields` fields (0: a URL
+        /// question), came to `outcome`: counted, and timed from the round that asked it.
+        fn answered(&mut self, name: &str, outcome: crate::observe::Outcome, fields: usize);
     }
 
     impl<O> Sealed for Ask<O> {}
@@ -403,7 +422,7 @@ impl<O> Asks for Ask<O> {
                         read.as_ref().map_or_else(|why| !why.counted, |_| true),
                     ),
                 };
-                crate::observe::answered(name, outcome);
+                round.answered(name, outcome, fields_of(self.request.value()));
             }
             match read {
                 Ok(answer) => {
@@ -488,6 +507,17 @@ fn question_of(request: &Value) -> String {
         let _ = write!(hex, "{byte:02x}");
     }
     hex
+}
+
+/// How many fields the form an input request asks has (0 for a URL question), for the time a
+/// person needs to answer it ([`crate::observe::TooFast`]).
+fn fields_of(request: &Value) -> usize {
+    request
+        .get("params")
+        .and_then(|params| params.get("requestedSchema"))
+        .and_then(|schema| schema.get("properties"))
+        .and_then(Value::as_object)
+        .map_or(0, Map::len)
 }
 
 /// The interrupt-budget outcome of a fresh answer that was (`usable`) or was not read.

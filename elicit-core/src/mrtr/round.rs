@@ -92,6 +92,8 @@ where
             rounds,
             binding: OwnedBinding::of(&binding),
             now,
+            asked_at: envelope.asked_at,
+            too_fast: crate::observe::TooFast::DEFAULT,
             capabilities: retry.capabilities,
             responses,
             resumed: opened.is_some(),
@@ -138,6 +140,10 @@ struct Envelope<S> {
     /// in every round.
     #[serde(rename = "f", default)]
     flows: BTreeMap<String, String>,
+    /// When the round that sealed this state asked its questions: milliseconds since the Unix
+    /// epoch on the clock of the replica that sealed it, to time the answers to them.
+    #[serde(rename = "t", default)]
+    asked_at: Option<u64>,
 }
 
 impl<S> Default for Envelope<S> {
@@ -149,6 +155,7 @@ impl<S> Default for Envelope<S> {
             rejections: BTreeMap::new(),
             questions: BTreeMap::new(),
             flows: BTreeMap::new(),
+            asked_at: None,
         }
     }
 }
@@ -171,6 +178,8 @@ struct EnvelopeRef<'a, S> {
     questions: BTreeMap<&'a str, &'a str>,
     #[serde(rename = "f", skip_serializing_if = "BTreeMap::is_empty")]
     flows: &'a BTreeMap<String, String>,
+    #[serde(rename = "t", skip_serializing_if = "Option::is_none")]
+    asked_at: Option<u64>,
 }
 
 /// The outcome of asking: the answers are here, or the input-required result to return.
@@ -246,6 +255,10 @@ pub struct Round<'r, S = ()> {
     rounds: Shared<'r>,
     binding: OwnedBinding,
     now: UnixTime,
+    /// When the round this run resumes asked (milliseconds since the Unix epoch), if it said.
+    asked_at: Option<u64>,
+    /// How fast is faster than a person, for the answers read fresh in this run.
+    too_fast: crate::observe::TooFast,
     capabilities: DeclaredCapabilities,
     responses: BTreeMap<String, Value>,
     /// Whether the request carried a `requestState` that opened.
@@ -369,6 +382,7 @@ where
             rejections: &self.rejections,
             questions,
             flows: &self.flows,
+            asked_at: millis_now(),
         };
         let sealed =
             self.rounds
@@ -425,6 +439,15 @@ impl<S> Round<'_, S> {
     /// run (the default is [`Rounds::with_reasks`]'s).
     pub fn set_reasks(&mut self, reasks: u32) {
         self.reasks = reasks;
+    }
+
+    /// How fast an answer read in this run must come to be counted as faster than a person
+    /// ([`crate::observe::TooFast`]; [`TooFast::DEFAULT`](crate::observe::TooFast::DEFAULT)
+    /// unless set). An answer is timed from the round that asked it, whose state carries the
+    /// time it asked, to this run ([`crate::observe::timed`]); the rmcp `Asker` sets the
+    /// server's `AskConfig::with_too_fast` here.
+    pub fn set_too_fast(&mut self, too_fast: crate::observe::TooFast) {
+        self.too_fast = too_fast;
     }
 
     /// The URL flow of the question asked under `key`: the one an earlier round started, or a
@@ -579,7 +602,24 @@ impl Spend {
     }
 }
 
+/// Now, in milliseconds since the Unix epoch; `None` on a clock set before it.
+fn millis_now() -> Option<u64> {
+    let since = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .ok()?;
+    u64::try_from(since.as_millis()).ok()
+}
+
 impl<S> sealed::Collect for Round<'_, S> {
+    fn answered(&mut self, name: &str, outcome: crate::observe::Outcome, fields: usize) {
+        crate::observe::answered(name, outcome);
+        if let (Some(asked_at), Some(now)) = (self.asked_at, millis_now()) {
+            // A replica whose clock is behind the asking one's reads no time at all.
+            let elapsed = std::time::Duration::from_millis(now.saturating_sub(asked_at));
+            crate::observe::timed_in_scope(name, outcome, elapsed, fields, self.too_fast);
+        }
+    }
+
     fn lookup(&mut self, key: &str, question: &str, unasked: bool) -> Option<(Value, bool)> {
         let same_question = self.questions.get(key).map(String::as_str) == Some(question);
         if let Some(answer) = self.carried.get(key) {

@@ -130,6 +130,53 @@ impl RequestedSchema {
             .collect()
     }
 
+    /// This schema with the value each property kept in `content` as its default, for the form
+    /// asked again after an answer broke some of its rules; `None` when no property kept one.
+    ///
+    /// A property keeps no value when `broken` names it, when `content` has none for it (absent
+    /// or `null`), when its value breaks one of its rules, or when it looks like a credential
+    /// (its name, title or description, read by the lexicon clients read forms with): a form
+    /// must not ask for one, and a value the user typed into such a field is not sent back out.
+    /// The result is checked as [`new`](RequestedSchema::new) checks a schema; a schema that
+    /// would not pass is not offered (`None`).
+    pub(crate) fn with_kept_answers_as_defaults(
+        &self,
+        content: &Map<String, Value>,
+        broken: &Violations,
+    ) -> Option<Self> {
+        let mut properties: Option<Vec<Property>> = None;
+        for (i, p) in self.properties.iter().enumerate() {
+            if broken.concerns(&p.name)
+                || crate::credential::field_credential_kind(
+                    &p.name,
+                    p.title.as_deref(),
+                    p.description.as_deref(),
+                )
+                .is_some()
+            {
+                continue;
+            }
+            let Some(value) = read_value(&p.kind, content.get(p.name())) else {
+                continue;
+            };
+            if p.check_read(Some(&value)).is_err() {
+                continue;
+            }
+            let Some(kind) = kind_with_default(&p.kind, &value) else {
+                continue;
+            };
+            let properties = properties.get_or_insert_with(|| self.properties.to_vec());
+            if let Some(property) = properties.get_mut(i) {
+                property.kind = kind;
+            }
+        }
+        let properties = properties?;
+        check_properties(&properties).ok()?;
+        Some(Self {
+            properties: Cow::Owned(properties),
+        })
+    }
+
     /// Every rule of every property, on one value per property (`None`: absent or `null`): the
     /// one loop behind [`validate`](RequestedSchema::validate) and every reply.
     pub(crate) fn check_values(&self, values: &[Option<FieldValue<'_>>]) -> Result<(), Violations> {
@@ -267,4 +314,34 @@ fn check_options(p: &Property, options: &[EnumOption], dynamic: bool) -> Result<
         });
     }
     Ok(())
+}
+
+/// `kind` with `value`, which keeps its rules, as its default; `None` for a value no default of
+/// this kind can hold.
+fn kind_with_default(kind: &PropertyKind, value: &FieldValue<'_>) -> Option<PropertyKind> {
+    let mut kind = kind.clone();
+    match (&mut kind, value) {
+        (PropertyKind::String(s), FieldValue::Str(text)) => {
+            s.default = Some(text.clone().into_owned().into());
+        }
+        (PropertyKind::Select(s), FieldValue::Str(text)) => {
+            s.default = Some(text.clone().into_owned().into());
+        }
+        (PropertyKind::Integer(n), FieldValue::Int(_) | FieldValue::Float(_)) => {
+            n.default = Some(check::integer_value(value).ok()?);
+        }
+        (PropertyKind::Number(n), FieldValue::Int(_) | FieldValue::Float(_)) => {
+            n.default = Some(check::number_value(value).ok()?);
+        }
+        (PropertyKind::Boolean(b), FieldValue::Bool(ticked)) => b.default = Some(*ticked),
+        (PropertyKind::MultiSelect(m), FieldValue::Items(items)) => {
+            let chosen: Option<Vec<_>> = items
+                .iter()
+                .map(|item| item.as_ref().map(|text| text.clone().into_owned().into()))
+                .collect();
+            m.default = Some(Cow::Owned(chosen?));
+        }
+        _ => return None,
+    }
+    Some(kind)
 }

@@ -26,7 +26,8 @@ use serde_json::json;
 
 const MESSAGE: &str = "Connect your account on our page.";
 const PAGE: &str = "https://pages.example.com/connect";
-const NOT_FINISHED: &str = "the step on the page is not finished yet: finish it, then accept";
+const NOT_FINISHED: &str =
+    "the step on the page is not finished yet: finish it there, then retry or continue";
 
 #[derive(Deserialize, schemars::JsonSchema, Default)]
 struct Step {

@@ -88,3 +88,65 @@ async fn replaying_an_earlier_round_cannot_reset_the_reask_count() {
     let last = s.send("deploy", deploy(), None, Some(again.answered(&bad)));
     assert_eq!(completed(last.await), rejected_after("2 tries"));
 }
+
+on_both_revisions! {
+    /// Codex has answered `accept` with `{}` for forms it rendered as an approval dialog: the
+    /// form is asked once more, naming each required field, then the call stops legibly
+    /// (and does not loop).
+    async fn an_empty_accept_is_asked_once_naming_the_required_fields_then_stopped(revision) {
+        let client = Client::declaring(form_only()).answering([accept(json!({}))]);
+        let s = connect(revision, ops(), client).await;
+        let result = s.call("deploy", deploy()).await;
+        let missing = "Environment is required; Replicas is required.";
+        assert_eq!(
+            result,
+            error(&format!(
+                "The answer could not be used after 2 tries: {missing} Nothing was deployed."
+            ))
+        );
+        assert_eq!(s.messages(), [DEPLOY_MESSAGE, &reasked(missing, DEPLOY_MESSAGE)]);
+    }
+}
+
+on_both_revisions! {
+    /// GitHub Copilot CLI shows a select's first option highlighted without selecting it, so
+    /// the answer lacks that field: asked once more naming it, with what was answered
+    /// pre-filled, then the call stops legibly.
+    async fn a_select_left_out_is_asked_once_naming_it_then_stopped(revision) {
+        let client = Client::declaring(form_only()).answering([accept(json!({"replicas": 3}))]);
+        let s = connect(revision, ops(), client).await;
+        let result = s.call("deploy", deploy()).await;
+        assert_eq!(
+            result,
+            error(
+                "The answer could not be used after 2 tries: Environment is required. \
+                 Nothing was deployed."
+            )
+        );
+        let again = reasked("Environment is required.", DEPLOY_MESSAGE);
+        assert_eq!(s.messages(), [DEPLOY_MESSAGE, &again]);
+        let asked = s.asked();
+        let schema = form(&asked[1]).1;
+        assert_eq!(schema["properties"]["replicas"]["default"], 3, "what was answered");
+        assert_eq!(schema["properties"]["env"]["default"], "staging", "the form's own");
+    }
+}
+
+on_both_revisions! {
+    /// What kept its rules comes back pre-filled, through rmcp's types: the environment chosen
+    /// (not the form's own default) and the ticket; the replicas that broke a rule keep the
+    /// form's own default, never the 11.
+    async fn a_reask_prefills_what_kept_its_rules(revision) {
+        let client = Client::declaring(form_only()).answering([
+            accept(json!({"env": "production", "replicas": 11, "change_ticket": "CHG-1234"})),
+            staging(),
+        ]);
+        let s = connect(revision, ops(), client).await;
+        assert_eq!(s.call("deploy", deploy()).await, ok(DEPLOYED));
+        let asked = s.asked();
+        let schema = form(&asked[1]).1;
+        assert_eq!(schema["properties"]["env"]["default"], "production");
+        assert_eq!(schema["properties"]["change_ticket"]["default"], "CHG-1234");
+        assert_eq!(schema["properties"]["replicas"]["default"], 2);
+    }
+}

@@ -6,11 +6,15 @@
 //! - Before 2026-07-28, each answer is timed (`elicit_answer_seconds{client, outcome}`, in
 //!   seconds) and, when it came back faster than a person could read its form (1 s plus 250 ms
 //!   a field by default), counted in `elicit_answered_too_fast_total{client, outcome}`.
-//! - On 2026-07-28 the counts carry the client too; nothing is timed (nothing waits).
+//! - On 2026-07-28 the counts carry the client too, and each answer is timed from the round
+//!   that asked it (its time sealed in the `requestState`) to the retry that answers.
+//! - A form accepted with nothing in it where a field is required is counted on its own,
+//!   `elicit_accepted_empty_total{client}`, on both revisions.
 //!
 //! Each test runs on a current-thread runtime inside `metrics::with_local_recorder`, so the
 //! server and the client record into that test's recorder alone, on tokio's paused clock: an
-//! answer "after 5 s" takes no time, and its sample is exactly 5 s.
+//! answer "after 5 s" takes no time, and its sample is exactly 5 s. The 2026-07-28 timing reads
+//! the wall clock (it crosses replicas), so those tests run in real time, with short waits.
 //!
 //! `cargo test -p elicit-examples --features metrics --test observe_clients`
 
@@ -65,24 +69,25 @@ impl Recorded {
             .filter_map(|pair| pair.strip_prefix(&prefix).map(str::to_owned))
             .collect()
     }
-
-    /// The names of the metrics recorded.
-    fn names(&self) -> BTreeSet<&str> {
-        self.0
-            .keys()
-            .map(|key| key.split_once('{').map_or(key.as_str(), |(name, _)| name))
-            .collect()
-    }
 }
 
 /// Runs `test` on a paused current-thread runtime with a recorder of its own: what it recorded.
 fn recorded<F: Future<Output = ()>>(test: impl FnOnce() -> F) -> Recorded {
+    recorded_on(true, test)
+}
+
+/// [`recorded`] on tokio's real clock.
+fn recorded_in_real_time<F: Future<Output = ()>>(test: impl FnOnce() -> F) -> Recorded {
+    recorded_on(false, test)
+}
+
+fn recorded_on<F: Future<Output = ()>>(paused: bool, test: impl FnOnce() -> F) -> Recorded {
     let recorder = DebuggingRecorder::new();
     let snapshotter = recorder.snapshotter();
     metrics::with_local_recorder(&recorder, || {
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()
-            .start_paused(true)
+            .start_paused(paused)
             .build()
             .expect("a runtime");
         runtime.block_on(test());
@@ -117,12 +122,24 @@ async fn deploy_by(
     answer: rmcp::model::ElicitResult,
     after: Duration,
 ) {
+    deploy_judged_by(revision, TooFast::DEFAULT, name, [answer], after).await;
+}
+
+/// [`deploy_by`], with the server's `too_fast` and the client's `answers` in turn; what the
+/// tool returned.
+async fn deploy_judged_by<const N: usize>(
+    revision: Revision,
+    too_fast: TooFast,
+    name: &str,
+    answers: [rmcp::model::ElicitResult; N],
+    after: Duration,
+) -> common::Returned {
     let user = Client::declaring(form_only())
         .named(name)
-        .answering([answer])
+        .answering(answers)
         .after(after);
-    let s = connect(revision, counting(TooFast::DEFAULT), user).await;
-    s.call("deploy", deploy()).await;
+    let s = connect(revision, counting(too_fast), user).await;
+    s.call("deploy", deploy()).await
 }
 
 #[test]
@@ -272,17 +289,84 @@ fn any_other_name_is_other_and_no_name_is_unknown_whatever_clients_send() {
 }
 
 #[test]
-fn on_2026_07_28_the_counts_carry_the_client_and_nothing_is_timed() {
-    let recorded = recorded(|| async {
+fn on_2026_07_28_the_counts_carry_the_client_and_each_answer_is_timed_from_its_round() {
+    // A threshold of 300 ms, in real time: an instant decline is too fast, an answer after
+    // 700 ms is not.
+    let too_fast = TooFast::new(Duration::from_millis(300), Duration::ZERO);
+    let recorded = recorded_in_real_time(|| async {
         let v = Revision::V2026_07_28;
-        deploy_by(v, "Claude Code", decline(), Duration::ZERO).await;
+        deploy_judged_by(v, too_fast, "Claude Code", [decline()], Duration::ZERO).await;
+        deploy_judged_by(
+            v,
+            too_fast,
+            "Claude Code",
+            [decline()],
+            Duration::from_millis(700),
+        )
+        .await;
     });
 
     let asked = "elicit_asked_total{client=claude-code,elicitation=DeployTarget}";
-    assert_eq!(recorded.counter(asked), 1);
+    assert_eq!(recorded.counter(asked), 2);
     let declined =
         "elicit_answered_total{client=claude-code,elicitation=DeployTarget,outcome=declined}";
-    assert_eq!(recorded.counter(declined), 1);
-    let names = BTreeSet::from(["elicit_answered_total", "elicit_asked_total"]);
-    assert_eq!(recorded.names(), names);
+    assert_eq!(recorded.counter(declined), 2);
+    let too_fast = "elicit_answered_too_fast_total{client=claude-code,outcome=declined}";
+    assert_eq!(recorded.counter(too_fast), 1, "the instant one only");
+    let mut seconds =
+        recorded.samples("elicit_answer_seconds{client=claude-code,outcome=declined}");
+    seconds.sort_by(f64::total_cmp);
+    let [instant, slow] = seconds[..] else {
+        panic!("both answers timed: {seconds:?}")
+    };
+    assert!(instant < 0.3, "{instant}");
+    // From the round that asked to the retry: the client's 700 ms and both trips.
+    assert!((0.7..5.0).contains(&slow), "{slow}");
+}
+
+/// A client that accepts the form with `{}`, as Codex has for forms it rendered as an approval:
+/// counted per client on its own (and as rejected), asked once more naming the required fields
+/// it left out, then the call ends with an `isError` result naming them.
+#[test]
+fn an_empty_accept_is_counted_per_client_on_both_revisions() {
+    for revision in [Revision::V2025_11_25, Revision::V2026_07_28] {
+        let recorded = recorded(|| async move {
+            let returned = deploy_judged_by(
+                revision,
+                TooFast::DEFAULT,
+                "Cursor",
+                [accept(json!({}))],
+                Duration::ZERO,
+            )
+            .await;
+            assert_eq!(
+                returned,
+                common::error(
+                    "The answer could not be used after 2 tries: Environment is required; \
+                     Replicas is required. Nothing was deployed."
+                ),
+                "{revision}"
+            );
+        });
+        let empty = "elicit_accepted_empty_total{client=cursor}";
+        assert_eq!(recorded.counter(empty), 2, "{revision}: both tries");
+        let rejected =
+            "elicit_answered_total{client=cursor,elicitation=DeployTarget,outcome=rejected}";
+        assert_eq!(recorded.counter(rejected), 2, "{revision}");
+    }
+}
+
+/// A form answered with a field: not empty, however many are missing.
+#[test]
+fn an_accept_missing_only_some_fields_is_not_counted_as_empty() {
+    let recorded = recorded(|| async {
+        let v = Revision::V2025_11_25;
+        deploy_by(v, "Cursor", accept(json!({"replicas": 2})), Duration::ZERO).await;
+    });
+    assert_eq!(
+        recorded.counter("elicit_accepted_empty_total{client=cursor}"),
+        0
+    );
+    let rejected = "elicit_answered_total{client=cursor,elicitation=DeployTarget,outcome=rejected}";
+    assert_eq!(recorded.counter(rejected), 2);
 }
