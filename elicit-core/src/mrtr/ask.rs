@@ -102,6 +102,7 @@ impl Unusable {
                 &form.reasked_keeping(&error, reply.get("content")),
             )),
             error,
+            counted: true,
         })
     }
 
