@@ -14,6 +14,7 @@ use tokio::task::JoinHandle;
 use super::client::AnsweringClient;
 use super::convert::revision;
 use super::handler::AskingHandler;
+use super::profile::{Pace, Profile};
 use super::wire::AskingService;
 use crate::Revision;
 use crate::client::{Answerer, WrongMode};
@@ -116,6 +117,8 @@ pub struct TestKit {
     served: Served,
     wait: Duration,
     max_rounds: usize,
+    pace: Pace,
+    host: Option<Profile>,
 }
 
 /// How the [`TestKit`] serves a server: the way the transport it ships on does, so that a test
@@ -153,7 +156,37 @@ impl TestKit {
             served: Served::Stdio,
             wait: Self::DEFAULT_WAIT,
             max_rounds: DEFAULT_MRTR_MAX_ROUNDS,
+            pace: Pace::INSTANT,
+            host: None,
         }
+    }
+
+    /// The user answers at `pace` ([`Pace::INSTANT`] by default: a script answers at once).
+    /// Give a test whose user consents [`Pace::PERSON`]: before 2026-07-28 a consent accepted
+    /// faster than a person can read it is not taken ([`Stop::AutomaticConsent`](super::Stop)),
+    /// and nothing in the library lets a test skip that.
+    #[must_use]
+    pub fn with_pace(mut self, pace: Pace) -> Self {
+        self.pace = pace;
+        self
+    }
+
+    /// Connect as `host` does: its modes (those the answerer has too) and its rule
+    /// ([`Profile`]). [`Profile::kit`] is this, with the host's revision, pace and wait.
+    #[must_use]
+    pub fn as_host(mut self, host: Profile) -> Self {
+        self.host = Some(host);
+        self
+    }
+
+    /// The user's pace.
+    pub fn pace(&self) -> Pace {
+        self.pace
+    }
+
+    /// The host it connects as, if any.
+    pub fn host(&self) -> Option<Profile> {
+        self.host
     }
 
     /// Serve the server as `served` says: through [`AskingService`] as over stdio (the default),
@@ -232,7 +265,10 @@ impl TestKit {
             }
         });
         match self
-            .open(AnsweringClient::new(Arc::clone(&answerer)), client_io)
+            .open(
+                AnsweringClient::new(Arc::clone(&answerer)).scripted(self.pace, self.host),
+                client_io,
+            )
             .await
         {
             Ok(client) => Ok(Connected {
