@@ -49,6 +49,15 @@ use crate::client::{Answerer, WrongMode};
 ///   branch never runs. [`call`](Connected::call) returns [`KitError::Unanswered`] after the
 ///   kit's wait: assert on it, and on the request the user was shown.
 ///
+/// # The hosts your users have, and how fast the user answers
+///
+/// [`Profile::kit`](super::Profile::kit) is a kit that connects as one real host (Claude Code,
+/// VS Code, Cursor, Codex, GitHub Copilot CLI, MCP Inspector 1.x, fast-agent, or a well-behaved
+/// host per revision) by that host's one documented rule; loop over
+/// [`Profile::ALL`](super::Profile::ALL) to test a tool in each (the guide
+/// [`hosts`](super::hosts)). The user answers at once by default; [`with_pace`](TestKit::with_pace)
+/// gives them a person's time ([`Pace::PERSON`]), which a consent needs before 2026-07-28.
+///
 /// In a `#[tokio::test(start_paused = true)]` (tokio's `test-util` feature) neither wait takes
 /// any time: tokio's clock jumps ahead whenever every task is waiting. Outside it, set short
 /// waits ([`with_wait`](TestKit::with_wait), the server's timeout).

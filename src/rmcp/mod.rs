@@ -33,6 +33,9 @@ mod kit;
 #[cfg(feature = "rmcp-client")]
 mod profile;
 
+#[cfg_attr(not(doctest), doc = include_str!("../guide/hosts.md"))]
+pub mod hosts {}
+
 pub use asker::{Asker, AskingServer};
 pub use config::{AskConfig, request_extension};
 pub use convert::{

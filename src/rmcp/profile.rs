@@ -64,28 +64,11 @@ impl Default for Pace {
 /// rules act on what your [`Scripted`](crate::client::Scripted) user answers.
 ///
 /// Run a tool against every profile and assert, per profile, what it should do there: finish,
-/// fail legibly, or never act without a person. On tokio's paused clock no wait takes time:
-///
-/// ```no_run
-/// # use std::sync::Arc;
-/// # use mcp_elicit::client::{Scripted, Step};
-/// # use mcp_elicit::rmcp::{KitError, Profile};
-/// # use serde_json::json;
-/// # async fn restaurant() -> impl rmcp::ServerHandler { rmcp::handler::server::router::Router::new(()) }
-/// #[tokio::test(start_paused = true)]
-/// # async fn dummy() {}
-/// async fn book_table_in_every_host() {
-///     for profile in Profile::ALL {
-///         let answer = json!({"party_size": 4, "date": "2026-08-01", "seating": "terrace"});
-///         let user = Arc::new(Scripted::new().otherwise(Step::accept(answer)));
-///         let kit = profile.kit().connect(restaurant().await, user).await.unwrap();
-///         match (profile, kit.call("book_table", json!({})).await) {
-///             (Profile::Cursor, called) => assert!(called.unwrap().text().starts_with("No answer")),
-///             (_, called) => assert!(!called.unwrap().text().is_empty(), "{profile:?}"),
-///         }
-///     }
-/// }
-/// ```
+/// fail legibly, or never act without a person. The guide [`hosts`](super::hosts) shows the
+/// loop and what each host does; `examples/rmcp/tests/kit.rs` (`book_table_in_every_host`) and
+/// `examples/rmcp/tests/api_key_hosts.rs` run it. Use tokio's paused clock
+/// (`#[tokio::test(start_paused = true)]`), where the person's pace and the kit's wait take no
+/// time.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Profile {
