@@ -784,7 +784,8 @@ impl Asker {
                 // An action rmcp may learn: this crate cannot read it.
                 (_, Ok(_)) => Outcome::Rejected,
             });
-            let timed = TimedAnswer::new(name, &self.client, outcome, elapsed, fields, self.too_fast);
+            let timed =
+                TimedAnswer::new(name, &self.client, outcome, elapsed, fields, self.too_fast);
             self.answered_too_fast = timed
                 .too_fast
                 .then(|| (elapsed, self.too_fast.threshold(fields)));

@@ -6,9 +6,9 @@ use std::time::Duration;
 use serde_json::{Map, Value, json};
 
 use super::kit::TestKit;
-use crate::{Mode, Revision};
 use crate::client::Incoming;
 use crate::schema::PropertyKind;
+use crate::{Mode, Revision};
 
 /// How long the kit's user takes to answer a request: `floor`, plus `per_field` for each field
 /// of a form. The [`TestKit`] waits that long, on tokio's clock, before it sends the answer (no

@@ -20,9 +20,17 @@ async fn connect_api_key_in_every_host() {
         let pages = Pages::bind_loopback().await.unwrap();
         let (keys, _pages) = api_key_server::api_key_server(pages, Default::default()).unwrap();
         let user = Arc::new(Scripted::new().when_url(Step::OpenPage));
-        let connected = profile.kit().connect(keys, Arc::clone(&user)).await.unwrap();
+        let connected = profile
+            .kit()
+            .connect(keys, Arc::clone(&user))
+            .await
+            .unwrap();
         let called = connected.call("connect_api_key", json!({})).await;
-        let forms = user.seen().iter().filter(|(_, asked)| matches!(asked, Incoming::Form(_))).count();
+        let forms = user
+            .seen()
+            .iter()
+            .filter(|(_, asked)| matches!(asked, Incoming::Form(_)))
+            .count();
         assert_eq!(forms, 0, "{profile:?}: a key is never asked in a form");
         let not_connected = "No key was connected: the page was declined, or not finished.";
         match profile {
@@ -41,7 +49,11 @@ async fn connect_api_key_in_every_host() {
             | Profile::CopilotCli => {
                 let called = called.unwrap();
                 assert!(called.is_error(), "{profile:?}: {}", called.text());
-                assert!(called.text().contains("elicitation.url"), "{profile:?}: {}", called.text());
+                assert!(
+                    called.text().contains("elicitation.url"),
+                    "{profile:?}: {}",
+                    called.text()
+                );
                 assert!(user.seen().is_empty(), "{profile:?}");
             }
             // 2026-07-28: each accept is a retry; the page is still pending, so it is asked
@@ -56,7 +68,10 @@ async fn connect_api_key_in_every_host() {
             }
             // The Inspector gives the call up at 60 s, while the tool still waits for the page.
             Profile::Inspector1 => {
-                assert!(matches!(called, Err(KitError::Unanswered { .. })), "{called:?}");
+                assert!(
+                    matches!(called, Err(KitError::Unanswered { .. })),
+                    "{called:?}"
+                );
             }
             // fast-agent accepts at once and shows the URL after the call: nobody asked.
             Profile::FastAgent => {

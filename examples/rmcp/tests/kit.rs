@@ -419,7 +419,9 @@ fn patient_restaurant() -> booking::Restaurant {
 async fn book_table_in_every_host() {
     for profile in Profile::ALL {
         let user = a_full_booking();
-        let connected = profile.kit().connect(patient_restaurant(), Arc::clone(&user));
+        let connected = profile
+            .kit()
+            .connect(patient_restaurant(), Arc::clone(&user));
         let called = connected.await.unwrap().call("book_table", json!({})).await;
         let called = called.unwrap_or_else(|e| panic!("{profile:?}: {e}"));
         let asked = user.seen().len();
@@ -464,7 +466,9 @@ async fn a_consent_faster_than_a_person_is_not_taken() {
         let consent = || Arc::new(Scripted::new().then(Step::accept(json!({"confirm": true}))));
         let kit = TestKit::new(revision);
         let connected = kit.connect(dropper(), consent()).await.unwrap();
-        let called = connected.call("drop_table", json!({"table": "scratch"})).await;
+        let called = connected
+            .call("drop_table", json!({"table": "scratch"}))
+            .await;
         let called = called.unwrap();
         assert!(called.is_error(), "{revision}: {}", called.text());
         assert!(
@@ -478,7 +482,9 @@ async fn a_consent_faster_than_a_person_is_not_taken() {
 
         let kit = TestKit::new(revision).with_pace(Pace::PERSON);
         let connected = kit.connect(dropper(), consent()).await.unwrap();
-        let called = connected.call("drop_table", json!({"table": "scratch"})).await;
+        let called = connected
+            .call("drop_table", json!({"table": "scratch"}))
+            .await;
         assert_eq!(called.unwrap().text(), "Dropped table `scratch`.");
     }
 }
