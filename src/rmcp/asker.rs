@@ -24,7 +24,7 @@ use super::convert::{
     revision, support_of, url_outcome, url_params,
 };
 use super::keep_alive::{self, KeepAlive};
-use super::stop::Stop;
+use super::stop::{AutomaticConsent, Stop};
 use crate::mrtr::{Answer, Ask, Asks, DeclaredCapabilities, Retry, Round};
 use crate::observe::{self, ClientLabel, Outcome, TimedAnswer, TooFast};
 use crate::state::{Binding, ParamsDigest, UnixTime};
@@ -103,6 +103,9 @@ pub struct Asker {
     client: ClientLabel,
     /// How fast is faster than a person.
     too_fast: TooFast,
+    /// Before 2026-07-28: the last answer's time and the least a person takes for its form, if
+    /// it came faster than that ([`TooFast`]); what a consent is judged by.
+    answered_too_fast: Option<(Duration, Duration)>,
 }
 
 impl fmt::Debug for Asker {
@@ -303,6 +306,7 @@ impl Asker {
             keep_alive,
             client,
             too_fast: asking.too_fast,
+            answered_too_fast: None,
             context: kept,
             revision,
             support,
@@ -440,11 +444,22 @@ impl Asker {
                 .answer(Ask::consent_request(request.name().to_owned(), request))
                 .await;
         }
-        self.ask_form(request, Prefill::Nothing, |request, result| {
-            let action = counted_action(request.name(), &result)?;
-            request.parse_consent_parts(action, result.content)
-        })
-        .await
+        let form = request.name().to_owned();
+        self.answered_too_fast = None;
+        let outcome = self
+            .ask_form(request, Prefill::Nothing, |request, result| {
+                let action = counted_action(request.name(), &result)?;
+                request.parse_consent_parts(action, result.content)
+            })
+            .await?;
+        // A consent faster than a person can give it is not taken as theirs (SECURITY.md).
+        match (outcome, self.answered_too_fast.take()) {
+            (Elicitation::Accept(_), Some((elapsed, threshold))) => Err(Stop::AutomaticConsent {
+                automatic: AutomaticConsent::new(form, elapsed, threshold),
+                hint: self.hint.clone(),
+            }),
+            (outcome, _) => Ok(outcome),
+        }
     }
 
     /// Send the user to a page (URL mode). [`UrlOutcome::Accept`] means they agreed to open
@@ -923,14 +938,12 @@ impl Asker {
                 // An action rmcp may learn: this crate cannot read it.
                 (_, Ok(_)) => Outcome::Rejected,
             });
-            observe::timed(&TimedAnswer::new(
-                name,
-                &self.client,
-                outcome,
-                elapsed,
-                fields,
-                self.too_fast,
-            ));
+            let timed =
+                TimedAnswer::new(name, &self.client, outcome, elapsed, fields, self.too_fast);
+            self.answered_too_fast = timed
+                .too_fast
+                .then(|| (elapsed, self.too_fast.threshold(fields)));
+            observe::timed(&timed);
             match read {
                 Ok(outcome) => return Ok(outcome),
                 Err(error) => {

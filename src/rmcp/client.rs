@@ -20,6 +20,7 @@ use ::rmcp::{ClientHandler, ErrorData, RoleClient};
 use serde_json::{Map, Value, json};
 
 use super::convert::{protocol_version, revision};
+use super::profile::{Pace, Profile};
 use crate::client::{Answerer, Incoming, IncomingUrl, read_request};
 use crate::url_mode::ElicitationId;
 use crate::{Mode, Revision};
@@ -60,6 +61,10 @@ pub struct AnsweringClient<A> {
     server_label: Option<String>,
     protocol_version: Option<ProtocolVersion>,
     pages: Arc<Mutex<Pages>>,
+    /// The test kit's: how fast its user answers.
+    pace: Pace,
+    /// The test kit's: the host it plays.
+    host: Option<Profile>,
 }
 
 /// The URL requests with an `elicitationId` that this client handed its answerer, the newest
@@ -156,7 +161,25 @@ impl<A> AnsweringClient<A> {
             server_label: None,
             protocol_version: None,
             pages: Arc::default(),
+            pace: Pace::INSTANT,
+            host: None,
         }
+    }
+
+    /// The test kit's client: its user answers at `pace`, and it plays `host`.
+    pub(super) fn scripted(mut self, pace: Pace, host: Option<Profile>) -> Self {
+        self.pace = pace;
+        self.host = host;
+        self
+    }
+
+    /// Whether it declares `mode`: the answerer can answer it (and the kit's host has it).
+    fn declares(&self, mode: Mode) -> bool
+    where
+        A: Answerer,
+    {
+        self.answerer.modes().contains(&mode)
+            && self.host.is_none_or(|host| host.modes().contains(&mode))
     }
 
     fn pages(&self) -> std::sync::MutexGuard<'_, Pages> {
@@ -251,7 +274,7 @@ impl<A: Answerer + 'static> ClientHandler for AnsweringClient<A> {
             Incoming::Form(_) => (Mode::Form, "form"),
             Incoming::Url(_) => (Mode::Url, "url"),
         };
-        if !self.answerer.modes().contains(&mode) {
+        if !self.declares(mode) {
             return Err(ErrorData::invalid_params(
                 format!(
                     "this client did not declare `elicitation.{name}`: it is not asked in {name} mode"
@@ -272,8 +295,29 @@ impl<A: Answerer + 'static> ClientHandler for AnsweringClient<A> {
                 .map(|id| self.pages().asking(id, &server, page)),
             Incoming::Form(_) => None,
         };
+        // The test kit's host: one that never answers, or answers itself.
+        let host = self.host;
+        if host.is_some_and(Profile::drops_requests) {
+            context.ct.cancelled().await;
+            return Err(withdrawn());
+        }
+        let pace = match host {
+            Some(host) if host.answers_at_once() => Pace::INSTANT,
+            _ => self.pace,
+        };
+        let answering = async {
+            if let Some(sent) = host.and_then(|host| host.answers_itself(&incoming)) {
+                return Some(sent);
+            }
+            let answer = self.answerer.answer(&server, &incoming).await?;
+            tokio::time::sleep(pace.time(&incoming)).await;
+            Some(match host {
+                Some(host) => host.sends(&incoming, answer),
+                None => answer,
+            })
+        };
         let answer = {
-            let mut answering = pin!(self.answerer.answer(&server, &incoming));
+            let mut answering = pin!(answering);
             let mut cancelled = pin!(context.ct.cancelled());
             poll_fn(|cx| match answering.as_mut().poll(cx) {
                 Poll::Ready(answer) => Poll::Ready(Some(answer)),
@@ -334,10 +378,9 @@ impl<A: Answerer + 'static> ClientHandler for AnsweringClient<A> {
     }
 
     fn get_info(&self) -> ClientConfig {
-        let modes = self.answerer.modes();
         let mut elicitation = Map::new();
         for (mode, name) in [(Mode::Form, "form"), (Mode::Url, "url")] {
-            if modes.contains(&mode) {
+            if self.declares(mode) {
                 elicitation.insert(name.to_owned(), json!({}));
             }
         }

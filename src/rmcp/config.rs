@@ -246,6 +246,13 @@ impl AskConfig {
     /// server's: when it passes, the tool sees [`Elicitation::NoReply`](crate::Elicitation::NoReply)
     /// (a URL flow's page, [`FlowOutcome::NotFinished`](crate::url_mode::FlowOutcome::NotFinished)),
     /// whatever keep-alives were sent.
+    ///
+    /// The hosts' own timeouts are shorter: 60 s per request in the TypeScript SDK's clients
+    /// (longer with `resetTimeoutOnProgress`, which the keep-alive serves), and 60 s in all in
+    /// MCP Inspector 1.x, which then sends no cancel. A host that never answers (Cursor) ends
+    /// here. The default stays at 10 minutes, for the person on a sign-in or payment page; the
+    /// guide [`hosts`](super::hosts) has the table. On 2026-07-28 nothing waits: what a silent
+    /// host leaves is a `requestState` and a flow, each expiring on its own.
     #[must_use]
     pub fn with_timeout(mut self, timeout: Duration) -> Self {
         self.timeout = timeout;

@@ -14,6 +14,7 @@ use tokio::task::JoinHandle;
 use super::client::AnsweringClient;
 use super::convert::revision;
 use super::handler::AskingHandler;
+use super::profile::{Pace, Profile};
 use super::wire::AskingService;
 use crate::Revision;
 use crate::client::{Answerer, WrongMode};
@@ -47,6 +48,15 @@ use crate::client::{Answerer, WrongMode};
 ///   and is done; the client never retries, so the call never ends and the tool's `NoReply`
 ///   branch never runs. [`call`](Connected::call) returns [`KitError::Unanswered`] after the
 ///   kit's wait: assert on it, and on the request the user was shown.
+///
+/// # The hosts your users have, and how fast the user answers
+///
+/// [`Profile::kit`](super::Profile::kit) is a kit that connects as one real host (Claude Code,
+/// VS Code, Cursor, Codex, GitHub Copilot CLI, MCP Inspector 1.x, fast-agent, or a well-behaved
+/// host per revision) by that host's one documented rule; loop over
+/// [`Profile::ALL`](super::Profile::ALL) to test a tool in each (the guide
+/// [`hosts`](super::hosts)). The user answers at once by default; [`with_pace`](TestKit::with_pace)
+/// gives them a person's time ([`Pace::PERSON`]), which a consent needs before 2026-07-28.
 ///
 /// In a `#[tokio::test(start_paused = true)]` (tokio's `test-util` feature) neither wait takes
 /// any time: tokio's clock jumps ahead whenever every task is waiting. Outside it, set short
@@ -116,6 +126,8 @@ pub struct TestKit {
     served: Served,
     wait: Duration,
     max_rounds: usize,
+    pace: Pace,
+    host: Option<Profile>,
 }
 
 /// How the [`TestKit`] serves a server: the way the transport it ships on does, so that a test
@@ -153,7 +165,37 @@ impl TestKit {
             served: Served::Stdio,
             wait: Self::DEFAULT_WAIT,
             max_rounds: DEFAULT_MRTR_MAX_ROUNDS,
+            pace: Pace::INSTANT,
+            host: None,
         }
+    }
+
+    /// The user answers at `pace` ([`Pace::INSTANT`] by default: a script answers at once).
+    /// Give a test whose user consents [`Pace::PERSON`]: before 2026-07-28 a consent accepted
+    /// faster than a person can read it is not taken ([`Stop::AutomaticConsent`](super::Stop)),
+    /// and nothing in the library lets a test skip that.
+    #[must_use]
+    pub fn with_pace(mut self, pace: Pace) -> Self {
+        self.pace = pace;
+        self
+    }
+
+    /// Connect as `host` does: its modes (those the answerer has too) and its rule
+    /// ([`Profile`]). [`Profile::kit`] is this, with the host's revision, pace and wait.
+    #[must_use]
+    pub fn as_host(mut self, host: Profile) -> Self {
+        self.host = Some(host);
+        self
+    }
+
+    /// The user's pace.
+    pub fn pace(&self) -> Pace {
+        self.pace
+    }
+
+    /// The host it connects as, if any.
+    pub fn host(&self) -> Option<Profile> {
+        self.host
     }
 
     /// Serve the server as `served` says: through [`AskingService`] as over stdio (the default),
@@ -232,7 +274,10 @@ impl TestKit {
             }
         });
         match self
-            .open(AnsweringClient::new(Arc::clone(&answerer)), client_io)
+            .open(
+                AnsweringClient::new(Arc::clone(&answerer)).scripted(self.pace, self.host),
+                client_io,
+            )
             .await
         {
             Ok(client) => Ok(Connected {

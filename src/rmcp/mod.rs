@@ -30,6 +30,11 @@ mod http;
 mod client;
 #[cfg(feature = "rmcp-client")]
 mod kit;
+#[cfg(feature = "rmcp-client")]
+mod profile;
+
+#[cfg_attr(not(doctest), doc = include_str!("../guide/hosts.md"))]
+pub mod hosts {}
 
 pub use asker::{Asker, AskingServer};
 pub use config::{AskConfig, request_extension};
@@ -44,10 +49,12 @@ pub use http::{AskingHttpService, HttpResponse};
 pub use principal::HttpPrincipal;
 #[cfg(feature = "http")]
 pub use session::SessionBinding;
-pub use stop::{PromptResponse, Stop, ToolResponse, respond, respond_prompt};
+pub use stop::{AutomaticConsent, PromptResponse, Stop, ToolResponse, respond, respond_prompt};
 pub use wire::AskingService;
 
 #[cfg(feature = "rmcp-client")]
 pub use client::AnsweringClient;
 #[cfg(feature = "rmcp-client")]
 pub use kit::{Called, Connected, KitError, Served, TestKit};
+#[cfg(feature = "rmcp-client")]
+pub use profile::{Pace, Profile};

@@ -5,6 +5,7 @@ use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
 use std::task::{Context, Poll};
+use std::time::Duration;
 
 use ::rmcp::ErrorData;
 use ::rmcp::handler::server::prompt::IntoGetPromptResult;
@@ -56,9 +57,68 @@ pub enum Stop {
     /// ([`Consent::ensure`](crate::Consent::ensure)): nothing was done. An `isError` result
     /// says so, with the hint.
     ConsentMismatch(ConsentMismatch),
+    /// Before 2026-07-28: a consent form came back accepted faster than a person can read it
+    /// ([`AskConfig::with_too_fast`](super::AskConfig::with_too_fast)): an automatic answer (a
+    /// host's hook, an auto-approver) is not a person's consent, so the tool gets none and
+    /// nothing is done. An `isError` result says so, with the hint. The guide's "The hosts your
+    /// users have" says what "faster than a person" can and cannot tell.
+    AutomaticConsent {
+        /// The form, the answer's time and the least a person takes.
+        automatic: AutomaticConsent,
+        /// What was not done, or what the user can do instead
+        /// ([`Asker::set_hint`](super::Asker::set_hint)).
+        hint: Option<Text>,
+    },
     /// A protocol error: a `requestState` that does not open (`-32602`), or a request this
     /// server could not build or send (`-32603`).
     Error(ErrorData),
+}
+
+/// A consent accepted faster than a person can read its form ([`Stop::AutomaticConsent`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AutomaticConsent {
+    form: String,
+    elapsed: Duration,
+    threshold: Duration,
+}
+
+impl AutomaticConsent {
+    pub(super) fn new(form: String, elapsed: Duration, threshold: Duration) -> Self {
+        Self {
+            form,
+            elapsed,
+            threshold,
+        }
+    }
+
+    /// The consent form's name.
+    pub fn form(&self) -> &str {
+        &self.form
+    }
+
+    /// From sending the form to its acceptance.
+    pub fn elapsed(&self) -> Duration {
+        self.elapsed
+    }
+
+    /// The least time a person takes to answer it ([`TooFast::threshold`](crate::observe::TooFast::threshold)).
+    pub fn threshold(&self) -> Duration {
+        self.threshold
+    }
+}
+
+impl fmt::Display for AutomaticConsent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "the consent `{}` was accepted {} ms after it was asked, faster than a person can \
+             read it (at least {} ms): an automatic answer is not the user's consent, so it was \
+             not taken; the user must answer the form themselves",
+            self.form,
+            self.elapsed.as_millis(),
+            self.threshold.as_millis()
+        )
+    }
 }
 
 impl Stop {
@@ -80,6 +140,10 @@ impl Stop {
             }
             Stop::ConsentMismatch(mismatch) => {
                 let text = format!("Nothing was done: {mismatch}.");
+                Ok(CallToolResult::error(vec![ContentBlock::text(text)]).into())
+            }
+            Stop::AutomaticConsent { automatic, hint } => {
+                let text = automatic_text(&automatic, hint.as_deref());
                 Ok(CallToolResult::error(vec![ContentBlock::text(text)]).into())
             }
             Stop::Error(error) => Err(error),
@@ -105,8 +169,20 @@ impl Stop {
             Stop::ConsentMismatch(mismatch) => {
                 Err(ErrorData::invalid_request(mismatch.to_string(), None))
             }
+            Stop::AutomaticConsent { automatic, hint } => Err(ErrorData::invalid_request(
+                automatic_text(&automatic, hint.as_deref()),
+                None,
+            )),
             Stop::Error(error) => Err(error),
         }
+    }
+}
+
+/// What an automatic consent says to the user: that nothing was done and why, then the hint.
+fn automatic_text(automatic: &AutomaticConsent, hint: Option<&str>) -> String {
+    match hint {
+        Some(hint) => format!("Nothing was done: {automatic}. {hint}"),
+        None => format!("Nothing was done: {automatic}."),
     }
 }
 
@@ -125,6 +201,7 @@ impl fmt::Display for Stop {
             Stop::CannotAsk(cannot) => fmt::Display::fmt(cannot, f),
             Stop::Rejected { rejected, .. } => fmt::Display::fmt(rejected, f),
             Stop::ConsentMismatch(mismatch) => fmt::Display::fmt(mismatch, f),
+            Stop::AutomaticConsent { automatic, .. } => fmt::Display::fmt(automatic, f),
             Stop::Error(error) => fmt::Display::fmt(&error.message, f),
         }
     }

@@ -25,13 +25,22 @@ class Answers:
     """An elicitation callback that gives the queued answers in order (the last one from then on)
     and records every request it was shown."""
 
-    def __init__(self, *answers: types.ElicitResult) -> None:
+    def __init__(self, *answers: types.ElicitResult, after: float = 0.0) -> None:
         self.answers = list(answers)
+        self.after = after
         self.seen: list[types.ElicitRequestFormParams | types.ElicitRequestURLParams] = []
 
     async def __call__(self, context, params):
         self.seen.append(params)
+        # A person's time to read and answer (`after` seconds): before 2026-07-28 the server
+        # does not take a consent given faster than a person can read its form.
+        await anyio.sleep(self.after)
         return self.answers[min(len(self.seen), len(self.answers)) - 1]
+
+
+# How long a person takes to read a one-box consent form and tick it: longer than the server's
+# threshold for a person (1.25 s for one field).
+A_PERSON = 1.5
 
 
 def only_on(*modes):

@@ -35,7 +35,7 @@ from contextlib import asynccontextmanager
 import anyio
 import anyio.to_thread
 from anyio.streams.buffered import BufferedByteReceiveStream
-from harness import CANCEL, DECLINE, Answers, accept, expect, only_on, result_text, run_cases
+from harness import A_PERSON, CANCEL, DECLINE, Answers, accept, expect, only_on, result_text, run_cases
 from mcp import Client, StdioServerParameters, types
 
 # A GitHub OAuth app made up for these cases: nothing here reaches GitHub.
@@ -165,7 +165,7 @@ DROP_MESSAGE = "Permanently drop table `users` and every row in it? This cannot 
 
 
 async def drop_consent_ticked(mode):
-    answers = Answers(accept({"confirm": True}))
+    answers = Answers(accept({"confirm": True}), after=A_PERSON)
     expect(await call(mode, "drop_table", DROP, answers), "Dropped table `users`.")
     assert len(answers.seen) == 1
     form = answers.seen[0]

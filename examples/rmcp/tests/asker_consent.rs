@@ -81,6 +81,7 @@ fn drops_tables() -> DropsTables {
 on_both_revisions! {
     async fn a_ticked_consent_is_consent(revision) {
         let client = Client::declaring(form_only()).answering([accept(json!({"confirm": true}))]);
+        let client = client.after(A_PERSON);
         let s = connect(revision, ops(), client).await;
         assert_eq!(s.call("drop_table", drop_users()).await, ok("Dropped table `users`."));
         let [asked] = &s.asked()[..] else { panic!("asked {:?}", s.asked()) };
@@ -103,13 +104,18 @@ on_both_revisions! {
 
 // ------------------------------------------------------------------------ one question per key
 
+/// How long a person takes to read the consent form and tick its box: longer than the server's
+/// threshold for a person (1.25 s for its one field), under which a consent is not taken before
+/// 2026-07-28 (`Stop::AutomaticConsent`).
+const A_PERSON: std::time::Duration = std::time::Duration::from_millis(1_500);
+
 fn yes() -> ElicitResult {
     accept(json!({"confirm": true}))
 }
 
 on_both_revisions! {
     async fn one_consent_per_table_each_under_its_own_name(revision) {
-        let client = Client::declaring(form_only()).answering([yes(), yes()]);
+        let client = Client::declaring(form_only()).answering([yes(), yes()]).after(A_PERSON);
         let s = connect(revision, drops_tables(), client).await;
         let tables = json!({"tables": ["staging_tmp", "customers"], "named": true});
         assert_eq!(s.call("drop_tables", tables).await, ok("Dropped staging_tmp, customers."));
@@ -123,7 +129,7 @@ on_both_revisions! {
 on_both_revisions! {
     async fn a_second_question_under_one_name_is_refused(revision) {
         // On 2026-07-28 the second consent would otherwise read the first one's yes.
-        let client = Client::declaring(form_only()).answering([yes(), yes()]);
+        let client = Client::declaring(form_only()).answering([yes(), yes()]).after(A_PERSON);
         let s = connect(revision, drops_tables(), client).await;
         let tables = json!({"tables": ["staging_tmp", "customers"], "named": false});
         let params = CallToolRequestParams::new("drop_tables").with_arguments(arguments(tables));

@@ -395,3 +395,114 @@ async fn served_either_way_a_consent_is_bound_to_its_arguments() {
         assert_eq!(error.code, ErrorCode::INVALID_PARAMS, "{served:?}");
     }
 }
+
+// The hosts your users have (issue 36): `book_table` and `drop_table` in every host the kit
+// plays, each by its one documented rule (`Profile`), the user answering the same way in each.
+use mcp_elicit::rmcp::{Pace, Profile};
+
+/// What a user who fills in the booking form answers: the first seating option, as many do.
+fn a_full_booking() -> Arc<Scripted> {
+    let answer = json!({"party_size": 4, "date": "2026-08-01", "seating": "indoors"});
+    Arc::new(Scripted::new().otherwise(Step::accept(answer)))
+}
+
+/// The booking server as it ships: it waits 10 minutes for an answer before 2026-07-28.
+fn patient_restaurant() -> booking::Restaurant {
+    let asking = AskConfig::single_user().unwrap();
+    booking::Restaurant { asking }
+}
+
+/// `book_table` finishes in every host that shows the form, fails legibly where the host sends
+/// nothing usable (Codex's empty accept, asked again once naming the fields, then a stop), and
+/// ends in the tool's own `NoReply` where the host never answers (Cursor).
+#[tokio::test(start_paused = true)]
+async fn book_table_in_every_host() {
+    for profile in Profile::ALL {
+        let user = a_full_booking();
+        let connected = profile
+            .kit()
+            .connect(patient_restaurant(), Arc::clone(&user));
+        let called = connected.await.unwrap().call("book_table", json!({})).await;
+        let called = called.unwrap_or_else(|e| panic!("{profile:?}: {e}"));
+        let asked = user.seen().len();
+        match profile {
+            Profile::Cursor => {
+                assert_eq!(called.text(), "No answer arrived: nothing was booked.");
+                assert_eq!(asked, 0, "Cursor shows nothing");
+            }
+            Profile::Codex => {
+                assert!(called.is_error(), "{}", called.text());
+                let text = called.text();
+                let named = "The answer could not be used after 2 tries: Party size is required; \
+                             Date is required";
+                assert!(text.starts_with(named), "{text}");
+                assert_eq!(asked, 2, "asked once, then once again naming the fields");
+                let again = user.seen()[1].1.message().to_owned();
+                assert!(again.contains("Party size"), "{again}");
+            }
+            // The first seating option, highlighted, is not sent: the form is asked again
+            // naming the field, and the same answer ends in a legible stop.
+            Profile::CopilotCli => {
+                assert!(called.is_error(), "{}", called.text());
+                let named = "The answer could not be used after 2 tries: Seating is required.";
+                assert_eq!(called.text(), named);
+                assert_eq!(asked, 2, "asked once, then once again naming the field");
+                let again = user.seen()[1].1.message().to_owned();
+                assert!(again.contains("Seating"), "{again}");
+            }
+            _ => {
+                assert_eq!(called.text(), "A table for 4 on 2026-08-01.", "{profile:?}");
+                assert_eq!(asked, 1, "{profile:?}");
+            }
+        }
+    }
+}
+
+/// Before 2026-07-28 a consent accepted faster than a person can read its form is not taken:
+/// nothing is dropped, and the result says why. The same script at a person's pace drops.
+#[tokio::test(start_paused = true)]
+async fn a_consent_faster_than_a_person_is_not_taken() {
+    for revision in [Revision::V2025_06_18, Revision::V2025_11_25] {
+        let consent = || Arc::new(Scripted::new().then(Step::accept(json!({"confirm": true}))));
+        let kit = TestKit::new(revision);
+        let connected = kit.connect(dropper(), consent()).await.unwrap();
+        let called = connected
+            .call("drop_table", json!({"table": "scratch"}))
+            .await;
+        let called = called.unwrap();
+        assert!(called.is_error(), "{revision}: {}", called.text());
+        assert!(
+            called.text().starts_with(
+                "Nothing was done: the consent `DropIt` was accepted 0 ms after it was asked, \
+                 faster than a person can read it (at least 1250 ms)"
+            ),
+            "{}",
+            called.text()
+        );
+
+        let kit = TestKit::new(revision).with_pace(Pace::PERSON);
+        let connected = kit.connect(dropper(), consent()).await.unwrap();
+        let called = connected
+            .call("drop_table", json!({"table": "scratch"}))
+            .await;
+        assert_eq!(called.unwrap().text(), "Dropped table `scratch`.");
+    }
+}
+
+/// `drop_table` in every host: it drops only where a person (or, in Claude Code, the user's
+/// own hook) accepted the consent, and never where the host sends nothing (Cursor).
+#[tokio::test(start_paused = true)]
+async fn drop_table_in_every_host() {
+    for profile in Profile::ALL {
+        let user = Arc::new(Scripted::new().otherwise(Step::accept(json!({"confirm": true}))));
+        let connected = profile.kit().connect(dropper(), Arc::clone(&user));
+        let called = connected.await.unwrap();
+        let called = called.call("drop_table", json!({"table": "scratch"})).await;
+        let text = called.map(|c| c.text().to_owned());
+        let text = text.unwrap_or_else(|e| panic!("{profile:?}: {e}"));
+        match profile {
+            Profile::Cursor => assert_eq!(text, "`scratch` was not dropped."),
+            _ => assert_eq!(text, "Dropped table `scratch`.", "{profile:?}"),
+        }
+    }
+}

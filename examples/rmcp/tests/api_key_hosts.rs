@@ -1,0 +1,88 @@
+//! The api-key example's `connect_api_key` in every host the test kit plays (`Profile::ALL`):
+//! URL mode reaches only the hosts that declare it; in the others the tool fails legibly,
+//! naming the capability, and no key is ever typed into a form. Nobody opens the page here, so
+//! where the host agrees to open it the tool waits and then says that no key was connected.
+//! `cargo test -p elicit-examples --features page --test api_key_hosts`
+use std::sync::Arc;
+
+use mcp_elicit::client::{Incoming, Scripted, Step};
+use mcp_elicit::page::Pages;
+use mcp_elicit::rmcp::{KitError, Profile};
+use serde_json::json;
+
+#[allow(dead_code)] // its `main`, which serves stdio
+#[path = "../api_key_server.rs"]
+mod api_key_server;
+
+#[tokio::test(start_paused = true)]
+async fn connect_api_key_in_every_host() {
+    for profile in Profile::ALL {
+        let pages = Pages::bind_loopback().await.unwrap();
+        let (keys, _pages) = api_key_server::api_key_server(pages, Default::default()).unwrap();
+        let user = Arc::new(Scripted::new().when_url(Step::OpenPage));
+        let connected = profile
+            .kit()
+            .connect(keys, Arc::clone(&user))
+            .await
+            .unwrap();
+        let called = connected.call("connect_api_key", json!({})).await;
+        let forms = user
+            .seen()
+            .iter()
+            .filter(|(_, asked)| matches!(asked, Incoming::Form(_)))
+            .count();
+        assert_eq!(forms, 0, "{profile:?}: a key is never asked in a form");
+        let not_connected = "No key was connected: the page was declined, or not finished.";
+        match profile {
+            // The revision has no URL mode: the tool says so, naming it.
+            Profile::WellBehaved(mcp_elicit::Revision::V2025_06_18) => {
+                let called = called.unwrap();
+                assert!(called.is_error(), "{}", called.text());
+                let why = "the protocol version in use (2025-06-18) does not support it";
+                assert!(called.text().contains(why), "{}", called.text());
+            }
+            // The host declares no URL mode: the tool says so, naming the capability.
+            Profile::ClaudeCode
+            | Profile::ClaudeCodeHook
+            | Profile::Cursor
+            | Profile::Codex
+            | Profile::CopilotCli => {
+                let called = called.unwrap();
+                assert!(called.is_error(), "{profile:?}: {}", called.text());
+                assert!(
+                    called.text().contains("elicitation.url"),
+                    "{profile:?}: {}",
+                    called.text()
+                );
+                assert!(user.seen().is_empty(), "{profile:?}");
+            }
+            // 2026-07-28: each accept is a retry; the page is still pending, so it is asked
+            // again once, then the tool stops saying the step is not finished.
+            Profile::WellBehaved(mcp_elicit::Revision::V2026_07_28) => {
+                let called = called.unwrap();
+                assert!(called.is_error(), "{}", called.text());
+                let text = "The answer could not be used after 2 tries: the step on the page is \
+                            not finished yet: finish it there, then accept again.";
+                assert_eq!(called.text(), text);
+                assert_eq!(user.seen().len(), 2);
+            }
+            // The Inspector gives the call up at 60 s, while the tool still waits for the page.
+            Profile::Inspector1 => {
+                assert!(
+                    matches!(called, Err(KitError::Unanswered { .. })),
+                    "{called:?}"
+                );
+            }
+            // fast-agent accepts at once and shows the URL after the call: nobody asked.
+            Profile::FastAgent => {
+                assert_eq!(called.unwrap().text(), not_connected);
+                assert!(user.seen().is_empty(), "fast-agent asks nobody");
+            }
+            _ => {
+                let called = called.map(|c| c.text().to_owned());
+                assert_eq!(called.unwrap(), not_connected, "{profile:?}");
+                assert_eq!(user.seen().len(), 1, "{profile:?}");
+            }
+        }
+    }
+}
