@@ -25,7 +25,8 @@ use super::convert::{
 };
 use super::keep_alive::{self, KeepAlive};
 use super::stop::Stop;
-use crate::mrtr::{Answer, Ask, Asks, DeclaredCapabilities, Retry, Round};
+use crate::events::{self, ShortFlow};
+use crate::mrtr::{Answer, Ask, Asks, DeclaredCapabilities, MrtrError, Retry, Round};
 use crate::observe::{self, ClientLabel, Outcome, TimedAnswer, TooFast};
 use crate::state::{Binding, ParamsDigest, UnixTime};
 use crate::url_mode::{
@@ -101,6 +102,8 @@ pub struct Asker {
     client: ClientLabel,
     /// How fast is faster than a person.
     too_fast: TooFast,
+    /// This call's span: its events' parent ([`events::ASK`]).
+    span: tracing::Span,
 }
 
 impl fmt::Debug for Asker {
@@ -155,6 +158,7 @@ impl<S: AskingServer> FromContextPart<PromptContext<'_, S>> for Asker {
             return Asker::new(
                 asking,
                 "prompts/get",
+                &context.name,
                 retry.digest,
                 retry.input_responses.as_ref(),
                 retry.request_state.as_deref(),
@@ -162,7 +166,15 @@ impl<S: AskingServer> FromContextPart<PromptContext<'_, S>> for Asker {
             );
         }
         let digest = call_digest(&context.name, context.arguments.as_ref());
-        let asker = Asker::new(asking, "prompts/get", digest, None, None, &context.context)?;
+        let asker = Asker::new(
+            asking,
+            "prompts/get",
+            &context.name,
+            digest,
+            None,
+            None,
+            &context.context,
+        )?;
         if asker.round.is_some() {
             return Err(ErrorData::internal_error(
                 "a #[prompt] that asks on protocol 2026-07-28 needs its server served through \
@@ -189,6 +201,7 @@ impl<S: AskingServer> FromContextPart<ToolCallContext<'_, S>> for Asker {
         let asker = Asker::new(
             context.service.asking(),
             "tools/call",
+            &context.name,
             digest,
             context.input_responses.as_ref(),
             context.request_state.as_deref(),
@@ -223,6 +236,7 @@ impl Asker {
         Self::new(
             asking,
             "tools/call",
+            &request.name,
             call_digest(&request.name, request.arguments.as_ref()),
             request.input_responses.as_ref(),
             request.request_state.as_deref(),
@@ -242,6 +256,7 @@ impl Asker {
         Self::new(
             asking,
             "prompts/get",
+            &request.name,
             call_digest(&request.name, request.arguments.as_ref()),
             request.input_responses.as_ref(),
             request.request_state.as_deref(),
@@ -252,6 +267,7 @@ impl Asker {
     fn new(
         asking: &AskConfig,
         method: &str,
+        tool: &str,
         params_digest: ParamsDigest,
         responses: Option<&InputResponses>,
         request_state: Option<&str>,
@@ -266,6 +282,19 @@ impl Asker {
             None => (Revision::V2025_06_18, ElicitationSupport::NONE),
         };
         let principal = asking.principal_of(context);
+        let client_name = context.client_info().map(|info| info.name);
+        let client = asking.client_names.label(client_name.as_deref());
+        // One call's events read together under its span; on 2026-07-28 its rounds share the
+        // correlation id sealed in their state, on whichever replica each runs.
+        let span = tracing::info_span!(
+            target: events::ASK,
+            "elicit",
+            method,
+            tool,
+            revision = revision.as_str(),
+            client = client.as_str(),
+            correlation = tracing::field::Empty,
+        );
         let round = if revision.has_multi_round_trip() {
             let principal = principal.clone()?;
             let declared = capabilities
@@ -282,7 +311,11 @@ impl Asker {
             };
             let round = Arc::clone(&asking.rounds)
                 .round_shared::<()>(retry, binding, UnixTime::now())
-                .map_err(|e| mrtr_error(&e))?;
+                .map_err(|e| {
+                    state_refused(&span, &e);
+                    mrtr_error(&e)
+                })?;
+            span.record("correlation", tracing::field::display(round.correlation()));
             Some(Box::new(round))
         } else {
             None
@@ -292,8 +325,6 @@ impl Asker {
             Some(_) => None,
             None => KeepAlive::of(context, asking.keep_alive),
         };
-        let client_name = context.client_info().map(|info| info.name);
-        let client = asking.client_names.label(client_name.as_deref());
         // What asking needs of the request, and no more: its peer, its cancellation and its id.
         // Not its extensions (over HTTP, a copy of the HTTP request's headers) nor its `_meta`,
         // read above: a pending ask keeps this while a person answers.
@@ -316,6 +347,7 @@ impl Asker {
             flows: asking.flows.clone(),
             principal: principal.ok(),
             call: params_digest,
+            span,
         })
     }
 
@@ -374,7 +406,7 @@ impl Asker {
     pub async fn round(&mut self) -> Result<Option<&mut Round<'static, ()>>, Stop> {
         match self.round.as_mut() {
             Some(round) => {
-                round.spend().await?;
+                spent(&self.span, round.spend().await)?;
                 Ok(Some(round))
             }
             None => Ok(None),
@@ -531,10 +563,13 @@ impl Asker {
                 .expiring(now, flows.ttl())
         };
         if let Some(round) = self.round.as_mut() {
-            round.spend().await?;
+            spent(&self.span, round.spend().await)?;
             let flow = round.flow_id(page)?;
             if flow.started {
                 flows.store().begin(begin(flow.id)?, now).await?;
+            }
+            if flow.started {
+                flow_event(&self.span, &flow.id, page, "begun");
             }
             // A carried flow the store no longer has expired (and was evicted): never begun
             // again, so it is not finished twice.
@@ -546,6 +581,7 @@ impl Asker {
                 Err(FlowError::Unknown) => FlowStatus::Expired,
                 Err(error) => return Err(error.into()),
             };
+            flow_status_event(&self.span, &flow.id, page, &status);
             let request = UrlRequest::with_url(message.clone(), flows.url_of(&flow.id)?)?
                 .with_name(page.to_owned());
             return self.answer(Ask::url_flow(page, request, status)).await;
@@ -554,6 +590,7 @@ impl Asker {
         let flow = begin(id)?;
         let expires_at = flow.expires_at();
         flows.store().begin(flow, now).await?;
+        flow_event(&self.span, &id, page, "begun");
         // From here on, however the call ends, a flow it left open is abandoned.
         let mut abandon = AbandonUnlessOver {
             flows: flows.clone(),
@@ -578,6 +615,7 @@ impl Asker {
             // The page was offered and not taken: it takes nothing later. The answer stands
             // whatever the store says.
             let _ = abandon.now().await;
+            flow_event(&self.span, &id, page, "abandoned");
             return Ok(
                 FlowOutcome::of(opened, &FlowStatus::Pending).unwrap_or(FlowOutcome::NoReply)
             );
@@ -607,6 +645,7 @@ impl Asker {
             // as the wait ended keeps its result.
             Ok(None) | Err(_) => match abandon.now().await {
                 Ok(flow) if flow.status() == &FlowStatus::Abandoned => {
+                    flow_event(&self.span, &id, page, "abandoned");
                     // A cancelled call's result is read by nobody; it says what happened.
                     return Ok(if cancelled {
                         FlowOutcome::Abandoned
@@ -620,6 +659,7 @@ impl Asker {
             },
         };
         abandon.armed = false;
+        flow_status_event(&self.span, &id, page, &status);
         if matches!(status, FlowStatus::Completed(_) | FlowStatus::Failed(_)) {
             // To this session's peer: the client that asked, and no other. A client gone by
             // now changes nothing for the tool.
@@ -678,6 +718,13 @@ impl Asker {
     /// 2026-07-28 a second question under a key would read the first one's answer.
     fn start(&mut self, mode: Mode, key: &str) -> Result<(), Stop> {
         self.support.check(mode, self.revision).map_err(|cannot| {
+            tracing::info!(
+                target: events::ASK,
+                parent: &self.span,
+                key,
+                mode = mode.as_str(),
+                "cannot ask: the client did not declare this mode"
+            );
             Stop::CannotAsk(match &self.hint {
                 Some(hint) => cannot.with_hint(hint.clone()),
                 None => cannot,
@@ -694,6 +741,7 @@ impl Asker {
             )));
         }
         self.keys.push(key.to_owned());
+        tracing::info!(target: events::ASK, parent: &self.span, key, mode = mode.as_str(), "ask");
         Ok(())
     }
 
@@ -777,13 +825,37 @@ impl Asker {
                 fields,
                 self.too_fast,
             ));
+            tracing::info!(
+                target: events::ASK,
+                parent: &self.span,
+                key = name,
+                outcome = outcome.as_str(),
+                elapsed_ms = elapsed.as_millis(),
+                too_fast = self.too_fast.is_too_fast(elapsed, fields),
+                "answered"
+            );
             match read {
                 Ok(outcome) => return Ok(outcome),
                 Err(error) => {
                     unusable += 1;
                     if !Rejected::may_ask_again(unusable, self.reasks) {
+                        tracing::warn!(
+                            target: events::ASK,
+                            parent: &self.span,
+                            key = name,
+                            asks = unusable,
+                            rule = %error.rules(),
+                            "rejected: every answer broke the form's rules"
+                        );
                         return Err(self.rejected(rejected(unusable, error)));
                     }
+                    tracing::info!(
+                        target: events::ASK,
+                        parent: &self.span,
+                        key = name,
+                        rule = %error.rules(),
+                        "reasked"
+                    );
                     why = Some(Box::new(error));
                 }
             }
@@ -820,16 +892,50 @@ impl Asker {
     /// which has no rounds (ask one question at a time there).
     pub async fn answer_all<A: Asks>(&mut self, asks: A) -> Result<A::Output, Stop> {
         let client = self.client.clone();
+        let span = self.span.clone();
         let Some(round) = self.round().await? else {
             return Err(Stop::Error(ErrorData::invalid_request(
                 "several inputs in one round need protocol 2026-07-28",
                 None,
             )));
         };
-        match observe::for_client(&client, || round.answer(asks))? {
-            Answer::Ready(outcome) => Ok(outcome),
-            Answer::Ask(result) => Err(Stop::InputRequired(Box::new(input_required(&result)?))),
-            Answer::Rejected(rejected) => Err(self.rejected(rejected)),
+        let (answer, counted) = observe::read_for_client(&client, || round.answer(asks));
+        let answer = answer?;
+        for (key, rule) in round.unusable_answers() {
+            tracing::info!(target: events::ASK, parent: &span, key, rule, "reasked");
+        }
+        match answer {
+            Answer::Ready(outcome) => {
+                if let Some(counted) = counted {
+                    tracing::info!(
+                        target: events::ASK,
+                        parent: &span,
+                        outcome = counted.as_str(),
+                        "answered"
+                    );
+                }
+                Ok(outcome)
+            }
+            Answer::Ask(result) => {
+                tracing::info!(
+                    target: events::ASK,
+                    parent: &span,
+                    keys = %Keys(&result),
+                    "input required: the question goes back in the result"
+                );
+                Err(Stop::InputRequired(Box::new(input_required(&result)?)))
+            }
+            Answer::Rejected(rejected) => {
+                tracing::warn!(
+                    target: events::ASK,
+                    parent: &span,
+                    key = rejected.name(),
+                    asks = rejected.asks(),
+                    rule = %rejected.error().rules(),
+                    "rejected: every answer broke the form's rules"
+                );
+                Err(self.rejected(rejected))
+            }
         }
     }
 
@@ -847,6 +953,14 @@ impl Asker {
                 observe::for_client(&self.client, || {
                     observe::answered(name, Outcome::NoReply);
                 });
+                tracing::info!(
+                    target: events::ASK,
+                    parent: &self.span,
+                    key = name,
+                    outcome = Outcome::NoReply.as_str(),
+                    reason = failure_kind(&failure),
+                    "answered"
+                );
                 self.failure = Some(failure);
                 None
             }
@@ -894,11 +1008,87 @@ impl Drop for AbandonUnlessOver {
         );
         runtime.spawn(async move {
             // Nobody is left to tell: a store that cannot decide leaves the flow to expire.
-            let _ = flows
+            if let Ok(flow) = flows
                 .store()
                 .abandon(&id, &principal, UnixTime::now())
-                .await;
+                .await
+                && flow.status() == &FlowStatus::Abandoned
+            {
+                tracing::info!(
+                    target: events::FLOW,
+                    flow = %ShortFlow(&id),
+                    page = flow.page(),
+                    "abandoned: the call was dropped"
+                );
+            }
         });
+    }
+}
+
+/// A round's `requestState` refused before anything is read: it did not open (forged, tampered,
+/// expired, another principal's or call's) or was spent already (a replay). A warning: never the
+/// state itself.
+fn state_refused(span: &tracing::Span, error: &MrtrError) {
+    let check = match error {
+        MrtrError::Redeem(crate::state::RedeemError::AlreadyRedeemed) => "replay",
+        MrtrError::Redeem(_) => "replay guard unavailable",
+        _ => "state",
+    };
+    tracing::warn!(
+        target: events::STATE,
+        parent: span,
+        check,
+        error = %error,
+        "request state refused"
+    );
+}
+
+/// `spent`, logged if refused ([`state_refused`]).
+fn spent(span: &tracing::Span, spent: Result<(), MrtrError>) -> Result<(), MrtrError> {
+    if let Err(error) = &spent {
+        state_refused(span, error);
+    }
+    spent
+}
+
+/// A step of a URL flow's life, as the asking call sees it.
+fn flow_event(span: &tracing::Span, id: &FlowId, page: &str, what: &'static str) {
+    tracing::info!(target: events::FLOW, parent: span, flow = %ShortFlow(id), page, "{what}");
+}
+
+/// What the asking call read of its flow: expired or finished (an open flow is no event).
+fn flow_status_event(span: &tracing::Span, id: &FlowId, page: &str, status: &FlowStatus) {
+    match status {
+        FlowStatus::Expired => flow_event(span, id, page, "expired"),
+        FlowStatus::Completed(_) => flow_event(span, id, page, "finished: completed"),
+        FlowStatus::Failed(_) => flow_event(span, id, page, "finished: failed"),
+        FlowStatus::Abandoned => flow_event(span, id, page, "abandoned"),
+        _ => {}
+    }
+}
+
+/// Why a question got no reply, in a word: never the client's own words.
+fn failure_kind(failure: &ServiceError) -> &'static str {
+    match failure {
+        ServiceError::Timeout { .. } => "timeout",
+        ServiceError::Cancelled { .. } => "cancelled",
+        ServiceError::McpError(_) => "client error",
+        _ => "transport",
+    }
+}
+
+/// The keys of an input-required result, for a log line.
+struct Keys<'a>(&'a crate::mrtr::InputRequiredResult);
+
+impl fmt::Display for Keys<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, key) in self.0.input_requests().keys().enumerate() {
+            if i > 0 {
+                f.write_str(",")?;
+            }
+            f.write_str(key)?;
+        }
+        Ok(())
     }
 }
 

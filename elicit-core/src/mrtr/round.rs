@@ -82,6 +82,10 @@ where
             }
         };
         let reasks = rounds.reasks;
+        // The call's correlation id: the first round's, carried by every later one.
+        let correlation = envelope
+            .correlation
+            .map_or_else(CorrelationId::random, CorrelationId);
         let responses = retry.responses.to_owned_map();
         let spend = match (opened, rounds.guard.is_some()) {
             (Some((id, expires_at)), true) => Spend::Due { id, expires_at },
@@ -99,6 +103,7 @@ where
             asked: envelope.asked,
             questions: envelope.questions,
             flows: envelope.flows,
+            correlation,
             read_keys: BTreeSet::new(),
             carried: envelope.answers,
             state: envelope.state,
@@ -137,6 +142,9 @@ struct Envelope<S> {
     /// in every round.
     #[serde(rename = "f", default)]
     flows: BTreeMap<String, String>,
+    /// The call's [`CorrelationId`] (absent in a state sealed before there was one: a new one).
+    #[serde(rename = "c", default)]
+    correlation: Option<u32>,
 }
 
 impl<S> Default for Envelope<S> {
@@ -148,6 +156,7 @@ impl<S> Default for Envelope<S> {
             rejections: BTreeMap::new(),
             questions: BTreeMap::new(),
             flows: BTreeMap::new(),
+            correlation: None,
         }
     }
 }
@@ -170,6 +179,8 @@ struct EnvelopeRef<'a, S> {
     questions: BTreeMap<&'a str, &'a str>,
     #[serde(rename = "f", skip_serializing_if = "BTreeMap::is_empty")]
     flows: &'a BTreeMap<String, String>,
+    #[serde(rename = "c")]
+    correlation: u32,
 }
 
 /// The outcome of asking: the answers are here, or the input-required result to return.
@@ -256,6 +267,8 @@ pub struct Round<'r, S = ()> {
     questions: BTreeMap<String, String>,
     /// The URL flow of each URL question, by key, carried from round to round.
     flows: BTreeMap<String, String>,
+    /// The call's correlation id, carried from round to round.
+    correlation: CorrelationId,
     /// Every key an `answer` of this run has read: each is read once per run.
     read_keys: BTreeSet<String>,
     carried: BTreeMap<String, Value>,
@@ -366,6 +379,7 @@ where
             rejections: &self.rejections,
             questions,
             flows: &self.flows,
+            correlation: self.correlation.0,
         };
         let sealed =
             self.rounds
@@ -402,6 +416,14 @@ impl<S> Round<'_, S> {
     pub fn take_state(&mut self) -> Option<S> {
         self.spend.check().ok()?;
         self.state.take()
+    }
+
+    /// The call's correlation id: made by its first round and sealed into every later one, so
+    /// the logs of one call's rounds read together on whichever replica each ran. It names the
+    /// call in logs only: it is not secret, and it is not unique enough to be a key.
+    #[must_use]
+    pub fn correlation(&self) -> CorrelationId {
+        self.correlation
     }
 
     /// Whether this run resumes a round: the request carried a `requestState` that opened.
@@ -446,8 +468,10 @@ impl<S> Round<'_, S> {
         Ok(RoundFlow { id, started: true })
     }
 
-    /// Answers this run could not use (key, reason), for the server's log. Each was asked
-    /// again, unless its re-asks were spent ([`Answer::Rejected`]).
+    /// Answers this run could not use (key, reason), for the server's log: the reason names
+    /// each field and the rule it broke, never a value the client sent
+    /// ([`ReplyError::rules`](crate::reply::ReplyError::rules)). Each was asked again, unless
+    /// its re-asks were spent ([`Answer::Rejected`]).
     #[must_use]
     pub fn unusable_answers(&self) -> &[(String, String)] {
         &self.unusable
@@ -495,6 +519,25 @@ impl<S> Round<'_, S> {
             std::task::Poll::Ready(spent) => spent,
             std::task::Poll::Pending => Err(MrtrError::Unspent),
         }
+    }
+}
+
+/// A short name for one call's rounds in logs ([`Round::correlation`]): 32 random bits, written
+/// as 8 hexadecimal digits. Made by the call's first round and carried, sealed, in every later
+/// round's `requestState`, so every replica that runs a round of the call logs the same one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct CorrelationId(u32);
+
+impl CorrelationId {
+    /// A new one; `0` if the operating system has no randomness to give (it only names logs).
+    fn random() -> Self {
+        Self(getrandom::u32().unwrap_or(0))
+    }
+}
+
+impl fmt::Display for CorrelationId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:08x}", self.0)
     }
 }
 
@@ -553,7 +596,8 @@ impl<S> sealed::Collect for Round<'_, S> {
     }
 
     fn unusable(&mut self, key: &str, name: Option<&Text>, why: Box<Unusable>) -> bool {
-        self.unusable.push((key.to_owned(), why.error.to_string()));
+        // The rules broken, never the value: this is for logs.
+        self.unusable.push((key.to_owned(), why.error.rules().to_string()));
         let count = self.rejections.entry(key.to_owned()).or_default();
         *count = count.saturating_add(1);
         if Rejected::may_ask_again(*count, self.reasks) {
