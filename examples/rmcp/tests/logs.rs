@@ -110,6 +110,13 @@ impl Captured {
     }
 }
 
+/// With `LOGS_PRINT` set, the log so far on stdout: what the guide shows (`--nocapture`).
+fn print_for_the_guide(log: &Captured) {
+    if std::env::var_os("LOGS_PRINT").is_some() {
+        println!("{}", log.text());
+    }
+}
+
 // ----------------------------------------------------------------------------- the pages
 
 const BASE: &str = "http://localhost:8719/elicit/";
@@ -375,10 +382,6 @@ async fn a_url_flows_life_reads_in_the_log_under_its_call() {
     };
     let (called, (url, token)) = tokio::join!(kit.call("connect_api_key", json!({})), browser);
     assert_eq!(called.unwrap().text(), "connected");
-    if std::env::var_os("LOGS_PRINT").is_some() {
-        // What one URL flow looks like in the log (the guide shows it).
-        println!("{}", log.text());
-    }
 
     let declines = Arc::new(Scripted::new().when_url(Step::Decline));
     let kit = TestKit::new(Revision::V2025_11_25)
@@ -388,6 +391,7 @@ async fn a_url_flows_life_reads_in_the_log_under_its_call() {
     let declined = kit.call("connect_api_key", json!({})).await.unwrap();
     assert_eq!(declined.text(), "not connected: Decline");
 
+    print_for_the_guide(log);
     let id = url.rsplit('/').next().unwrap().to_owned();
     let flow_field = format!("flow={}", &id[..8]);
     let call = "elicit{method=\"tools/call\" tool=\"connect_api_key\" revision=\"2025-11-25\"";
@@ -625,5 +629,6 @@ async fn a_calls_rounds_share_a_correlation_id_and_a_replay_is_a_warning() {
     log.assert_has(&["INFO", &field, "answered", "outcome=\"accepted\""]);
     log.assert_has(&["WARN", "mcp_elicit::state", "check=\"replay\"", &field]);
     log.assert_has(&["WARN", "mcp_elicit::state", "check=\"state\"", "request state refused"]);
+    print_for_the_guide(log);
     log.assert_never(&[&state, &state[..40], "Evil", "\u{1b}[2J", "Claude Code\u{1b}"]);
 }
