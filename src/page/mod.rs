@@ -1128,7 +1128,12 @@ async fn authorized(
     };
     let refused = |why: &str| refused_by(Check::State, None, None, why);
     let Some(Browser { digest: browser }) = parts.extensions.get::<Browser>().cloned() else {
-        return refused_by(Check::Browser, None, None, "This browser did not open the page.");
+        return refused_by(
+            Check::Browser,
+            None,
+            None,
+            "This browser did not open the page.",
+        );
     };
     let sealed = shared.cookies.values(&parts.headers, AUTHORIZATION_COOKIE);
     if sealed.is_empty() {
@@ -1257,13 +1262,7 @@ async fn refused_flow(shared: &Shared, error: &FlowError, visit: &Visit) -> Resp
             tracing::info!(target: events::FLOW, flow = %ShortFlow(&visit.id), "expired");
             events::page_refused(Check::Flow, Some(&visit.id), None, seen, "expired");
         }
-        _ => events::page_refused(
-            Check::Flow,
-            Some(&visit.id),
-            None,
-            seen,
-            &error.to_string(),
-        ),
+        _ => events::page_refused(Check::Flow, Some(&visit.id), None, seen, &error.to_string()),
     }
     flow_refusal(error)
 }

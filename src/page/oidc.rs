@@ -399,7 +399,10 @@ async fn callback(State(inner): State<Arc<Inner>>, parts: Parts) -> Response {
     // started in another browser.
     let browser = parts.extensions.get::<Browser>();
     if browser.is_none_or(|browser| browser.digest != pending.b) {
-        return refused_by(Check::Browser, "This sign-in was started in another browser.");
+        return refused_by(
+            Check::Browser,
+            "This sign-in was started in another browser.",
+        );
     }
     // The query read by the parser axum's own `Query` uses.
     let Ok(answer) = serde_urlencoded::from_str::<Callback>(uri.query().unwrap_or("")) else {
@@ -511,7 +514,13 @@ async fn sign_out(
     body: axum::body::Bytes,
 ) -> Response {
     if let Err(refused) = same_origin(&parts, &inner.origin) {
-        events::page_refused(Check::Origin, None, None, None, "a sign-out posted from another site");
+        events::page_refused(
+            Check::Origin,
+            None,
+            None,
+            None,
+            "a sign-out posted from another site",
+        );
         return refused;
     }
     let signed_in = parts
@@ -519,7 +528,13 @@ async fn sign_out(
         .get::<Browser>()
         .and_then(|browser| Some((inner.session(&parts.headers, browser)?, browser)));
     let Some((principal, browser)) = signed_in else {
-        events::page_refused(Check::Identity, None, None, None, "a sign-out of no session");
+        events::page_refused(
+            Check::Identity,
+            None,
+            None,
+            None,
+            "a sign-out of no session",
+        );
         return refusal(
             StatusCode::FORBIDDEN,
             "You are not signed in",

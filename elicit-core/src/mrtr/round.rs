@@ -597,7 +597,8 @@ impl<S> sealed::Collect for Round<'_, S> {
 
     fn unusable(&mut self, key: &str, name: Option<&Text>, why: Box<Unusable>) -> bool {
         // The rules broken, never the value: this is for logs.
-        self.unusable.push((key.to_owned(), why.error.rules().to_string()));
+        self.unusable
+            .push((key.to_owned(), why.error.rules().to_string()));
         let count = self.rejections.entry(key.to_owned()).or_default();
         *count = count.saturating_add(1);
         if Rejected::may_ask_again(*count, self.reasks) {

@@ -193,7 +193,13 @@ fn get(id: &str, user: &str, cookie: Option<&str>) -> Request<Body> {
     request.body(Body::empty()).unwrap()
 }
 
-fn post(id: &str, user: &str, cookie: Option<&str>, origin: &str, form: &[(&str, &str)]) -> Request<Body> {
+fn post(
+    id: &str,
+    user: &str,
+    cookie: Option<&str>,
+    origin: &str,
+    form: &[(&str, &str)],
+) -> Request<Body> {
     let mut request = Request::post(format!("/elicit/{id}"))
         .header("x-user", user)
         .header("origin", origin)
@@ -245,14 +251,23 @@ async fn a_page_refusal_is_a_warning_naming_the_check_and_no_secret_reaches_the_
 
     // Host: a page on another site rebinding its name to the pages' address.
     let mut rebound = get(&flow_id, alice, None);
-    rebound
-        .headers_mut()
-        .insert(header::HOST, header::HeaderValue::from_static("evil.example:8719"));
-    assert_eq!(send(&router, rebound).await.status, StatusCode::MISDIRECTED_REQUEST);
+    rebound.headers_mut().insert(
+        header::HOST,
+        header::HeaderValue::from_static("evil.example:8719"),
+    );
+    assert_eq!(
+        send(&router, rebound).await.status,
+        StatusCode::MISDIRECTED_REQUEST
+    );
     // Identity: another user.
-    assert_eq!(send(&router, get(&flow_id, mallory, None)).await.status, StatusCode::FORBIDDEN);
+    assert_eq!(
+        send(&router, get(&flow_id, mallory, None)).await.status,
+        StatusCode::FORBIDDEN
+    );
     // Identity: no one (the sign-in redirect).
-    let nobody = Request::get(format!("/elicit/{flow_id}")).body(Body::empty()).unwrap();
+    let nobody = Request::get(format!("/elicit/{flow_id}"))
+        .body(Body::empty())
+        .unwrap();
     assert!(send(&router, nobody).await.status.is_redirection());
     // The owner opens the page in her browser.
     let page = send(&router, get(&flow_id, alice, None)).await;
@@ -287,11 +302,21 @@ async fn a_page_refusal_is_a_warning_naming_the_check_and_no_secret_reaches_the_
     ]);
     log.assert_has(&["INFO", "mcp_elicit::page", "sign-in required"]);
     log.assert_has(&["WARN", "check=\"origin\"", &flow_field]);
-    log.assert_has(&["WARN", "check=\"csrf\"", &flow_field, &format!("seen={alice}")]);
+    log.assert_has(&[
+        "WARN",
+        "check=\"csrf\"",
+        &flow_field,
+        &format!("seen={alice}"),
+    ]);
     log.assert_has(&["WARN", "check=\"browser\"", &flow_field]);
     log.assert_has(&["WARN", "check=\"flow\"", &flow_field, "finished"]);
     log.assert_has(&["INFO", "mcp_elicit::flow", "opened", &flow_field]);
-    log.assert_has(&["INFO", "mcp_elicit::flow", "finished: completed", &flow_field]);
+    log.assert_has(&[
+        "INFO",
+        "mcp_elicit::flow",
+        "finished: completed",
+        &flow_field,
+    ]);
     log.assert_never(&[
         SECRET,
         &flow_id,
@@ -321,10 +346,15 @@ impl Keys {
     #[tool(description = "Connect the user's Example Co. API key.")]
     async fn connect_api_key(&self, mut asker: Asker) -> ToolResponse {
         respond(async {
-            Ok(match asker.url_flow("api_key", "Enter your Example Co. API key.").await? {
-                FlowOutcome::Completed(_) => "connected".to_owned(),
-                other => format!("not connected: {other:?}"),
-            })
+            Ok(
+                match asker
+                    .url_flow("api_key", "Enter your Example Co. API key.")
+                    .await?
+                {
+                    FlowOutcome::Completed(_) => "connected".to_owned(),
+                    other => format!("not connected: {other:?}"),
+                },
+            )
         })
         .await
     }
@@ -343,7 +373,9 @@ async fn a_url_flows_life_reads_in_the_log_under_its_call() {
     let pages = Pages::bind_loopback()
         .await
         .unwrap()
-        .secret(api_key_page(), |_: &str, _: Secrets| Ok(json!({ "saved": true })));
+        .secret(api_key_page(), |_: &str, _: Secrets| {
+            Ok(json!({ "saved": true }))
+        });
     let asking = AskConfig::single_user()
         .unwrap()
         .with_flows(pages.flows().clone());
@@ -351,7 +383,12 @@ async fn a_url_flows_life_reads_in_the_log_under_its_call() {
 
     let user = Arc::new(Scripted::new().when_url(Step::OpenPage));
     let kit = TestKit::new(Revision::V2025_11_25)
-        .connect(Keys { asking: asking.clone() }, Arc::clone(&user))
+        .connect(
+            Keys {
+                asking: asking.clone(),
+            },
+            Arc::clone(&user),
+        )
         .await
         .unwrap();
     let browser = async {
@@ -369,7 +406,12 @@ async fn a_url_flows_life_reads_in_the_log_under_its_call() {
         let page = client.get(&url).send().await.unwrap();
         assert_eq!(page.status(), 200);
         let body = page.text().await.unwrap();
-        let token = Reply { status: StatusCode::OK, cookie: None, body }.token();
+        let token = Reply {
+            status: StatusCode::OK,
+            cookie: None,
+            body,
+        }
+        .token();
         let done = client
             .post(&url)
             .header("origin", &origin)
@@ -395,14 +437,39 @@ async fn a_url_flows_life_reads_in_the_log_under_its_call() {
     let id = url.rsplit('/').next().unwrap().to_owned();
     let flow_field = format!("flow={}", &id[..8]);
     let call = "elicit{method=\"tools/call\" tool=\"connect_api_key\" revision=\"2025-11-25\"";
-    log.assert_has(&["INFO", call, "mcp_elicit::ask", "ask", "key=\"api_key\"", "mode=\"url\""]);
+    log.assert_has(&[
+        "INFO",
+        call,
+        "mcp_elicit::ask",
+        "ask",
+        "key=\"api_key\"",
+        "mode=\"url\"",
+    ]);
     log.assert_has(&["INFO", call, "mcp_elicit::flow", "begun", &flow_field]);
     log.assert_has(&["INFO", "mcp_elicit::flow", "opened", &flow_field]);
-    log.assert_has(&["INFO", "mcp_elicit::flow", "finished: completed", &flow_field]);
-    log.assert_has(&["INFO", call, "answered", "outcome=\"accepted\"", "elapsed_ms="]);
+    log.assert_has(&[
+        "INFO",
+        "mcp_elicit::flow",
+        "finished: completed",
+        &flow_field,
+    ]);
+    log.assert_has(&[
+        "INFO",
+        call,
+        "answered",
+        "outcome=\"accepted\"",
+        "elapsed_ms=",
+    ]);
     log.assert_has(&["INFO", call, "answered", "outcome=\"declined\""]);
     log.assert_has(&["INFO", call, "mcp_elicit::flow", "abandoned"]);
-    let path = url.split_once("//").unwrap().1.split_once('/').unwrap().1.to_owned();
+    let path = url
+        .split_once("//")
+        .unwrap()
+        .1
+        .split_once('/')
+        .unwrap()
+        .1
+        .to_owned();
     log.assert_never(&[SECRET, &id, &path, &token]);
 }
 
@@ -493,7 +560,11 @@ fn response_in(body: &str) -> Value {
     body.lines()
         .filter_map(|line| line.strip_prefix("data: "))
         .chain(std::iter::once(body))
-        .find_map(|data| serde_json::from_str::<Value>(data).ok().filter(|m| m.get("id").is_some()))
+        .find_map(|data| {
+            serde_json::from_str::<Value>(data)
+                .ok()
+                .filter(|m| m.get("id").is_some())
+        })
         .unwrap_or_else(|| panic!("no response in {body}"))
 }
 
@@ -527,7 +598,10 @@ async fn a_session_used_by_another_principal_is_a_warning_naming_both() {
         .await
         .unwrap();
     assert_eq!(opened.status(), StatusCode::OK);
-    let session = opened.headers()["mcp-session-id"].to_str().unwrap().to_owned();
+    let session = opened.headers()["mcp-session-id"]
+        .to_str()
+        .unwrap()
+        .to_owned();
     let ping = json!({"jsonrpc": "2.0", "id": 1, "method": "ping"});
     let refused = service
         .clone()
@@ -604,7 +678,12 @@ async fn a_calls_rounds_share_a_correlation_id_and_a_replay_is_a_warning() {
         .as_object()
         .unwrap()
         .keys()
-        .map(|key| (key.clone(), json!({"action": "accept", "content": {"confirm": true}})))
+        .map(|key| {
+            (
+                key.clone(),
+                json!({"action": "accept", "content": {"confirm": true}}),
+            )
+        })
         .collect();
     let retry = call(json!({
         "arguments": {}, "inputResponses": responses, "requestState": state,
@@ -617,7 +696,11 @@ async fn a_calls_rounds_share_a_correlation_id_and_a_replay_is_a_warning() {
     assert_eq!(replayed["error"]["code"], -32602, "{replayed}");
 
     // The first round's correlation id, and the answer under the same one.
-    let asked = log.lines_with(&["revision=\"2026-07-28\"", "input required", "client=\"other\""]);
+    let asked = log.lines_with(&[
+        "revision=\"2026-07-28\"",
+        "input required",
+        "client=\"other\"",
+    ]);
     let correlation = asked
         .iter()
         .find_map(|line| {
@@ -628,7 +711,18 @@ async fn a_calls_rounds_share_a_correlation_id_and_a_replay_is_a_warning() {
     let field = format!("correlation={correlation}");
     log.assert_has(&["INFO", &field, "answered", "outcome=\"accepted\""]);
     log.assert_has(&["WARN", "mcp_elicit::state", "check=\"replay\"", &field]);
-    log.assert_has(&["WARN", "mcp_elicit::state", "check=\"state\"", "request state refused"]);
+    log.assert_has(&[
+        "WARN",
+        "mcp_elicit::state",
+        "check=\"state\"",
+        "request state refused",
+    ]);
     print_for_the_guide(log);
-    log.assert_never(&[&state, &state[..40], "Evil", "\u{1b}[2J", "Claude Code\u{1b}"]);
+    log.assert_never(&[
+        &state,
+        &state[..40],
+        "Evil",
+        "\u{1b}[2J",
+        "Claude Code\u{1b}",
+    ]);
 }
