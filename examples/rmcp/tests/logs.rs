@@ -666,7 +666,7 @@ async fn a_calls_rounds_share_a_correlation_id_and_a_replay_is_a_warning() {
                 .await
                 .unwrap();
             let body = response.into_body().collect().await.unwrap().to_bytes();
-            response_in(&String::from_utf8(body.to_vec()).unwrap())
+            response_in(std::str::from_utf8(&body).unwrap())
         }
     };
     let alice = "alice-rounds-6f0d";
