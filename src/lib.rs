@@ -108,8 +108,12 @@ macro_rules! __elicit_page {
 pub use elicit_derive::Elicit;
 
 // The facade's layers, bottom first (`tests/layers.rs`): the client half (the core's, and the
-// terminal), then the rmcp integration, whose client answers through an `Answerer`.
+// terminal), and what the library logs; then the rmcp integration, whose client answers
+// through an `Answerer`.
 pub mod client;
+// What the library logs through `tracing` (with `rmcp`, which builds `tracing` already).
+#[cfg(feature = "rmcp")]
+mod events;
 #[cfg(feature = "page")]
 #[cfg_attr(not(doctest), doc = include_str!("guide/page.md"))]
 pub mod page;

@@ -19,8 +19,8 @@ use std::path::{Path, PathBuf};
 /// in the same layer may import each other only without a cycle.
 const LAYERS: &[(&str, &[&[&str]])] = &[
     // The client half (the core's, and the terminal) under the rmcp integration, whose client
-    // answers with an `Answerer`.
-    ("", &[&["client"], &["rmcp", "page"]]),
+    // answers with an `Answerer`; what the library logs, under both.
+    ("", &[&["client", "events"], &["rmcp", "page"]]),
     ("client", &[&["terminal"]]),
     // The pages: HTML, errors and a posted form read into wiped buffers; the refusals and what is
     // read of a request; who opened a page,

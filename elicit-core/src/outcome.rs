@@ -194,6 +194,51 @@ pub enum MalformedReply {
     ContentNotAnObject,
 }
 
+impl ReplyError {
+    /// What was wrong, naming each field and the rule it broke and never a value the client
+    /// sent: for logs (the re-ask events of the rmcp `Asker`, and `mrtr::Round::unusable_answers`).
+    ///
+    /// ```
+    /// # extern crate elicit_core as mcp_elicit;
+    /// use mcp_elicit::reply::ReplyError;
+    /// use mcp_elicit::schema::{Rule, Violation, Violations};
+    ///
+    /// let error = ReplyError::Invalid(
+    ///     Violations::from_vec(vec![Violation {
+    ///         property: "plan".into(),
+    ///         rule: Rule::NotAnOption { value: "hunter2".into() },
+    ///     }])
+    ///     .unwrap(),
+    /// );
+    /// assert_eq!(error.rules().to_string(), "`plan` must be one of the choices offered");
+    /// ```
+    ///
+    pub fn rules(&self) -> impl fmt::Display + '_ {
+        RulesBroken(self)
+    }
+}
+
+/// [`ReplyError::rules`].
+struct RulesBroken<'a>(&'a ReplyError);
+
+impl fmt::Display for RulesBroken<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            ReplyError::Malformed(m) => write!(f, "malformed elicitation reply: {m}"),
+            ReplyError::Invalid(violations) => {
+                for (i, violation) in violations.into_iter().enumerate() {
+                    if i > 0 {
+                        f.write_str("; ")?;
+                    }
+                    write!(f, "`{}` {}", violation.property, violation.rule.for_user())?;
+                }
+                Ok(())
+            }
+            ReplyError::NotFinished => f.write_str("the step on the page is not finished"),
+        }
+    }
+}
+
 impl fmt::Display for ReplyError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

@@ -58,6 +58,7 @@ use respond::{
     unavailable,
 };
 
+use crate::events::{self, Check, Principal, ShortFlow};
 use crate::schema::Rule;
 use crate::state::{Binding, ParamsDigest, StateKeys, UnixTime};
 use crate::url_mode::{Claim, Flow, FlowError, FlowId, FlowStatus, Flows};
@@ -481,6 +482,13 @@ async fn check_host(
     if shared.host.admits(&request) {
         Ok(request)
     } else {
+        events::page_refused(
+            Check::Host,
+            None,
+            None,
+            None,
+            "the request named another host than the pages'",
+        );
         Err(refusal(
             StatusCode::MISDIRECTED_REQUEST,
             "This page is not served under that name",
@@ -578,10 +586,18 @@ impl Shared {
     /// Steps 1–3 of the checks ([`Pages`]): the flow id, the identity, the browser.
     async fn visit(&self, flow: &str, parts: &Parts) -> Result<Visit, Response> {
         let Ok(id) = FlowId::parse(flow) else {
+            events::page_refused(Check::Flow, None, None, None, "not a flow id");
             return Err(flow_refusal(&FlowError::Unknown));
         };
         let principal = self.identify(parts).await?;
         let Some(Browser { digest: browser }) = parts.extensions.get::<Browser>().cloned() else {
+            events::page_refused(
+                Check::Browser,
+                Some(&id),
+                None,
+                Some(&principal),
+                "this browser was never named by the pages",
+            );
             return Err(refusal(
                 StatusCode::FORBIDDEN,
                 "This browser did not open the page",
@@ -598,7 +614,23 @@ impl Shared {
     /// The identity's principal for `parts`; from now on every page of this request says who is
     /// signed in.
     async fn identify(&self, parts: &Parts) -> Result<String, Response> {
-        let principal = self.identity.identify(parts).await?;
+        let principal = match self.identity.identify(parts).await {
+            Ok(principal) => principal,
+            Err(refused) => {
+                if refused.status().is_redirection() {
+                    tracing::info!(target: events::PAGE, "sign-in required: sent to sign in");
+                } else {
+                    events::page_refused(
+                        Check::Identity,
+                        None,
+                        None,
+                        None,
+                        "the identity named no one",
+                    );
+                }
+                return Err(refused);
+            }
+        };
         let who = self.identity.signed_in(&principal);
         html::signed_in(&who.name, who.sign_out.as_deref());
         Ok(principal)
@@ -708,8 +740,15 @@ async fn show(
         .await;
     let flow = match opened {
         Ok(flow) => flow,
-        Err(error) => return flow_refusal(&error),
+        Err(error) => return refused_flow(&shared, &error, &visit).await,
     };
+    tracing::info!(
+        target: events::FLOW,
+        flow = %ShortFlow(&visit.id),
+        page = flow.page(),
+        principal = %Principal(Some(&visit.principal)),
+        "opened"
+    );
     let html = match shared.form(&visit, &flow, &[]) {
         Ok(html) => html,
         Err(refused) => return refused,
@@ -734,6 +773,14 @@ async fn submit(
     body: axum::body::Body,
 ) -> Response {
     if let Err(refused) = same_origin(&parts, &shared.origin) {
+        let id = FlowId::parse(&flow).ok();
+        events::page_refused(
+            Check::Origin,
+            id.as_ref(),
+            None,
+            None,
+            "a form posted from another site",
+        );
         return refused;
     }
     let visit = match shared.visit(&flow, &parts).await {
@@ -791,8 +838,15 @@ async fn submit(
             && let Err(over @ (FlowError::Expired | FlowError::Abandoned(_))) =
                 flow.opened(&visit.principal, &browser, now)
         {
-            return flow_refusal(&over);
+            return refused_flow(&shared, &over, &visit).await;
         }
+        events::page_refused(
+            Check::Csrf,
+            Some(&visit.id),
+            None,
+            Some(&visit.principal),
+            "the form's token is not this page's, browser's and user's",
+        );
         return refusal(
             StatusCode::FORBIDDEN,
             "This form was not sent from its page",
@@ -807,7 +861,7 @@ async fn submit(
         .await
     {
         Ok(flow) => flow,
-        Err(error) => return flow_refusal(&error),
+        Err(error) => return refused_flow(&shared, &error, &visit).await,
     };
     let (page, sink) = match shared.page_of(&flow) {
         Ok(Kind::Secret(page, sink)) => (page, sink),
@@ -854,7 +908,16 @@ async fn finish(
         .await
     {
         Ok(claim) => claim,
-        Err(error) => return flow_refusal(&error),
+        Err(error) => {
+            events::page_refused(
+                Check::Flow,
+                Some(id),
+                None,
+                Some(principal),
+                &error.to_string(),
+            );
+            return flow_refusal(&error);
+        }
     };
     let Ok(stored) = tokio::time::timeout_at(sink_deadline(&claim), store).await else {
         return too_slow(shared, &claim).await;
@@ -866,7 +929,14 @@ async fn finish(
         .finish(&claim, stored, UnixTime::now())
         .await;
     match finished {
-        Ok(flow) => finished_page(shared, &flow),
+        Ok(flow) => {
+            let how = match flow.status() {
+                FlowStatus::Completed(_) => "finished: completed",
+                _ => "finished: failed",
+            };
+            tracing::info!(target: events::FLOW, flow = %ShortFlow(id), page = flow.page(), "{how}");
+            finished_page(shared, &flow)
+        }
         // The call was given up while the sink stored: the refusal's "nothing was stored" would
         // be untrue.
         Err(FlowError::Abandoned(why)) if sink_took_it => {
@@ -908,6 +978,11 @@ fn sink_deadline(claim: &Claim) -> tokio::time::Instant {
 /// told that the server may have kept part of what they sent, and to ask again.
 async fn too_slow(shared: &Shared, claim: &Claim) -> Response {
     let why = "The server did not finish saving this in time.".to_owned();
+    tracing::warn!(
+        target: events::FLOW,
+        flow = %ShortFlow(&claim.id()),
+        "finished: failed, the sink did not finish within the claim"
+    );
     // Whatever the store says, the page tells the user the same: nothing more is read from it.
     let _ = shared
         .flows
@@ -1046,9 +1121,18 @@ async fn authorized(
         Ok(principal) => principal,
         Err(refused) => return refused,
     };
-    let refused = |why: &str| refusal(StatusCode::FORBIDDEN, "Not connected", why);
+    let refused_by = |check: Check, flow: Option<&FlowId>, expected: Option<&str>, why: &str| {
+        events::page_refused(check, flow, expected, Some(&principal), why);
+        refusal(StatusCode::FORBIDDEN, "Not connected", why)
+    };
+    let refused = |why: &str| refused_by(Check::State, None, None, why);
     let Some(Browser { digest: browser }) = parts.extensions.get::<Browser>().cloned() else {
-        return refused("This browser did not open the page.");
+        return refused_by(
+            Check::Browser,
+            None,
+            None,
+            "This browser did not open the page.",
+        );
     };
     let sealed = shared.cookies.values(&parts.headers, AUTHORIZATION_COOKIE);
     if sealed.is_empty() {
@@ -1067,7 +1151,15 @@ async fn authorized(
     else {
         return refused("The provider's answer could not be read.");
     };
-    if claims.b != browser || answer.state.as_deref() != Some(claims.pending.state.as_str()) {
+    if claims.b != browser {
+        return refused_by(
+            Check::Browser,
+            None,
+            None,
+            "The provider's answer is for another authorization or browser.",
+        );
+    }
+    if answer.state.as_deref() != Some(claims.pending.state.as_str()) {
         return refused("The provider's answer is for another authorization or browser.");
     }
     let Ok(id) = FlowId::parse(&claims.f) else {
@@ -1080,21 +1172,36 @@ async fn authorized(
         .await
     {
         Ok(flow) => flow,
-        Err(error) => return flow_refusal(&error),
+        Err(error) => {
+            let visit = Visit {
+                id,
+                principal: principal.clone(),
+                browser: browser.clone(),
+            };
+            return refused_flow(&shared, &error, &visit).await;
+        }
     };
     // The authorization was started on the flow's page: its answer comes back to that page's
     // redirect URI, or it is not that page's provider's (mix-up), and its code goes nowhere.
     if flow.page() != at {
-        return refused(
+        return refused_by(
+            Check::Redirect,
+            Some(&id),
+            None,
             "The provider's answer came back to another page's address than the page that \
              sent you: it may come from another provider.",
         );
     }
     let Ok(Kind::Authorization(page, sink)) = shared.page_of(&flow) else {
-        return refused("This page does not connect a provider.");
+        return refused_by(
+            Check::Redirect,
+            Some(&id),
+            None,
+            "This page does not connect a provider.",
+        );
     };
     if let Err(why) = page.check_issuer(answer.iss.as_deref()) {
-        return refused(why);
+        return refused_by(Check::Issuer, Some(&id), None, why);
     }
     let (page, sink) = (Arc::clone(page), Arc::clone(sink));
     let verifier = claims.pending.verifier;
@@ -1118,6 +1225,45 @@ async fn authorized(
         response.headers_mut().append(header::SET_COOKIE, cleared);
     }
     response
+}
+
+/// The refusal of a flow the store would not open or finish for `visit`, logged as the check
+/// that refused: another user's flow (the identity: the principal it is for, and the one seen),
+/// another browser's, or the flow itself (finished, expired, abandoned, claimed, unknown).
+async fn refused_flow(shared: &Shared, error: &FlowError, visit: &Visit) -> Response {
+    let seen = Some(visit.principal.as_str());
+    match error {
+        FlowError::WrongUser => {
+            // Only on this refusal: the principal the flow is for, read again.
+            let owner = shared
+                .flows
+                .store()
+                .get(&visit.id, UnixTime::now())
+                .await
+                .ok()
+                .map(|flow| flow.principal().to_owned());
+            events::page_refused(
+                Check::Identity,
+                Some(&visit.id),
+                owner.as_deref(),
+                seen,
+                "the flow is for another user",
+            );
+        }
+        FlowError::OpenedElsewhere | FlowError::NotOpened => events::page_refused(
+            Check::Browser,
+            Some(&visit.id),
+            None,
+            seen,
+            &error.to_string(),
+        ),
+        FlowError::Expired => {
+            tracing::info!(target: events::FLOW, flow = %ShortFlow(&visit.id), "expired");
+            events::page_refused(Check::Flow, Some(&visit.id), None, seen, "expired");
+        }
+        _ => events::page_refused(Check::Flow, Some(&visit.id), None, seen, &error.to_string()),
+    }
+    flow_refusal(error)
 }
 
 /// What the flow store keeps of a browser: a digest of its cookie, never the cookie.

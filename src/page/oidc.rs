@@ -25,6 +25,7 @@ use super::identity::{IdentifyFuture, Identity, SignedIn};
 use super::respond::{
     Browser, Cookies, base_path, html_body, origin_of, refusal, refusal_under, same_origin,
 };
+use crate::events::{self, Check};
 use crate::state::{Binding, ParamsDigest, StateKeys, UnixTime};
 use crate::url_mode::Flows;
 
@@ -372,7 +373,8 @@ struct Callback {
 /// nonce are checked; then the browser is signed in as its `sub`.
 async fn callback(State(inner): State<Arc<Inner>>, parts: Parts) -> Response {
     let (headers, uri) = (&parts.headers, &parts.uri);
-    let refused = |why: &str| {
+    let refused_by = |check: Check, why: &str| {
+        events::page_refused(check, None, None, None, why);
         refusal_under(
             &inner.path,
             StatusCode::FORBIDDEN,
@@ -380,6 +382,7 @@ async fn callback(State(inner): State<Arc<Inner>>, parts: Parts) -> Response {
             &format!("{why} Open the link from your MCP client again."),
         )
     };
+    let refused = |why: &str| refused_by(Check::State, why);
     let sealed = inner.cookies.values(headers, SIGN_IN_COOKIE);
     if sealed.is_empty() {
         return refused("This browser started no sign-in (or it took too long).");
@@ -396,7 +399,10 @@ async fn callback(State(inner): State<Arc<Inner>>, parts: Parts) -> Response {
     // started in another browser.
     let browser = parts.extensions.get::<Browser>();
     if browser.is_none_or(|browser| browser.digest != pending.b) {
-        return refused("This sign-in was started in another browser.");
+        return refused_by(
+            Check::Browser,
+            "This sign-in was started in another browser.",
+        );
     }
     // The query read by the parser axum's own `Query` uses.
     let Ok(answer) = serde_urlencoded::from_str::<Callback>(uri.query().unwrap_or("")) else {
@@ -421,14 +427,14 @@ async fn callback(State(inner): State<Arc<Inner>>, parts: Parts) -> Response {
         .await
     {
         Ok(tokens) => tokens,
-        Err(_) => return refused("The provider refused the sign-in."),
+        Err(_) => return refused_by(Check::Identity, "The provider refused the sign-in."),
     };
     let Some(id_token) = tokens.id_token() else {
-        return refused("The provider sent no ID token.");
+        return refused_by(Check::Identity, "The provider sent no ID token.");
     };
     let verifier = inner.client.id_token_verifier();
     let Ok(claims) = id_token.claims(&verifier, &Nonce::new(pending.n)) else {
-        return refused("The provider's ID token did not verify.");
+        return refused_by(Check::Identity, "The provider's ID token did not verify.");
     };
     let session = Session {
         p: claims.subject().as_str().to_owned(),
@@ -508,6 +514,13 @@ async fn sign_out(
     body: axum::body::Bytes,
 ) -> Response {
     if let Err(refused) = same_origin(&parts, &inner.origin) {
+        events::page_refused(
+            Check::Origin,
+            None,
+            None,
+            None,
+            "a sign-out posted from another site",
+        );
         return refused;
     }
     let signed_in = parts
@@ -515,6 +528,13 @@ async fn sign_out(
         .get::<Browser>()
         .and_then(|browser| Some((inner.session(&parts.headers, browser)?, browser)));
     let Some((principal, browser)) = signed_in else {
+        events::page_refused(
+            Check::Identity,
+            None,
+            None,
+            None,
+            "a sign-out of no session",
+        );
         return refusal(
             StatusCode::FORBIDDEN,
             "You are not signed in",
@@ -534,6 +554,13 @@ async fn sign_out(
             .is_ok_and(|opened| opened.into_value().b == browser.digest)
     });
     if !valid {
+        events::page_refused(
+            Check::Csrf,
+            None,
+            None,
+            Some(&principal),
+            "the sign-out form's token is not this browser's session's",
+        );
         html::signed_in(&principal, Some(&format!("{}signout", inner.path)));
         return refusal(
             StatusCode::FORBIDDEN,

@@ -1,5 +1,6 @@
 //! [`Asker`]: asking from inside one rmcp request handler, on every revision.
 
+use std::borrow::Borrow;
 use std::fmt;
 use std::future::{Future, poll_fn};
 use std::pin::{Pin, pin};
@@ -25,7 +26,8 @@ use super::convert::{
 };
 use super::keep_alive::{self, KeepAlive};
 use super::stop::{AutomaticConsent, Stop};
-use crate::mrtr::{Answer, Ask, Asks, DeclaredCapabilities, Retry, Round};
+use crate::events::{self, ShortFlow};
+use crate::mrtr::{Answer, Ask, Asks, DeclaredCapabilities, MrtrError, Retry, Round};
 use crate::observe::{self, ClientLabel, Outcome, TimedAnswer, TooFast};
 use crate::state::{Binding, ParamsDigest, UnixTime};
 use crate::url_mode::{
@@ -106,6 +108,8 @@ pub struct Asker {
     /// Before 2026-07-28: the last answer's time and the least a person takes for its form, if
     /// it came faster than that ([`TooFast`]); what a consent is judged by.
     answered_too_fast: Option<(Duration, Duration)>,
+    /// This call's span: its events' parent ([`events::ASK`]).
+    span: tracing::Span,
 }
 
 impl fmt::Debug for Asker {
@@ -160,6 +164,7 @@ impl<S: AskingServer> FromContextPart<PromptContext<'_, S>> for Asker {
             return Asker::new(
                 asking,
                 "prompts/get",
+                &context.name,
                 retry.digest,
                 retry.input_responses.as_ref(),
                 retry.request_state.as_deref(),
@@ -167,7 +172,15 @@ impl<S: AskingServer> FromContextPart<PromptContext<'_, S>> for Asker {
             );
         }
         let digest = call_digest(&context.name, context.arguments.as_ref());
-        let asker = Asker::new(asking, "prompts/get", digest, None, None, &context.context)?;
+        let asker = Asker::new(
+            asking,
+            "prompts/get",
+            &context.name,
+            digest,
+            None,
+            None,
+            &context.context,
+        )?;
         if asker.round.is_some() {
             return Err(ErrorData::internal_error(
                 "a #[prompt] that asks on protocol 2026-07-28 needs its server served through \
@@ -194,6 +207,7 @@ impl<S: AskingServer> FromContextPart<ToolCallContext<'_, S>> for Asker {
         let asker = Asker::new(
             context.service.asking(),
             "tools/call",
+            &context.name,
             digest,
             context.input_responses.as_ref(),
             context.request_state.as_deref(),
@@ -228,6 +242,7 @@ impl Asker {
         Self::new(
             asking,
             "tools/call",
+            &request.name,
             call_digest(&request.name, request.arguments.as_ref()),
             request.input_responses.as_ref(),
             request.request_state.as_deref(),
@@ -247,6 +262,7 @@ impl Asker {
         Self::new(
             asking,
             "prompts/get",
+            &request.name,
             call_digest(&request.name, request.arguments.as_ref()),
             request.input_responses.as_ref(),
             request.request_state.as_deref(),
@@ -257,6 +273,7 @@ impl Asker {
     fn new(
         asking: &AskConfig,
         method: &str,
+        tool: &str,
         params_digest: ParamsDigest,
         responses: Option<&InputResponses>,
         request_state: Option<&str>,
@@ -271,6 +288,19 @@ impl Asker {
             None => (Revision::V2025_06_18, ElicitationSupport::NONE),
         };
         let principal = asking.principal_of(context);
+        let client_name = context.client_info().map(|info| info.name);
+        let client = asking.client_names.label(client_name.as_deref());
+        // One call's events read together under its span; on 2026-07-28 its rounds share the
+        // correlation id sealed in their state, on whichever replica each runs.
+        let span = tracing::info_span!(
+            target: events::ASK,
+            "elicit",
+            method,
+            tool,
+            revision = revision.as_str(),
+            client = client.as_str(),
+            correlation = tracing::field::Empty,
+        );
         let round = if revision.has_multi_round_trip() {
             let principal = principal.clone()?;
             let declared = capabilities
@@ -287,16 +317,18 @@ impl Asker {
             };
             let mut round = Arc::clone(&asking.rounds)
                 .round_shared::<()>(retry, binding, UnixTime::now())
-                .map_err(|e| mrtr_error(&e))?;
+                .map_err(|e| {
+                    state_refused(&span, &e);
+                    mrtr_error(&e)
+                })?;
             round.set_too_fast(asking.too_fast);
+            span.record("correlation", tracing::field::display(round.correlation()));
             Some(Box::new(round))
         } else {
             None
         };
         // On 2026-07-28 too: a retry may wait for a URL flow's page.
         let keep_alive = KeepAlive::of(context, asking.keep_alive);
-        let client_name = context.client_info().map(|info| info.name);
-        let client = asking.client_names.label(client_name.as_deref());
         // What asking needs of the request, and no more: its peer, its cancellation and its id.
         // Not its extensions (over HTTP, a copy of the HTTP request's headers) nor its `_meta`,
         // read above: a pending ask keeps this while a person answers.
@@ -321,6 +353,7 @@ impl Asker {
             flows: asking.flows.clone(),
             principal: principal.ok(),
             call: params_digest,
+            span,
         })
     }
 
@@ -379,7 +412,7 @@ impl Asker {
     pub async fn round(&mut self) -> Result<Option<&mut Round<'static, ()>>, Stop> {
         match self.round.as_mut() {
             Some(round) => {
-                round.spend().await?;
+                spent(&self.span, round.spend().await)?;
                 Ok(Some(round))
             }
             None => Ok(None),
@@ -559,10 +592,13 @@ impl Asker {
                 .expiring(now, flows.ttl())
         };
         if let Some(round) = self.round.as_mut() {
-            round.spend().await?;
+            spent(&self.span, round.spend().await)?;
             let flow = round.flow_id(page)?;
             if flow.started {
                 flows.store().begin(begin(flow.id)?, now).await?;
+            }
+            if flow.started {
+                flow_event(&self.span, &flow.id, page, "begun");
             }
             let id = flow.id;
             let held = self.held(&flows, &id, &principal, now).await?;
@@ -597,6 +633,7 @@ impl Asker {
                         .clone(),
                 };
             }
+            flow_status_event(&self.span, &id, page, &status);
             let outcome = self.answer(Ask::url_flow(page, request, status)).await?;
             let declined = match outcome {
                 FlowOutcome::Decline => Some(Abandonment::Declined),
@@ -606,10 +643,14 @@ impl Asker {
             if let Some(why) = declined {
                 // The page was refused in the client: it takes nothing from now on. The answer
                 // stands whatever the store says.
-                let _ = flows
+                if let Ok(flow) = flows
                     .store()
                     .abandon(&id, &principal, why, UnixTime::now())
-                    .await;
+                    .await
+                    && matches!(flow.status(), FlowStatus::Abandoned(_))
+                {
+                    flow_event(&self.span, &id, page, "abandoned");
+                }
             }
             return Ok(outcome);
         }
@@ -617,6 +658,7 @@ impl Asker {
         let flow = begin(id)?;
         let expires_at = flow.expires_at();
         flows.store().begin(flow, now).await?;
+        flow_event(&self.span, &id, page, "begun");
         // From here on, however the call ends, a flow it left open is abandoned.
         let mut abandon = AbandonUnlessOver {
             flows: flows.clone(),
@@ -674,6 +716,7 @@ impl Asker {
                 Ok(flow) => flow.status().clone(),
                 Err(_) => FlowStatus::Pending,
             };
+            flow_status_event(&self.span, &id, page, &status);
             if !told && is_finished(&status) {
                 tell_complete(&self.context.peer, &id).await;
             }
@@ -703,6 +746,7 @@ impl Asker {
                 };
                 match abandon.now(why).await {
                     Ok(flow) if matches!(flow.status(), FlowStatus::Abandoned(_)) => {
+                        flow_event(&self.span, &id, page, "abandoned");
                         // A cancelled call's result is read by nobody; it says what happened.
                         return Ok(if cancelled {
                             FlowOutcome::Abandoned
@@ -717,6 +761,7 @@ impl Asker {
             }
         };
         abandon.armed = false;
+        flow_status_event(&self.span, &id, page, &status);
         if !told && is_finished(&status) {
             tell_complete(&self.context.peer, &id).await;
         }
@@ -834,6 +879,13 @@ impl Asker {
     /// 2026-07-28 a second question under a key would read the first one's answer.
     fn start(&mut self, mode: Mode, key: &str) -> Result<(), Stop> {
         self.support.check(mode, self.revision).map_err(|cannot| {
+            tracing::info!(
+                target: events::ASK,
+                parent: &self.span,
+                key,
+                mode = mode.as_str(),
+                "cannot ask: the client did not declare this mode"
+            );
             Stop::CannotAsk(match &self.hint {
                 Some(hint) => cannot.with_hint(hint.clone()),
                 None => cannot,
@@ -850,6 +902,7 @@ impl Asker {
             )));
         }
         self.keys.push(key.to_owned());
+        tracing::info!(target: events::ASK, parent: &self.span, key, mode = mode.as_str(), "ask");
         Ok(())
     }
 
@@ -896,7 +949,7 @@ impl Asker {
     /// The params are built right before each send and moved into rmcp's request, so that a
     /// pending question holds one copy of them (rmcp's): no second copy of its schema is kept
     /// while the user answers, only what the answer's timing needs.
-    async fn ask_legacy<O, E>(
+    async fn ask_legacy<O, E: Borrow<ReplyError>>(
         &mut self,
         name: &str,
         params: impl Fn(Option<&E>) -> Result<ElicitRequestParams, Stop>,
@@ -943,14 +996,38 @@ impl Asker {
             self.answered_too_fast = timed
                 .too_fast
                 .then(|| (elapsed, self.too_fast.threshold(fields)));
+            tracing::info!(
+                target: events::ASK,
+                parent: &self.span,
+                key = name,
+                outcome = outcome.as_str(),
+                elapsed_ms = elapsed.as_millis(),
+                too_fast = timed.too_fast,
+                "answered"
+            );
             observe::timed(&timed);
             match read {
                 Ok(outcome) => return Ok(outcome),
                 Err(error) => {
                     unusable += 1;
                     if !Rejected::may_ask_again(unusable, self.reasks) {
+                        tracing::warn!(
+                            target: events::ASK,
+                            parent: &self.span,
+                            key = name,
+                            asks = unusable,
+                            rule = %error.borrow().rules(),
+                            "rejected: every answer broke the form's rules"
+                        );
                         return Err(self.rejected(rejected(unusable, error)));
                     }
+                    tracing::info!(
+                        target: events::ASK,
+                        parent: &self.span,
+                        key = name,
+                        rule = %error.borrow().rules(),
+                        "reasked"
+                    );
                     why = Some(Box::new(error));
                 }
             }
@@ -987,16 +1064,50 @@ impl Asker {
     /// which has no rounds (ask one question at a time there).
     pub async fn answer_all<A: Asks>(&mut self, asks: A) -> Result<A::Output, Stop> {
         let client = self.client.clone();
+        let span = self.span.clone();
         let Some(round) = self.round().await? else {
             return Err(Stop::Error(ErrorData::invalid_request(
                 "several inputs in one round need protocol 2026-07-28",
                 None,
             )));
         };
-        match observe::for_client(&client, || round.answer(asks))? {
-            Answer::Ready(outcome) => Ok(outcome),
-            Answer::Ask(result) => Err(Stop::InputRequired(Box::new(input_required(&result)?))),
-            Answer::Rejected(rejected) => Err(self.rejected(rejected)),
+        let (answer, counted) = observe::read_for_client(&client, || round.answer(asks));
+        let answer = answer?;
+        for (key, rule) in round.unusable_answers() {
+            tracing::info!(target: events::ASK, parent: &span, key, rule, "reasked");
+        }
+        match answer {
+            Answer::Ready(outcome) => {
+                if let Some(counted) = counted {
+                    tracing::info!(
+                        target: events::ASK,
+                        parent: &span,
+                        outcome = counted.as_str(),
+                        "answered"
+                    );
+                }
+                Ok(outcome)
+            }
+            Answer::Ask(result) => {
+                tracing::info!(
+                    target: events::ASK,
+                    parent: &span,
+                    keys = %Keys(&result),
+                    "input required: the question goes back in the result"
+                );
+                Err(Stop::InputRequired(Box::new(input_required(&result)?)))
+            }
+            Answer::Rejected(rejected) => {
+                tracing::warn!(
+                    target: events::ASK,
+                    parent: &span,
+                    key = rejected.name(),
+                    asks = rejected.asks(),
+                    rule = %rejected.error().rules(),
+                    "rejected: every answer broke the form's rules"
+                );
+                Err(self.rejected(rejected))
+            }
         }
     }
 
@@ -1014,6 +1125,14 @@ impl Asker {
                 observe::for_client(&self.client, || {
                     observe::answered(name, Outcome::NoReply);
                 });
+                tracing::info!(
+                    target: events::ASK,
+                    parent: &self.span,
+                    key = name,
+                    outcome = Outcome::NoReply.as_str(),
+                    reason = failure_kind(&failure),
+                    "answered"
+                );
                 self.failure = Some(failure);
                 None
             }
@@ -1035,6 +1154,13 @@ enum Prefill {
 struct Unusable {
     error: ReplyError,
     content: Option<Value>,
+}
+
+/// What the log names of it: the rules broken.
+impl Borrow<ReplyError> for Unusable {
+    fn borrow(&self) -> &ReplyError {
+        &self.error
+    }
 }
 
 /// Before 2026-07-28, the open flow of a call that waits for its page: abandoned unless it is
@@ -1078,10 +1204,19 @@ impl Drop for AbandonUnlessOver {
         runtime.spawn(async move {
             // Nobody is left to tell: a store that cannot decide leaves the flow to expire.
             // A dropped call was given up by its client (cancelled, or its session ended).
-            let _ = flows
+            if let Ok(flow) = flows
                 .store()
                 .abandon(&id, &principal, Abandonment::Cancelled, UnixTime::now())
-                .await;
+                .await
+                && matches!(flow.status(), FlowStatus::Abandoned(_))
+            {
+                tracing::info!(
+                    target: events::FLOW,
+                    flow = %ShortFlow(&id),
+                    page = flow.page(),
+                    "abandoned: the call was dropped"
+                );
+            }
         });
     }
 }
@@ -1114,10 +1249,19 @@ impl Drop for Asker {
             for id in round.flow_ids() {
                 // A flow over already is left as it is; a store that cannot decide leaves it to
                 // expire.
-                let _ = flows
+                if let Ok(flow) = flows
                     .store()
                     .abandon(&id, &principal, Abandonment::CallEnded, now)
-                    .await;
+                    .await
+                    && matches!(flow.status(), FlowStatus::Abandoned(_))
+                {
+                    tracing::info!(
+                        target: events::FLOW,
+                        flow = %ShortFlow(&id),
+                        page = flow.page(),
+                        "abandoned: the call ended"
+                    );
+                }
             }
         });
     }
@@ -1135,6 +1279,73 @@ async fn tell_complete(peer: &::rmcp::Peer<RoleServer>, id: &FlowId) {
     let done = ElicitationComplete::new(id.elicitation_id());
     // Boxed: sent once a call, it need not be part of every waiting call's future.
     let _ = Box::pin(peer.send_notification(completion_notification(&done))).await;
+}
+
+/// A round's `requestState` refused before anything is read: it did not open (forged, tampered,
+/// expired, another principal's or call's) or was spent already (a replay). A warning: never the
+/// state itself.
+fn state_refused(span: &tracing::Span, error: &MrtrError) {
+    let check = match error {
+        MrtrError::Redeem(crate::state::RedeemError::AlreadyRedeemed) => "replay",
+        MrtrError::Redeem(_) => "replay guard unavailable",
+        _ => "state",
+    };
+    tracing::warn!(
+        target: events::STATE,
+        parent: span,
+        check,
+        error = %error,
+        "request state refused"
+    );
+}
+
+/// `spent`, logged if refused ([`state_refused`]).
+fn spent(span: &tracing::Span, spent: Result<(), MrtrError>) -> Result<(), MrtrError> {
+    if let Err(error) = &spent {
+        state_refused(span, error);
+    }
+    spent
+}
+
+/// A step of a URL flow's life, as the asking call sees it.
+fn flow_event(span: &tracing::Span, id: &FlowId, page: &str, what: &'static str) {
+    tracing::info!(target: events::FLOW, parent: span, flow = %ShortFlow(id), page, "{what}");
+}
+
+/// What the asking call read of its flow: expired or finished (an open flow is no event).
+fn flow_status_event(span: &tracing::Span, id: &FlowId, page: &str, status: &FlowStatus) {
+    match status {
+        FlowStatus::Expired => flow_event(span, id, page, "expired"),
+        FlowStatus::Completed(_) => flow_event(span, id, page, "finished: completed"),
+        FlowStatus::Failed(_) => flow_event(span, id, page, "finished: failed"),
+        FlowStatus::Abandoned(_) => flow_event(span, id, page, "abandoned"),
+        _ => {}
+    }
+}
+
+/// Why a question got no reply, in a word: never the client's own words.
+fn failure_kind(failure: &ServiceError) -> &'static str {
+    match failure {
+        ServiceError::Timeout { .. } => "timeout",
+        ServiceError::Cancelled { .. } => "cancelled",
+        ServiceError::McpError(_) => "client error",
+        _ => "transport",
+    }
+}
+
+/// The keys of an input-required result, for a log line.
+struct Keys<'a>(&'a crate::mrtr::InputRequiredResult);
+
+impl fmt::Display for Keys<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, key) in self.0.input_requests().keys().enumerate() {
+            if i > 0 {
+                f.write_str(",")?;
+            }
+            f.write_str(key)?;
+        }
+        Ok(())
+    }
 }
 
 /// A flow the store holds for another principal or call than the one a sealed state names: the

@@ -91,6 +91,11 @@ impl Bindings {
     /// Whether `request` may go on to rmcp; why not if not.
     pub(super) fn admit(&self, request: &http::request::Parts) -> Result<Admitted, Refused> {
         let Some(principal) = self.principal.of(request) else {
+            tracing::warn!(
+                target: crate::events::SESSION,
+                check = "identity",
+                "HTTP request refused: it names no principal"
+            );
             return Err(Refused::NoPrincipal);
         };
         let Some(session) = request.headers.get(SESSION_ID) else {
@@ -105,6 +110,19 @@ impl Bindings {
         if owned {
             Ok(Admitted::OnItsSession)
         } else {
+            // Who the session is for, read again on this refusal only; never the session's id:
+            // it is what a client presents to be on the session.
+            let owner = session
+                .to_str()
+                .ok()
+                .and_then(|session| self.lock().get(session).cloned());
+            tracing::warn!(
+                target: crate::events::SESSION,
+                check = "identity",
+                expected = %crate::events::Principal(owner.as_deref()),
+                seen = %crate::events::Principal(Some(&principal)),
+                "HTTP request refused: its session is not its principal's (or not known here)"
+            );
             Err(Refused::NotTheirSession)
         }
     }

@@ -82,6 +82,10 @@ where
             }
         };
         let reasks = rounds.reasks;
+        // The call's correlation id: the first round's, carried by every later one.
+        let correlation = envelope
+            .correlation
+            .map_or_else(CorrelationId::random, CorrelationId);
         let responses = retry.responses.to_owned_map();
         let spend = match (opened, rounds.guard.is_some()) {
             (Some((id, expires_at)), true) => Spend::Due { id, expires_at },
@@ -101,6 +105,7 @@ where
             asked: envelope.asked,
             questions: envelope.questions,
             flows: envelope.flows,
+            correlation,
             read_keys: BTreeSet::new(),
             carried: envelope.answers,
             state: envelope.state,
@@ -144,6 +149,9 @@ struct Envelope<S> {
     /// epoch on the clock of the replica that sealed it, to time the answers to them.
     #[serde(rename = "t", default)]
     asked_at: Option<u64>,
+    /// The call's [`CorrelationId`] (absent in a state sealed before there was one: a new one).
+    #[serde(rename = "c", default)]
+    correlation: Option<u32>,
 }
 
 impl<S> Default for Envelope<S> {
@@ -156,6 +164,7 @@ impl<S> Default for Envelope<S> {
             questions: BTreeMap::new(),
             flows: BTreeMap::new(),
             asked_at: None,
+            correlation: None,
         }
     }
 }
@@ -180,6 +189,8 @@ struct EnvelopeRef<'a, S> {
     flows: &'a BTreeMap<String, String>,
     #[serde(rename = "t", skip_serializing_if = "Option::is_none")]
     asked_at: Option<u64>,
+    #[serde(rename = "c")]
+    correlation: u32,
 }
 
 /// The outcome of asking: the answers are here, or the input-required result to return.
@@ -270,6 +281,8 @@ pub struct Round<'r, S = ()> {
     questions: BTreeMap<String, String>,
     /// The URL flow of each URL question, by key, carried from round to round.
     flows: BTreeMap<String, String>,
+    /// The call's correlation id, carried from round to round.
+    correlation: CorrelationId,
     /// Every key an `answer` of this run has read: each is read once per run.
     read_keys: BTreeSet<String>,
     carried: BTreeMap<String, Value>,
@@ -383,6 +396,7 @@ where
             questions,
             flows: &self.flows,
             asked_at: millis_now(),
+            correlation: self.correlation.0,
         };
         let sealed =
             self.rounds
@@ -420,6 +434,14 @@ impl<S> Round<'_, S> {
     pub fn take_state(&mut self) -> Option<S> {
         self.spend.check().ok()?;
         self.state.take()
+    }
+
+    /// The call's correlation id: made by its first round and sealed into every later one, so
+    /// the logs of one call's rounds read together on whichever replica each ran. It names the
+    /// call in logs only: it is not secret, and it is not unique enough to be a key.
+    #[must_use]
+    pub fn correlation(&self) -> CorrelationId {
+        self.correlation
     }
 
     /// Whether this run resumes a round: the request carried a `requestState` that opened.
@@ -518,8 +540,10 @@ impl<S> Round<'_, S> {
         self.spend.check().is_ok()
     }
 
-    /// Answers this run could not use (key, reason), for the server's log. Each was asked
-    /// again, unless its re-asks were spent ([`Answer::Rejected`]).
+    /// Answers this run could not use (key, reason), for the server's log: the reason names
+    /// each field and the rule it broke, never a value the client sent
+    /// ([`ReplyError::rules`](crate::reply::ReplyError::rules)). Each was asked again, unless
+    /// its re-asks were spent ([`Answer::Rejected`]).
     #[must_use]
     pub fn unusable_answers(&self) -> &[(String, String)] {
         &self.unusable
@@ -567,6 +591,25 @@ impl<S> Round<'_, S> {
             std::task::Poll::Ready(spent) => spent,
             std::task::Poll::Pending => Err(MrtrError::Unspent),
         }
+    }
+}
+
+/// A short name for one call's rounds in logs ([`Round::correlation`]): 32 random bits, written
+/// as 8 hexadecimal digits. Made by the call's first round and carried, sealed, in every later
+/// round's `requestState`, so every replica that runs a round of the call logs the same one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct CorrelationId(u32);
+
+impl CorrelationId {
+    /// A new one; `0` if the operating system has no randomness to give (it only names logs).
+    fn random() -> Self {
+        Self(getrandom::u32().unwrap_or(0))
+    }
+}
+
+impl fmt::Display for CorrelationId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:08x}", self.0)
     }
 }
 
@@ -642,7 +685,9 @@ impl<S> sealed::Collect for Round<'_, S> {
     }
 
     fn unusable(&mut self, key: &str, name: Option<&Text>, why: Box<Unusable>) -> bool {
-        self.unusable.push((key.to_owned(), why.error.to_string()));
+        // The rules broken, never the value: this is for logs.
+        self.unusable
+            .push((key.to_owned(), why.error.rules().to_string()));
         // An answer that broke no rule (a page still open) is asked again, uncounted.
         if !why.counted {
             return true;

@@ -1,0 +1,728 @@
+//! What the library logs through `tracing`, read by a real subscriber: `tracing-subscriber`'s
+//! `fmt` layer, as a server would install it, writing into a buffer this test reads. Each test
+//! runs one part of the security tests again (the pages' refusals, a session used by another
+//! principal, a URL flow from beginning to end, a replayed round), seeded with values no log
+//! may hold (the secret typed, whole flow ids, the pages' paths, CSRF tokens, cookies, a
+//! `requestState`, a session id), and checks both ways: the events that must be there are,
+//! with the check that refused and the principals, and none of the seeds is anywhere in the log.
+//!
+//! `cargo test -p elicit-examples --features logs --test logs`
+
+use std::io::Write;
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::Duration;
+
+use axum::Router;
+use axum::body::Body;
+use axum::http::{Request, StatusCode, header};
+use axum::response::{IntoResponse, Redirect};
+use http_body_util::BodyExt;
+use mcp_elicit::client::{Incoming, Scripted, Step};
+use mcp_elicit::mrtr::Rounds;
+use mcp_elicit::page::{IdentifyFuture, Identity, Pages, SecretPage, Secrets};
+use mcp_elicit::rmcp::{
+    AskConfig, Asker, AskingHttpService, AskingServer, HttpPrincipal, SessionBinding, TestKit,
+    ToolResponse, respond,
+};
+use mcp_elicit::schema::{Property, StringSchema};
+use mcp_elicit::state::{MemoryReplayGuard, ParamsDigest, UnixTime};
+use mcp_elicit::url_mode::{Flow, FlowId, FlowOutcome, Flows, MemoryFlowStore};
+use mcp_elicit::{Elicit, Elicitation, Revision};
+use rmcp::transport::StreamableHttpServerConfig;
+use rmcp::{ServerHandler, tool, tool_handler, tool_router};
+use secrecy::ExposeSecret;
+use serde_json::{Value, json};
+use tower::ServiceExt;
+use tracing_subscriber::layer::SubscriberExt;
+use tracing_subscriber::{Layer, filter::Targets};
+
+// ------------------------------------------------------------------------- the subscriber
+
+/// Everything the subscriber wrote, for every test of this binary (they share the process's one
+/// global subscriber).
+#[derive(Clone, Default)]
+struct Captured(Arc<Mutex<Vec<u8>>>);
+
+impl Write for Captured {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(bytes);
+        Ok(bytes.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// The subscriber a server would set: `fmt`, every level of the library's own targets (rmcp's
+/// are rmcp's), installed once for the process.
+fn captured() -> &'static Captured {
+    static CAPTURED: OnceLock<Captured> = OnceLock::new();
+    CAPTURED.get_or_init(|| {
+        let captured = Captured::default();
+        let writer = captured.clone();
+        let layer = tracing_subscriber::fmt::layer()
+            .with_ansi(false)
+            .with_writer(move || writer.clone())
+            .with_filter(Targets::new().with_target("mcp_elicit", tracing::Level::TRACE));
+        tracing::subscriber::set_global_default(tracing_subscriber::registry().with(layer))
+            .expect("the only subscriber of this test binary");
+        captured
+    })
+}
+
+impl Captured {
+    fn text(&self) -> String {
+        String::from_utf8(self.0.lock().unwrap().clone()).unwrap()
+    }
+
+    /// The lines that hold every one of `parts`.
+    fn lines_with(&self, parts: &[&str]) -> Vec<String> {
+        self.text()
+            .lines()
+            .filter(|line| parts.iter().all(|part| line.contains(part)))
+            .map(str::to_owned)
+            .collect()
+    }
+
+    /// One line at least holds every one of `parts`.
+    fn assert_has(&self, parts: &[&str]) {
+        assert!(
+            !self.lines_with(parts).is_empty(),
+            "no log line with {parts:?} in\n{}",
+            self.text()
+        );
+    }
+
+    /// No line holds any of `seeds`.
+    fn assert_never(&self, seeds: &[&str]) {
+        let text = self.text();
+        for seed in seeds {
+            assert!(!seed.is_empty());
+            assert!(
+                !text.contains(seed),
+                "the log holds {seed:?}:\n{}",
+                text.lines()
+                    .filter(|line| line.contains(seed))
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            );
+        }
+    }
+}
+
+/// With `LOGS_PRINT` set, the log so far on stdout: what the guide shows (`--nocapture`).
+fn print_for_the_guide(log: &Captured) {
+    if std::env::var_os("LOGS_PRINT").is_some() {
+        println!("{}", log.text());
+    }
+}
+
+// ----------------------------------------------------------------------------- the pages
+
+const BASE: &str = "http://localhost:8719/elicit/";
+const ORIGIN: &str = "http://localhost:8719";
+/// What the user types: never in a log.
+const SECRET: &str = "sk-live-LOGSEED-7c1e5b2a9d0f4e3c";
+
+/// The `x-user` header names who sent a request, as a sign-in layer would; none: to sign in.
+struct HeaderUser;
+
+impl Identity for HeaderUser {
+    fn identify<'a>(&'a self, request: &'a axum::http::request::Parts) -> IdentifyFuture<'a> {
+        let user = request
+            .headers
+            .get("x-user")
+            .and_then(|user| user.to_str().ok())
+            .map(str::to_owned);
+        Box::pin(async move { user.ok_or_else(|| Redirect::to("/signin").into_response()) })
+    }
+}
+
+fn api_key_page() -> SecretPage {
+    SecretPage::new(
+        "api_key",
+        "Your Example Co. API key",
+        vec![
+            Property::new("key", StringSchema::new().min_length(20).max_length(200))
+                .title("API key"),
+        ],
+    )
+    .unwrap()
+}
+
+struct Reply {
+    status: StatusCode,
+    cookie: Option<String>,
+    body: String,
+}
+
+impl Reply {
+    fn token(&self) -> String {
+        let at = self.body.find(r#"name="_csrf" value=""#).expect("a token");
+        let rest = &self.body[at + r#"name="_csrf" value=""#.len()..];
+        rest[..rest.find('"').unwrap()].to_owned()
+    }
+}
+
+async fn send(router: &Router, mut request: Request<Body>) -> Reply {
+    request
+        .headers_mut()
+        .entry(header::HOST)
+        .or_insert(header::HeaderValue::from_static("localhost:8719"));
+    let response = router.clone().oneshot(request).await.unwrap();
+    let status = response.status();
+    let cookie = response
+        .headers()
+        .get(header::SET_COOKIE)
+        .map(|set| set.to_str().unwrap().split(';').next().unwrap().to_owned());
+    let body = axum::body::to_bytes(response.into_body(), 1 << 20)
+        .await
+        .unwrap();
+    Reply {
+        status,
+        cookie,
+        body: String::from_utf8(body.to_vec()).unwrap(),
+    }
+}
+
+fn get(id: &str, user: &str, cookie: Option<&str>) -> Request<Body> {
+    let mut request = Request::get(format!("/elicit/{id}")).header("x-user", user);
+    if let Some(cookie) = cookie {
+        request = request.header(header::COOKIE, cookie);
+    }
+    request.body(Body::empty()).unwrap()
+}
+
+fn post(
+    id: &str,
+    user: &str,
+    cookie: Option<&str>,
+    origin: &str,
+    form: &[(&str, &str)],
+) -> Request<Body> {
+    let mut request = Request::post(format!("/elicit/{id}"))
+        .header("x-user", user)
+        .header("origin", origin)
+        .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded");
+    if let Some(cookie) = cookie {
+        request = request.header(header::COOKIE, cookie);
+    }
+    request
+        .body(Body::from(serde_urlencoded::to_string(form).unwrap()))
+        .unwrap()
+}
+
+/// Every check of the pages that refuses, once each, around one flow its owner finishes: each
+/// refusal is a warning naming its check (and, for another user, the principal the flow is for
+/// and the one seen); the flow's opening and finish are logged; and neither the secret, the
+/// flow's id, its path, its token nor the browser's cookie is anywhere in the log.
+#[tokio::test]
+async fn a_page_refusal_is_a_warning_naming_the_check_and_no_secret_reaches_the_log() {
+    let log = captured();
+    let store = MemoryFlowStore::new();
+    let flows = Flows::new(store.clone(), BASE).unwrap();
+    let stored = Arc::new(Mutex::new(Vec::new()));
+    let sink = {
+        let stored = Arc::clone(&stored);
+        move |_: &str, mut secrets: Secrets| -> Result<Value, String> {
+            let key = secrets.take("key").ok_or("no key")?;
+            stored.lock().unwrap().push(key.expose_secret().to_owned());
+            Ok(json!({ "saved": true }))
+        }
+    };
+    let router = Pages::new(flows, HeaderUser)
+        .unwrap()
+        .secret(api_key_page(), sink)
+        .router();
+    let (alice, mallory) = ("alice-logs-4d1f", "mallory-logs-8e2a");
+    let id = FlowId::random().unwrap();
+    let now = UnixTime::now();
+    let flow = Flow::new(
+        id,
+        "api_key",
+        alice,
+        ParamsDigest::of(&json!({ "name": "connect_api_key" })),
+        "Enter your key.",
+    )
+    .expiring(now, Duration::from_secs(600))
+    .unwrap();
+    store.begin_now(flow, now).unwrap();
+    let (flow_id, short) = (id.to_string(), id.to_string()[..8].to_owned());
+
+    // Host: a page on another site rebinding its name to the pages' address.
+    let mut rebound = get(&flow_id, alice, None);
+    rebound.headers_mut().insert(
+        header::HOST,
+        header::HeaderValue::from_static("evil.example:8719"),
+    );
+    assert_eq!(
+        send(&router, rebound).await.status,
+        StatusCode::MISDIRECTED_REQUEST
+    );
+    // Identity: another user.
+    assert_eq!(
+        send(&router, get(&flow_id, mallory, None)).await.status,
+        StatusCode::FORBIDDEN
+    );
+    // Identity: no one (the sign-in redirect).
+    let nobody = Request::get(format!("/elicit/{flow_id}"))
+        .body(Body::empty())
+        .unwrap();
+    assert!(send(&router, nobody).await.status.is_redirection());
+    // The owner opens the page in her browser.
+    let page = send(&router, get(&flow_id, alice, None)).await;
+    assert_eq!(page.status, StatusCode::OK, "{}", page.body);
+    let (cookie, token) = (page.cookie.clone().unwrap(), page.token());
+    let key = [("_csrf", token.as_str()), ("key", SECRET)];
+    // Origin: the form posted from another site.
+    let cross = post(&flow_id, alice, Some(&cookie), "https://evil.example", &key);
+    assert_eq!(send(&router, cross).await.status, StatusCode::FORBIDDEN);
+    // CSRF: the form with another token.
+    let forged = [("_csrf", "forged-token-LOGSEED"), ("key", SECRET)];
+    let forged = post(&flow_id, alice, Some(&cookie), ORIGIN, &forged);
+    assert_eq!(send(&router, forged).await.status, StatusCode::FORBIDDEN);
+    // Browser: posted from a browser the pages never named.
+    let elsewhere = post(&flow_id, alice, None, ORIGIN, &key);
+    assert_eq!(send(&router, elsewhere).await.status, StatusCode::FORBIDDEN);
+    // The owner's own form: stored once; sent again, refused.
+    let done = send(&router, post(&flow_id, alice, Some(&cookie), ORIGIN, &key)).await;
+    assert_eq!(done.status, StatusCode::OK, "{}", done.body);
+    let again = send(&router, post(&flow_id, alice, Some(&cookie), ORIGIN, &key)).await;
+    assert_ne!(again.status, StatusCode::OK);
+    assert_eq!(*stored.lock().unwrap(), [SECRET]);
+
+    let flow_field = format!("flow={short}");
+    log.assert_has(&["WARN", "mcp_elicit::page", "check=\"host\""]);
+    log.assert_has(&[
+        "WARN",
+        "check=\"identity\"",
+        &flow_field,
+        &format!("expected={alice}"),
+        &format!("seen={mallory}"),
+    ]);
+    log.assert_has(&["INFO", "mcp_elicit::page", "sign-in required"]);
+    log.assert_has(&["WARN", "check=\"origin\"", &flow_field]);
+    log.assert_has(&[
+        "WARN",
+        "check=\"csrf\"",
+        &flow_field,
+        &format!("seen={alice}"),
+    ]);
+    log.assert_has(&["WARN", "check=\"browser\"", &flow_field]);
+    log.assert_has(&["WARN", "check=\"flow\"", &flow_field, "finished"]);
+    log.assert_has(&["INFO", "mcp_elicit::flow", "opened", &flow_field]);
+    log.assert_has(&[
+        "INFO",
+        "mcp_elicit::flow",
+        "finished: completed",
+        &flow_field,
+    ]);
+    log.assert_never(&[
+        SECRET,
+        &flow_id,
+        &format!("/elicit/{flow_id}"),
+        &token,
+        "forged-token-LOGSEED",
+        &cookie,
+        cookie.split_once('=').unwrap().1,
+    ]);
+}
+
+// --------------------------------------------------------------- a URL flow, end to end
+
+#[derive(Clone)]
+struct Keys {
+    asking: AskConfig,
+}
+
+impl AskingServer for Keys {
+    fn asking(&self) -> &AskConfig {
+        &self.asking
+    }
+}
+
+#[tool_router]
+impl Keys {
+    #[tool(description = "Connect the user's Example Co. API key.")]
+    async fn connect_api_key(&self, mut asker: Asker) -> ToolResponse {
+        respond(async {
+            Ok(
+                match asker
+                    .url_flow("api_key", "Enter your Example Co. API key.")
+                    .await?
+                {
+                    FlowOutcome::Completed(_) => "connected".to_owned(),
+                    other => format!("not connected: {other:?}"),
+                },
+            )
+        })
+        .await
+    }
+}
+
+#[tool_handler]
+impl ServerHandler for Keys {}
+
+/// 2025-11-25, through the test kit, its page served on a loopback listener and driven over
+/// real HTTP by reqwest: the call's span (tool, revision, client), the ask, the flow begun,
+/// opened and finished, the answer and its time; a declined page abandoned. No secret, flow
+/// id or path in the log.
+#[tokio::test]
+async fn a_url_flows_life_reads_in_the_log_under_its_call() {
+    let log = captured();
+    let pages = Pages::bind_loopback()
+        .await
+        .unwrap()
+        .secret(api_key_page(), |_: &str, _: Secrets| {
+            Ok(json!({ "saved": true }))
+        });
+    let asking = AskConfig::single_user()
+        .unwrap()
+        .with_flows(pages.flows().clone());
+    tokio::spawn(pages.serve());
+
+    let user = Arc::new(Scripted::new().when_url(Step::OpenPage));
+    let kit = TestKit::new(Revision::V2025_11_25)
+        .connect(
+            Keys {
+                asking: asking.clone(),
+            },
+            Arc::clone(&user),
+        )
+        .await
+        .unwrap();
+    let browser = async {
+        let url = loop {
+            if let Some((_, Incoming::Url(asked))) = user.seen().into_iter().next() {
+                break asked.url().to_string();
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        };
+        let origin = url.split('/').take(3).collect::<Vec<_>>().join("/");
+        let client = reqwest::Client::builder()
+            .cookie_store(true)
+            .build()
+            .unwrap();
+        let page = client.get(&url).send().await.unwrap();
+        assert_eq!(page.status(), 200);
+        let body = page.text().await.unwrap();
+        let token = Reply {
+            status: StatusCode::OK,
+            cookie: None,
+            body,
+        }
+        .token();
+        let done = client
+            .post(&url)
+            .header("origin", &origin)
+            .form(&[("_csrf", token.as_str()), ("key", SECRET)])
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(done.status(), 200);
+        (url, token)
+    };
+    let (called, (url, token)) = tokio::join!(kit.call("connect_api_key", json!({})), browser);
+    assert_eq!(called.unwrap().text(), "connected");
+
+    let declines = Arc::new(Scripted::new().when_url(Step::Decline));
+    let kit = TestKit::new(Revision::V2025_11_25)
+        .connect(Keys { asking }, Arc::clone(&declines))
+        .await
+        .unwrap();
+    let declined = kit.call("connect_api_key", json!({})).await.unwrap();
+    assert_eq!(declined.text(), "not connected: Decline");
+
+    print_for_the_guide(log);
+    let id = url.rsplit('/').next().unwrap().to_owned();
+    let flow_field = format!("flow={}", &id[..8]);
+    let call = "elicit{method=\"tools/call\" tool=\"connect_api_key\" revision=\"2025-11-25\"";
+    log.assert_has(&[
+        "INFO",
+        call,
+        "mcp_elicit::ask",
+        "ask",
+        "key=\"api_key\"",
+        "mode=\"url\"",
+    ]);
+    log.assert_has(&["INFO", call, "mcp_elicit::flow", "begun", &flow_field]);
+    log.assert_has(&["INFO", "mcp_elicit::flow", "opened", &flow_field]);
+    log.assert_has(&[
+        "INFO",
+        "mcp_elicit::flow",
+        "finished: completed",
+        &flow_field,
+    ]);
+    log.assert_has(&[
+        "INFO",
+        call,
+        "answered",
+        "outcome=\"accepted\"",
+        "elapsed_ms=",
+    ]);
+    log.assert_has(&["INFO", call, "answered", "outcome=\"declined\""]);
+    log.assert_has(&["INFO", call, "mcp_elicit::flow", "abandoned"]);
+    let path = url
+        .split_once("//")
+        .unwrap()
+        .1
+        .split_once('/')
+        .unwrap()
+        .1
+        .to_owned();
+    log.assert_never(&[SECRET, &id, &path, &token]);
+}
+
+// ------------------------------------------------ streamable HTTP: sessions and rounds
+
+/// Drop the table? This cannot be undone.
+#[derive(Elicit)]
+#[elicit(consent)]
+struct DropIt {
+    #[elicit(title = "Drop it", consent)]
+    confirm: bool,
+}
+
+#[derive(Clone)]
+struct Tables {
+    asking: AskConfig,
+}
+
+impl AskingServer for Tables {
+    fn asking(&self) -> &AskConfig {
+        &self.asking
+    }
+}
+
+#[tool_router]
+impl Tables {
+    #[tool(description = "Drop the scratch table, with the user's consent.")]
+    async fn drop_table(&self, mut asker: Asker) -> ToolResponse {
+        respond(async {
+            Ok(match asker.consent::<DropIt>().await? {
+                Elicitation::Accept(_) => "dropped".to_owned(),
+                _ => "not dropped".to_owned(),
+            })
+        })
+        .await
+    }
+}
+
+#[tool_handler]
+impl ServerHandler for Tables {}
+
+/// What an authentication layer leaves in the HTTP request's extensions.
+#[derive(Clone)]
+struct Subject(String);
+
+fn subject() -> HttpPrincipal {
+    HttpPrincipal::new(|request| {
+        request
+            .extensions
+            .get::<Subject>()
+            .map(|subject| subject.0.clone())
+    })
+}
+
+fn http_request(
+    message: &Value,
+    revision: &str,
+    who: Option<&str>,
+    session: Option<&str>,
+) -> http::Request<http_body_util::Full<bytes::Bytes>> {
+    let mut request = http::Request::post("/")
+        .header("host", "localhost")
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .header("mcp-protocol-version", revision);
+    if let Some(session) = session {
+        request = request.header("mcp-session-id", session);
+    }
+    if let Some(method) = message["method"].as_str() {
+        request = request.header("mcp-method", method);
+    }
+    if let Some(name) = message["params"]["name"].as_str() {
+        request = request.header("mcp-name", name);
+    }
+    let mut request = request
+        .body(http_body_util::Full::new(bytes::Bytes::from(
+            serde_json::to_vec(message).unwrap(),
+        )))
+        .unwrap();
+    if let Some(who) = who {
+        request.extensions_mut().insert(Subject(who.to_owned()));
+    }
+    request
+}
+
+/// The JSON-RPC response in a body (an event stream's `data:` line, or the JSON itself).
+fn response_in(body: &str) -> Value {
+    body.lines()
+        .filter_map(|line| line.strip_prefix("data: "))
+        .chain(std::iter::once(body))
+        .find_map(|data| {
+            serde_json::from_str::<Value>(data)
+                .ok()
+                .filter(|m| m.get("id").is_some())
+        })
+        .unwrap_or_else(|| panic!("no response in {body}"))
+}
+
+/// A 2025-11-25 session opened by alice, then used by bob: refused as a security warning naming
+/// both principals, never the session's id.
+#[tokio::test]
+async fn a_session_used_by_another_principal_is_a_warning_naming_both() {
+    let log = captured();
+    // Bob's principal as his layer names it: a server's own text, which could hold anything.
+    let (alice, bob) = ("alice-session-3c9e", "bob\u{1b}[31m-session\nWARN forged");
+    let principal = subject();
+    let server = Tables {
+        asking: AskConfig::per_http_user(Rounds::generate().unwrap(), principal.clone()),
+    };
+    let service = AskingHttpService::new(
+        move || Ok(server.clone()),
+        SessionBinding::BoundTo(principal),
+        StreamableHttpServerConfig::default(),
+    );
+    let initialize = json!({
+        "jsonrpc": "2.0", "id": 0, "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-11-25",
+            "capabilities": {"elicitation": {"form": {}}},
+            "clientInfo": {"name": "Claude Code\u{1b}[31m\nforged line", "version": "1"},
+        },
+    });
+    let opened = service
+        .clone()
+        .oneshot(http_request(&initialize, "2025-11-25", Some(alice), None))
+        .await
+        .unwrap();
+    assert_eq!(opened.status(), StatusCode::OK);
+    let session = opened.headers()["mcp-session-id"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    let ping = json!({"jsonrpc": "2.0", "id": 1, "method": "ping"});
+    let refused = service
+        .clone()
+        .oneshot(http_request(&ping, "2025-11-25", Some(bob), Some(&session)))
+        .await
+        .unwrap();
+    assert_eq!(refused.status(), StatusCode::NOT_FOUND);
+    let nobody = service
+        .oneshot(http_request(&ping, "2025-11-25", None, Some(&session)))
+        .await
+        .unwrap();
+    assert_eq!(nobody.status(), StatusCode::FORBIDDEN);
+
+    log.assert_has(&[
+        "WARN",
+        "mcp_elicit::session",
+        "check=\"identity\"",
+        &format!("expected={alice}"),
+        // Escaped: no line of its own, no terminal control.
+        r"seen=bob\u{1b}[31m-session\nWARN forged",
+    ]);
+    log.assert_has(&["WARN", "mcp_elicit::session", "names no principal"]);
+    log.assert_never(&[&session, bob, "\u{1b}[31m", "\nWARN forged"]);
+}
+
+/// 2026-07-28 over streamable HTTP, a replay guard on: the first round and its retry share one
+/// correlation id in the log; the same retry sent again is a replay (a warning); the state
+/// presented by another principal does not open (a warning). No `requestState` in the log, and
+/// a client's name reaches it only as its bounded label.
+#[tokio::test]
+async fn a_calls_rounds_share_a_correlation_id_and_a_replay_is_a_warning() {
+    let log = captured();
+    let principal = subject();
+    let rounds = Rounds::generate()
+        .unwrap()
+        .with_replay_guard(MemoryReplayGuard::new());
+    let server = Tables {
+        asking: AskConfig::per_http_user(rounds, principal.clone())
+            .with_client_names(mcp_elicit::observe::ClientNames::new(["claude-code"])),
+    };
+    let config = StreamableHttpServerConfig::default().with_legacy_session_mode(false);
+    let service = AskingHttpService::new(
+        move || Ok(server.clone()),
+        SessionBinding::BoundTo(principal),
+        config,
+    );
+    let call = |params: Value| {
+        let mut params = params;
+        params["name"] = json!("drop_table");
+        params["_meta"] = json!({
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {"elicitation": {"form": {}}},
+            "io.modelcontextprotocol/clientInfo": {"name": "Evil\u{1b}[2J\nclient", "version": "1"},
+        });
+        json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params})
+    };
+    let post = |message: Value, who: &'static str| {
+        let service = service.clone();
+        async move {
+            let response = service
+                .oneshot(http_request(&message, "2026-07-28", Some(who), None))
+                .await
+                .unwrap();
+            let body = response.into_body().collect().await.unwrap().to_bytes();
+            response_in(std::str::from_utf8(&body).unwrap())
+        }
+    };
+    let alice = "alice-rounds-6f0d";
+    let first = post(call(json!({"arguments": {}})), alice).await;
+    let result = &first["result"];
+    assert_eq!(result["resultType"], "input_required", "{first}");
+    let state = result["requestState"].as_str().unwrap().to_owned();
+    let responses: serde_json::Map<String, Value> = result["inputRequests"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(|key| {
+            (
+                key.clone(),
+                json!({"action": "accept", "content": {"confirm": true}}),
+            )
+        })
+        .collect();
+    let retry = call(json!({
+        "arguments": {}, "inputResponses": responses, "requestState": state,
+    }));
+    let as_bob = post(retry.clone(), "bob-rounds-1e4c").await;
+    assert_eq!(as_bob["error"]["code"], -32602, "{as_bob}");
+    let done = post(retry.clone(), alice).await;
+    assert_eq!(done["result"]["content"][0]["text"], "dropped", "{done}");
+    let replayed = post(retry, alice).await;
+    assert_eq!(replayed["error"]["code"], -32602, "{replayed}");
+
+    // The first round's correlation id, and the answer under the same one.
+    let asked = log.lines_with(&[
+        "revision=\"2026-07-28\"",
+        "input required",
+        "client=\"other\"",
+    ]);
+    let correlation = asked
+        .iter()
+        .find_map(|line| {
+            let at = line.find("correlation=")? + "correlation=".len();
+            Some(line[at..at + 8].to_owned())
+        })
+        .unwrap_or_else(|| panic!("no first round in\n{}", log.text()));
+    let field = format!("correlation={correlation}");
+    log.assert_has(&["INFO", &field, "answered", "outcome=\"accepted\""]);
+    log.assert_has(&["WARN", "mcp_elicit::state", "check=\"replay\"", &field]);
+    log.assert_has(&[
+        "WARN",
+        "mcp_elicit::state",
+        "check=\"state\"",
+        "request state refused",
+    ]);
+    print_for_the_guide(log);
+    log.assert_never(&[
+        &state,
+        &state[..40],
+        "Evil",
+        "\u{1b}[2J",
+        "Claude Code\u{1b}",
+    ]);
+}
