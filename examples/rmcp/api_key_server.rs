@@ -99,7 +99,17 @@ pub fn api_key_server(
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let (keys, pages) = api_key_server(Pages::bind_loopback().await?, Vault::default())?;
+    let (mut keys, pages) = api_key_server(Pages::bind_loopback().await?, Vault::default())?;
+    // How long a 2026-07-28 retry that accepts waits for the page before it asks again; unset,
+    // the library's default. (tests/e2e/test_api_key_server.py sets it short, to see the re-ask.)
+    if let Ok(ms) = std::env::var("API_KEY_PAGE_WAIT_MS") {
+        let ms: u64 = ms
+            .parse()
+            .map_err(|_| format!("API_KEY_PAGE_WAIT_MS={ms}: not a number of milliseconds"))?;
+        keys.asking = keys
+            .asking
+            .with_page_wait(std::time::Duration::from_millis(ms));
+    }
     tokio::spawn(pages.serve());
     let server = AskingService(keys).serve(rmcp::transport::stdio()).await?;
     server.waiting().await?;

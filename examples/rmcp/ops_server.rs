@@ -346,7 +346,17 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         Err(_) => 0,
     };
     let pages = Pages::bind_loopback_on(port).await?;
-    let (ops, pages) = ops_server(pages, GithubApp::from_env(), Vault::default())?;
+    let (mut ops, pages) = ops_server(pages, GithubApp::from_env(), Vault::default())?;
+    // How long a 2026-07-28 retry that accepts waits for the page before it asks again; unset,
+    // the library's default. (tests/e2e/test_ops_server.py sets it short, to see the re-ask.)
+    if let Ok(ms) = std::env::var("OPS_PAGE_WAIT_MS") {
+        let ms: u64 = ms
+            .parse()
+            .map_err(|_| format!("OPS_PAGE_WAIT_MS={ms}: not a number of milliseconds"))?;
+        ops.asking = ops
+            .asking
+            .with_page_wait(std::time::Duration::from_millis(ms));
+    }
     tokio::spawn(pages.serve());
     AskingService(ops)
         .serve(rmcp::transport::stdio())

@@ -5,6 +5,7 @@ use std::fmt;
 use std::future::{Future, poll_fn};
 use std::pin::{Pin, pin};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::task::Poll;
 use std::time::Duration;
 
@@ -675,9 +676,14 @@ impl Asker {
         let (opened, told) = {
             let peer = self.context.peer.clone();
             let store = Arc::clone(flows.store());
+            // Set once the watch has begun to send the notification: a send under way is
+            // finished before the answer is read, rather than dropped and sent a second time.
+            let telling = AtomicBool::new(false);
+            let telling_now = &telling;
             let mut watch = pin!(async move {
                 match store.finished(&id).await {
                     Ok(flow) if is_finished(flow.status()) => {
+                        telling_now.store(true, Ordering::Relaxed);
                         tell_complete(&peer, &id).await;
                         true
                     }
@@ -694,12 +700,22 @@ impl Asker {
                 || UrlOutcome::NoReply,
             );
             let mut asked = pin!(asked);
+            let mut answer = None;
             let opened = poll_fn(|cx| {
                 if watching && let Poll::Ready(done) = watch.as_mut().poll(cx) {
                     watching = false;
                     told = done;
                 }
-                asked.as_mut().poll(cx)
+                if answer.is_none()
+                    && let Poll::Ready(answered) = asked.as_mut().poll(cx)
+                {
+                    answer = Some(answered);
+                }
+                if watching && telling.load(Ordering::Relaxed) {
+                    // The notification is on its way: its send wakes this when done.
+                    return Poll::Pending;
+                }
+                answer.take().map_or(Poll::Pending, Poll::Ready)
             })
             .await?;
             (opened, told)

@@ -7,16 +7,18 @@ the server serves on loopback, where they type the key. Every case runs on both 
 - legacy (2025-11-25): the client accepts `elicitation/create`, and only then does the browser
   do the page, while the tool waits for it; the server sends `notifications/elicitation/complete`
   with that elicitationId, then the tool's result.
-- 2026-07-28: the client accepts before the page is done, and is asked again with the same URL
-  and a message saying the step is not finished; it does the page and accepts again, and that
-  retry returns the result.
+- 2026-07-28: the client accepts before the page is done (as the spec's URL flow has it), and
+  its retry waits on the server while the browser does the page; that retry returns the result.
+  A retry whose page is not finished within the server's page wait (`API_KEY_PAGE_WAIT_MS`, set
+  short for `SHORT_WAIT`) is asked again with the same URL and a note, not ended in an error;
+  a decline then ends the flow, and its page refuses saying why.
 
 The browser here checks the page's HTTP contract (its cookie, the CSRF token in the form, the
 `Origin` of a submission), not what a browser makes of it: the real-browser test is separate.
 The `page_refuses_*` cases each try one thing the page must refuse, then finish the page as the
 user would and check that the tool still connects: a refusal stores nothing and leaves the flow
-open for its owner (on 2026-07-28 the refusal comes before the first accept, so the server's "not
-finished" shows that it finished nothing).
+open for its owner (on 2026-07-28 the refusal comes before the first accept, and the page's own
+"Saved" afterwards, with one question asked, shows that the refusal finished nothing).
 
 Every case also checks that the typed key reaches nothing the test can see: the server's stderr,
 every JSON-RPC message the client received or sent, and every page the browser was shown. The
@@ -42,12 +44,19 @@ from dataclasses import dataclass, field
 
 import anyio
 import anyio.to_thread
-from harness import accept, expect, result_text, run_cases
+from harness import CANCEL, DECLINE, accept, expect, only_on, result_text, run_cases
 from page_browser import Browser, read_form
 from mcp import Client, StdioServerParameters, types
 from mcp.client.stdio import stdio_client
 
 SERVER = StdioServerParameters(command=os.environ["API_KEY_SERVER"], args=[])
+# The same server, whose 2026-07-28 retries wait one second for the page (the library's default
+# is 30 s) before they ask again.
+PAGE_WAIT = 1.0
+SHORT_WAIT = StdioServerParameters(command=os.environ["API_KEY_SERVER"], args=[],
+                                   env={"API_KEY_PAGE_WAIT_MS": str(int(PAGE_WAIT * 1000))})
+NOT_CONNECTED = "No key was connected: the page was declined, or not finished."
+STILL_OPEN = "the page is still open: finish the step there, then continue here"
 TOOL = "connect_api_key"
 MESSAGE = "Enter your Example Co. API key on our page, never in the chat."
 PAGE_URL = re.compile(r"http://localhost:(?P<port>[0-9]{1,5})/elicit/(?P<flow>[0-9a-f]{32})")
@@ -126,6 +135,13 @@ class Wire:
         return [n.params.elicitation_id for n in self.notifications
                 if isinstance(n, types.ElicitCompleteNotification)]
 
+    async def until_retried(self) -> None:
+        """2026-07-28: until the client has sent its retry (a second `tools/call`), which
+        carries its accept."""
+        with anyio.fail_after(HTTP_TIMEOUT):
+            while sum(m.get("method") == "tools/call" for m in self.sent) < 2:
+                await anyio.sleep(0.01)
+
     async def until_accepted(self) -> None:
         """Until the client has answered the server's latest `elicitation/create` with accept."""
         with anyio.fail_after(HTTP_TIMEOUT):
@@ -175,10 +191,11 @@ async def connect(mode, *, before=None, after=None, early=False, key=None) -> Co
     `browser.finish`, then `after(browser, url, key)`. Blocking HTTP runs in a worker thread.
 
     legacy: the callback accepts at once and starts the browser, which waits until the accept
-    has been sent: the tool is waiting for the page. 2026-07-28: the first callback runs
-    `before` and accepts with the page not finished; the second finishes the page, runs `after`
-    and accepts. `early`: on both, the first callback does all of it before it accepts (a
-    client that opens the page before it answers, and a quick user)."""
+    has been sent: the tool is waiting for the page. 2026-07-28: the callback runs `before` and
+    accepts with the page not finished, and the browser finishes the page (and runs `after`)
+    half a second after the client sent its retry: the retry is waiting for the page then.
+    `early`: on both, the callback does all of it before it accepts (a client that opens the
+    page before it answers, and a quick user)."""
     key = key or new_key()
     browser = Browser()
     asked: list[types.ElicitRequestURLParams] = []
@@ -205,6 +222,14 @@ async def connect(mode, *, before=None, after=None, early=False, key=None) -> Co
             finally:
                 browsed.set()
 
+        async def browse_once_retried(url):
+            try:
+                await wire.until_retried()
+                await anyio.sleep(0.5)
+                await anyio.to_thread.run_sync(lambda: on_the_page(url, refusals=False, finish=True))
+            finally:
+                browsed.set()
+
         async with anyio.create_task_group() as user:
 
             async def callback(context, params):
@@ -216,8 +241,7 @@ async def connect(mode, *, before=None, after=None, early=False, key=None) -> Co
                     user.start_soon(browse_once_accepted, params.url)
                 elif len(asked) == 1:
                     await anyio.to_thread.run_sync(lambda: on_the_page(params.url, refusals=True, finish=False))
-                else:
-                    await anyio.to_thread.run_sync(lambda: on_the_page(params.url, refusals=False, finish=True))
+                    user.start_soon(browse_once_retried, params.url)
                 return accept()
 
             async with Client(wire.transport(SERVER), mode=mode, elicitation_callback=callback,
@@ -225,16 +249,16 @@ async def connect(mode, *, before=None, after=None, early=False, key=None) -> Co
                 expected = "2025-11-25" if mode == "legacy" else mode
                 assert client.session.protocol_version == expected, client.session.protocol_version
                 result = await client.call_tool(TOOL, {})
-                if mode == "legacy" and not early and asked:
+                if not early and asked:
                     await browsed.wait()
         # The client has stopped the server: its stderr is all there.
         return Connection(key=key, result=result_text(result), asked=asked, wire=wire,
                           stderr=wire.stderr_text(), browsers=[browser])
 
 
-def expect_connected(mode, seen: Connection, *, finished_first=False) -> str:
-    """The result says connected, the user was asked as the revision asks (on 2026-07-28 twice,
-    once `finished_first`), and the key leaked nowhere. Returns the flow id."""
+def expect_connected(mode, seen: Connection) -> str:
+    """The result says connected, the user was asked once (on 2026-07-28 too: the retry waited
+    for the page rather than asking again), and the key leaked nowhere. Returns the flow id."""
     expect(seen.result, connected(seen.key))
     assert not seen.wire.faults, f"transport exceptions: {seen.wire.faults}"
     flow = flow_of(seen.url)
@@ -246,12 +270,8 @@ def expect_connected(mode, seen: Connection, *, finished_first=False) -> str:
         assert seen.asked[0].elicitation_id == flow, f"elicitationId {seen.asked[0].elicitation_id!r} != {flow}"
         expect_completed_before_the_result(seen.wire, flow)
     else:
-        asks = 1 if finished_first else 2
-        assert len(seen.asked) == asks, f"asked {len(seen.asked)} times, expected {asks}"
+        assert len(seen.asked) == 1, f"asked {len(seen.asked)} times: the retry did not wait for the page"
         assert all(q.elicitation_id is None for q in seen.asked), "2026-07-28 has no elicitationId"
-        if not finished_first:
-            again = seen.asked[1].message
-            assert "not finished" in again, f"the second ask says the step is not finished: {again!r}"
         # The SDK drops it on 2026-07-28 before message_handler: look at the wire too.
         sent = [m for m in seen.wire.received if m.get("method") == "notifications/elicitation/complete"]
         assert not sent and not seen.wire.completions(), f"2026-07-28 has no completion notification: {sent}"
@@ -379,10 +399,68 @@ async def page_asks_again_for_a_key_too_short(mode):
 
 async def page_finished_before_the_accept(mode):
     # The flow is read as it is when the accept comes: done already, not waited for.
-    expect_connected(mode, await connect(mode, early=True), finished_first=True)
+    expect_connected(mode, await connect(mode, early=True))
+
+
+async def answered(mode, answers, server=SERVER):
+    """Call `connect_api_key` from a fresh client on a fresh server, the user giving `answers`
+    in order and never doing the page; then, the server still up, the user's browser opens the
+    page. Returns the result, the questions asked, when each was asked, and that page."""
+    asked: list[types.ElicitRequestURLParams] = []
+    times: list[float] = []
+
+    async def callback(context, params):
+        assert isinstance(params, types.ElicitRequestURLParams), f"a URL question: {params!r}"
+        asked.append(params)
+        times.append(anyio.current_time())
+        return answers[len(asked) - 1]
+
+    with tempfile.TemporaryFile() as stderr:
+        wire = Wire(stderr)
+        async with Client(wire.transport(server), mode=mode, elicitation_callback=callback,
+                          message_handler=wire.message_handler) as client:
+            result = result_text(await client.call_tool(TOOL, {}))
+            page = await anyio.to_thread.run_sync(lambda: Browser().get(asked[0].url))
+    assert not wire.faults, f"transport exceptions: {wire.faults}"
+    return result, asked, times, page
+
+
+@only_on("2026-07-28")
+async def page_not_finished_in_the_wait_is_asked_again_then_declined(mode):
+    # Three retries accept and each waits for the page (PAGE_WAIT), then is asked again with the
+    # same URL and a note: more than the re-ask bound (2), and not an error, since an accept is
+    # not a bad answer. The decline ends the flow, and its page says so.
+    result, asked, times, page = await answered(mode, [accept(), accept(), accept(), DECLINE], SHORT_WAIT)
+    expect(result, NOT_CONNECTED)
+    assert len(asked) == 4, f"asked {len(asked)} times, expected 4"
+    assert all(q.url == asked[0].url for q in asked), [q.url for q in asked]
+    flow_of(asked[0].url)
+    assert asked[0].message == MESSAGE, asked[0].message
+    for again in asked[1:]:
+        assert again.message.startswith(MESSAGE) and STILL_OPEN in again.message, again.message
+    waits = [later - earlier for earlier, later in zip(times, times[1:])]
+    assert all(wait >= PAGE_WAIT * 0.9 for wait in waits), f"each accept waited for the page: {waits}"
+    assert page.status == 410 and "You declined this request" in page.body, f"{page.status}: {page.body}"
+
+
+async def page_refuses_after_a_decline(mode):
+    result, asked, _, page = await answered(mode, [DECLINE])
+    expect(result, NOT_CONNECTED)
+    assert len(asked) == 1, f"asked {len(asked)} times"
+    assert page.status == 410 and "You declined this request" in page.body, f"{page.status}: {page.body}"
+    assert "Nothing was stored" in page.body and "<form" not in page.body, page.body
+
+
+async def page_refuses_after_a_cancel(mode):
+    result, asked, _, page = await answered(mode, [CANCEL])
+    expect(result, NOT_CONNECTED)
+    assert len(asked) == 1, f"asked {len(asked)} times"
+    assert page.status == 410 and "This request was dismissed" in page.body, f"{page.status}: {page.body}"
 
 
 CASES = [connect_with_the_page, page_finished_before_the_accept,
+         page_not_finished_in_the_wait_is_asked_again_then_declined,
+         page_refuses_after_a_decline, page_refuses_after_a_cancel,
          page_refuses_a_post_without_origin, page_refuses_a_post_from_another_site,
          page_refuses_a_second_browser, page_refuses_an_edited_flow_id,
          page_refuses_another_host_name, page_refuses_a_replayed_submission,
