@@ -173,7 +173,9 @@ impl TestKit {
     /// The user answers at `pace` ([`Pace::INSTANT`] by default: a script answers at once).
     /// Give a test whose user consents [`Pace::PERSON`]: before 2026-07-28 a consent accepted
     /// faster than a person can read it is not taken ([`Stop::AutomaticConsent`](super::Stop)),
-    /// and nothing in the library lets a test skip that.
+    /// and nothing in the library lets a test skip that. The kit still waits
+    /// [`DEFAULT_WAIT`](Self::DEFAULT_WAIT) for a whole call: a call whose forms a person takes
+    /// longer over (3 s and 2 s a field each) needs [`with_wait`](Self::with_wait) too.
     #[must_use]
     pub fn with_pace(mut self, pace: Pace) -> Self {
         self.pace = pace;

@@ -5,9 +5,10 @@
 //!
 //! `cargo test -p elicit-examples --features rmcp --test reask_prefill`
 use std::sync::Arc;
+use std::time::Duration;
 
 use mcp_elicit::client::{Incoming, Scripted, Step};
-use mcp_elicit::rmcp::{AskConfig, Asker, AskingServer, TestKit, ToolResponse, respond};
+use mcp_elicit::rmcp::{AskConfig, Asker, AskingServer, Pace, TestKit, ToolResponse, respond};
 use mcp_elicit::{Elicit, Elicitation, Revision};
 use rmcp::{ServerHandler, tool, tool_handler, tool_router};
 use serde_json::{Value, json};
@@ -96,7 +97,11 @@ async fn called(
     let server = Releases {
         asking: AskConfig::single_user().unwrap(),
     };
-    let kit = TestKit::new(revision).connect(server, Arc::clone(&user));
+    // A person's pace: before 2026-07-28 an instant consent is not taken as the user's.
+    let kit = TestKit::new(revision)
+        .with_pace(Pace::PERSON)
+        .with_wait(Duration::from_secs(60))
+        .connect(server, Arc::clone(&user));
     let called = kit.await.unwrap().call(tool, json!({})).await.unwrap();
     let forms = user
         .seen()
