@@ -1220,19 +1220,15 @@ impl Drop for AbandonUnlessOver {
         runtime.spawn(async move {
             // Nobody is left to tell: a store that cannot decide leaves the flow to expire.
             // A dropped call was given up by its client (cancelled, or its session ended).
-            if let Ok(flow) = flows
-                .store()
-                .abandon(&id, &principal, Abandonment::Cancelled, UnixTime::now())
-                .await
-                && matches!(flow.status(), FlowStatus::Abandoned(_))
-            {
-                tracing::info!(
-                    target: events::FLOW,
-                    flow = %ShortFlow(&id),
-                    page = flow.page(),
-                    "abandoned: the call was dropped"
-                );
-            }
+            abandon_logged(
+                &flows,
+                &id,
+                &principal,
+                Abandonment::Cancelled,
+                UnixTime::now(),
+                "abandoned: the call was dropped",
+            )
+            .await;
         });
     }
 }
@@ -1265,21 +1261,40 @@ impl Drop for Asker {
             for id in round.flow_ids() {
                 // A flow over already is left as it is; a store that cannot decide leaves it to
                 // expire.
-                if let Ok(flow) = flows
-                    .store()
-                    .abandon(&id, &principal, Abandonment::CallEnded, now)
-                    .await
-                    && matches!(flow.status(), FlowStatus::Abandoned(_))
-                {
-                    tracing::info!(
-                        target: events::FLOW,
-                        flow = %ShortFlow(&id),
-                        page = flow.page(),
-                        "abandoned: the call ended"
-                    );
-                }
+                abandon_logged(
+                    &flows,
+                    &id,
+                    &principal,
+                    Abandonment::CallEnded,
+                    now,
+                    "abandoned: the call ended",
+                )
+                .await;
             }
         });
+    }
+}
+
+/// Abandon flow `id` from a task that outlives its call (no span is left), and log it if this
+/// abandoned it: a flow over already is left as it is, and a store that cannot decide leaves
+/// it to expire.
+async fn abandon_logged(
+    flows: &Flows,
+    id: &FlowId,
+    principal: &str,
+    why: Abandonment,
+    now: UnixTime,
+    what: &'static str,
+) {
+    if let Ok(flow) = flows.store().abandon(id, principal, why, now).await
+        && matches!(flow.status(), FlowStatus::Abandoned(_))
+    {
+        tracing::info!(
+            target: events::FLOW,
+            flow = %ShortFlow(id),
+            page = flow.page(),
+            "{what}"
+        );
     }
 }
 

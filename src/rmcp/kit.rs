@@ -44,10 +44,12 @@ use crate::client::{Answerer, WrongMode};
 ///   default): the tool sees [`Elicitation::NoReply`](crate::Elicitation::NoReply) and
 ///   [`call`](Connected::call) returns what it made of it, if the server's timeout is the
 ///   shorter of the two. Otherwise the kit stops waiting first: [`KitError::Unanswered`].
-/// - **2026-07-28**: nothing waits on the server. The tool returned its input-required result
-///   and is done; the client never retries, so the call never ends and the tool's `NoReply`
-///   branch never runs. [`call`](Connected::call) returns [`KitError::Unanswered`] after the
-///   kit's wait: assert on it, and on the request the user was shown.
+/// - **2026-07-28**: nothing waits on the server for an answer that never comes (a retry that
+///   accepts an unfinished URL page waits for it, but here no retry comes). The tool returned
+///   its input-required result and is done; the client never retries, so the call never ends
+///   and the tool's `NoReply` branch never runs. [`call`](Connected::call) returns
+///   [`KitError::Unanswered`] after the kit's wait: assert on it, and on the request the user
+///   was shown.
 ///
 /// # The hosts your users have, and how fast the user answers
 ///
