@@ -32,13 +32,17 @@ fn every_kind() -> FormRequest {
 }
 
 /// The default of each property of `form` as `revision` writes it, by name (in name order).
+/// Each property's default, by name: sorted, since a JSON map's order depends on serde_json's
+/// features (`preserve_order`, which the workspace's other crates turn on).
 fn defaults(form: &FormRequest, revision: Revision) -> Vec<(String, Option<Value>)> {
     let params = serde_json::to_value(form.for_revision(revision).unwrap()).unwrap();
     let properties = params["requestedSchema"]["properties"].as_object().unwrap();
-    properties
+    let mut defaults: Vec<_> = properties
         .iter()
         .map(|(name, p)| (name.clone(), p.get("default").cloned()))
-        .collect()
+        .collect();
+    defaults.sort_by(|a, b| a.0.cmp(&b.0));
+    defaults
 }
 
 fn default_of(form: &FormRequest, name: &str) -> Option<Value> {

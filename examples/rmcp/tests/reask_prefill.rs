@@ -111,19 +111,24 @@ async fn called(
                 panic!("a form")
             };
             let properties = form.schema().properties().iter();
-            properties
+            let mut defaults: Vec<_> = properties
                 .map(|p| (p.name().to_owned(), p.kind().default_json()))
-                .collect()
+                .collect();
+            // By name: the order on the wire depends on serde_json's features.
+            defaults.sort_by(|a, b| a.0.cmp(&b.0));
+            defaults
         })
         .collect();
     (called.text().to_owned(), forms)
 }
 
 fn defaults(pairs: &[(&str, Option<Value>)]) -> Vec<(String, Option<Value>)> {
-    pairs
+    let mut defaults: Vec<_> = pairs
         .iter()
         .map(|(name, value)| ((*name).to_owned(), value.clone()))
-        .collect()
+        .collect();
+    defaults.sort_by(|a, b| a.0.cmp(&b.0));
+    defaults
 }
 
 #[tokio::test(start_paused = true)]
