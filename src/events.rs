@@ -14,10 +14,12 @@ pub(crate) const ASK: &str = "mcp_elicit::ask";
 /// A URL flow's life: begun, opened, finished, abandoned, expired.
 pub(crate) const FLOW: &str = "mcp_elicit::flow";
 /// The pages' refusals (warnings) and their sign-in.
+#[cfg(feature = "page")]
 pub(crate) const PAGE: &str = "mcp_elicit::page";
 /// A round's `requestState` refused: does not open, or spent already (the replay guard).
 pub(crate) const STATE: &str = "mcp_elicit::state";
 /// An HTTP request refused for its session or its missing principal.
+#[cfg(feature = "http")]
 pub(crate) const SESSION: &str = "mcp_elicit::session";
 
 /// A flow's id in a log: its first 8 hexadecimal digits (32 of its 128 bits), enough to tell
@@ -32,14 +34,17 @@ impl fmt::Display for ShortFlow<'_> {
 }
 
 /// The longest principal written whole: a longer one is cut, with `…`.
+#[cfg(any(feature = "page", feature = "http"))]
 const MAX_PRINCIPAL_CHARS: usize = 64;
 
 /// A principal as given (the server's own name for the user: `Identity`, `HttpPrincipal`,
 /// `AskConfig`), with control characters escaped (`\n`, `\u{1b}`) so one cannot forge a line
 /// or move a terminal's cursor, and cut at 64 characters. `-` when there is none, `""` for the
 /// single user's (empty) principal.
+#[cfg(any(feature = "page", feature = "http"))]
 pub(crate) struct Principal<'a>(pub(crate) Option<&'a str>);
 
+#[cfg(any(feature = "page", feature = "http"))]
 impl fmt::Display for Principal<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let Some(principal) = self.0 else {
@@ -64,6 +69,7 @@ impl fmt::Display for Principal<'_> {
 }
 
 /// The check of the pages that refused a request ([`page_refused`]).
+#[cfg(feature = "page")]
 #[derive(Clone, Copy)]
 pub(crate) enum Check {
     /// Who sent it: no one the identity names, or another user than the flow's.
@@ -78,15 +84,19 @@ pub(crate) enum Check {
     Host,
     /// A provider's answer whose `state` (or sealed cookie) is not this browser's sign-in or
     /// authorization.
+    #[cfg_attr(not(feature = "oauth"), allow(dead_code))]
     State,
     /// A provider's answer at another authorization page's redirect URI (mix-up).
+    #[cfg_attr(not(feature = "oauth"), allow(dead_code))]
     Redirect,
     /// A provider's answer naming another issuer (RFC 9207).
+    #[cfg_attr(not(feature = "oauth"), allow(dead_code))]
     Issuer,
     /// The flow itself: unknown, finished, expired, abandoned, claimed.
     Flow,
 }
 
+#[cfg(feature = "page")]
 impl Check {
     pub(crate) const fn as_str(self) -> &'static str {
         match self {
@@ -105,6 +115,7 @@ impl Check {
 
 /// A refusal of the pages, as a security event (`warn`): the check that refused, the flow
 /// (short), the principal the flow is for and the one that sent the request, and why.
+#[cfg(feature = "page")]
 pub(crate) fn page_refused(
     check: Check,
     flow: Option<&FlowId>,

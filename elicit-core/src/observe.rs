@@ -238,6 +238,7 @@ pub fn accepted_empty() {
 
 /// [`timed`], for the client [`for_client`] names (`"unknown"` outside it): an answer to a
 /// 2026-07-28 round, timed from the round that asked.
+#[cfg(feature = "mrtr")]
 pub(crate) fn timed_in_scope(
     elicitation: &str,
     outcome: Outcome,

@@ -260,8 +260,8 @@ impl AskConfig {
     }
 
     /// While a call waits for its user (before 2026-07-28: a form or URL question, and a URL
-    /// flow's page; on 2026-07-28: a retry waiting for a URL flow's page), send `notifications/progress` on the call's progress token every
-    /// `interval` ([`DEFAULT_KEEP_ALIVE`](Self::DEFAULT_KEEP_ALIVE), 15 s, by default), so that
+    /// flow's page; on 2026-07-28: a retry waiting for a URL flow's page), send
+    /// `notifications/progress` on the call's progress token every `interval` ([`DEFAULT_KEEP_ALIVE`](Self::DEFAULT_KEEP_ALIVE), 15 s, by default), so that
     /// a client that resets its request timeout on progress (the TypeScript SDK's
     /// `resetTimeoutOnProgress`) keeps the call open until the user answers or
     /// [`with_timeout`](Self::with_timeout)'s deadline passes.
