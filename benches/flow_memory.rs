@@ -5,18 +5,22 @@
 //! For each revision: a real rmcp client (its `call_tool` drives the 2026-07-28 rounds) and an
 //! `AskingService` over an in-memory duplex, the flows in a `MemoryFlowStore`. One warm-up call
 //! runs to its end; then `N` calls are started at once, each user accepts and never finishes the
-//! page, and once every call is waiting the live bytes of the process (a global allocator that
-//! counts bytes allocated minus freed) are read again. Per waiting call: the difference over
-//! `N`. Then every page is finished through the store, and every call must answer "connected":
-//! each was waiting, not ended.
+//! page, and once every call is waiting the live bytes are read again. Per waiting call: the
+//! difference over `N`. Then every page is finished through the store, and every call must answer
+//! "connected": each was waiting, not ended.
 //!
-//! Both sides are in this process: the figure is the server's call plus rmcp's client's pending
-//! request, the same client code for both revisions.
+//! Server and client each run on a tokio runtime of their own (one worker each; the main thread
+//! drives the client's side), and the global allocator counts each block for the side whose
+//! thread allocated it: a thread-local tag, written into a header in front of the block, so a
+//! block freed by the other side's thread is still taken off its owner's count. The bytes freed
+//! across sides during the window are printed too. `FLOW_MEMORY_SIZES=1` also prints the server's
+//! blocks held per waiting call, by size.
 //!
 //! `cargo bench -p elicit-benches --features load-bench --bench flow_memory`
 //! (`FLOW_MEMORY_CALLS=<n>`, 500 by default.)
 
 use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
 use std::sync::atomic::{AtomicI64, AtomicUsize, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -33,43 +37,146 @@ use rmcp::service::{ClientLifecycleMode, ClientServiceExt, RequestContext, Runni
 use rmcp::{ClientHandler, ErrorData, RoleClient, RoleServer, ServerHandler, ServiceExt};
 use serde_json::json;
 
-/// Counts the bytes the process holds: allocated minus freed.
-struct Live;
+/// Which side a thread works for: its allocations are counted for that side.
+const OTHER: usize = 0;
+const SERVER: usize = 1;
+const CLIENT: usize = 2;
+const SIDES: [&str; 3] = ["other", "server", "client"];
 
-static LIVE: AtomicI64 = AtomicI64::new(0);
-
-#[allow(clippy::cast_possible_wrap)]
-fn bytes(layout: Layout) -> i64 {
-    layout.size() as i64
+thread_local! {
+    // `const`, no destructor: reading it never allocates, also while the thread ends.
+    static SIDE: Cell<usize> = const { Cell::new(OTHER) };
 }
 
-// SAFETY: forwards every call to `System` unchanged; only counts.
-unsafe impl GlobalAlloc for Live {
+fn side() -> usize {
+    SIDE.try_with(Cell::get).unwrap_or(OTHER)
+}
+
+/// Live bytes per side: allocated by that side's threads minus what of them was freed (by
+/// whichever thread frees it: the owner is read from the block's header).
+static LIVE: [AtomicI64; 3] = [AtomicI64::new(0), AtomicI64::new(0), AtomicI64::new(0)];
+/// Bytes freed (or moved by `realloc`) by a thread of another side than the one that allocated
+/// them: the frees a per-thread count would have put on the wrong side.
+static CROSS: AtomicI64 = AtomicI64::new(0);
+
+/// Live blocks of the server's by size (the last slot: every size above), for the diagnosis that
+/// `FLOW_MEMORY_SIZES=1` prints: which blocks a waiting call holds.
+const SIZES: usize = 8192;
+static SERVER_BLOCKS: [AtomicI64; SIZES + 1] = [const { AtomicI64::new(0) }; SIZES + 1];
+
+fn count_block(owner: usize, size: usize, by: i64) {
+    if owner == SERVER {
+        SERVER_BLOCKS[size.min(SIZES)].fetch_add(by, Relaxed);
+    }
+}
+
+/// Counts live bytes per side. Each block carries a header (`max(16, align)` bytes, not counted)
+/// whose last word is the side that allocated it, so a free is taken off its owner's count
+/// whichever thread frees it: the attribution is exact per block, by allocating thread.
+struct Sided;
+
+fn header(layout: Layout) -> usize {
+    layout.align().max(16)
+}
+
+fn full(layout: Layout, size: usize) -> Layout {
+    // SAFETY of the unwrap: the caller's layout was valid, the header is a multiple of its align.
+    Layout::from_size_align(size + header(layout), header(layout)).unwrap()
+}
+
+#[allow(clippy::cast_possible_wrap)]
+fn bytes(size: usize) -> i64 {
+    size as i64
+}
+
+impl Sided {
+    /// Tags the block at `base` and returns the caller's pointer after the header.
+    unsafe fn tag(base: *mut u8, layout: Layout, size: usize) -> *mut u8 {
+        if base.is_null() {
+            return base;
+        }
+        let owner = side();
+        LIVE[owner].fetch_add(bytes(size), Relaxed);
+        count_block(owner, size, 1);
+        // SAFETY: `base` holds `header + size` bytes, the header is at least 16 and a multiple of
+        // 8, so the word before the caller's pointer is inside the block and aligned.
+        unsafe {
+            let ptr = base.add(header(layout));
+            ptr.cast::<usize>().sub(1).write(owner);
+            ptr
+        }
+    }
+
+    /// Takes a block off its owner's count; returns its base.
+    unsafe fn untag(ptr: *mut u8, layout: Layout) -> *mut u8 {
+        // SAFETY: `ptr` came from `tag`: the owner's word is just before it.
+        let owner = unsafe { ptr.cast::<usize>().sub(1).read() };
+        LIVE[owner].fetch_sub(bytes(layout.size()), Relaxed);
+        count_block(owner, layout.size(), -1);
+        if owner != side() {
+            CROSS.fetch_add(bytes(layout.size()), Relaxed);
+        }
+        // SAFETY: the header is before `ptr` in the same block.
+        unsafe { ptr.sub(header(layout)) }
+    }
+}
+
+// SAFETY: every block is `System`'s with a header in front; the caller sees the same size and
+// alignment it asked for.
+unsafe impl GlobalAlloc for Sided {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        LIVE.fetch_add(bytes(layout), Relaxed);
-        // SAFETY: same contract as the caller's.
-        unsafe { System.alloc(layout) }
+        // SAFETY: a non-zero size, a valid layout.
+        unsafe {
+            Self::tag(
+                System.alloc(full(layout, layout.size())),
+                layout,
+                layout.size(),
+            )
+        }
     }
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        LIVE.fetch_add(bytes(layout), Relaxed);
-        // SAFETY: same contract as the caller's.
-        unsafe { System.alloc_zeroed(layout) }
+        // SAFETY: as `alloc`.
+        unsafe {
+            Self::tag(
+                System.alloc_zeroed(full(layout, layout.size())),
+                layout,
+                layout.size(),
+            )
+        }
     }
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        LIVE.fetch_sub(bytes(layout), Relaxed);
-        // SAFETY: same contract as the caller's.
-        unsafe { System.dealloc(ptr, layout) }
+        // SAFETY: `ptr` and `layout` are the caller's block, allocated by `alloc`.
+        unsafe { System.dealloc(Self::untag(ptr, layout), full(layout, layout.size())) }
     }
-    #[allow(clippy::cast_possible_wrap)]
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        LIVE.fetch_add(new_size as i64 - bytes(layout), Relaxed);
-        // SAFETY: same contract as the caller's.
-        unsafe { System.realloc(ptr, layout, new_size) }
+        // SAFETY: the old block is taken off its owner's count and moved with its header; the
+        // new one is counted for the thread that grew it (the header's alignment is unchanged).
+        unsafe {
+            let base = Self::untag(ptr, layout);
+            let moved =
+                System.realloc(base, full(layout, layout.size()), new_size + header(layout));
+            if moved.is_null() {
+                // The old block stays the caller's: count it again, for its owner as before
+                // (the header still names it).
+                let owner = ptr.cast::<usize>().sub(1).read();
+                LIVE[owner].fetch_add(bytes(layout.size()), Relaxed);
+                count_block(owner, layout.size(), 1);
+                return moved;
+            }
+            Self::tag(moved, layout, new_size)
+        }
     }
 }
 
 #[global_allocator]
-static ALLOCATOR: Live = Live;
+static ALLOCATOR: Sided = Sided;
+
+fn live() -> [i64; 3] {
+    [0, 1, 2].map(|side| LIVE[side].load(Relaxed))
+}
+
+/// The JSON length of the last `tools/call` params the server read.
+static REQUEST_JSON: AtomicUsize = AtomicUsize::new(0);
 
 const BASE: &str = "https://keys.example.com/elicit/";
 
@@ -90,6 +197,10 @@ impl ServerHandler for Keys {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        // The diagnosis (`FLOW_MEMORY_SIZES=1`): how large the request the call holds is.
+        if let Ok(json) = serde_json::to_string(&request) {
+            REQUEST_JSON.store(json.len(), Relaxed);
+        }
         let mut asker = Asker::for_tool_call(&self.asking, &request, &context)?;
         respond(async {
             Ok(
@@ -150,6 +261,7 @@ fn finish(store: &MemoryFlowStore, url: &str) {
 }
 
 async fn connect(
+    server: &tokio::runtime::Handle,
     revision: Revision,
     store: &MemoryFlowStore,
     user: User,
@@ -162,7 +274,8 @@ async fn connect(
         .with_timeout(Duration::from_secs(600))
         .with_page_wait(Duration::from_secs(600));
     let (server_io, client_io) = tokio::io::duplex(1 << 16);
-    tokio::spawn(async move {
+    // The server on its own runtime, whose threads count for the server.
+    server.spawn(async move {
         if let Ok(running) = AskingService(Keys { asking }).serve(server_io).await {
             let _ = running.waiting().await;
         }
@@ -180,13 +293,33 @@ async fn connect(
     )
 }
 
+/// Per waiting call: live bytes of each side, and bytes freed across sides, over the window.
+struct PerCall {
+    live: [f64; 3],
+    cross: f64,
+    /// The server's blocks held per waiting call, by size: `(size, blocks per call)`.
+    server_blocks: Vec<(usize, f64)>,
+}
+
+fn server_blocks() -> Vec<i64> {
+    SERVER_BLOCKS
+        .iter()
+        .map(|count| count.load(Relaxed))
+        .collect()
+}
+
 /// Starts `n` calls (after one warm-up call), waits until all wait for their pages; returns the
-/// live bytes per waiting call. Then finishes every page and checks every call connected.
-async fn per_waiting_call(revision: Revision, n: usize) -> f64 {
+/// live bytes per waiting call of each side. Then finishes every page and checks every call
+/// connected.
+async fn per_waiting_call(
+    server: &tokio::runtime::Handle,
+    revision: Revision,
+    n: usize,
+) -> PerCall {
     // One user holds every flow here: the per-user cap (64 by default) is raised to fit.
     let store = MemoryFlowStore::new().with_max_per_principal(n + 1);
     let user = User::default();
-    let client = connect(revision, &store, user.clone()).await;
+    let client = connect(server, revision, &store, user.clone()).await;
     let start = |client: Arc<RunningService<RoleClient, User>>| {
         tokio::spawn(async move {
             let result = client
@@ -214,10 +347,14 @@ async fn per_waiting_call(revision: Revision, n: usize) -> f64 {
     assert_eq!(warm.await.unwrap(), "connected");
     tokio::time::sleep(Duration::from_millis(200)).await;
 
-    let before = LIVE.load(Relaxed);
+    let blocks_before = server_blocks();
+    let before = live();
+    let cross_before = CROSS.load(Relaxed);
     let calls: Vec<_> = (0..n).map(|_| start(Arc::clone(&client))).collect();
     settle(n + 1).await;
-    let after = LIVE.load(Relaxed);
+    let after = live();
+    let blocks_after = server_blocks();
+    let cross = CROSS.load(Relaxed) - cross_before;
     assert!(
         calls.iter().all(|call| !call.is_finished()),
         "every call waits"
@@ -234,8 +371,26 @@ async fn per_waiting_call(revision: Revision, n: usize) -> f64 {
         );
     }
     #[allow(clippy::cast_precision_loss)]
-    let per = (after - before) as f64 / n as f64;
-    per
+    let per = |bytes: i64| bytes as f64 / n as f64;
+    PerCall {
+        live: [0, 1, 2].map(|side| per(after[side] - before[side])),
+        cross: per(cross),
+        server_blocks: (0..=SIZES)
+            .filter(|&size| blocks_after[size] != blocks_before[size])
+            .map(|size| (size, per(blocks_after[size] - blocks_before[size])))
+            .collect(),
+    }
+}
+
+/// A runtime of one worker whose threads (the worker and any blocking thread) count for `side`.
+fn runtime(side: usize) -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .thread_name(SIDES[side])
+        .on_thread_start(move || SIDE.with(|tag| tag.set(side)))
+        .enable_all()
+        .build()
+        .unwrap()
 }
 
 fn main() {
@@ -243,20 +398,55 @@ fn main() {
         .ok()
         .and_then(|n| n.parse().ok())
         .unwrap_or(500);
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap();
-    println!("live bytes per call waiting for its page, {n} calls each, both sides in process");
-    runtime.block_on(async {
+    // Client and server each on a runtime of its own, on threads of its own; the main thread
+    // drives the client's side (`block_on`), so it counts for the client.
+    let server = runtime(SERVER);
+    let client = runtime(CLIENT);
+    SIDE.with(|tag| tag.set(CLIENT));
+    println!(
+        "live bytes per call waiting for its page, {n} calls each; server and client on runtimes \
+         of their own, each block counted for the side whose thread allocated it"
+    );
+    client.block_on(async {
         for round in 1..=2 {
-            let legacy = per_waiting_call(Revision::V2025_11_25, n).await;
-            let retry = per_waiting_call(Revision::V2026_07_28, n).await;
+            let legacy = per_waiting_call(server.handle(), Revision::V2025_11_25, n).await;
+            let retry = per_waiting_call(server.handle(), Revision::V2026_07_28, n).await;
+            for (name, side) in [("server", SERVER), ("client", CLIENT), ("other", OTHER)] {
+                println!(
+                    "run {round} {name:<6}: 2025-11-25 url_flow {:>8.0} B   2026-07-28 retry {:>8.0} B   ratio {:.2}",
+                    legacy.live[side],
+                    retry.live[side],
+                    retry.live[side] / legacy.live[side]
+                );
+            }
+            let total = |per: &PerCall| per.live.iter().sum::<f64>();
             println!(
-                "run {round}: 2025-11-25 url_flow {legacy:>8.0} B   2026-07-28 retry {retry:>8.0} B   ratio {:.2}",
-                retry / legacy
+                "run {round} total : 2025-11-25 url_flow {:>8.0} B   2026-07-28 retry {:>8.0} B   ratio {:.2}",
+                total(&legacy),
+                total(&retry),
+                total(&retry) / total(&legacy)
             );
+            println!(
+                "run {round} freed across sides in the window, per call: 2025-11-25 {:.0} B, 2026-07-28 {:.0} B",
+                legacy.cross, retry.cross
+            );
+            if std::env::var_os("FLOW_MEMORY_SIZES").is_some() {
+                println!(
+                    "size_of Round: {} B, Asker: {} B; last tools/call params: {} B of JSON",
+                    std::mem::size_of::<mcp_elicit::mrtr::Round<'static, ()>>(),
+                    std::mem::size_of::<Asker>(),
+                    REQUEST_JSON.load(Relaxed)
+                );
+                for (name, per) in [("2025-11-25", &legacy), ("2026-07-28", &retry)] {
+                    let held: Vec<_> = per
+                        .server_blocks
+                        .iter()
+                        .filter(|(_, blocks)| blocks.abs() >= 0.5)
+                        .map(|(size, blocks)| format!("{size}x{blocks:.2}"))
+                        .collect();
+                    println!("run {round} server blocks per call, {name} (size x blocks): {}", held.join(" "));
+                }
+            }
         }
     });
 }
