@@ -44,7 +44,8 @@ const LAYERS: &[(&str, &[&[&str]])] = &[
     ),
     // Conversions to and from rmcp's types; why a tool stops; how a server asks, and the
     // progress that keeps a call open while it waits; the asker; the service that records each
-    // call, and the same over streamable HTTP; then the test kit's client, and the kit.
+    // call, and the same over streamable HTTP; then the hosts the kit plays, the test kit's
+    // client (which plays them), and the kit.
     (
         "rmcp",
         &[
@@ -55,6 +56,7 @@ const LAYERS: &[(&str, &[&[&str]])] = &[
             &["wire"],
             &["handler", "session"],
             &["http"],
+            &["profile"],
             &["client"],
             &["kit"],
         ],

@@ -155,6 +155,24 @@ pub enum Served {
     StreamableHttp,
 }
 
+/// The kit of a host (here, above the kit's client, which plays the host's rule: the profiles
+/// themselves sit below it).
+impl Profile {
+    /// A [`TestKit`] that connects as this host: its revision and modes, its rule, a person
+    /// answering at [`Pace::PERSON`] (a hook at once), and a wait of [`WAIT`](Self::WAIT) (the
+    /// Inspector's 60 s). Change the pace or the wait as for any kit.
+    pub fn kit(self) -> TestKit {
+        let wait = match self {
+            Profile::Inspector1 => Duration::from_secs(60),
+            _ => Self::WAIT,
+        };
+        TestKit::new(self.revision())
+            .as_host(self)
+            .with_pace(Pace::PERSON)
+            .with_wait(wait)
+    }
+}
+
 impl TestKit {
     /// How long a call (and the handshake) may take before the kit reports it unanswered.
     pub const DEFAULT_WAIT: Duration = Duration::from_secs(10);

@@ -25,13 +25,16 @@ mod session;
 // Serving over streamable HTTP.
 #[cfg(feature = "http")]
 mod http;
-// The client side: a client whose elicitations an `Answerer` answers, and the test kit on it.
+// The client side: the hosts the test kit plays;
+#[cfg(feature = "rmcp-client")]
+mod profile;
+
+// a client whose elicitations an `Answerer` answers (as one of those hosts, if asked), and the
+// test kit on it.
 #[cfg(feature = "rmcp-client")]
 mod client;
 #[cfg(feature = "rmcp-client")]
 mod kit;
-#[cfg(feature = "rmcp-client")]
-mod profile;
 
 #[cfg_attr(not(doctest), doc = include_str!("../guide/hosts.md"))]
 pub mod hosts {}

@@ -5,13 +5,12 @@ use std::time::Duration;
 
 use serde_json::{Map, Value, json};
 
-use super::kit::TestKit;
 use crate::client::Incoming;
 use crate::schema::PropertyKind;
 use crate::{Mode, Revision};
 
 /// How long the kit's user takes to answer a request: `floor`, plus `per_field` for each field
-/// of a form. The [`TestKit`] waits that long, on tokio's clock, before it sends the answer (no
+/// of a form. The [`TestKit`](super::TestKit) waits that long, on tokio's clock, before it sends the answer (no
 /// time at all on the paused clock of `#[tokio::test(start_paused = true)]`). This is the kit's
 /// only lever on speed: the library has no switch that takes a fast answer for a person's.
 ///
@@ -56,7 +55,7 @@ impl Default for Pace {
     }
 }
 
-/// A host a server's users run, scripted in the [`TestKit`]: the revision and elicitation
+/// A host a server's users run, scripted in the [`TestKit`](super::TestKit): the revision and elicitation
 /// modes that host declares, and one rule for how it meets a request, taken from that host's
 /// public tracker or source ([`source`](Profile::source)). A behaviour with no public source is
 /// left out. [`kit`](Profile::kit) is a kit that connects as that host, with a person answering
@@ -218,20 +217,6 @@ impl Profile {
                 "https://github.com/evalstate/fast-agent/blob/main/src/fast_agent/mcp/elicitation_handlers.py"
             }
         }
-    }
-
-    /// A [`TestKit`] that connects as this host: its revision and modes, its rule, a person
-    /// answering at [`Pace::PERSON`] (a hook at once), and a wait of [`WAIT`](Self::WAIT) (the
-    /// Inspector's 60 s). Change the pace or the wait as for any kit.
-    pub fn kit(self) -> TestKit {
-        let wait = match self {
-            Profile::Inspector1 => Duration::from_secs(60),
-            _ => Self::WAIT,
-        };
-        TestKit::new(self.revision())
-            .as_host(self)
-            .with_pace(Pace::PERSON)
-            .with_wait(wait)
     }
 
     /// Whether the host drops `elicitation/create` without an answer (Cursor).
