@@ -56,7 +56,7 @@ PAGE_WAIT = 1.0
 SHORT_WAIT = StdioServerParameters(command=os.environ["API_KEY_SERVER"], args=[],
                                    env={"API_KEY_PAGE_WAIT_MS": str(int(PAGE_WAIT * 1000))})
 NOT_CONNECTED = "No key was connected: the page was declined, or not finished."
-STILL_OPEN = "the page is still open: finish the step there, then continue here"
+STILL_OPEN = "the page is still open: finish the step there, then retry or continue"
 TOOL = "connect_api_key"
 MESSAGE = "Enter your Example Co. API key on our page, never in the chat."
 PAGE_URL = re.compile(r"http://localhost:(?P<port>[0-9]{1,5})/elicit/(?P<flow>[0-9a-f]{32})")

@@ -280,7 +280,7 @@ async def connect_page_sends_the_user_to_github(mode):
 PAGE_WAIT = 1.0
 SHORT_WAIT = StdioServerParameters(command=os.environ["OPS_SERVER"], args=[],
                                    env={**GITHUB_APP, "OPS_PAGE_WAIT_MS": str(int(PAGE_WAIT * 1000))})
-STILL_OPEN = "the page is still open: finish the step there, then continue here"
+STILL_OPEN = "the page is still open: finish the step there, then retry or continue"
 
 
 @only_on("2026-07-28")
