@@ -59,7 +59,16 @@ timed "npm ci (tests/hosts)" bash -c 'cd tests/hosts && npm ci --no-audit --no-f
 
 echo "=== Python 3.13 and fast-agent $fast_agent_version (in .ci/.venv-fast-agent)"
 venv="$root/.ci/.venv-fast-agent"
-python313=$(command -v python3.13 || ls -d "$HOME"/.pyenv/versions/3.13*/bin/python3.13 2>/dev/null | sort -V | tail -n 1 || true)
+# The first candidate that runs as 3.13: pyenv's own 3.13 (its `python3.13` shim on PATH fails
+# unless 3.13 is pyenv's selected version), then whatever `python3.13` is on PATH.
+python313=""
+for candidate in $(ls -d "$HOME"/.pyenv/versions/3.13*/bin/python3.13 2>/dev/null | sort -V -r) \
+  $(command -v python3.13 || true); do
+  if "$candidate" -c 'import sys; assert sys.version_info[:2] == (3, 13)' >/dev/null 2>&1; then
+    python313=$candidate
+    break
+  fi
+done
 if [ -z "$python313" ]; then
   echo "fast-agent needs Python 3.13: none on PATH (python3.13) nor in ~/.pyenv/versions" >&2
   exit 1

@@ -48,8 +48,20 @@ function freePort() {
 }
 
 /** The Inspector's web UI for one stdio server, on free ports; resolves with the URL it prints
- * (with its auth token). */
+ * (with its auth token). A port found free can be taken before the Inspector binds it (an
+ * outgoing connection's ephemeral port, say): it then exits "PORT IS IN USE", and is started
+ * again on other ports, at most three times. */
 async function startInspector(era, command) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startInspectorOnce(era, command);
+    } catch (error) {
+      if (attempt >= 3 || !/PORT IS IN USE/.test(String(error.message))) throw error;
+    }
+  }
+}
+
+async function startInspectorOnce(era, command) {
   const home = mkdtempSync(join(tmpdir(), 'elicit-hosts-inspector-'));
   const [client, sandbox, appOrigin] = [await freePort(), await freePort(), await freePort()];
   const child = spawn(
