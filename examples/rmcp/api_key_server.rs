@@ -93,13 +93,13 @@ pub fn api_key_server(
     vault: Vault,
 ) -> Result<(Keys, Pages), Box<dyn std::error::Error>> {
     let pages = pages.secret_form(move |user: &str, typed: ApiKey| keep(&vault, user, typed));
-    let asking = AskConfig::single_user()?.with_flows(pages.flows().clone());
+    let asking = AskConfig::single_user("me")?.with_pages(&pages);
     Ok((Keys { asking }, pages))
 }
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let (mut keys, pages) = api_key_server(Pages::bind_loopback().await?, Vault::default())?;
+    let (mut keys, pages) = api_key_server(Pages::bind_loopback("me").await?, Vault::default())?;
     // How long a 2026-07-28 retry that accepts waits for the page before it asks again; unset,
     // the library's default. (tests/e2e/test_api_key_server.py sets it short, to see the re-ask.)
     if let Ok(ms) = std::env::var("API_KEY_PAGE_WAIT_MS") {

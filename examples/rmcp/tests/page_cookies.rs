@@ -40,7 +40,7 @@ impl Identity for CookieUser {
             .find_map(|pair| pair.strip_prefix("user="))
             .map(str::to_owned);
         Box::pin(async move {
-            user.ok_or_else(|| (axum::http::StatusCode::UNAUTHORIZED, "sign in").into_response())
+            user.map(mcp_elicit::page::SignedIn::new).ok_or_else(|| (axum::http::StatusCode::UNAUTHORIZED, "sign in").into_response())
         })
     }
 }
@@ -205,7 +205,7 @@ async fn post_key(
 /// browser to the flow, refused.
 #[tokio::test]
 async fn a_browser_cookie_the_pages_never_issued_is_not_taken() {
-    let site = Site::start(SingleUser).await;
+    let site = Site::start(SingleUser::named("me")).await;
     let url = site.flow_for("");
     let planted = "ab".repeat(32);
     let sibling = sibling(vec![format!(

@@ -82,7 +82,7 @@ struct World {
 impl World {
     async fn start(revision: Revision) -> TestResult<Self> {
         // Bound first: the provider needs the pages' callback when it starts.
-        let pages = Pages::bind_loopback().await?;
+        let pages = Pages::bind_loopback("me").await?;
         let base = pages.flows().base().to_string();
         let provider = OidcProvider::builder()
             .issuer_host("127.0.0.1")

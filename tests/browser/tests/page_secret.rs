@@ -166,7 +166,7 @@ impl Stdio {
     /// The server, its flows living `ttl` (default: the library's), and a client connected on
     /// `revision`.
     async fn start(revision: Revision, ttl: Option<Duration>) -> TestResult<Self> {
-        let mut pages = Pages::bind_loopback().await?;
+        let mut pages = Pages::bind_loopback("me").await?;
         if let Some(ttl) = ttl {
             pages = pages.with_flow_ttl(ttl);
         }
