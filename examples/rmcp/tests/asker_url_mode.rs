@@ -202,7 +202,7 @@ on_both_revisions! {
         assert!(sent("code_verifier").is_some_and(|v| v.len() >= 43), "{form:?}");
         // The token is in the vault, for the single user, and nowhere on the wire.
         let vault = vault.lock().unwrap();
-        assert_eq!(vault.get("").map(|t| t.expose_secret().to_owned()).as_deref(), Some(TOKEN));
+        assert_eq!(vault.get("me").map(|t| t.expose_secret().to_owned()).as_deref(), Some(TOKEN));
         assert!(!s.wire().concat().contains(TOKEN), "the token went to the client");
     }
 }

@@ -1037,7 +1037,7 @@ async fn on_loopback_a_chosen_port_is_the_one_in_the_urls() {
 async fn the_single_user_check_refuses_what_did_not_come_over_loopback() {
     let store = MemoryFlowStore::new();
     let site = site_with(|flows| Pages::new(flows, SingleUser::named("me")).unwrap(), store);
-    let id = site.flow_for("");
+    let id = site.flow_for("me");
     for (peer, expected) in [
         (
             Some(SocketAddr::from(([127, 0, 0, 1], 50_000))),

@@ -144,13 +144,13 @@ pub fn flow_of(url: &str) -> FlowId {
 }
 
 /// Finishes the flow of the page at `url` in `store` with `result`, as the page does once its
-/// sink has answered: opened by the single user (`""`) in a browser, then finished.
+/// sink has answered: opened by the single user (`"me"`) in a browser, then finished.
 pub fn finish_flow(store: &MemoryFlowStore, url: &str, result: Result<Value, String>) {
     let id = flow_of(url);
     let now = UnixTime::now();
-    store.open_now(&id, "", "browser-1", now).unwrap();
+    store.open_now(&id, "me", "browser-1", now).unwrap();
     let claim = store
-        .claim_now(&id, "", "browser-1", Flow::DEFAULT_CLAIM_LEASE, now)
+        .claim_now(&id, "me", "browser-1", Flow::DEFAULT_CLAIM_LEASE, now)
         .unwrap();
     store.finish_now(&claim, result, now).unwrap();
 }
