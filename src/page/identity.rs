@@ -14,8 +14,7 @@ use axum::response::{IntoResponse, Redirect, Response};
 use super::respond::refusal;
 
 /// What [`Identity::identify`] returns: who is signed in, or the response to send instead.
-pub type IdentifyFuture<'a> =
-    Pin<Box<dyn Future<Output = Result<SignedIn, Response>> + Send + 'a>>;
+pub type IdentifyFuture<'a> = Pin<Box<dyn Future<Output = Result<SignedIn, Response>> + Send + 'a>>;
 
 /// Who opened a page: the check the spec requires before a page shows or accepts anything.
 ///
@@ -299,10 +298,10 @@ impl Identity for SingleUser {
             .get::<ConnectInfo<SocketAddr>>()
             .map(|ConnectInfo(peer)| peer.ip().is_loopback());
         Box::pin(ready(match from_loopback {
-            Some(true) => Verdict::SignedIn(
-                SignedIn::new(self.name.clone()).with_name("this machine's user"),
-            )
-            .answer(request),
+            Some(true) => {
+                Verdict::SignedIn(SignedIn::new(self.name.clone()).with_name("this machine's user"))
+                    .answer(request)
+            }
             Some(false) => Err(refusal(
                 StatusCode::FORBIDDEN,
                 "This page is for the user of this machine",

@@ -40,14 +40,13 @@ use serde_json::json;
 
 #[cfg(feature = "oauth")]
 pub use authorization::{AuthorizationPage, Token, TokenSink};
-pub use error::PageError;
 /// An HTTP request's method, URI, headers and extensions (axum's `http::request::Parts`): what
 /// an identity reads.
 pub use axum::http::request::Parts;
+pub use error::PageError;
 pub use identity::{
     IdentifyFuture, Identity, IdentityFn, SignedIn, SingleUser, Verdict, identity_fn,
 };
-pub use token::TokenSignIn;
 #[cfg(feature = "oidc")]
 pub use oidc::{OidcError, OidcSignIn};
 /// What the user types on a page: zeroized on drop, never `Debug`-printed (`secrecy`'s); read it
@@ -55,6 +54,7 @@ pub use oidc::{OidcError, OidcSignIn};
 pub use secrecy::{ExposeSecret, SecretString};
 pub use secret::{SecretPage, SecretSink, Secrets, SinkFuture};
 pub use secret_form::{SecretForm, SecretFormSink};
+pub use token::TokenSignIn;
 
 /// Helpers for derived pages; reached through `mcp_elicit::__private`. Not public API.
 #[doc(hidden)]
@@ -400,10 +400,7 @@ impl Pages {
     ///
     /// # Errors
     /// As [`serve`](Pages::serve).
-    pub async fn serve_with(
-        self,
-        layers: impl FnOnce(Router) -> Router,
-    ) -> Result<(), PageError> {
+    pub async fn serve_with(self, layers: impl FnOnce(Router) -> Router) -> Result<(), PageError> {
         let (router, listener) = self.split();
         let router = layers(router);
         let listener = listener.ok_or(PageError::NotBound)?;
@@ -562,9 +559,7 @@ async fn browser(
     mut request: axum::extract::Request,
     next: axum::middleware::Next,
 ) -> Response {
-    request
-        .extensions_mut()
-        .insert(Arc::clone(&shared.place));
+    request.extensions_mut().insert(Arc::clone(&shared.place));
     let now = UnixTime::now();
     let binding = shared.browser_binding();
     let opened = shared

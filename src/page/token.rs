@@ -188,9 +188,8 @@ impl TokenSignIn {
     /// # Errors
     /// [`PageError::Io`] if the file cannot be read; as [`from_lines`](TokenSignIn::from_lines).
     pub fn from_file(path: impl AsRef<std::path::Path>) -> Result<Self, PageError> {
-        let text = secrecy::zeroize::Zeroizing::new(
-            std::fs::read_to_string(path).map_err(PageError::Io)?,
-        );
+        let text =
+            secrecy::zeroize::Zeroizing::new(std::fs::read_to_string(path).map_err(PageError::Io)?);
         Self::from_lines(&text)
     }
 
@@ -296,8 +295,9 @@ impl Identity for TokenSignIn {
                 ));
             };
             match self.inner.session(place, &request.headers, browser) {
-                Some(principal) => Ok(SignedIn::new(principal)
-                    .with_sign_out(format!("{}signout", place.path))),
+                Some(principal) => {
+                    Ok(SignedIn::new(principal).with_sign_out(format!("{}signout", place.path)))
+                }
                 None => Verdict::sign_in_at(format!("{}signin", place.path)).answer(request),
             }
         })

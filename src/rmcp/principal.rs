@@ -79,7 +79,10 @@ impl HttpPrincipal {
 /// The pages' identity: the principal this function names, or a refusal.
 #[cfg(feature = "page")]
 impl crate::page::Identity for HttpPrincipal {
-    fn identify<'a>(&'a self, request: &'a http::request::Parts) -> crate::page::IdentifyFuture<'a> {
+    fn identify<'a>(
+        &'a self,
+        request: &'a http::request::Parts,
+    ) -> crate::page::IdentifyFuture<'a> {
         let verdict = match self.of(request) {
             Some(principal) => crate::page::Verdict::signed_in(principal),
             None => crate::page::Verdict::refused(

@@ -134,7 +134,10 @@ impl Identity for HeaderUser {
             .get("x-user")
             .and_then(|user| user.to_str().ok())
             .map(str::to_owned);
-        Box::pin(async move { user.map(mcp_elicit::page::SignedIn::new).ok_or_else(|| Redirect::to("/signin").into_response()) })
+        Box::pin(async move {
+            user.map(mcp_elicit::page::SignedIn::new)
+                .ok_or_else(|| Redirect::to("/signin").into_response())
+        })
     }
 }
 
@@ -376,9 +379,7 @@ async fn a_url_flows_life_reads_in_the_log_under_its_call() {
         .secret(api_key_page(), |_: &str, _: Secrets| {
             Ok(json!({ "saved": true }))
         });
-    let asking = AskConfig::single_user("me")
-        .unwrap()
-        .with_pages(&pages);
+    let asking = AskConfig::single_user("me").unwrap().with_pages(&pages);
     tokio::spawn(pages.serve());
 
     let user = Arc::new(Scripted::new().when_url(Step::OpenPage));

@@ -41,7 +41,10 @@ impl Identity for HeaderUser {
             .get("x-user")
             .and_then(|user| user.to_str().ok())
             .map(str::to_owned);
-        Box::pin(async move { user.map(mcp_elicit::page::SignedIn::new).ok_or_else(|| Redirect::to("/signin").into_response()) })
+        Box::pin(async move {
+            user.map(mcp_elicit::page::SignedIn::new)
+                .ok_or_else(|| Redirect::to("/signin").into_response())
+        })
     }
 }
 
@@ -1026,7 +1029,9 @@ async fn on_loopback_a_chosen_port_is_the_one_in_the_urls() {
     let refused = Pages::bind_loopback_on(port, SingleUser::named("me")).await;
     assert!(matches!(refused, Err(PageError::Io(_))), "{refused:?}");
     drop(taken);
-    let pages = Pages::bind_loopback_on(port, SingleUser::named("me")).await.unwrap();
+    let pages = Pages::bind_loopback_on(port, SingleUser::named("me"))
+        .await
+        .unwrap();
     assert_eq!(
         pages.flows().base().as_str(),
         format!("http://localhost:{port}/elicit/")
@@ -1036,7 +1041,10 @@ async fn on_loopback_a_chosen_port_is_the_one_in_the_urls() {
 #[tokio::test]
 async fn the_single_user_check_refuses_what_did_not_come_over_loopback() {
     let store = MemoryFlowStore::new();
-    let site = site_with(|flows| Pages::new(flows, SingleUser::named("me")).unwrap(), store);
+    let site = site_with(
+        |flows| Pages::new(flows, SingleUser::named("me")).unwrap(),
+        store,
+    );
     let id = site.flow_for("me");
     for (peer, expected) in [
         (

@@ -40,7 +40,8 @@ impl Identity for CookieUser {
             .find_map(|pair| pair.strip_prefix("user="))
             .map(str::to_owned);
         Box::pin(async move {
-            user.map(mcp_elicit::page::SignedIn::new).ok_or_else(|| (axum::http::StatusCode::UNAUTHORIZED, "sign in").into_response())
+            user.map(mcp_elicit::page::SignedIn::new)
+                .ok_or_else(|| (axum::http::StatusCode::UNAUTHORIZED, "sign in").into_response())
         })
     }
 }

@@ -506,7 +506,10 @@ async fn a_page_that_knows_its_issuer_takes_only_answers_that_name_it() {
                 form.contains(&("code".to_owned(), HONEST_CODE.to_owned())),
                 "{form:?}"
             );
-            assert_eq!(world.connected.lock().unwrap().as_slice(), ["me".to_owned()]);
+            assert_eq!(
+                world.connected.lock().unwrap().as_slice(),
+                ["me".to_owned()]
+            );
             assert!(matches!(world.status(&id), FlowStatus::Completed(_)));
         } else {
             assert_eq!(last.status, 403, "{}", last.body);

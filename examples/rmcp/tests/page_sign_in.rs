@@ -23,7 +23,8 @@ use reqwest::StatusCode;
 use serde_json::json;
 
 const KEY: &str = "sk-live-0123456789abcdef";
-const ACCOUNTS: &str = "# principal:token\nalice:alice-token-0123456789\nbob:bob-token-9876543210\n";
+const ACCOUNTS: &str =
+    "# principal:token\nalice:alice-token-0123456789\nbob:bob-token-9876543210\n";
 
 type Stored = Arc<Mutex<Vec<(String, String)>>>;
 
@@ -79,10 +80,7 @@ impl Site {
 
     /// `identity`'s pages mounted in an app of the server's own (as an HTTP server mounts them
     /// beside rmcp's service), inside the app's `layers`.
-    async fn in_app(
-        identity: impl Identity,
-        layers: impl FnOnce(Router) -> Router,
-    ) -> Site {
+    async fn in_app(identity: impl Identity, layers: impl FnOnce(Router) -> Router) -> Site {
         let listener = tokio::net::TcpListener::bind(("127.0.0.1", 0))
             .await
             .unwrap();
@@ -195,7 +193,13 @@ fn tokens() -> TokenSignIn {
 }
 
 /// Signs `client` in as `principal` with `token` through the sign-in form, coming back to `next`.
-async fn sign_in(site: &Site, client: &reqwest::Client, principal: &str, token: &str, next: &str) -> Reply {
+async fn sign_in(
+    site: &Site,
+    client: &reqwest::Client,
+    principal: &str,
+    token: &str,
+    next: &str,
+) -> Reply {
     let form = get(client, &site.url(&format!("signin?next={next}"))).await;
     assert_eq!(form.status, 200, "{}", form.body);
     let token_field = csrf(&form.body);
@@ -231,9 +235,12 @@ async fn with_a_token_sign_in_a_page_sends_the_user_to_sign_in_then_shows_it_as_
     assert_eq!(signed_in.location.as_deref(), Some(path.as_str()));
     let session = format!("elicit-session-{}=", site.port);
     assert!(
-        signed_in.set_cookie.iter().any(|cookie| cookie.starts_with(&session)
-            && cookie.contains("HttpOnly")
-            && cookie.contains("SameSite=Lax")),
+        signed_in
+            .set_cookie
+            .iter()
+            .any(|cookie| cookie.starts_with(&session)
+                && cookie.contains("HttpOnly")
+                && cookie.contains("SameSite=Lax")),
         "{:?}",
         signed_in.set_cookie
     );
@@ -242,9 +249,23 @@ async fn with_a_token_sign_in_a_page_sends_the_user_to_sign_in_then_shows_it_as_
 
     let shown = get(&alice, &page).await;
     assert_eq!(shown.status, 200, "{}", shown.body);
-    assert!(shown.body.contains("Signed in as <strong>alice</strong>"), "{}", shown.body);
-    assert!(shown.body.contains(r#"href="/elicit/signout""#), "{}", shown.body);
-    let posted = post(&alice, &site.origin(), &page, &[("_csrf", &csrf(&shown.body)), ("key", KEY)]).await;
+    assert!(
+        shown.body.contains("Signed in as <strong>alice</strong>"),
+        "{}",
+        shown.body
+    );
+    assert!(
+        shown.body.contains(r#"href="/elicit/signout""#),
+        "{}",
+        shown.body
+    );
+    let posted = post(
+        &alice,
+        &site.origin(),
+        &page,
+        &[("_csrf", &csrf(&shown.body)), ("key", KEY)],
+    )
+    .await;
     assert_eq!(posted.status, 200, "{}", posted.body);
     assert_eq!(site.stored(), [("alice".to_owned(), KEY.to_owned())]);
 
@@ -252,7 +273,11 @@ async fn with_a_token_sign_in_a_page_sends_the_user_to_sign_in_then_shows_it_as_
     let bobs = site.flow_for("bob").await;
     let refused = get(&alice, &bobs).await;
     assert_eq!(refused.status, 403, "{}", refused.body);
-    assert!(refused.body.contains("This page is for another user"), "{}", refused.body);
+    assert!(
+        refused.body.contains("This page is for another user"),
+        "{}",
+        refused.body
+    );
 }
 
 #[tokio::test]
@@ -272,12 +297,17 @@ async fn a_wrong_token_or_an_unknown_name_is_refused_alike_and_signs_no_one_in()
         let refused = sign_in(&site, &client, principal, token, &path).await;
         assert_eq!(refused.status, 403, "{principal}:{token}: {}", refused.body);
         assert!(
-            refused.body.contains("That name and token do not match an account."),
+            refused
+                .body
+                .contains("That name and token do not match an account."),
             "{}",
             refused.body
         );
         assert!(
-            !refused.set_cookie.iter().any(|cookie| cookie.starts_with("elicit-session")),
+            !refused
+                .set_cookie
+                .iter()
+                .any(|cookie| cookie.starts_with("elicit-session")),
             "{:?}",
             refused.set_cookie
         );
@@ -309,15 +339,32 @@ async fn the_sign_in_form_takes_only_its_own_token_from_its_own_origin() {
         form[0].1 = csrf_token;
         let refused = post(&alice, &site.origin(), &site.url("signin"), &form).await;
         assert_eq!(refused.status, 403, "{}", refused.body);
-        assert!(refused.body.contains("This form was not sent from its page"), "{}", refused.body);
-        assert!(refused.set_cookie.iter().all(|c| !c.starts_with("elicit-session")));
+        assert!(
+            refused
+                .body
+                .contains("This form was not sent from its page"),
+            "{}",
+            refused.body
+        );
+        assert!(
+            refused
+                .set_cookie
+                .iter()
+                .all(|c| !c.starts_with("elicit-session"))
+        );
     }
     // The right token, from another site.
     let mut form = fields("");
     form[0].1 = &token;
     let refused = post(&alice, "http://evil.example", &site.url("signin"), &form).await;
     assert_eq!(refused.status, 403, "{}", refused.body);
-    assert!(refused.body.contains("This form was sent from another site"), "{}", refused.body);
+    assert!(
+        refused
+            .body
+            .contains("This form was sent from another site"),
+        "{}",
+        refused.body
+    );
     assert_eq!(get(&alice, &page).await.status, 303);
     // And from its page: signed in, sent back to the pages only.
     let signed_in = post(
@@ -348,11 +395,27 @@ async fn a_token_session_is_ended_by_its_sign_out_form_only() {
     assert_eq!(get(&alice, &page).await.status, 200);
     let sign_out = get(&alice, &site.url("signout")).await;
     assert_eq!(sign_out.status, 200);
-    assert!(sign_out.body.contains("<strong>alice</strong>"), "{}", sign_out.body);
-    let refused = post(&alice, &site.origin(), &site.url("signout"), &[("_csrf", "garbage")]).await;
+    assert!(
+        sign_out.body.contains("<strong>alice</strong>"),
+        "{}",
+        sign_out.body
+    );
+    let refused = post(
+        &alice,
+        &site.origin(),
+        &site.url("signout"),
+        &[("_csrf", "garbage")],
+    )
+    .await;
     assert_eq!(refused.status, 403, "{}", refused.body);
     assert_eq!(get(&alice, &page).await.status, 200, "still signed in");
-    let done = post(&alice, &site.origin(), &site.url("signout"), &[("_csrf", &csrf(&sign_out.body))]).await;
+    let done = post(
+        &alice,
+        &site.origin(),
+        &site.url("signout"),
+        &[("_csrf", &csrf(&sign_out.body))],
+    )
+    .await;
     assert_eq!(done.status, 200, "{}", done.body);
     assert!(done.body.contains("Signed out"), "{}", done.body);
     assert_eq!(get(&alice, &page).await.status, 303, "signed out");
@@ -403,15 +466,19 @@ fn app_layer(router: Router) -> Router {
 
 /// The app's sign-in as one sync closure: its user, else to `/login`; `banned` refused.
 fn app_identity() -> impl Identity {
-    identity_fn(|request: &Parts| match request.extensions.get::<AppUser>() {
-        Some(AppUser(user)) if user == "banned" => Verdict::refused("Your account is suspended."),
-        Some(AppUser(user)) => Verdict::SignedIn(
-            SignedIn::new(user.clone())
-                .with_name(format!("{user}@example.com"))
-                .with_sign_out("/logout"),
-        ),
-        None => Verdict::sign_in_at("/login"),
-    })
+    identity_fn(
+        |request: &Parts| match request.extensions.get::<AppUser>() {
+            Some(AppUser(user)) if user == "banned" => {
+                Verdict::refused("Your account is suspended.")
+            }
+            Some(AppUser(user)) => Verdict::SignedIn(
+                SignedIn::new(user.clone())
+                    .with_name(format!("{user}@example.com"))
+                    .with_sign_out("/logout"),
+            ),
+            None => Verdict::sign_in_at("/login"),
+        },
+    )
 }
 
 async fn closure_verdicts_on(site: Site) {
@@ -430,7 +497,13 @@ async fn closure_verdicts_on(site: Site) {
     };
     let shown = send(Some("alice")).await;
     assert_eq!(shown.status, 200, "{}", shown.body);
-    assert!(shown.body.contains("Signed in as <strong>alice@example.com</strong>"), "{}", shown.body);
+    assert!(
+        shown
+            .body
+            .contains("Signed in as <strong>alice@example.com</strong>"),
+        "{}",
+        shown.body
+    );
     assert!(shown.body.contains(r#"href="/logout""#), "{}", shown.body);
 
     let to_sign_in = send(None).await;
@@ -442,12 +515,24 @@ async fn closure_verdicts_on(site: Site) {
 
     let refused = send(Some("banned")).await;
     assert_eq!(refused.status, 403, "{}", refused.body);
-    assert!(refused.body.contains("You may not open this page"), "{}", refused.body);
-    assert!(refused.body.contains("Your account is suspended."), "{}", refused.body);
+    assert!(
+        refused.body.contains("You may not open this page"),
+        "{}",
+        refused.body
+    );
+    assert!(
+        refused.body.contains("Your account is suspended."),
+        "{}",
+        refused.body
+    );
 
     let not_theirs = send(Some("bob")).await;
     assert_eq!(not_theirs.status, 403, "{}", not_theirs.body);
-    assert!(not_theirs.body.contains("This page is for another user"), "{}", not_theirs.body);
+    assert!(
+        not_theirs.body.contains("This page is for another user"),
+        "{}",
+        not_theirs.body
+    );
 }
 
 #[tokio::test]
@@ -475,12 +560,28 @@ async fn an_async_closure_is_an_identity_too() {
     let site = Site::in_app(identity, app_layer).await;
     let page = site.flow_for("alice").await;
     let client = reqwest::Client::new();
-    let shown = reply(client.get(&page).header("x-user", "alice").send().await.unwrap()).await;
+    let shown = reply(
+        client
+            .get(&page)
+            .header("x-user", "alice")
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
     assert_eq!(shown.status, 200, "{}", shown.body);
-    assert!(shown.body.contains("Signed in as <strong>alice</strong>"), "{}", shown.body);
+    assert!(
+        shown.body.contains("Signed in as <strong>alice</strong>"),
+        "{}",
+        shown.body
+    );
     let refused = reply(client.get(&page).send().await.unwrap()).await;
     assert_eq!(refused.status, 403, "{}", refused.body);
-    assert!(refused.body.contains("Sign in to the app first."), "{}", refused.body);
+    assert!(
+        refused.body.contains("Sign in to the app first."),
+        "{}",
+        refused.body
+    );
 }
 
 #[tokio::test]
@@ -497,9 +598,21 @@ async fn http_principal_is_the_pages_identity_and_refuses_whom_it_names_no_one()
         .redirect(reqwest::redirect::Policy::none())
         .build()
         .unwrap();
-    let shown = reply(client.get(&page).header("x-user", "alice").send().await.unwrap()).await;
+    let shown = reply(
+        client
+            .get(&page)
+            .header("x-user", "alice")
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
     assert_eq!(shown.status, 200, "{}", shown.body);
-    assert!(shown.body.contains("Signed in as <strong>alice</strong>"), "{}", shown.body);
+    assert!(
+        shown.body.contains("Signed in as <strong>alice</strong>"),
+        "{}",
+        shown.body
+    );
     for user in [None, Some("")] {
         let mut request = client.get(&page);
         if let Some(user) = user {
@@ -507,18 +620,32 @@ async fn http_principal_is_the_pages_identity_and_refuses_whom_it_names_no_one()
         }
         let refused = reply(request.send().await.unwrap()).await;
         assert_eq!(refused.status, 403, "{user:?}: {}", refused.body);
-        assert!(refused.body.contains("You may not open this page"), "{}", refused.body);
-        assert!(refused.body.contains("names no one for this request"), "{}", refused.body);
+        assert!(
+            refused.body.contains("You may not open this page"),
+            "{}",
+            refused.body
+        );
+        assert!(
+            refused.body.contains("names no one for this request"),
+            "{}",
+            refused.body
+        );
     }
 }
 
 #[test]
 fn a_bad_accounts_file_is_refused_naming_the_line_and_the_rule() {
     for (text, expected) in [
-        ("alice:a\nbob", "account 2: the line is not `principal:token`"),
+        (
+            "alice:a\nbob",
+            "account 2: the line is not `principal:token`",
+        ),
         ("alice:a\n:b", "account 2: the principal is empty"),
         ("\nalice:", "account 2: the token is empty"),
-        ("alice:a\n# comment\nalice:b", "account 3: the principal is given twice"),
+        (
+            "alice:a\n# comment\nalice:b",
+            "account 3: the principal is given twice",
+        ),
     ] {
         let error = TokenSignIn::from_lines(text).unwrap_err();
         assert!(error.to_string().contains(expected), "{text:?}: {error}");
