@@ -14,8 +14,6 @@ mod respond;
 // Who opened a page; a secret the user types.
 mod identity;
 mod secret;
-// The sign-in of a server with its own accounts and tokens.
-mod token;
 // A secret page declared as a type (`#[derive(Elicit)]`).
 mod secret_form;
 // The kinds that talk to a provider: a third-party authorization, an OpenID sign-in.
@@ -23,6 +21,8 @@ mod secret_form;
 mod authorization;
 #[cfg(feature = "oidc")]
 mod oidc;
+// The sign-in of a server with its own accounts and tokens.
+mod token;
 
 use std::collections::HashMap;
 use std::fmt;
@@ -243,7 +243,7 @@ impl Pages {
     /// }
     ///
     /// # async fn start() -> Result<(), mcp_elicit::page::PageError> {
-    /// let pages = Pages::bind_loopback().await?.secret_form(|user: &str, typed: ApiKey| {
+    /// let pages = Pages::bind_loopback("me").await?.secret_form(|user: &str, typed: ApiKey| {
     ///     let ending: String = typed.key.expose_secret().chars().rev().take(4).collect();
     ///     # let _ = user;
     ///     // vault.store(user, typed.key)?;

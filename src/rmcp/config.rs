@@ -281,7 +281,7 @@ impl AskConfig {
     /// use std::time::Duration;
     /// use mcp_elicit::rmcp::AskConfig;
     ///
-    /// let asking = AskConfig::single_user()?
+    /// let asking = AskConfig::single_user("me")?
     ///     .with_timeout(Duration::from_secs(300))
     ///     .with_keep_alive(Duration::from_secs(10));
     /// # let _ = asking;
@@ -354,7 +354,7 @@ impl AskConfig {
     /// use mcp_elicit::observe::ClientNames;
     /// use mcp_elicit::rmcp::AskConfig;
     ///
-    /// let asking = AskConfig::single_user()?
+    /// let asking = AskConfig::single_user("me")?
     ///     .with_client_names(ClientNames::new(["claude-code", "cursor", "vscode"]));
     /// # let _ = asking;
     /// # Ok::<(), mcp_elicit::state::KeyError>(())
