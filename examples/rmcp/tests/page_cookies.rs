@@ -248,7 +248,7 @@ async fn a_browser_cookie_the_pages_never_issued_is_not_taken() {
     // The user's own browser goes on.
     let (status, saved) = post_key(&user, &site, &url, &token(&page), KEY).await;
     assert_eq!(status, 200, "{saved}");
-    assert_eq!(site.stored(), [(String::new(), KEY.to_owned())]);
+    assert_eq!(site.stored(), [("me".to_owned(), KEY.to_owned())]);
 }
 
 /// What sealing does not stop: a browser name the pages issued to the attacker, planted with the
