@@ -267,7 +267,7 @@ async fn connect(
     user: User,
 ) -> Arc<RunningService<RoleClient, User>> {
     let flows = Flows::new(store.clone(), BASE).unwrap();
-    let asking = AskConfig::single_user()
+    let asking = AskConfig::single_user("me")
         .unwrap()
         .with_flows(flows)
         // Neither wait ends during the measurement.

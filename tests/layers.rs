@@ -33,7 +33,7 @@ const LAYERS: &[(&str, &[&[&str]])] = &[
             &["respond"],
             &["identity", "secret"],
             &["secret_form"],
-            &["authorization", "oidc"],
+            &["authorization", "oidc", "token"],
         ],
     ),
     // Server text made safe to show, and the terminal's own drawing; the pages the user

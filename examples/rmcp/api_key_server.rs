@@ -40,6 +40,10 @@ struct ApiKey {
     key: SecretString,
 }
 
+/// The one user of this stdio server, as the server names them: the principal its flows, round
+/// state and vault entries are kept under (the asker and the pages agree on it).
+pub const USER: &str = "me";
+
 /// The server's secret store: here the process's memory; in production, its vault.
 pub type Vault = Arc<Mutex<HashMap<String, SecretString>>>;
 
@@ -93,13 +97,13 @@ pub fn api_key_server(
     vault: Vault,
 ) -> Result<(Keys, Pages), Box<dyn std::error::Error>> {
     let pages = pages.secret_form(move |user: &str, typed: ApiKey| keep(&vault, user, typed));
-    let asking = AskConfig::single_user()?.with_flows(pages.flows().clone());
+    let asking = AskConfig::single_user(USER)?.with_pages(&pages);
     Ok((Keys { asking }, pages))
 }
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let (mut keys, pages) = api_key_server(Pages::bind_loopback().await?, Vault::default())?;
+    let (mut keys, pages) = api_key_server(Pages::bind_loopback(USER).await?, Vault::default())?;
     // How long a 2026-07-28 retry that accepts waits for the page before it asks again; unset,
     // the library's default. (tests/e2e/test_api_key_server.py sets it short, to see the re-ask.)
     if let Ok(ms) = std::env::var("API_KEY_PAGE_WAIT_MS") {

@@ -61,7 +61,7 @@ impl ServerHandler for Restaurant {}
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     // One user, the one whose client started this stdio server: keys for this process's life.
     let restaurant = Restaurant {
-        asking: AskConfig::single_user()?,
+        asking: AskConfig::single_user("me")?,
     };
     let running = AskingService(restaurant)
         .serve(rmcp::transport::stdio())

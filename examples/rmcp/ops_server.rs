@@ -33,7 +33,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use mcp_elicit::page::{AuthorizationPage, ExposeSecret, Pages, SecretString, Token};
+use mcp_elicit::page::{AuthorizationPage, ExposeSecret, Pages, SecretString, SingleUser, Token};
 use mcp_elicit::rmcp::{AskConfig, Asker, AskingServer, AskingService, ToolResponse, respond};
 use mcp_elicit::url_mode::FlowOutcome;
 use mcp_elicit::{Consent, Elicit, Elicitation};
@@ -332,7 +332,7 @@ pub fn ops_server(
         None => (pages, GithubPage::NotConfigured { callback }),
     };
     // One user (whoever started this stdio server): keys for the life of the process.
-    let asking = AskConfig::single_user()?.with_flows(pages.flows().clone());
+    let asking = AskConfig::single_user("me")?.with_pages(&pages);
     Ok((Ops { asking, github }, pages))
 }
 
@@ -345,7 +345,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             .map_err(|_| format!("OPS_PAGES_PORT={port}: not a port"))?,
         Err(_) => 0,
     };
-    let pages = Pages::bind_loopback_on(port).await?;
+    let pages = Pages::bind_loopback_on(port, SingleUser::named("me")).await?;
     let (mut ops, pages) = ops_server(pages, GithubApp::from_env(), Vault::default())?;
     // How long a 2026-07-28 retry that accepts waits for the page before it asks again; unset,
     // the library's default. (tests/e2e/test_ops_server.py sets it short, to see the re-ask.)

@@ -36,6 +36,14 @@ pub enum PageError {
     /// [`Pages::serve`](super::Pages::serve) on pages that were not bound to loopback: mount
     /// [`router`](super::Pages::router) in the server's own app instead.
     NotBound,
+    /// An account of a [`TokenSignIn`](super::TokenSignIn) that breaks a rule.
+    Accounts {
+        /// Which account: its line in [`from_lines`](super::TokenSignIn::from_lines)'s text,
+        /// else its place among the accounts, from 1.
+        account: usize,
+        /// The rule it breaks.
+        why: &'static str,
+    },
     /// A claim lease under two seconds
     /// ([`Pages::with_claim_lease`](super::Pages::with_claim_lease)).
     ClaimLease {
@@ -68,6 +76,9 @@ impl fmt::Display for PageError {
                 "these pages were not bound to loopback (`Pages::bind_loopback`): mount \
                  `Pages::router` in the server's own app instead of calling `serve`",
             ),
+            PageError::Accounts { account, why } => {
+                write!(f, "the token sign-in's account {account}: {why}")
+            }
             PageError::ClaimLease { lease } => write!(
                 f,
                 "claim lease {lease:?} must be at least two seconds (flows count whole seconds, \

@@ -33,7 +33,6 @@ pub(super) fn signed_in(name: &str, sign_out: Option<&str>) {
 }
 
 /// What [`signed_in`] recorded for this request, cleared (a sign-out's own page says so).
-#[cfg(feature = "oidc")]
 pub(super) fn signed_out() {
     let _ = SIGNED_IN.try_with(|who| *who.borrow_mut() = None);
 }

@@ -21,6 +21,8 @@ mod secret_form;
 mod authorization;
 #[cfg(feature = "oidc")]
 mod oidc;
+// The sign-in of a server with its own accounts and tokens.
+mod token;
 
 use std::collections::HashMap;
 use std::fmt;
@@ -30,7 +32,6 @@ use std::sync::Arc;
 use axum::Router;
 use axum::extract::{DefaultBodyLimit, Path, State};
 use axum::http::header::{self, HeaderValue};
-use axum::http::request::Parts;
 use axum::http::{Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
@@ -39,8 +40,13 @@ use serde_json::json;
 
 #[cfg(feature = "oauth")]
 pub use authorization::{AuthorizationPage, Token, TokenSink};
+/// An HTTP request's method, URI, headers and extensions (axum's `http::request::Parts`): what
+/// an identity reads.
+pub use axum::http::request::Parts;
 pub use error::PageError;
-pub use identity::{IdentifyFuture, Identity, SignedIn, SingleUser};
+pub use identity::{
+    IdentifyFuture, Identity, IdentityFn, SignedIn, SingleUser, Verdict, identity_fn,
+};
 #[cfg(feature = "oidc")]
 pub use oidc::{OidcError, OidcSignIn};
 /// What the user types on a page: zeroized on drop, never `Debug`-printed (`secrecy`'s); read it
@@ -48,13 +54,14 @@ pub use oidc::{OidcError, OidcSignIn};
 pub use secrecy::{ExposeSecret, SecretString};
 pub use secret::{SecretPage, SecretSink, Secrets, SinkFuture};
 pub use secret_form::{SecretForm, SecretFormSink};
+pub use token::TokenSignIn;
 
 /// Helpers for derived pages; reached through `mcp_elicit::__private`. Not public API.
 #[doc(hidden)]
 pub use secret_form::__private;
 
 use respond::{
-    Browser, Cookies, base_path, flow_refusal, html_body, origin_of, refusal, same_origin,
+    Browser, Cookies, Place, base_path, flow_refusal, html_body, origin_of, refusal, same_origin,
     unavailable,
 };
 
@@ -114,7 +121,7 @@ enum Kind {
 /// `form-action` also names its provider's origin), `Cache-Control: no-store`,
 /// `Referrer-Policy: no-referrer`, `X-Content-Type-Options: nosniff` and `X-Frame-Options:
 /// DENY`. The pages are plain HTML forms: they work with JavaScript off. Every page says who it
-/// is signed in as ([`Identity::signed_in`]), so a browser signed in as someone else shows it.
+/// is signed in as ([`SignedIn`]), so a browser signed in as someone else shows it.
 ///
 /// The cookies are `__Host-elicit-<what>` (`Secure`, `Path=/`) when the flows' base is `https`,
 /// and `elicit-<what>-<port>` under the base's path on plain http (loopback): see the `page`
@@ -167,32 +174,43 @@ impl Pages {
         })
     }
 
-    /// The pages of a local server with one user (stdio), on a listener bound now to
-    /// `127.0.0.1` on a port the system picks, under `http://localhost:<port>/elicit/`; flows
-    /// in memory ([`Flows::single_user`]); [`SingleUser`] checks who opens them, and every
-    /// request must name `localhost:<port>` as its `Host`. Serve them with
-    /// [`serve`](Pages::serve).
+    /// The pages of a local server with one user (stdio), `user` as the server names them (the
+    /// name given to [`AskConfig::single_user`](crate::rmcp::AskConfig::single_user)):
+    /// [`bind_loopback_with`](Pages::bind_loopback_with) with [`SingleUser::named`]`(user)`.
     ///
     /// # Errors
     /// [`PageError::Io`] if no loopback port can be bound; [`PageError::Keys`].
-    pub async fn bind_loopback() -> Result<Self, PageError> {
-        Self::bind_loopback_on(0).await
+    pub async fn bind_loopback(user: impl Into<String>) -> Result<Self, PageError> {
+        Self::bind_loopback_with(SingleUser::named(user)).await
     }
 
-    /// [`bind_loopback`](Pages::bind_loopback) on `port` (`0`: one the system picks): for
-    /// pages whose URLs must be known before the server starts, such as an
-    /// authorization page's callback, which a provider wants registered.
+    /// The pages of a local server (stdio), on a listener bound now to `127.0.0.1` on a port the
+    /// system picks, under `http://localhost:<port>/elicit/`; flows in memory
+    /// ([`Flows::single_user`]); `identity` checks who opens them ([`SingleUser`], a
+    /// [`TokenSignIn`], the server's own: [`identity_fn`]), and every request must name
+    /// `localhost:<port>` as its `Host`. Serve them with [`serve`](Pages::serve) or
+    /// [`serve_with`](Pages::serve_with).
+    ///
+    /// # Errors
+    /// [`PageError::Io`] if no loopback port can be bound; [`PageError::Keys`].
+    pub async fn bind_loopback_with(identity: impl Identity) -> Result<Self, PageError> {
+        Self::bind_loopback_on(0, identity).await
+    }
+
+    /// [`bind_loopback_with`](Pages::bind_loopback_with) on `port` (`0`: one the system picks):
+    /// for pages whose URLs must be known before the server starts, such as an authorization
+    /// page's callback, which a provider wants registered.
     ///
     /// # Errors
     /// [`PageError::Io`] if the port cannot be bound (taken, or not allowed); [`PageError::Keys`].
-    pub async fn bind_loopback_on(port: u16) -> Result<Self, PageError> {
+    pub async fn bind_loopback_on(port: u16, identity: impl Identity) -> Result<Self, PageError> {
         let listener = tokio::net::TcpListener::bind((Ipv4Addr::LOCALHOST, port))
             .await
             .map_err(PageError::Io)?;
         let port = listener.local_addr().map_err(PageError::Io)?.port();
         let flows = Flows::single_user(&format!("http://localhost:{port}/elicit/"))
             .map_err(PageError::Flows)?;
-        let mut pages = Self::new(flows, SingleUser)?;
+        let mut pages = Self::new(flows, identity)?;
         pages.listener = Some(listener);
         Ok(pages)
     }
@@ -225,7 +243,7 @@ impl Pages {
     /// }
     ///
     /// # async fn start() -> Result<(), mcp_elicit::page::PageError> {
-    /// let pages = Pages::bind_loopback().await?.secret_form(|user: &str, typed: ApiKey| {
+    /// let pages = Pages::bind_loopback("me").await?.secret_form(|user: &str, typed: ApiKey| {
     ///     let ending: String = typed.key.expose_secret().chars().rev().take(4).collect();
     ///     # let _ = user;
     ///     // vault.store(user, typed.key)?;
@@ -290,15 +308,15 @@ impl Pages {
         Ok(self)
     }
 
-    /// The flows these pages finish: give them to the server's
-    /// [`AskConfig::with_flows`](crate::rmcp::AskConfig::with_flows).
+    /// The flows these pages finish. The server's `AskConfig` takes them from the pages
+    /// ([`AskConfig::with_pages`](crate::rmcp::AskConfig::with_pages)).
     #[must_use]
     pub fn flows(&self) -> &Flows {
         &self.flows
     }
 
     /// The pages as a router with the paths of the flows' base (`/elicit/{flow}` and its style
-    /// sheet), and the identity's own routes.
+    /// sheet), and the identity's own routes nested under it ([`Identity::routes`]).
     pub fn router(self) -> Router {
         self.split().0
     }
@@ -309,7 +327,14 @@ impl Pages {
         let host = HostCheck::of(&self.flows);
         let cookies = Cookies::of(&self.flows);
         let browser_digest = ParamsDigest::of(&json!(self.path));
+        let place = Arc::new(Place {
+            path: self.path.clone(),
+            origin: self.origin.clone(),
+            cookies: cookies.clone(),
+            keys: Arc::clone(&self.keys),
+        });
         let shared = Arc::new(Shared {
+            place,
             cookies,
             browser_digest,
             flows: self.flows,
@@ -331,7 +356,11 @@ impl Pages {
         );
         let mut router = router.with_state(shared.clone());
         if let Some(routes) = identity_routes {
-            router = router.merge(routes);
+            // Under the pages' base: `/signin` is served at `<base>signin`.
+            router = match path.trim_end_matches('/') {
+                "" => router.merge(routes),
+                base => router.nest(base, routes),
+            };
         }
         let router = router
             .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
@@ -351,7 +380,29 @@ impl Pages {
     /// [`PageError::NotBound`] for pages made by [`new`](Pages::new); [`PageError::Io`] if the
     /// listener fails.
     pub async fn serve(self) -> Result<(), PageError> {
+        self.serve_with(|router| router).await
+    }
+
+    /// [`serve`](Pages::serve), through the app's own layers: `layers` wraps the pages' router
+    /// (`|router| router.layer(auth_layer)`), so what the app's middleware puts in a request's
+    /// extensions (a session, a user) is there for the identity. The pages' own checks (the
+    /// `Host`, the browser, the identity) still run on every request, inside those layers.
+    ///
+    /// ```no_run
+    /// use mcp_elicit::page::{Pages, SingleUser};
+    ///
+    /// # async fn start() -> Result<(), mcp_elicit::page::PageError> {
+    /// let pages = Pages::bind_loopback_with(SingleUser::named("me")).await?;
+    /// tokio::spawn(pages.serve_with(|router| router /* .layer(your_auth_layer) */));
+    /// # Ok(())
+    /// # }
+    /// ```
+    ///
+    /// # Errors
+    /// As [`serve`](Pages::serve).
+    pub async fn serve_with(self, layers: impl FnOnce(Router) -> Router) -> Result<(), PageError> {
         let (router, listener) = self.split();
+        let router = layers(router);
         let listener = listener.ok_or(PageError::NotBound)?;
         axum::serve(
             listener,
@@ -364,6 +415,8 @@ impl Pages {
 
 /// What every handler shares.
 struct Shared {
+    /// Where the pages are, for the identity's own routes ([`Place`]).
+    place: Arc<Place>,
     cookies: Cookies,
     /// What a browser's cookie is bound to besides its purpose: the pages' path (hashed once).
     browser_digest: ParamsDigest,
@@ -506,6 +559,7 @@ async fn browser(
     mut request: axum::extract::Request,
     next: axum::middleware::Next,
 ) -> Response {
+    request.extensions_mut().insert(Arc::clone(&shared.place));
     let now = UnixTime::now();
     let binding = shared.browser_binding();
     let opened = shared
@@ -614,8 +668,8 @@ impl Shared {
     /// The identity's principal for `parts`; from now on every page of this request says who is
     /// signed in.
     async fn identify(&self, parts: &Parts) -> Result<String, Response> {
-        let principal = match self.identity.identify(parts).await {
-            Ok(principal) => principal,
+        let who = match self.identity.identify(parts).await {
+            Ok(who) => who,
             Err(refused) => {
                 if refused.status().is_redirection() {
                     tracing::info!(target: events::PAGE, "sign-in required: sent to sign in");
@@ -631,9 +685,8 @@ impl Shared {
                 return Err(refused);
             }
         };
-        let who = self.identity.signed_in(&principal);
         html::signed_in(&who.name, who.sign_out.as_deref());
-        Ok(principal)
+        Ok(who.principal)
     }
 
     fn browser_binding(&self) -> Binding<'static> {

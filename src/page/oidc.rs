@@ -326,7 +326,7 @@ impl Identity for OidcSignIn {
                 ));
             };
             if let Some(principal) = inner.session(&request.headers, browser) {
-                return Ok(principal);
+                return Ok(SignedIn::new(principal).with_sign_out(format!("{}signout", inner.path)));
             }
             // Only a page of ours is returned to after signing in.
             let path = request.uri.path();
@@ -339,22 +339,11 @@ impl Identity for OidcSignIn {
         })
     }
 
-    /// The ID token's `sub`, and the sign-out page.
-    fn signed_in(&self, principal: &str) -> SignedIn {
-        SignedIn::new(principal).with_sign_out(format!("{}signout", self.inner.path))
-    }
-
     fn routes(&self) -> Option<Router> {
         Some(
             Router::new()
-                .route(
-                    &format!("{}signin/callback", self.inner.path),
-                    get(callback),
-                )
-                .route(
-                    &format!("{}signout", self.inner.path),
-                    get(sign_out_page).post(sign_out),
-                )
+                .route("/signin/callback", get(callback))
+                .route("/signout", get(sign_out_page).post(sign_out))
                 .with_state(Arc::clone(&self.inner)),
         )
     }

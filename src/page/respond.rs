@@ -175,7 +175,6 @@ impl Cookies {
     }
 
     /// The `Set-Cookie` that removes `what`.
-    #[cfg(feature = "oauth")]
     pub(super) fn clear(&self, what: &str) -> Option<HeaderValue> {
         self.set(what, String::new(), Some(Duration::ZERO))
     }
@@ -204,6 +203,19 @@ impl Cookies {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) struct Browser {
     pub(super) digest: String,
+}
+
+/// Where the pages are, for an identity's own routes and check ([`TokenSignIn`](super::TokenSignIn)):
+/// their path, origin, cookies and sealing keys. Put in every request's extensions by the pages
+/// before any handler runs, so an identity made before the pages' flows needs none of it.
+#[derive(Debug, Clone)]
+pub(super) struct Place {
+    /// The pages' path: `/elicit/`.
+    pub(super) path: String,
+    /// `scheme://host[:port]`, for the `Origin` check.
+    pub(super) origin: String,
+    pub(super) cookies: Cookies,
+    pub(super) keys: std::sync::Arc<crate::state::StateKeys>,
 }
 
 /// A submission from the pages' own origin: `Origin` when the browser names one (every current

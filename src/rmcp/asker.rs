@@ -48,7 +48,7 @@ use crate::{
 #[diagnostic::on_unimplemented(
     message = "`{Self}` does not say how it asks: implement `mcp_elicit::rmcp::AskingServer` for it",
     label = "a tool of this server takes an `Asker`",
-    note = "`impl AskingServer for {Self} {{ fn asking(&self) -> &AskConfig {{ &self.asking }} }}`, with an `AskConfig` field made by `AskConfig::single_user()?`"
+    note = "`impl AskingServer for {Self} {{ fn asking(&self) -> &AskConfig {{ &self.asking }} }}`, with an `AskConfig` field made by `AskConfig::single_user(\"me\")?`"
 )]
 pub trait AskingServer {
     /// How this server asks.

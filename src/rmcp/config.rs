@@ -21,7 +21,7 @@ use super::principal::HttpPrincipal;
 /// for an answer. Made once at start-up; cheap to clone.
 ///
 /// - [`single_user`](AskConfig::single_user): a server with one user, the one who started it
-///   (stdio). No principal to name; keys generated for the life of the process.
+///   (stdio), named by the server; keys generated for the life of the process.
 /// - [`per_http_user`](AskConfig::per_http_user): a server behind authentication over
 ///   streamable HTTP ([`per_user`](AskConfig::per_user) on another transport). Round state
 ///   opens only for the principal that was asked, and keys come from the environment or a
@@ -32,7 +32,7 @@ use super::principal::HttpPrincipal;
 /// use mcp_elicit::rmcp::AskConfig;
 ///
 /// // A stdio server: one call.
-/// let asking = AskConfig::single_user()?;
+/// let asking = AskConfig::single_user("me")?;
 /// assert_eq!(asking.rounds().reasks(), 1);
 /// # Ok::<(), mcp_elicit::state::KeyError>(())
 /// ```
@@ -57,8 +57,8 @@ pub struct AskConfig {
 /// Who is asking, for the binding of round state.
 #[derive(Clone)]
 enum Principal {
-    /// One user: every request is theirs.
-    Single,
+    /// One user, by the server's name for them: every request is theirs.
+    Single(String),
     /// Read from each request; `None` refuses the request.
     PerRequest(Arc<PrincipalFn>),
     /// Read from the HTTP request each request came in; `None` refuses the request.
@@ -75,7 +75,7 @@ impl fmt::Debug for AskConfig {
             .field(
                 "principal",
                 &match self.principal {
-                    Principal::Single => "single user",
+                    Principal::Single(_) => "single user",
                     Principal::PerRequest(_) => "per request",
                     #[cfg(any(feature = "http", feature = "page"))]
                     Principal::PerHttpRequest(_) => "per HTTP request",
@@ -123,7 +123,10 @@ impl AskConfig {
     pub const DEFAULT_PAGE_WAIT: Duration = Duration::from_secs(30);
 
     /// For a server with one user — a stdio server, started by the client of the person it
-    /// serves. Round state is sealed with a key generated now, for the life of the process: a
+    /// serves — whom the server names `user`: the principal its round state is sealed for and
+    /// its URL flows are kept under, and so the name its pages' identity must give
+    /// ([`SingleUser::named`](crate::page::SingleUser::named) with the same name, or the
+    /// account a [`TokenSignIn`](crate::page::TokenSignIn) signs in). Round state is sealed with a key generated now, for the life of the process: a
     /// restart drops the questions in flight (the client asks again), and nothing needs
     /// storing. Every round's state is single use, in a [`MemoryReplayGuard`]
     /// ([`Rounds::with_replay_guard`]): a replayed retry is refused.
@@ -133,19 +136,19 @@ impl AskConfig {
     ///
     /// # Errors
     /// [`KeyError::RandomnessUnavailable`] if the operating system has no randomness to give.
-    pub fn single_user() -> Result<Self, KeyError> {
+    pub fn single_user(user: impl Into<String>) -> Result<Self, KeyError> {
         // One user: the whole guard is theirs.
         let guard =
             MemoryReplayGuard::new().with_max_per_principal(MemoryReplayGuard::DEFAULT_MAX_ENTRIES);
         let rounds = Rounds::generate()?.with_replay_guard(guard);
-        Ok(Self::single_user_with(rounds))
+        Ok(Self::single_user_with(user, rounds))
     }
 
     /// [`single_user`](AskConfig::single_user) with rounds set up by the caller, e.g. keys kept
     /// across restarts ([`StateKeys::from_env`](crate::state::StateKeys::from_env)) or a
     /// different [`with_reasks`](Rounds::with_reasks).
-    pub fn single_user_with(rounds: Rounds) -> Self {
-        Self::with_principal(rounds, Principal::Single)
+    pub fn single_user_with(user: impl Into<String>, rounds: Rounds) -> Self {
+        Self::with_principal(rounds, Principal::Single(user.into()))
     }
 
     /// For a server that several people reach: `principal` names who is asking, from the MCP
@@ -278,7 +281,7 @@ impl AskConfig {
     /// use std::time::Duration;
     /// use mcp_elicit::rmcp::AskConfig;
     ///
-    /// let asking = AskConfig::single_user()?
+    /// let asking = AskConfig::single_user("me")?
     ///     .with_timeout(Duration::from_secs(300))
     ///     .with_keep_alive(Duration::from_secs(10));
     /// # let _ = asking;
@@ -320,6 +323,28 @@ impl AskConfig {
         self
     }
 
+    /// Ask URL questions that `pages` finish: [`with_flows`](AskConfig::with_flows) with the
+    /// pages' own flows, so they are configured once, where the pages are made
+    /// ([`Pages::new`](crate::page::Pages::new), or
+    /// [`Pages::bind_loopback`](crate::page::Pages::bind_loopback), which makes them). Set the
+    /// pages' flow TTL ([`Pages::with_flow_ttl`](crate::page::Pages::with_flow_ttl)) before.
+    ///
+    /// ```no_run
+    /// use mcp_elicit::page::Pages;
+    /// use mcp_elicit::rmcp::AskConfig;
+    ///
+    /// # async fn start() -> Result<(), Box<dyn std::error::Error>> {
+    /// let pages = Pages::bind_loopback("me").await?;
+    /// let asking = AskConfig::single_user("me")?.with_pages(&pages);
+    /// # Ok(())
+    /// # }
+    /// ```
+    #[cfg(feature = "page")]
+    #[must_use]
+    pub fn with_pages(self, pages: &crate::page::Pages) -> Self {
+        self.with_flows(pages.flows().clone())
+    }
+
     /// Count asks and answers under the client's name when it is one of `names`
     /// ([`observe`](crate::observe)): the `client` label is then a name of the list, `"other"`
     /// for any other client, `"unknown"` for a request without `clientInfo`. By default the list
@@ -329,7 +354,7 @@ impl AskConfig {
     /// use mcp_elicit::observe::ClientNames;
     /// use mcp_elicit::rmcp::AskConfig;
     ///
-    /// let asking = AskConfig::single_user()?
+    /// let asking = AskConfig::single_user("me")?
     ///     .with_client_names(ClientNames::new(["claude-code", "cursor", "vscode"]));
     /// # let _ = asking;
     /// # Ok::<(), mcp_elicit::state::KeyError>(())
@@ -361,7 +386,7 @@ impl AskConfig {
         context: &RequestContext<RoleServer>,
     ) -> Result<String, ErrorData> {
         match &self.principal {
-            Principal::Single => Ok(String::new()),
+            Principal::Single(user) => Ok(user.clone()),
             Principal::PerRequest(principal) => principal(context).ok_or_else(no_principal),
             #[cfg(any(feature = "http", feature = "page"))]
             Principal::PerHttpRequest(principal) => {

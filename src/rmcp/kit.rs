@@ -111,7 +111,7 @@ use crate::client::{Answerer, WrongMode};
 /// # tokio::runtime::Builder::new_current_thread().enable_time().build()?.block_on(async {
 /// for revision in [Revision::V2025_11_25, Revision::V2026_07_28] {
 ///     let user = Arc::new(Scripted::new().when_field("size", Step::accept(json!({"size": 4}))));
-///     let restaurant = Restaurant { asking: AskConfig::single_user()? };
+///     let restaurant = Restaurant { asking: AskConfig::single_user("me")? };
 ///     let kit = TestKit::new(revision).connect(restaurant, Arc::clone(&user)).await?;
 ///
 ///     let called = kit.call("book", json!({})).await?;

@@ -20,8 +20,16 @@ use ::rmcp::service::RequestContext;
 ///   Answers and notifications carry no MCP request context of their own: only the HTTP
 ///   request says who sent them, so this is a function of the HTTP request.
 ///
-/// Give both the same value (it is cheap to clone). An empty name counts as none: `""` is the
-/// single user of a stdio server, never a principal over HTTP.
+/// - With the `page` feature it is also the pages' [`Identity`](crate::page::Identity):
+///   `Pages::new(flows, principal.clone())`. The pages, mounted beside rmcp's service inside the
+///   app's own layers, name whoever opens a page with the same function. A request it names no
+///   one for is **refused** (403, the pages' refusal page: "You may not open this page ... The
+///   server's sign-in names no one for this request."), not redirected: the function knows no
+///   sign-in page. A server that has one gives the pages
+///   [`identity_fn`](crate::page::identity_fn) with
+///   [`Verdict::sign_in_at`](crate::page::Verdict::sign_in_at) instead.
+///
+/// Give all three the same value (it is cheap to clone). An empty name counts as none.
 ///
 /// ```
 /// use mcp_elicit::rmcp::HttpPrincipal;
@@ -65,6 +73,24 @@ impl HttpPrincipal {
     /// transport has none) or the function names no one.
     pub(super) fn of_request(&self, request: &RequestContext<RoleServer>) -> Option<String> {
         self.of(request.extensions.get::<http::request::Parts>()?)
+    }
+}
+
+/// The pages' identity: the principal this function names, or a refusal.
+#[cfg(feature = "page")]
+impl crate::page::Identity for HttpPrincipal {
+    fn identify<'a>(
+        &'a self,
+        request: &'a http::request::Parts,
+    ) -> crate::page::IdentifyFuture<'a> {
+        let verdict = match self.of(request) {
+            Some(principal) => crate::page::Verdict::signed_in(principal),
+            None => crate::page::Verdict::refused(
+                "The server's sign-in names no one for this request: sign in to the server, \
+                 then open the link from your MCP client again.",
+            ),
+        };
+        Box::pin(std::future::ready(verdict.answer(request)))
     }
 }
 

@@ -19,7 +19,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         None => Duration::from_millis(500),
     };
     let restaurant = booking::Restaurant {
-        asking: AskConfig::single_user()?.with_keep_alive(interval),
+        asking: AskConfig::single_user("me")?.with_keep_alive(interval),
     };
     let running = AskingService(restaurant)
         .serve(rmcp::transport::stdio())

@@ -164,7 +164,7 @@ impl ServerHandler for Pages {}
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let pages = Pages {
-        asking: AskConfig::single_user()?,
+        asking: AskConfig::single_user("me")?,
     };
     AskingService(pages)
         .serve(rmcp::transport::stdio())

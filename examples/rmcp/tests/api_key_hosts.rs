@@ -18,7 +18,7 @@ mod api_key_server;
 #[tokio::test(start_paused = true)]
 async fn connect_api_key_in_every_host() {
     for profile in Profile::ALL {
-        let pages = Pages::bind_loopback().await.unwrap();
+        let pages = Pages::bind_loopback("me").await.unwrap();
         let (keys, _pages) = api_key_server::api_key_server(pages, Default::default()).unwrap();
         let user = Arc::new(Scripted::new().when_url(Step::OpenPage));
         let connected = profile

@@ -74,7 +74,7 @@ impl DropsTables {
 impl ServerHandler for DropsTables {}
 
 fn drops_tables() -> DropsTables {
-    let asking = AskConfig::single_user().expect("the OS has randomness");
+    let asking = AskConfig::single_user("me").expect("the OS has randomness");
     DropsTables { asking }
 }
 

@@ -47,7 +47,7 @@ fn intervals(n: u32) -> Duration {
 
 /// `ops_server` sending a keep-alive every [`EVERY`], waiting `timeout` for each answer.
 fn keeping_alive(timeout: Duration) -> Ops {
-    let asking = AskConfig::single_user().expect("the OS has randomness");
+    let asking = AskConfig::single_user("me").expect("the OS has randomness");
     ops_with(asking.with_keep_alive(EVERY).with_timeout(timeout))
 }
 
@@ -246,7 +246,7 @@ async fn progress_stops_when_the_client_cancels_the_call() {
 #[tokio::test(start_paused = true)]
 async fn a_url_flows_page_is_waited_for_with_progress_rising_across_both_waits() {
     let store = MemoryFlowStore::new();
-    let asking = AskConfig::single_user().expect("the OS has randomness");
+    let asking = AskConfig::single_user("me").expect("the OS has randomness");
     let asking = asking.with_keep_alive(EVERY);
     let ops = ops_in(asking, &store, &ops_server::Vault::default());
     // The user agrees to open the page after 3 intervals and a half; the page finishes at 10.

@@ -49,7 +49,7 @@ impl Planner {
 impl ServerHandler for Planner {}
 
 fn planner() -> Planner {
-    let asking = AskConfig::single_user().expect("the OS has randomness");
+    let asking = AskConfig::single_user("me").expect("the OS has randomness");
     Planner { asking }
 }
 

@@ -244,7 +244,7 @@ impl Session {
 fn server(store: &MemoryFlowStore, timeout: Duration) -> Keys {
     let flows = Flows::new(store.clone(), BASE).unwrap();
     Keys {
-        asking: AskConfig::single_user()
+        asking: AskConfig::single_user("me")
             .unwrap()
             .with_flows(flows)
             .with_timeout(timeout)
@@ -293,12 +293,12 @@ fn status(store: &MemoryFlowStore, url: &str) -> FlowStatus {
         .clone()
 }
 
-/// The single user (`""`, as `AskConfig::single_user` names them) is whoever opens a page.
+/// The single user (`"me"`, as `AskConfig::single_user("me")` names them) is whoever opens a page.
 struct TheSingleUser;
 
 impl Identity for TheSingleUser {
     fn identify<'a>(&'a self, _request: &'a axum::http::request::Parts) -> IdentifyFuture<'a> {
-        Box::pin(async { Ok(String::new()) })
+        Box::pin(async { Ok(mcp_elicit::page::SignedIn::new("me")) })
     }
 }
 

@@ -81,7 +81,7 @@ fn ops_with_page(store: &MemoryFlowStore, vault: &Vault, token_url: String) -> (
         client_secret: "app-secret".into(),
         issuer: None,
     };
-    let asking = AskConfig::single_user().expect("the OS has randomness");
+    let asking = AskConfig::single_user("me").expect("the OS has randomness");
     let (ops, pages) = ops_and_pages(asking, store, vault, app);
     (ops, pages.router())
 }
@@ -202,7 +202,7 @@ on_both_revisions! {
         assert!(sent("code_verifier").is_some_and(|v| v.len() >= 43), "{form:?}");
         // The token is in the vault, for the single user, and nowhere on the wire.
         let vault = vault.lock().unwrap();
-        assert_eq!(vault.get("").map(|t| t.expose_secret().to_owned()).as_deref(), Some(TOKEN));
+        assert_eq!(vault.get("me").map(|t| t.expose_secret().to_owned()).as_deref(), Some(TOKEN));
         assert!(!s.wire().concat().contains(TOKEN), "the token went to the client");
     }
 }
@@ -302,7 +302,7 @@ on_both_revisions! {
     /// `GITHUB_CLIENT_ID` and `GITHUB_CLIENT_SECRET` unset: the other tools work, and this one
     /// asks nothing and tells its operator what to set and which callback URL to register.
     async fn without_a_github_app_nothing_is_asked_and_the_operator_is_told_what_to_set(revision) {
-        let pages = Pages::new(Flows::new(MemoryFlowStore::new(), BASE).unwrap(), SingleUser).unwrap();
+        let pages = Pages::new(Flows::new(MemoryFlowStore::new(), BASE).unwrap(), SingleUser::named("me")).unwrap();
         let (ops, _pages) = ops_server(pages, None, Vault::default()).unwrap();
         let client = Client::declaring(form_and_url()).answering([staging()]);
         let s = connect(revision, ops, client).await;

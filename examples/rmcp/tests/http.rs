@@ -82,7 +82,7 @@ impl ServerHandler for Server {}
 
 fn service(json_response: bool) -> AskingHttpService<Server> {
     let server = Server {
-        asking: AskConfig::single_user().unwrap(),
+        asking: AskConfig::single_user("me").unwrap(),
     };
     let config = StreamableHttpServerConfig::default()
         .with_legacy_session_mode(false)

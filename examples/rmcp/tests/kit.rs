@@ -20,7 +20,7 @@ const BOTH: [Revision; 2] = [Revision::V2025_11_25, Revision::V2026_07_28];
 /// The server waits 5 s for an answer on 2025-11-25 (10 minutes by default), the kit 10 s for
 /// a result. The tests run on tokio's paused clock: neither wait takes any time.
 fn restaurant() -> booking::Restaurant {
-    let asking = AskConfig::single_user().unwrap();
+    let asking = AskConfig::single_user("me").unwrap();
     let asking = asking.with_timeout(Duration::from_secs(5));
     booking::Restaurant { asking }
 }
@@ -117,7 +117,7 @@ use rmcp::model::{ErrorCode, ProtocolVersion};
 fn insistent(reasks: u32) -> booking::Restaurant {
     let rounds = Rounds::generate().unwrap().with_reasks(reasks);
     booking::Restaurant {
-        asking: AskConfig::single_user_with(rounds),
+        asking: AskConfig::single_user_with("me", rounds),
     }
 }
 
@@ -133,7 +133,7 @@ fn always_too_many() -> Arc<Scripted> {
 async fn a_server_that_outwaits_the_kit_is_unanswered() {
     let user = Arc::new(Scripted::new().then(Step::Silence));
     let patient = booking::Restaurant {
-        asking: AskConfig::single_user().unwrap(),
+        asking: AskConfig::single_user("me").unwrap(),
     };
     let wait = Duration::from_secs(60);
     let kit = TestKit::new(Revision::V2025_11_25).with_wait(wait);
@@ -351,7 +351,7 @@ impl ServerHandler for Dropper {}
 
 fn dropper() -> Dropper {
     Dropper {
-        asking: AskConfig::single_user().unwrap(),
+        asking: AskConfig::single_user("me").unwrap(),
     }
 }
 
@@ -408,7 +408,7 @@ fn a_full_booking() -> Arc<Scripted> {
 
 /// The booking server as it ships: it waits 10 minutes for an answer before 2026-07-28.
 fn patient_restaurant() -> booking::Restaurant {
-    let asking = AskConfig::single_user().unwrap();
+    let asking = AskConfig::single_user("me").unwrap();
     booking::Restaurant { asking }
 }
 

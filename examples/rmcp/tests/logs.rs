@@ -134,7 +134,10 @@ impl Identity for HeaderUser {
             .get("x-user")
             .and_then(|user| user.to_str().ok())
             .map(str::to_owned);
-        Box::pin(async move { user.ok_or_else(|| Redirect::to("/signin").into_response()) })
+        Box::pin(async move {
+            user.map(mcp_elicit::page::SignedIn::new)
+                .ok_or_else(|| Redirect::to("/signin").into_response())
+        })
     }
 }
 
@@ -370,15 +373,13 @@ impl ServerHandler for Keys {}
 #[tokio::test]
 async fn a_url_flows_life_reads_in_the_log_under_its_call() {
     let log = captured();
-    let pages = Pages::bind_loopback()
+    let pages = Pages::bind_loopback("me")
         .await
         .unwrap()
         .secret(api_key_page(), |_: &str, _: Secrets| {
             Ok(json!({ "saved": true }))
         });
-    let asking = AskConfig::single_user()
-        .unwrap()
-        .with_flows(pages.flows().clone());
+    let asking = AskConfig::single_user("me").unwrap().with_pages(&pages);
     tokio::spawn(pages.serve());
 
     let user = Arc::new(Scripted::new().when_url(Step::OpenPage));

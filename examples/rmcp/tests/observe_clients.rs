@@ -110,7 +110,7 @@ fn recorded_on<F: Future<Output = ()>>(paused: bool, test: impl FnOnce() -> F) -
 
 /// `ops_server` counting the clients named "Claude Code" and "Cursor" by name.
 fn counting(too_fast: TooFast) -> Ops {
-    let asking = AskConfig::single_user().expect("the OS has randomness");
+    let asking = AskConfig::single_user("me").expect("the OS has randomness");
     let names = ClientNames::new(["Claude Code", "Cursor"]);
     ops_with(asking.with_client_names(names).with_too_fast(too_fast))
 }

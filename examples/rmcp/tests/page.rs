@@ -41,7 +41,10 @@ impl Identity for HeaderUser {
             .get("x-user")
             .and_then(|user| user.to_str().ok())
             .map(str::to_owned);
-        Box::pin(async move { user.ok_or_else(|| Redirect::to("/signin").into_response()) })
+        Box::pin(async move {
+            user.map(mcp_elicit::page::SignedIn::new)
+                .ok_or_else(|| Redirect::to("/signin").into_response())
+        })
     }
 }
 
@@ -915,7 +918,7 @@ fn a_claim_lease_under_two_seconds_is_refused() {
 
 #[tokio::test]
 async fn on_loopback_only_the_pages_own_host_name_is_served() {
-    let pages = Pages::bind_loopback().await.unwrap();
+    let pages = Pages::bind_loopback("me").await.unwrap();
     let base = pages.flows().base().as_str().to_owned();
     let host = base
         .strip_prefix("http://")
@@ -1023,10 +1026,12 @@ async fn on_loopback_a_chosen_port_is_the_one_in_the_urls() {
         .await
         .unwrap();
     let port = taken.local_addr().unwrap().port();
-    let refused = Pages::bind_loopback_on(port).await;
+    let refused = Pages::bind_loopback_on(port, SingleUser::named("me")).await;
     assert!(matches!(refused, Err(PageError::Io(_))), "{refused:?}");
     drop(taken);
-    let pages = Pages::bind_loopback_on(port).await.unwrap();
+    let pages = Pages::bind_loopback_on(port, SingleUser::named("me"))
+        .await
+        .unwrap();
     assert_eq!(
         pages.flows().base().as_str(),
         format!("http://localhost:{port}/elicit/")
@@ -1036,8 +1041,11 @@ async fn on_loopback_a_chosen_port_is_the_one_in_the_urls() {
 #[tokio::test]
 async fn the_single_user_check_refuses_what_did_not_come_over_loopback() {
     let store = MemoryFlowStore::new();
-    let site = site_with(|flows| Pages::new(flows, SingleUser).unwrap(), store);
-    let id = site.flow_for("");
+    let site = site_with(
+        |flows| Pages::new(flows, SingleUser::named("me")).unwrap(),
+        store,
+    );
+    let id = site.flow_for("me");
     for (peer, expected) in [
         (
             Some(SocketAddr::from(([127, 0, 0, 1], 50_000))),

@@ -40,7 +40,8 @@ impl Identity for CookieUser {
             .find_map(|pair| pair.strip_prefix("user="))
             .map(str::to_owned);
         Box::pin(async move {
-            user.ok_or_else(|| (axum::http::StatusCode::UNAUTHORIZED, "sign in").into_response())
+            user.map(mcp_elicit::page::SignedIn::new)
+                .ok_or_else(|| (axum::http::StatusCode::UNAUTHORIZED, "sign in").into_response())
         })
     }
 }
@@ -205,8 +206,8 @@ async fn post_key(
 /// browser to the flow, refused.
 #[tokio::test]
 async fn a_browser_cookie_the_pages_never_issued_is_not_taken() {
-    let site = Site::start(SingleUser).await;
-    let url = site.flow_for("");
+    let site = Site::start(SingleUser::named("me")).await;
+    let url = site.flow_for("me");
     let planted = "ab".repeat(32);
     let sibling = sibling(vec![format!(
         "{}={planted}; Path=/elicit/",
@@ -247,7 +248,7 @@ async fn a_browser_cookie_the_pages_never_issued_is_not_taken() {
     // The user's own browser goes on.
     let (status, saved) = post_key(&user, &site, &url, &token(&page), KEY).await;
     assert_eq!(status, 200, "{saved}");
-    assert_eq!(site.stored(), [(String::new(), KEY.to_owned())]);
+    assert_eq!(site.stored(), [("me".to_owned(), KEY.to_owned())]);
 }
 
 /// What sealing does not stop: a browser name the pages issued to the attacker, planted with the

@@ -36,7 +36,7 @@ impl Identity for HeaderUser {
             .and_then(|user| user.to_str().ok())
             .map(str::to_owned);
         Box::pin(async move {
-            user.ok_or_else(|| {
+            user.map(mcp_elicit::page::SignedIn::new).ok_or_else(|| {
                 axum::response::IntoResponse::into_response(axum::http::StatusCode::UNAUTHORIZED)
             })
         })

@@ -230,7 +230,7 @@ async fn world(setup: Setup) -> World {
     )
     .unwrap();
     let kept = Arc::clone(&connected);
-    let router = Pages::new(flows, SingleUser)
+    let router = Pages::new(flows, SingleUser::named("me"))
         .unwrap()
         .authorization(honest_page, move |user: &str, _: Token| {
             kept.lock().unwrap().push(user.to_owned());
@@ -262,7 +262,7 @@ impl World {
         let id = FlowId::random().unwrap();
         let call = ParamsDigest::of(&json!({ "name": "connect" }));
         let now = UnixTime::now();
-        let flow = Flow::new(id, page, "", call, "Connect.")
+        let flow = Flow::new(id, page, "me", call, "Connect.")
             .expiring(now, Duration::from_secs(600))
             .unwrap();
         self.store.begin_now(flow, now).unwrap();
@@ -506,7 +506,10 @@ async fn a_page_that_knows_its_issuer_takes_only_answers_that_name_it() {
                 form.contains(&("code".to_owned(), HONEST_CODE.to_owned())),
                 "{form:?}"
             );
-            assert_eq!(world.connected.lock().unwrap().as_slice(), [String::new()]);
+            assert_eq!(
+                world.connected.lock().unwrap().as_slice(),
+                ["me".to_owned()]
+            );
             assert!(matches!(world.status(&id), FlowStatus::Completed(_)));
         } else {
             assert_eq!(last.status, 403, "{}", last.body);

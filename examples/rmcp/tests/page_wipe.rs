@@ -110,7 +110,10 @@ impl Identity for HeaderUser {
             .get("x-user")
             .and_then(|user| user.to_str().ok())
             .map(str::to_owned);
-        Box::pin(async move { user.ok_or_else(|| Redirect::to("/signin").into_response()) })
+        Box::pin(async move {
+            user.map(mcp_elicit::page::SignedIn::new)
+                .ok_or_else(|| Redirect::to("/signin").into_response())
+        })
     }
 }
 

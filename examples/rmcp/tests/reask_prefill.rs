@@ -95,7 +95,7 @@ async fn called(
             .then(Step::accept(second)),
     );
     let server = Releases {
-        asking: AskConfig::single_user().unwrap(),
+        asking: AskConfig::single_user("me").unwrap(),
     };
     // A person's pace: before 2026-07-28 an instant consent is not taken as the user's.
     let kit = TestKit::new(revision)

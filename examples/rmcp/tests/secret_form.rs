@@ -73,7 +73,10 @@ impl Identity for HeaderUser {
             .get("x-user")
             .and_then(|user| user.to_str().ok())
             .map(str::to_owned);
-        Box::pin(async move { user.ok_or_else(|| Redirect::to("/signin").into_response()) })
+        Box::pin(async move {
+            user.map(mcp_elicit::page::SignedIn::new)
+                .ok_or_else(|| Redirect::to("/signin").into_response())
+        })
     }
 }
 
@@ -366,7 +369,7 @@ async fn url_page_asks_with_the_type_s_message_for_the_type_s_page() {
     for revision in [Revision::V2025_11_25, Revision::V2026_07_28] {
         let store = MemoryFlowStore::new();
         let flows = Flows::new(store.clone(), BASE).unwrap();
-        let asking = AskConfig::single_user().unwrap().with_flows(flows);
+        let asking = AskConfig::single_user("me").unwrap().with_flows(flows);
         let user = Arc::new(Scripted::new().when_url(Step::Decline));
         let kit = TestKit::new(revision)
             .connect(Keys { asking }, Arc::clone(&user))

@@ -34,7 +34,7 @@ struct Notifier {
 
 fn notifier(notifications: Vec<(&'static str, Option<Value>)>) -> Notifier {
     Notifier {
-        asking: AskConfig::single_user().unwrap(),
+        asking: AskConfig::single_user("me").unwrap(),
         notifications,
         early: false,
     }

@@ -82,7 +82,7 @@ struct World {
 impl World {
     async fn start(revision: Revision) -> TestResult<Self> {
         // Bound first: the provider needs the pages' callback when it starts.
-        let pages = Pages::bind_loopback().await?;
+        let pages = Pages::bind_loopback("me").await?;
         let base = pages.flows().base().to_string();
         let provider = OidcProvider::builder()
             .issuer_host("127.0.0.1")
@@ -198,11 +198,16 @@ impl World {
         self.notifications.lock().unwrap().clone()
     }
 
-    /// The token the vault holds for the single user (`""`), if any.
+    /// The token the vault holds for the single user (`"me"`), if any.
     fn token(&self) -> Option<String> {
         let vault = self.vault.lock().unwrap();
-        assert!(vault.keys().all(String::is_empty), "only the single user");
-        vault.get("").map(|token| token.expose_secret().to_owned())
+        assert!(
+            vault.keys().all(|user| user == "me"),
+            "only the single user"
+        );
+        vault
+            .get("me")
+            .map(|token| token.expose_secret().to_owned())
     }
 
     /// Every byte of JSON-RPC, both ways, and every notification.

@@ -43,7 +43,7 @@ struct Alice;
 
 impl Identity for Alice {
     fn identify<'a>(&'a self, _: &'a Parts) -> IdentifyFuture<'a> {
-        Box::pin(async { Ok("alice".to_owned()) })
+        Box::pin(async { Ok(mcp_elicit::page::SignedIn::new("alice")) })
     }
 }
 

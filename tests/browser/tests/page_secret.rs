@@ -166,7 +166,7 @@ impl Stdio {
     /// The server, its flows living `ttl` (default: the library's), and a client connected on
     /// `revision`.
     async fn start(revision: Revision, ttl: Option<Duration>) -> TestResult<Self> {
-        let mut pages = Pages::bind_loopback().await?;
+        let mut pages = Pages::bind_loopback("me").await?;
         if let Some(ttl) = ttl {
             pages = pages.with_flow_ttl(ttl);
         }
@@ -261,11 +261,14 @@ impl Stdio {
         Ok((text, result.is_error == Some(true)))
     }
 
-    /// The key the vault holds for the user (`""`: the single user), if any.
+    /// The key the vault holds for the user (`"me"`: the single user), if any.
     fn stored(&self) -> Option<String> {
         let vault = self.vault.lock().unwrap();
-        assert!(vault.keys().all(String::is_empty), "only the single user");
-        vault.get("").map(|key| key.expose_secret().to_owned())
+        assert!(
+            vault.keys().all(|user| user == "me"),
+            "only the single user"
+        );
+        vault.get("me").map(|key| key.expose_secret().to_owned())
     }
 
     fn notifications(&self) -> Vec<Value> {

@@ -69,10 +69,10 @@ pub fn ops_and_pages(
     app: ops_server::GithubApp,
 ) -> (Ops, Pages) {
     let flows = Flows::new(store.clone(), BASE).expect("a valid base");
-    let pages = Pages::new(flows, SingleUser).expect("the OS has randomness");
+    let pages = Pages::new(flows, SingleUser::named("me")).expect("the OS has randomness");
     let (mut ops, pages) =
         ops_server::ops_server(pages, Some(app), vault.clone()).expect("the server is set up");
-    ops.asking = asking.with_flows(pages.flows().clone());
+    ops.asking = asking.with_pages(&pages);
     (ops, pages)
 }
 
@@ -92,7 +92,7 @@ pub fn ops_with(asking: AskConfig) -> Ops {
 
 /// `ops_server`'s server for one user, as its `main` sets it up.
 pub fn ops() -> Ops {
-    ops_with(AskConfig::single_user().expect("the OS has randomness"))
+    ops_with(AskConfig::single_user("me").expect("the OS has randomness"))
 }
 
 /// [`ops`], asking a question again at most `reasks` times while its answers break its rules.
@@ -101,13 +101,13 @@ pub fn reasking(reasks: u32) -> Ops {
     let rounds = rounds
         .with_reasks(reasks)
         .with_replay_guard(MemoryReplayGuard::new());
-    ops_with(AskConfig::single_user_with(rounds))
+    ops_with(AskConfig::single_user_with("me", rounds))
 }
 
 /// [`ops`], waiting at most `timeout` for each answer (before 2026-07-28) and for a URL flow's
 /// page (on 2026-07-28, each retry that accepts it).
 pub fn waiting(timeout: Duration) -> Ops {
-    let asking = AskConfig::single_user().expect("the OS has randomness");
+    let asking = AskConfig::single_user("me").expect("the OS has randomness");
     ops_with(asking.with_timeout(timeout).with_page_wait(timeout))
 }
 
@@ -144,13 +144,13 @@ pub fn flow_of(url: &str) -> FlowId {
 }
 
 /// Finishes the flow of the page at `url` in `store` with `result`, as the page does once its
-/// sink has answered: opened by the single user (`""`) in a browser, then finished.
+/// sink has answered: opened by the single user (`"me"`) in a browser, then finished.
 pub fn finish_flow(store: &MemoryFlowStore, url: &str, result: Result<Value, String>) {
     let id = flow_of(url);
     let now = UnixTime::now();
-    store.open_now(&id, "", "browser-1", now).unwrap();
+    store.open_now(&id, "me", "browser-1", now).unwrap();
     let claim = store
-        .claim_now(&id, "", "browser-1", Flow::DEFAULT_CLAIM_LEASE, now)
+        .claim_now(&id, "me", "browser-1", Flow::DEFAULT_CLAIM_LEASE, now)
         .unwrap();
     store.finish_now(&claim, result, now).unwrap();
 }

@@ -1,0 +1,653 @@
+//! A server's own sign-in on the pages, over real HTTP on loopback (each browser a reqwest cookie
+//! jar): the token sign-in ([`TokenSignIn`]) served by `Pages::bind_loopback_with`, a closure
+//! ([`identity_fn`]) behind the app's own axum layer, and `HttpPrincipal` as the pages' identity.
+//! Every refusal, on every way of serving.
+//!
+//! `cargo test -p elicit-examples --features oauth --test page_sign_in`
+
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use axum::Router;
+use axum::http::header;
+use mcp_elicit::page::{
+    ExposeSecret, Identity, Pages, Parts, SecretPage, Secrets, SignedIn, TokenSignIn, Verdict,
+    identity_fn,
+};
+use mcp_elicit::rmcp::HttpPrincipal;
+use mcp_elicit::schema::{Property, StringSchema};
+use mcp_elicit::state::{ParamsDigest, UnixTime};
+use mcp_elicit::url_mode::{Flow, FlowId, Flows, MemoryFlowStore};
+use reqwest::StatusCode;
+use serde_json::json;
+
+const KEY: &str = "sk-live-0123456789abcdef";
+const ACCOUNTS: &str =
+    "# principal:token\nalice:alice-token-0123456789\nbob:bob-token-9876543210\n";
+
+type Stored = Arc<Mutex<Vec<(String, String)>>>;
+
+/// The page every site serves: a key, kept under the principal that typed it.
+fn api_key_page(pages: Pages, stored: &Stored) -> Pages {
+    let stored = Arc::clone(stored);
+    let page = SecretPage::new(
+        "api_key",
+        "Your Example Co. API key",
+        vec![Property::new("key", StringSchema::new().min_length(20)).title("API key")],
+    )
+    .unwrap();
+    pages.secret(
+        page,
+        move |principal: &str, mut secrets: Secrets| -> Result<serde_json::Value, String> {
+            let key = secrets.take("key").ok_or("no key")?;
+            stored
+                .lock()
+                .unwrap()
+                .push((principal.to_owned(), key.expose_secret().to_owned()));
+            Ok(json!({}))
+        },
+    )
+}
+
+/// Pages being served, and what a test needs of them.
+struct Site {
+    flows: Flows,
+    base: String,
+    port: u16,
+    stored: Stored,
+}
+
+impl Site {
+    /// `identity`'s pages on loopback, bound and served by the library, through `layers`.
+    async fn on_loopback(
+        identity: impl Identity,
+        layers: impl FnOnce(Router) -> Router + Send + 'static,
+    ) -> Site {
+        let stored = Stored::default();
+        let pages = api_key_page(Pages::bind_loopback_with(identity).await.unwrap(), &stored);
+        let flows = pages.flows().clone();
+        let base = flows.base().as_str().to_owned();
+        let port = flows.base().port().unwrap();
+        tokio::spawn(pages.serve_with(layers));
+        Site {
+            flows,
+            base,
+            port,
+            stored,
+        }
+    }
+
+    /// `identity`'s pages mounted in an app of the server's own (as an HTTP server mounts them
+    /// beside rmcp's service), inside the app's `layers`.
+    async fn in_app(identity: impl Identity, layers: impl FnOnce(Router) -> Router) -> Site {
+        let listener = tokio::net::TcpListener::bind(("127.0.0.1", 0))
+            .await
+            .unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let base = format!("http://localhost:{port}/elicit/");
+        let flows = Flows::new(MemoryFlowStore::new(), &base).unwrap();
+        let stored = Stored::default();
+        let pages = api_key_page(Pages::new(flows.clone(), identity).unwrap(), &stored);
+        let app = layers(Router::new().merge(pages.router()));
+        tokio::spawn(async move {
+            axum::serve(
+                listener,
+                app.into_make_service_with_connect_info::<SocketAddr>(),
+            )
+            .await
+        });
+        Site {
+            flows,
+            base,
+            port,
+            stored,
+        }
+    }
+
+    async fn flow_for(&self, user: &str) -> String {
+        let id = FlowId::random().unwrap();
+        let call = ParamsDigest::of(&json!({ "name": "connect_api_key" }));
+        let now = UnixTime::now();
+        let flow = Flow::new(id, "api_key", user, call, "Enter your Example Co. API key.")
+            .expiring(now, Duration::from_secs(600))
+            .unwrap();
+        self.flows.store().begin(flow, now).await.unwrap();
+        format!("{}{id}", self.base)
+    }
+
+    fn origin(&self) -> String {
+        format!("http://localhost:{}", self.port)
+    }
+
+    fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.base)
+    }
+
+    fn stored(&self) -> Vec<(String, String)> {
+        self.stored.lock().unwrap().clone()
+    }
+}
+
+fn browser() -> reqwest::Client {
+    reqwest::Client::builder()
+        .cookie_store(true)
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap()
+}
+
+struct Reply {
+    status: StatusCode,
+    location: Option<String>,
+    set_cookie: Vec<String>,
+    body: String,
+}
+
+async fn reply(response: reqwest::Response) -> Reply {
+    let status = response.status();
+    let location = response
+        .headers()
+        .get(header::LOCATION)
+        .map(|value| value.to_str().unwrap().to_owned());
+    let set_cookie = response
+        .headers()
+        .get_all(header::SET_COOKIE)
+        .iter()
+        .map(|value| value.to_str().unwrap().to_owned())
+        .collect();
+    let body = response.text().await.unwrap();
+    Reply {
+        status,
+        location,
+        set_cookie,
+        body,
+    }
+}
+
+async fn get(client: &reqwest::Client, url: &str) -> Reply {
+    reply(client.get(url).send().await.unwrap()).await
+}
+
+async fn post(client: &reqwest::Client, origin: &str, url: &str, form: &[(&str, &str)]) -> Reply {
+    reply(
+        client
+            .post(url)
+            .header(header::ORIGIN, origin)
+            .form(form)
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await
+}
+
+fn csrf(body: &str) -> String {
+    let marker = r#"name="_csrf" value=""#;
+    let at = body.find(marker).expect("a token in the form") + marker.len();
+    body[at..][..body[at..].find('"').unwrap()].to_owned()
+}
+
+fn tokens() -> TokenSignIn {
+    TokenSignIn::from_lines(ACCOUNTS).unwrap()
+}
+
+/// Signs `client` in as `principal` with `token` through the sign-in form, coming back to `next`.
+async fn sign_in(
+    site: &Site,
+    client: &reqwest::Client,
+    principal: &str,
+    token: &str,
+    next: &str,
+) -> Reply {
+    let form = get(client, &site.url(&format!("signin?next={next}"))).await;
+    assert_eq!(form.status, 200, "{}", form.body);
+    let token_field = csrf(&form.body);
+    post(
+        client,
+        &site.origin(),
+        &site.url("signin"),
+        &[
+            ("_csrf", &token_field),
+            ("next", next),
+            ("principal", principal),
+            ("token", token),
+        ],
+    )
+    .await
+}
+
+#[tokio::test]
+async fn with_a_token_sign_in_a_page_sends_the_user_to_sign_in_then_shows_it_as_theirs() {
+    let site = Site::on_loopback(tokens(), |router| router).await;
+    let page = site.flow_for("alice").await;
+    let path = page.strip_prefix(&site.origin()).unwrap().to_owned();
+    let alice = browser();
+
+    let first = get(&alice, &page).await;
+    assert_eq!(first.status, 303, "{}", first.body);
+    let to = first.location.unwrap();
+    assert!(to.starts_with("/elicit/signin?next="), "{to}");
+    assert!(to.contains(&path.replace('/', "%2F")), "{to}");
+
+    let signed_in = sign_in(&site, &alice, "alice", "alice-token-0123456789", &path).await;
+    assert_eq!(signed_in.status, 303, "{}", signed_in.body);
+    assert_eq!(signed_in.location.as_deref(), Some(path.as_str()));
+    let session = format!("elicit-session-{}=", site.port);
+    assert!(
+        signed_in
+            .set_cookie
+            .iter()
+            .any(|cookie| cookie.starts_with(&session)
+                && cookie.contains("HttpOnly")
+                && cookie.contains("SameSite=Lax")),
+        "{:?}",
+        signed_in.set_cookie
+    );
+    // The token never goes in a URL.
+    assert!(!to.contains("token") && !path.contains("token"));
+
+    let shown = get(&alice, &page).await;
+    assert_eq!(shown.status, 200, "{}", shown.body);
+    assert!(
+        shown.body.contains("Signed in as <strong>alice</strong>"),
+        "{}",
+        shown.body
+    );
+    assert!(
+        shown.body.contains(r#"href="/elicit/signout""#),
+        "{}",
+        shown.body
+    );
+    let posted = post(
+        &alice,
+        &site.origin(),
+        &page,
+        &[("_csrf", &csrf(&shown.body)), ("key", KEY)],
+    )
+    .await;
+    assert_eq!(posted.status, 200, "{}", posted.body);
+    assert_eq!(site.stored(), [("alice".to_owned(), KEY.to_owned())]);
+
+    // Bob's flow is not Alice's.
+    let bobs = site.flow_for("bob").await;
+    let refused = get(&alice, &bobs).await;
+    assert_eq!(refused.status, 403, "{}", refused.body);
+    assert!(
+        refused.body.contains("This page is for another user"),
+        "{}",
+        refused.body
+    );
+}
+
+#[tokio::test]
+async fn a_wrong_token_or_an_unknown_name_is_refused_alike_and_signs_no_one_in() {
+    let site = Site::on_loopback(tokens(), |router| router).await;
+    let page = site.flow_for("alice").await;
+    let path = page.strip_prefix(&site.origin()).unwrap().to_owned();
+    for (principal, token) in [
+        ("alice", "alice-token-012345678"),
+        ("alice", "alice-token-0123456789-and-more"),
+        ("alice", ""),
+        ("alice", "bob-token-9876543210"),
+        ("mallory", "alice-token-0123456789"),
+        ("", "alice-token-0123456789"),
+    ] {
+        let client = browser();
+        let refused = sign_in(&site, &client, principal, token, &path).await;
+        assert_eq!(refused.status, 403, "{principal}:{token}: {}", refused.body);
+        assert!(
+            refused
+                .body
+                .contains("That name and token do not match an account."),
+            "{}",
+            refused.body
+        );
+        assert!(
+            !refused
+                .set_cookie
+                .iter()
+                .any(|cookie| cookie.starts_with("elicit-session")),
+            "{:?}",
+            refused.set_cookie
+        );
+        assert_eq!(get(&client, &page).await.status, 303, "{principal}:{token}");
+    }
+    assert!(site.stored().is_empty());
+}
+
+#[tokio::test]
+async fn the_sign_in_form_takes_only_its_own_token_from_its_own_origin() {
+    let site = Site::on_loopback(tokens(), |router| router).await;
+    let page = site.flow_for("alice").await;
+    let path = page.strip_prefix(&site.origin()).unwrap().to_owned();
+    let alice = browser();
+    let form = get(&alice, &site.url("signin")).await;
+    let token = csrf(&form.body);
+    let fields = |csrf: &'static str| {
+        vec![
+            ("_csrf", csrf),
+            ("principal", "alice"),
+            ("token", "alice-token-0123456789"),
+        ]
+    };
+    // No token, and another browser's token.
+    let other = browser();
+    let others = csrf(&get(&other, &site.url("signin")).await.body);
+    for csrf_token in ["", "garbage", others.as_str()] {
+        let mut form = fields("");
+        form[0].1 = csrf_token;
+        let refused = post(&alice, &site.origin(), &site.url("signin"), &form).await;
+        assert_eq!(refused.status, 403, "{}", refused.body);
+        assert!(
+            refused
+                .body
+                .contains("This form was not sent from its page"),
+            "{}",
+            refused.body
+        );
+        assert!(
+            refused
+                .set_cookie
+                .iter()
+                .all(|c| !c.starts_with("elicit-session"))
+        );
+    }
+    // The right token, from another site.
+    let mut form = fields("");
+    form[0].1 = &token;
+    let refused = post(&alice, "http://evil.example", &site.url("signin"), &form).await;
+    assert_eq!(refused.status, 403, "{}", refused.body);
+    assert!(
+        refused
+            .body
+            .contains("This form was sent from another site"),
+        "{}",
+        refused.body
+    );
+    assert_eq!(get(&alice, &page).await.status, 303);
+    // And from its page: signed in, sent back to the pages only.
+    let signed_in = post(
+        &alice,
+        &site.origin(),
+        &site.url("signin"),
+        &[
+            ("_csrf", &token),
+            ("next", "https://evil.example/"),
+            ("principal", "alice"),
+            ("token", "alice-token-0123456789"),
+        ],
+    )
+    .await;
+    assert_eq!(signed_in.status, 303, "{}", signed_in.body);
+    assert_eq!(signed_in.location.as_deref(), Some("/elicit/"));
+    assert_eq!(get(&alice, &page).await.status, 200);
+    let _ = path;
+}
+
+#[tokio::test]
+async fn a_token_session_is_ended_by_its_sign_out_form_only() {
+    let site = Site::on_loopback(tokens(), |router| router).await;
+    let page = site.flow_for("alice").await;
+    let path = page.strip_prefix(&site.origin()).unwrap().to_owned();
+    let alice = browser();
+    sign_in(&site, &alice, "alice", "alice-token-0123456789", &path).await;
+    assert_eq!(get(&alice, &page).await.status, 200);
+    let sign_out = get(&alice, &site.url("signout")).await;
+    assert_eq!(sign_out.status, 200);
+    assert!(
+        sign_out.body.contains("<strong>alice</strong>"),
+        "{}",
+        sign_out.body
+    );
+    let refused = post(
+        &alice,
+        &site.origin(),
+        &site.url("signout"),
+        &[("_csrf", "garbage")],
+    )
+    .await;
+    assert_eq!(refused.status, 403, "{}", refused.body);
+    assert_eq!(get(&alice, &page).await.status, 200, "still signed in");
+    let done = post(
+        &alice,
+        &site.origin(),
+        &site.url("signout"),
+        &[("_csrf", &csrf(&sign_out.body))],
+    )
+    .await;
+    assert_eq!(done.status, 200, "{}", done.body);
+    assert!(done.body.contains("Signed out"), "{}", done.body);
+    assert_eq!(get(&alice, &page).await.status, 303, "signed out");
+}
+
+#[tokio::test]
+async fn bind_loopback_with_keeps_the_host_check() {
+    let site = Site::on_loopback(tokens(), |router| router).await;
+    let page = site.flow_for("alice").await;
+    let path = page.strip_prefix(&site.origin()).unwrap().to_owned();
+    let rebound = format!("http://127.0.0.1:{}{path}", site.port);
+    let refused = reqwest::Client::new()
+        .get(&rebound)
+        .header(header::HOST, format!("evil.example:{}", site.port))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(refused.status(), 421);
+    let sign_in = reqwest::Client::new()
+        .get(format!("http://127.0.0.1:{}/elicit/signin", site.port))
+        .header(header::HOST, format!("evil.example:{}", site.port))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(sign_in.status(), 421, "the identity's routes too");
+}
+
+/// What the app's own middleware leaves on a request: its signed-in user.
+#[derive(Clone)]
+struct AppUser(String);
+
+/// The app's authentication layer: the `x-user` header names the user (a session, in a real app).
+fn app_layer(router: Router) -> Router {
+    router.layer(axum::middleware::from_fn(
+        |mut request: axum::extract::Request, next: axum::middleware::Next| async move {
+            if let Some(user) = request
+                .headers()
+                .get("x-user")
+                .and_then(|user| user.to_str().ok())
+                .map(str::to_owned)
+            {
+                request.extensions_mut().insert(AppUser(user));
+            }
+            next.run(request).await
+        },
+    ))
+}
+
+/// The app's sign-in as one sync closure: its user, else to `/login`; `banned` refused.
+fn app_identity() -> impl Identity {
+    identity_fn(
+        |request: &Parts| match request.extensions.get::<AppUser>() {
+            Some(AppUser(user)) if user == "banned" => {
+                Verdict::refused("Your account is suspended.")
+            }
+            Some(AppUser(user)) => Verdict::SignedIn(
+                SignedIn::new(user.clone())
+                    .with_name(format!("{user}@example.com"))
+                    .with_sign_out("/logout"),
+            ),
+            None => Verdict::sign_in_at("/login"),
+        },
+    )
+}
+
+async fn closure_verdicts_on(site: Site) {
+    let page = site.flow_for("alice").await;
+    let path = page.strip_prefix(&site.origin()).unwrap().to_owned();
+    let client = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap();
+    let send = |user: Option<&str>| {
+        let mut request = client.get(&page);
+        if let Some(user) = user {
+            request = request.header("x-user", user);
+        }
+        async move { reply(request.send().await.unwrap()).await }
+    };
+    let shown = send(Some("alice")).await;
+    assert_eq!(shown.status, 200, "{}", shown.body);
+    assert!(
+        shown
+            .body
+            .contains("Signed in as <strong>alice@example.com</strong>"),
+        "{}",
+        shown.body
+    );
+    assert!(shown.body.contains(r#"href="/logout""#), "{}", shown.body);
+
+    let to_sign_in = send(None).await;
+    assert_eq!(to_sign_in.status, 303);
+    assert_eq!(
+        to_sign_in.location.as_deref(),
+        Some(format!("/login?next={}", path.replace('/', "%2F")).as_str())
+    );
+
+    let refused = send(Some("banned")).await;
+    assert_eq!(refused.status, 403, "{}", refused.body);
+    assert!(
+        refused.body.contains("You may not open this page"),
+        "{}",
+        refused.body
+    );
+    assert!(
+        refused.body.contains("Your account is suspended."),
+        "{}",
+        refused.body
+    );
+
+    let not_theirs = send(Some("bob")).await;
+    assert_eq!(not_theirs.status, 403, "{}", not_theirs.body);
+    assert!(
+        not_theirs.body.contains("This page is for another user"),
+        "{}",
+        not_theirs.body
+    );
+}
+
+#[tokio::test]
+async fn a_closure_reads_the_apps_own_layer_mounted_in_the_app() {
+    closure_verdicts_on(Site::in_app(app_identity(), app_layer).await).await;
+}
+
+#[tokio::test]
+async fn a_closure_reads_the_apps_own_layer_on_loopback_through_serve_with() {
+    closure_verdicts_on(Site::on_loopback(app_identity(), app_layer).await).await;
+}
+
+#[tokio::test]
+async fn an_async_closure_is_an_identity_too() {
+    let identity = identity_fn(|request: &Parts| {
+        let user = request.extensions.get::<AppUser>().cloned();
+        async move {
+            tokio::task::yield_now().await;
+            match user {
+                Some(AppUser(user)) => Verdict::signed_in(user),
+                None => Verdict::refused("Sign in to the app first."),
+            }
+        }
+    });
+    let site = Site::in_app(identity, app_layer).await;
+    let page = site.flow_for("alice").await;
+    let client = reqwest::Client::new();
+    let shown = reply(
+        client
+            .get(&page)
+            .header("x-user", "alice")
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(shown.status, 200, "{}", shown.body);
+    assert!(
+        shown.body.contains("Signed in as <strong>alice</strong>"),
+        "{}",
+        shown.body
+    );
+    let refused = reply(client.get(&page).send().await.unwrap()).await;
+    assert_eq!(refused.status, 403, "{}", refused.body);
+    assert!(
+        refused.body.contains("Sign in to the app first."),
+        "{}",
+        refused.body
+    );
+}
+
+#[tokio::test]
+async fn http_principal_is_the_pages_identity_and_refuses_whom_it_names_no_one() {
+    let principal = HttpPrincipal::new(|request| {
+        request
+            .extensions
+            .get::<AppUser>()
+            .map(|AppUser(user)| user.clone())
+    });
+    let site = Site::in_app(principal.clone(), app_layer).await;
+    let page = site.flow_for("alice").await;
+    let client = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap();
+    let shown = reply(
+        client
+            .get(&page)
+            .header("x-user", "alice")
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(shown.status, 200, "{}", shown.body);
+    assert!(
+        shown.body.contains("Signed in as <strong>alice</strong>"),
+        "{}",
+        shown.body
+    );
+    for user in [None, Some("")] {
+        let mut request = client.get(&page);
+        if let Some(user) = user {
+            request = request.header("x-user", user);
+        }
+        let refused = reply(request.send().await.unwrap()).await;
+        assert_eq!(refused.status, 403, "{user:?}: {}", refused.body);
+        assert!(
+            refused.body.contains("You may not open this page"),
+            "{}",
+            refused.body
+        );
+        assert!(
+            refused.body.contains("names no one for this request"),
+            "{}",
+            refused.body
+        );
+    }
+}
+
+#[test]
+fn a_bad_accounts_file_is_refused_naming_the_line_and_the_rule() {
+    for (text, expected) in [
+        (
+            "alice:a\nbob",
+            "account 2: the line is not `principal:token`",
+        ),
+        ("alice:a\n:b", "account 2: the principal is empty"),
+        ("\nalice:", "account 2: the token is empty"),
+        (
+            "alice:a\n# comment\nalice:b",
+            "account 3: the principal is given twice",
+        ),
+    ] {
+        let error = TokenSignIn::from_lines(text).unwrap_err();
+        assert!(error.to_string().contains(expected), "{text:?}: {error}");
+    }
+}
