@@ -25,7 +25,7 @@ use std::time::Duration;
 use axum::body::Body;
 use axum::http::{Request, StatusCode, header};
 use mcp_elicit::Revision;
-use mcp_elicit::page::{IdentifyFuture, Identity, Pages, SecretPage, Secrets};
+use mcp_elicit::page::{SinkError, IdentifyFuture, Identity, Pages, SecretPage, Secrets};
 use mcp_elicit::rmcp::{AskConfig, Asker, AskingServer, ToolResponse, respond};
 use mcp_elicit::schema::{Property, StringSchema};
 use mcp_elicit::state::UnixTime;
@@ -75,7 +75,7 @@ impl Keys {
                 )]));
             }
             let text = match asker
-                .url_flow("api_key", "Enter your Example Co. API key on our page.")
+                .url_flow::<serde_json::Value>("api_key", "Enter your Example Co. API key on our page.")
                 .await?
             {
                 FlowOutcome::Completed(receipt) => format!("connected: {receipt}"),
@@ -307,7 +307,7 @@ fn api_key_pages(store: &MemoryFlowStore) -> (axum::Router, Arc<Mutex<Vec<String
     let stored = Arc::<Mutex<Vec<String>>>::default();
     let sink = {
         let stored = Arc::clone(&stored);
-        move |_: &str, mut secrets: Secrets| -> Result<Value, String> {
+        move |_, mut secrets: Secrets| -> Result<Value, SinkError> {
             let key = secrets.take("key").ok_or("no key")?;
             stored
                 .lock()

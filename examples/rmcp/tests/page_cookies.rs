@@ -14,7 +14,7 @@ use axum::Router;
 use axum::http::header;
 use axum::response::IntoResponse;
 use axum::routing::get;
-use mcp_elicit::page::{
+use mcp_elicit::page::{SinkError, 
     ExposeSecret, IdentifyFuture, Identity, Pages, SecretPage, Secrets, SingleUser,
 };
 use mcp_elicit::schema::{Property, StringSchema};
@@ -67,7 +67,7 @@ impl Site {
         let stored = Stored::default();
         let sink = {
             let stored = Arc::clone(&stored);
-            move |principal: &str, mut secrets: Secrets| -> Result<serde_json::Value, String> {
+            move |principal: String, mut secrets: Secrets| -> Result<serde_json::Value, SinkError> {
                 let key = secrets.take("key").ok_or("no key")?;
                 let key = key.expose_secret().to_owned();
                 stored.lock().unwrap().push((principal.to_owned(), key));
