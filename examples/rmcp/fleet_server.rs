@@ -138,8 +138,7 @@ impl Replica {
             Ok(match asker.url_page::<ApiKey>().await? {
                 FlowOutcome::Completed(receipt) => format!(
                     "Connected the key ending {} (asked on {}).",
-                    receipt.ending,
-                    self.name
+                    receipt.ending, self.name
                 ),
                 FlowOutcome::Failed(why) => format!("Not connected: {why}"),
                 other => format!("No key was connected: {other:?}."),

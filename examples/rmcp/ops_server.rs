@@ -327,7 +327,8 @@ pub fn ops_server(
             if let Some(issuer) = app.issuer {
                 page = page.issuer(issuer);
             }
-            let pages = pages.authorization(page, move |user, token| keep_token(&vault, user, token));
+            let pages =
+                pages.authorization(page, move |user, token| keep_token(&vault, user, token));
             (pages, GithubPage::Served)
         }
         None => (pages, GithubPage::NotConfigured { callback }),

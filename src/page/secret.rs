@@ -342,7 +342,8 @@ impl From<&str> for SinkError {
 }
 
 /// What a sink's `store` returns: the receipt `R` (what the tool reads), or why not.
-pub type SinkFuture<'a, R = Value> = Pin<Box<dyn Future<Output = Result<R, SinkError>> + Send + 'a>>;
+pub type SinkFuture<'a, R = Value> =
+    Pin<Box<dyn Future<Output = Result<R, SinkError>> + Send + 'a>>;
 
 /// Where a [`SecretPage`]'s secrets go: the server's vault, or its own store, under the principal
 /// whose flow it is. It returns what the tool reads

@@ -19,7 +19,7 @@ use axum::response::{IntoResponse, Redirect};
 use http_body_util::BodyExt;
 use mcp_elicit::client::{Incoming, Scripted, Step};
 use mcp_elicit::mrtr::Rounds;
-use mcp_elicit::page::{SinkError, IdentifyFuture, Identity, Pages, SecretPage, Secrets};
+use mcp_elicit::page::{IdentifyFuture, Identity, Pages, SecretPage, Secrets, SinkError};
 use mcp_elicit::rmcp::{
     AskConfig, Asker, AskingHttpService, AskingServer, HttpPrincipal, SessionBinding, TestKit,
     ToolResponse, respond,
@@ -373,9 +373,7 @@ async fn a_url_flows_life_reads_in_the_log_under_its_call() {
     let pages = Pages::bind_loopback()
         .await
         .unwrap()
-        .secret(api_key_page(), |_, _: Secrets| {
-            Ok(json!({ "saved": true }))
-        });
+        .secret(api_key_page(), |_, _: Secrets| Ok(json!({ "saved": true })));
     let asking = AskConfig::single_user()
         .unwrap()
         .with_flows(pages.flows().clone());

@@ -15,9 +15,9 @@ use axum::body::Body;
 use axum::extract::ConnectInfo;
 use axum::http::{HeaderMap, Request, StatusCode, header};
 use axum::response::{IntoResponse, Redirect};
-use mcp_elicit::page::{SinkError, 
+use mcp_elicit::page::{
     IdentifyFuture, Identity, PageError, Pages, SecretPage, SecretSink, Secrets, SingleUser,
-    SinkFuture,
+    SinkError, SinkFuture,
 };
 use mcp_elicit::schema::{Property, StringSchema};
 use mcp_elicit::state::{KeyId, ParamsDigest, StateKey, StateKeys, UnixTime};

@@ -14,8 +14,8 @@ use axum::Router;
 use axum::http::header;
 use axum::response::IntoResponse;
 use axum::routing::get;
-use mcp_elicit::page::{SinkError, 
-    ExposeSecret, IdentifyFuture, Identity, Pages, SecretPage, Secrets, SingleUser,
+use mcp_elicit::page::{
+    ExposeSecret, IdentifyFuture, Identity, Pages, SecretPage, Secrets, SingleUser, SinkError,
 };
 use mcp_elicit::schema::{Property, StringSchema};
 use mcp_elicit::state::{ParamsDigest, UnixTime};

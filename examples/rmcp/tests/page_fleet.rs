@@ -9,8 +9,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use mcp_elicit::page::{SinkError, 
-    IdentifyFuture, Identity, Pages, SecretPage, SecretSink, Secrets, SinkFuture,
+use mcp_elicit::page::{
+    IdentifyFuture, Identity, Pages, SecretPage, SecretSink, Secrets, SinkError, SinkFuture,
 };
 use mcp_elicit::schema::{Property, StringSchema};
 use mcp_elicit::state::{KeyId, ParamsDigest, StateKey, StateKeys, UnixTime};

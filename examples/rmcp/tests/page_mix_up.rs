@@ -236,9 +236,7 @@ async fn world(setup: Setup) -> World {
             kept.lock().unwrap().push(user.to_owned());
             Ok(json!({ "connected": "Honest" }))
         })
-        .authorization(evil_page, |_, _: Token| {
-            Ok(json!({ "connected": "Evil" }))
-        })
+        .authorization(evil_page, |_, _: Token| Ok(json!({ "connected": "Evil" })))
         .router();
     tokio::spawn(async move {
         axum::serve(

@@ -12,11 +12,11 @@ use std::time::Duration;
 use axum::http::{StatusCode, header};
 use axum::response::IntoResponse;
 use mcp_elicit::Elicit;
-use mcp_elicit::page::{
-    ExposeSecret, IdentifyFuture, Identity, Pages, SecretString, SinkError,
-};
+use mcp_elicit::page::{ExposeSecret, IdentifyFuture, Identity, Pages, SecretString, SinkError};
 use mcp_elicit::state::{ParamsDigest, UnixTime};
-use mcp_elicit::url_mode::{Flow, FlowId, FlowOutcome, FlowStatus, FlowStore, Flows, MemoryFlowStore};
+use mcp_elicit::url_mode::{
+    Flow, FlowId, FlowOutcome, FlowStatus, FlowStore, Flows, MemoryFlowStore,
+};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
@@ -233,7 +233,11 @@ async fn a_sink_that_keeps_asking_again_fails_the_flow_past_the_bound() {
     let mut token = open(&site, &alice, &id).await;
     for attempt in 1..=SinkError::MAX_RETRIES {
         let (status, page) = post(&site, &alice, &id, &token, "wrong-0123456789abcdef").await;
-        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{attempt}: {page}");
+        assert_eq!(
+            status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{attempt}: {page}"
+        );
         assert_eq!(site.flow(&id).status(), &FlowStatus::Opened);
         token = self::token(&page);
     }

@@ -98,7 +98,10 @@ impl Tools {
     async fn connect_api_key(&self, mut asker: Asker) -> ToolResponse {
         respond(async {
             let outcome = asker
-                .url_flow::<serde_json::Value>("api_key", "Enter your Example Co. API key on our page.")
+                .url_flow::<serde_json::Value>(
+                    "api_key",
+                    "Enter your Example Co. API key on our page.",
+                )
                 .await?;
             Ok(CallToolResult::success(vec![ContentBlock::text(
                 described(outcome),
