@@ -219,10 +219,11 @@ impl FlowOutcome {
     /// keeps as JSON); every other outcome as it is.
     ///
     /// ```
+    /// # extern crate elicit_core as mcp_elicit;
     /// use mcp_elicit::url_mode::FlowOutcome;
     /// use serde_json::json;
     ///
-    /// #[derive(serde::Deserialize)]
+    /// #[derive(Debug, serde::Deserialize)]
     /// struct KeyEnding {
     ///     ending: String,
     /// }
