@@ -78,7 +78,7 @@ async fn start() -> Site {
         let seen = Arc::clone(&seen);
         // No annotation on the principal: it comes owned (issue 35, item 5).
         move |user, typed: ApiKey| {
-            let _: String = user;
+            drop(user);
             let key = typed.key.expose_secret().to_owned();
             seen.lock().unwrap().push(key.clone());
             if !key.starts_with("ex_") {
