@@ -205,7 +205,10 @@ impl ServerHandler for Keys {
         respond(async {
             Ok(
                 match asker
-                    .url_flow("api_key", "Enter your Example Co. API key on our page.")
+                    .url_flow::<serde_json::Value>(
+                        "api_key",
+                        "Enter your Example Co. API key on our page.",
+                    )
                     .await?
                 {
                     FlowOutcome::Completed(_) => "connected".to_owned(),

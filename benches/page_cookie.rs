@@ -99,7 +99,7 @@ fn page_get() {
     .unwrap();
     let router = Pages::new(flows, SingleUser::named("me"))
         .unwrap()
-        .secret(page, |_: &str, _: Secrets| Ok(json!({})))
+        .secret(page, |_, _: Secrets| Ok(json!({})))
         .router();
     let id = FlowId::random().unwrap();
     let now = UnixTime::now();

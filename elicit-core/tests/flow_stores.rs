@@ -408,6 +408,65 @@ async fn a_waiter_for_a_flow_already_over_returns_at_once(replicas: Replicas) {
     assert_eq!(read.status(), &FlowStatus::Completed(Value::Null));
 }
 
+/// A sink that asks the user to try again releases its claim: the flow stays opened, a waiter
+/// on the other replica is not woken, the next submission claims at once (its number counting
+/// on), and a release under a claim that is no longer the flow's is refused as its finish would
+/// be.
+async fn a_released_claim_leaves_the_flow_open_for_the_next_submission(replicas: Replicas) {
+    let Replicas { a, b } = replicas;
+    let now = UnixTime::now();
+    let flow = flow("alice");
+    let id = flow.id();
+    a.begin(flow, now).await.unwrap();
+    let waiter = {
+        let a = a.clone();
+        tokio::spawn(async move { a.finished(&id).await })
+    };
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let first = claimed(&b, &id, now).await;
+    // While the first claim holds, nobody else claims.
+    assert_eq!(
+        a.claim(&id, "alice", "b1", LEASE, now).await.err(),
+        Some(FlowError::Claimed)
+    );
+    let released = b.release(&first, now).await.unwrap();
+    assert_eq!(released.status(), &FlowStatus::Opened);
+    assert_eq!(released.claimed_until(), None);
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert!(!waiter.is_finished(), "a release is not a finish");
+    // The next submission claims at once, on the other replica.
+    let second = a.claim(&id, "alice", "b1", LEASE, now).await.unwrap();
+    assert_eq!(second.number(), first.number() + 1);
+    // The first claim can neither release nor finish what the second holds.
+    for store in [&a, &b] {
+        assert_eq!(
+            store.release(&first, now).await.err(),
+            Some(FlowError::ClaimLapsed)
+        );
+        assert_eq!(
+            store.finish(&first, Ok(json!("late")), now).await.err(),
+            Some(FlowError::ClaimLapsed)
+        );
+    }
+    // A release under a claim that ran out is refused too.
+    assert_eq!(
+        b.release(&second, later(now, LEASE.as_secs())).await.err(),
+        Some(FlowError::ClaimLapsed)
+    );
+    a.finish(&second, Ok(json!("stored")), now).await.unwrap();
+    let woken = tokio::time::timeout(Duration::from_secs(5), waiter)
+        .await
+        .expect("woken within 5 s")
+        .unwrap()
+        .unwrap();
+    assert_eq!(woken.status(), &FlowStatus::Completed(json!("stored")));
+    // Over: nothing to release.
+    assert_eq!(
+        b.release(&second, now).await.err(),
+        Some(FlowError::Finished)
+    );
+}
+
 /// Each case as a test for each store.
 macro_rules! every_store {
     ($($case:ident),* $(,)?) => {
@@ -455,6 +514,7 @@ every_store!(
     a_waiter_on_one_replica_is_woken_by_a_finish_on_another,
     a_waiter_on_one_replica_is_woken_by_an_abandon_on_another,
     a_waiter_for_a_flow_already_over_returns_at_once,
+    a_released_claim_leaves_the_flow_open_for_the_next_submission,
 );
 
 /// What only a store in another process has.
@@ -679,6 +739,7 @@ mod redis_only {
                 .map(|claim| Some(claim.flow().clone())),
         );
         unavailable(store.finish(&claim, Ok(json!(1)), now).await.map(Some));
+        unavailable(store.release(&claim, now).await.map(Some));
         unavailable(
             store
                 .abandon(&id, "alice", Abandonment::CallEnded, now)

@@ -176,6 +176,9 @@ pub struct InputOpts {
     pub name: Option<SpannedValue<String>>,
     /// A page's heading (default: the doc comment).
     pub title: Option<SpannedValue<String>>,
+    /// The type a page's sink returns and the tool reads (`receipt = KeyEnding`; default
+    /// `serde_json::Value`).
+    pub receipt: Option<SpannedValue<syn::Type>>,
     /// Accepting this form is consent: an accepted reply yields an `mcp_elicit::Consent<Self>`.
     pub consent: Flag,
 }

@@ -423,9 +423,15 @@ fn expand_page(page: &Page) -> TokenStream {
         .iter()
         .map(|s| quote!(#s: ::core::default::Default::default()));
     let (core_checks, page_checks) = value_rules::page(page);
+    let receipt = page.receipt.as_ref().map_or_else(
+        || quote!(_elicit::__private::Value),
+        |receipt| quote_spanned!(e_span(receipt)=> #receipt),
+    );
     let page_impl = quote! {
             #[automatically_derived]
             impl _elicit::__private::SecretForm for #ident {
+                type Receipt = #receipt;
+
                 fn secret_page() -> &'static _elicit::__private::SecretPage {
                     static PAGE: _elicit::__private::OnceLock<_elicit::__private::SecretPage> =
                         _elicit::__private::OnceLock::new();

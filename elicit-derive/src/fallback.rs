@@ -36,7 +36,15 @@ pub fn expand(
     // A page's: behind the runtime's gate, which without its `page` feature drops them, so that
     // the feature's own error waits until the derive's are fixed.
     let page_stub = (attributes.target.is_page && input.generics.params.is_empty())
-        .then(|| page_stub(&input.ident))
+        .then(|| {
+            let receipt = attributes
+                .container
+                .as_ref()
+                .ok()
+                .and_then(|opts| opts.receipt.as_ref())
+                .map(|receipt| (**receipt).clone());
+            page_stub(&input.ident, receipt.as_ref())
+        })
         .map(|stub| {
             quote! {
                 _elicit::__private::page! { stub:
@@ -131,10 +139,13 @@ fn stub(input: &syn::DeriveInput, target: &Target) -> TokenStream {
     }
 }
 
-/// A page's `SecretForm`, each method `unreachable!()`.
-fn page_stub(ident: &syn::Ident) -> TokenStream {
+/// A page's `SecretForm`, each method `unreachable!()`; its receipt the one written, so the
+/// tool's reading of it adds no follow-on error.
+fn page_stub(ident: &syn::Ident, receipt: Option<&syn::Type>) -> TokenStream {
+    let receipt = receipt.map_or_else(|| quote!(_elicit::__private::Value), |r| quote!(#r));
     quote! {
         impl _elicit::__private::SecretForm for #ident {
+            type Receipt = #receipt;
             fn secret_page() -> &'static _elicit::__private::SecretPage { ::core::unreachable!() }
             fn from_secrets(_: _elicit::__private::Secrets)
                 -> ::core::result::Result<Self, _elicit::__private::Violations> { ::core::unreachable!() }

@@ -63,6 +63,8 @@ pub struct Page {
     pub fields: Vec<Field>,
     /// Fields skipped from the page; filled with `Default::default()`.
     pub skipped: Vec<syn::Ident>,
+    /// What its sink returns and the tool reads: `receipt = ..`, else `None` (`serde_json::Value`).
+    pub receipt: Option<Box<syn::Type>>,
 }
 
 pub struct Field {
@@ -266,6 +268,7 @@ impl Model {
                         .unwrap_or_default(),
                     fields,
                     skipped,
+                    receipt: opts.receipt.as_ref().map(|r| Box::new((**r).clone())),
                 }))
             }
             Body::Struct { .. } if target.is_url => Some(Model::Url(UrlForm {

@@ -47,6 +47,7 @@ pub fn validate(input: &syn::DeriveInput, attributes: &Attributes) -> Result<Mod
                 }
                 if !attributes.target.is_page {
                     title_is_on_a_page(opts, errors);
+                    receipt_is_on_a_page(opts, errors);
                 }
                 if attributes.target.is_page {
                     // A page: its fields are secrets the user types.
@@ -319,6 +320,16 @@ fn title_is_on_a_page(opts: &InputOpts, errors: &mut Errors) {
     }
 }
 
+/// `receipt` is what a page's sink returns: only a page the library serves has a sink.
+fn receipt_is_on_a_page(opts: &InputOpts, errors: &mut Errors) {
+    if let Some(receipt) = &opts.receipt {
+        errors.at(
+            receipt.span(),
+            "`receipt` is the type a sink of a page the library serves returns (`#[elicit(mode = \"url\")]` with `SecretString` fields); a form or a URL elicitation without fields has no sink: remove `receipt`",
+        );
+    }
+}
+
 fn page_has_a_heading(opts: &InputOpts, errors: &mut Errors) {
     if opts.title.is_none() && doc_text(&opts.attrs).is_none() {
         errors.at(
@@ -377,6 +388,7 @@ fn form_keys_are_not_on_options(opts: &InputOpts, errors: &mut Errors) {
         ("mode", written(&opts.mode)),
         ("name", written(&opts.name)),
         ("title", written(&opts.title)),
+        ("receipt", opts.receipt.as_ref().map(|r| r.span())),
         (
             "consent",
             opts.consent.is_present().then(|| opts.consent.span()),

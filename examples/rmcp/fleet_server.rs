@@ -62,11 +62,18 @@ struct DropIt {
     confirm: bool,
 }
 
+/// What the tool reads, on whichever replica it runs: the key's last four characters.
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
+struct KeyEnding {
+    ending: String,
+}
+
 /// Your Example Co. API key
 #[derive(Elicit)]
 #[elicit(
     mode = "url",
-    message = "Enter your Example Co. API key on our page, never in the chat."
+    message = "Enter your Example Co. API key on our page, never in the chat.",
+    receipt = KeyEnding
 )]
 struct ApiKey {
     /// Settings → API keys on example.com
@@ -131,8 +138,7 @@ impl Replica {
             Ok(match asker.url_page::<ApiKey>().await? {
                 FlowOutcome::Completed(receipt) => format!(
                     "Connected the key ending {} (asked on {}).",
-                    receipt["ending"].as_str().unwrap_or_default(),
-                    self.name
+                    receipt.ending, self.name
                 ),
                 FlowOutcome::Failed(why) => format!("Not connected: {why}"),
                 other => format!("No key was connected: {other:?}."),
@@ -149,7 +155,7 @@ struct Vault {
 }
 
 impl SecretFormSink<ApiKey> for Vault {
-    fn store<'a>(&'a self, _user: &'a str, typed: ApiKey) -> SinkFuture<'a> {
+    fn store(&self, _user: String, typed: ApiKey) -> SinkFuture<'_, KeyEnding> {
         let mut redis = self.redis.clone();
         Box::pin(async move {
             let key = typed.key.expose_secret();
@@ -158,8 +164,8 @@ impl SecretFormSink<ApiKey> for Vault {
                 .skip(key.chars().count().saturating_sub(4))
                 .collect();
             let stored: Result<(), _> = redis.set("fleet:vault:api-key", key).await;
-            stored.map_err(|_| "the vault is unavailable".to_owned())?;
-            Ok(serde_json::json!({ "ending": ending }))
+            stored.map_err(|_| "the vault is unavailable")?;
+            Ok(KeyEnding { ending })
         })
     }
 }

@@ -33,15 +33,16 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use mcp_elicit::page::{AuthorizationPage, ExposeSecret, Pages, SecretString, SingleUser, Token};
+use mcp_elicit::page::{
+    AuthorizationPage, ExposeSecret, Pages, SecretString, SingleUser, SinkError, Token,
+};
 use mcp_elicit::rmcp::{AskConfig, Asker, AskingServer, AskingService, ToolResponse, respond};
 use mcp_elicit::url_mode::FlowOutcome;
 use mcp_elicit::{Consent, Elicit, Elicitation};
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{CallToolResult, ContentBlock};
 use rmcp::{ServerHandler, ServiceExt, schemars, tool, tool_handler, tool_router};
-use serde::Deserialize;
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
 
 /// Where to deploy; production serves customer traffic.
 #[derive(Elicit, Debug)]
@@ -228,7 +229,7 @@ impl Ops {
             if let GithubPage::NotConfigured { callback } = &self.github {
                 return Ok(failed(not_configured(callback)));
             }
-            Ok(match asker.url_flow("github", CONNECT_GITHUB).await? {
+            Ok(match asker.url_flow::<Connected>("github", CONNECT_GITHUB).await? {
                 FlowOutcome::Completed(receipt) => done(connected(&receipt)),
                 FlowOutcome::Failed(why) => failed(format!("GitHub was not connected: {why}")),
                 FlowOutcome::Expired => failed(
@@ -256,18 +257,20 @@ impl Ops {
     }
 }
 
+/// What the GitHub page's sink hands the tool: the scopes GitHub granted, never a token.
+#[derive(Serialize, Deserialize)]
+pub struct Connected {
+    pub scopes: Vec<String>,
+}
+
 /// What `connect_github` says once the page is done: the receipt's scopes, never a token.
-fn connected(receipt: &Value) -> String {
-    let scopes: Vec<&str> = receipt["scopes"]
-        .as_array()
-        .map(|scopes| {
-            scopes
-                .iter()
-                .filter_map(Value::as_str)
-                .filter(|scope| !scope.is_empty())
-                .collect()
-        })
-        .unwrap_or_default();
+fn connected(receipt: &Connected) -> String {
+    let scopes: Vec<&str> = receipt
+        .scopes
+        .iter()
+        .map(String::as_str)
+        .filter(|scope| !scope.is_empty())
+        .collect();
     if scopes.is_empty() {
         "GitHub is connected.".into()
     } else {
@@ -292,12 +295,14 @@ impl ServerHandler for Ops {}
 
 /// Keeps GitHub's token for `user` in `vault`; what the tool reads back is only the scopes
 /// GitHub granted.
-fn keep_token(vault: &Vault, user: &str, token: Token) -> Result<Value, String> {
+fn keep_token(vault: &Vault, user: String, token: Token) -> Result<Connected, SinkError> {
     vault
         .lock()
         .map_err(|_| "the vault is unavailable")?
-        .insert(user.to_owned(), token.access_token);
-    Ok(json!({ "connected": "GitHub", "scopes": token.scopes }))
+        .insert(user, token.access_token);
+    Ok(Connected {
+        scopes: token.scopes,
+    })
 }
 
 /// The server, and the pages it sends the user to: with `github`, the page `github` (served by
@@ -324,9 +329,8 @@ pub fn ops_server(
             if let Some(issuer) = app.issuer {
                 page = page.issuer(issuer);
             }
-            let pages = pages.authorization(page, move |user: &str, token: Token| {
-                keep_token(&vault, user, token)
-            });
+            let pages =
+                pages.authorization(page, move |user, token| keep_token(&vault, user, token));
             (pages, GithubPage::Served)
         }
         None => (pages, GithubPage::NotConfigured { callback }),

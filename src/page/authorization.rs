@@ -14,7 +14,7 @@ use secrecy::SecretString;
 use serde::{Deserialize, Serialize};
 
 use super::error::PageError;
-use super::secret::{SinkFuture, check_page_name};
+use super::secret::{SinkError, SinkFuture, check_page_name, receipt_json};
 use crate::schema::Text;
 use crate::url_mode::Flows;
 
@@ -281,20 +281,50 @@ impl fmt::Debug for Token {
 }
 
 /// Where an [`AuthorizationPage`]'s token goes: the server's vault, under the principal whose
-/// flow it is. It returns what the tool reads (a receipt: `{"connected": "octocat"}`), or why it
-/// could not, in words the user may read.
+/// flow it is. It returns what the tool reads: a receipt `R`, the server's own type
+/// (`Serialize`; the store keeps it as JSON, and the tool reads it with
+/// [`Asker::url_flow::<R>`](crate::rmcp::Asker::url_flow)), or a [`SinkError`] whose words the
+/// user may read.
 ///
-/// A closure `Fn(&str, Token) -> Result<Value, String>` is a sink.
-pub trait TokenSink: Send + Sync + 'static {
+/// A closure `Fn(String, Token) -> Result<R, SinkError>` is a sink: the principal comes owned,
+/// so `|user, token| ..` needs no annotation.
+pub trait TokenSink<R = serde_json::Value>: Send + Sync + 'static {
     /// Keeps `token` for `principal`.
-    fn store<'a>(&'a self, principal: &'a str, token: Token) -> SinkFuture<'a>;
+    fn store(&self, principal: String, token: Token) -> SinkFuture<'_, R>;
 }
 
-impl<F> TokenSink for F
+impl<F, R> TokenSink<R> for F
 where
-    F: Fn(&str, Token) -> Result<serde_json::Value, String> + Send + Sync + 'static,
+    F: Fn(String, Token) -> Result<R, SinkError> + Send + Sync + 'static,
+    R: Send + 'static,
 {
-    fn store<'a>(&'a self, principal: &'a str, token: Token) -> SinkFuture<'a> {
+    fn store(&self, principal: String, token: Token) -> SinkFuture<'_, R> {
         Box::pin(ready(self(principal, token)))
+    }
+}
+
+/// A token sink of receipts `R`, as the pages keep it: its receipt written as JSON.
+pub(super) struct SerializedToken<S, R> {
+    sink: S,
+    receipt: std::marker::PhantomData<fn() -> R>,
+}
+
+impl<S, R> SerializedToken<S, R> {
+    pub(super) fn new(sink: S) -> Self {
+        Self {
+            sink,
+            receipt: std::marker::PhantomData,
+        }
+    }
+}
+
+impl<S, R> TokenSink for SerializedToken<S, R>
+where
+    S: TokenSink<R>,
+    R: serde::Serialize + Send + 'static,
+{
+    fn store(&self, principal: String, token: Token) -> SinkFuture<'_> {
+        let stored = self.sink.store(principal, token);
+        Box::pin(async move { stored.await.and_then(receipt_json) })
     }
 }

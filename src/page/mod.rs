@@ -52,7 +52,7 @@ pub use oidc::{OidcError, OidcSignIn};
 /// What the user types on a page: zeroized on drop, never `Debug`-printed (`secrecy`'s); read it
 /// with [`ExposeSecret::expose_secret`].
 pub use secrecy::{ExposeSecret, SecretString};
-pub use secret::{SecretPage, SecretSink, Secrets, SinkFuture};
+pub use secret::{SecretPage, SecretSink, Secrets, SinkError, SinkFuture};
 pub use secret_form::{SecretForm, SecretFormSink};
 pub use token::TokenSignIn;
 
@@ -215,27 +215,42 @@ impl Pages {
         Ok(pages)
     }
 
-    /// Serve `page`, whose secrets go to `sink`.
+    /// Serve `page`, whose secrets go to `sink`; its receipts `R` are kept as JSON, and the
+    /// tool reads them with [`Asker::url_flow::<R>`](crate::rmcp::Asker::url_flow).
     #[must_use]
-    pub fn secret(mut self, page: SecretPage, sink: impl SecretSink) -> Self {
-        self.kinds
-            .insert(page.name().to_owned(), Kind::Secret(page, Arc::new(sink)));
+    pub fn secret<R>(mut self, page: SecretPage, sink: impl SecretSink<R>) -> Self
+    where
+        R: Serialize + Send + 'static,
+    {
+        self.kinds.insert(
+            page.name().to_owned(),
+            Kind::Secret(page, Arc::new(secret::Serialized::new(sink))),
+        );
         self
     }
 
     /// Serve the page of the type `T` ([`SecretForm`], derived), whose secrets are read as a `T`
-    /// and go to `sink`.
+    /// and go to `sink`, which returns `T`'s [`Receipt`](SecretForm::Receipt): what
+    /// [`Asker::url_page::<T>`](crate::rmcp::Asker::url_page) reads, typed. The principal
+    /// comes owned, so the closure needs no annotation but the type it takes.
     ///
     /// ```no_run
     /// use mcp_elicit::Elicit;
-    /// use mcp_elicit::page::{ExposeSecret, Pages, SecretString};
-    /// use serde_json::{Value, json};
+    /// use mcp_elicit::page::{ExposeSecret, Pages, SecretString, SinkError};
+    /// use serde::{Deserialize, Serialize};
+    ///
+    /// /// What the tool reads: never the key.
+    /// #[derive(Serialize, Deserialize)]
+    /// struct KeyEnding {
+    ///     ending: String,
+    /// }
     ///
     /// /// Your Example Co. API key
     /// #[derive(Elicit)]
     /// #[elicit(
     ///     mode = "url",
-    ///     message = "Enter your Example Co. API key on our page, never in the chat."
+    ///     message = "Enter your Example Co. API key on our page, never in the chat.",
+    ///     receipt = KeyEnding
     /// )]
     /// struct ApiKey {
     ///     #[elicit(title = "API key", min_length = 20)]
@@ -243,12 +258,15 @@ impl Pages {
     /// }
     ///
     /// # async fn start() -> Result<(), mcp_elicit::page::PageError> {
-    /// let pages = Pages::bind_loopback("me").await?.secret_form(|user: &str, typed: ApiKey| {
-    ///     let ending: String = typed.key.expose_secret().chars().rev().take(4).collect();
-    ///     # let _ = user;
-    ///     // vault.store(user, typed.key)?;
-    ///     let ending: String = ending.chars().rev().collect();
-    ///     Ok::<Value, String>(json!({ "ending": ending }))
+    /// let pages = Pages::bind_loopback("me").await?.secret_form(|user, typed: ApiKey| {
+    ///     let key = typed.key.expose_secret();
+    ///     if !key.starts_with("ex_") {
+    ///         return Err(SinkError::retry("Example Co. refused that key."));
+    ///     }
+    ///     # let _: String = user;
+    ///     // vault.store(&user, typed.key)?;
+    ///     let ending = key[key.len() - 4..].to_owned();
+    ///     Ok(KeyEnding { ending })
     /// });
     /// # Ok(())
     /// # }
@@ -260,12 +278,20 @@ impl Pages {
 
     /// Serve `page`, whose tokens go to `sink`; its provider redirects back to the page's own
     /// [`redirect_uri`](AuthorizationPage::redirect_uri), `<flows' base>authorized/<name>`.
+    /// Its receipts `R` are kept as JSON, and the tool reads them with
+    /// [`Asker::url_flow::<R>`](crate::rmcp::Asker::url_flow).
     #[cfg(feature = "oauth")]
     #[must_use]
-    pub fn authorization(mut self, page: AuthorizationPage, sink: impl TokenSink) -> Self {
+    pub fn authorization<R>(mut self, page: AuthorizationPage, sink: impl TokenSink<R>) -> Self
+    where
+        R: Serialize + Send + 'static,
+    {
         self.kinds.insert(
             page.name().to_owned(),
-            Kind::Authorization(Arc::new(page), Arc::new(sink)),
+            Kind::Authorization(
+                Arc::new(page),
+                Arc::new(authorization::SerializedToken::new(sink)),
+            ),
         );
         self
     }
@@ -736,9 +762,21 @@ impl Shared {
         flow: &Flow,
         errors: &[(String, Rule)],
     ) -> Result<String, Response> {
+        self.form_noting(visit, flow, errors, None)
+    }
+
+    /// The page's form, with `notice` (a sink's [`SinkError::retry`] message, escaped) above
+    /// it.
+    fn form_noting(
+        &self,
+        visit: &Visit,
+        flow: &Flow,
+        errors: &[(String, Rule)],
+        notice: Option<&str>,
+    ) -> Result<String, Response> {
         let kind = self.page_of(flow)?;
         let token = self.token(visit)?;
-        let message = if flow.message().is_empty() {
+        let mut message = if flow.message().is_empty() {
             String::new()
         } else {
             format!(
@@ -746,6 +784,12 @@ impl Shared {
                 html::escape(flow.message())
             )
         };
+        if let Some(notice) = notice {
+            message.push_str(&format!(
+                "<p class=\"error\" role=\"alert\">{}</p>\n",
+                html::escape(notice)
+            ));
+        }
         let (title, fields, button) = match kind {
             Kind::Secret(page, _) => (
                 page.title().to_owned(),
@@ -934,7 +978,7 @@ async fn submit(
         }
     };
     finish(&shared, &visit.id, &visit.principal, &browser, async {
-        sink.store(&visit.principal, secrets).await
+        sink.store(visit.principal.clone(), secrets).await
     })
     .await
 }
@@ -952,7 +996,7 @@ async fn finish(
     id: &FlowId,
     principal: &str,
     browser: &str,
-    store: impl std::future::Future<Output = Result<serde_json::Value, String>>,
+    store: impl std::future::Future<Output = Result<serde_json::Value, SinkError>>,
 ) -> Response {
     let claim = match shared
         .flows
@@ -974,6 +1018,12 @@ async fn finish(
     };
     let Ok(stored) = tokio::time::timeout_at(sink_deadline(&claim), store).await else {
         return too_slow(shared, &claim).await;
+    };
+    let stored = match stored {
+        Err(error) if error.is_retry() && claim.number() <= SinkError::MAX_RETRIES => {
+            return ask_again(shared, &claim, principal, browser, &error).await;
+        }
+        stored => stored.map_err(SinkError::into_message),
     };
     let sink_took_it = stored.is_ok();
     let finished = shared
@@ -1008,6 +1058,49 @@ async fn finish(
                 .into_response()
         }
         Err(error) => flow_refusal(&error),
+    }
+}
+
+/// The sink asked the user to try again ([`SinkError::retry`]): the claim is released (the flow
+/// stays open, and nobody waiting is woken), and the page is shown again with the sink's
+/// message. Nothing is stored.
+async fn ask_again(
+    shared: &Shared,
+    claim: &Claim,
+    principal: &str,
+    browser: &str,
+    error: &SinkError,
+) -> Response {
+    let flow = match shared.flows.store().release(claim, UnixTime::now()).await {
+        Ok(flow) => flow,
+        Err(error) => return flow_refusal(&error),
+    };
+    tracing::info!(
+        target: events::FLOW,
+        flow = %ShortFlow(&claim.id()),
+        page = flow.page(),
+        submission = claim.number(),
+        "the sink asked again"
+    );
+    let visit = Visit {
+        id: claim.id(),
+        principal: principal.to_owned(),
+        browser: browser.to_owned(),
+    };
+    match shared.form_noting(&visit, &flow, &[], Some(error.message())) {
+        Ok(html) => {
+            #[cfg_attr(not(feature = "oauth"), allow(unused_mut))]
+            let mut response = (StatusCode::UNPROCESSABLE_ENTITY, html_body(html)).into_response();
+            #[cfg(feature = "oauth")]
+            if let Ok(Kind::Authorization(page, _)) = shared.page_of(&flow) {
+                response.headers_mut().insert(
+                    header::CONTENT_SECURITY_POLICY,
+                    csp(page.origin().as_deref()),
+                );
+            }
+            response
+        }
+        Err(refused) => refused,
     }
 }
 
@@ -1262,14 +1355,16 @@ async fn authorized(
         (Some(code), None) => {
             finish(&shared, &id, &principal, &browser, async {
                 let token = page.exchange(code, verifier).await?;
-                sink.store(&principal, token).await
+                sink.store(principal.clone(), token).await
             })
             .await
         }
         _ => {
             let provider = page.provider().to_owned();
             finish(&shared, &id, &principal, &browser, async move {
-                Err(format!("You did not allow this server at {provider}."))
+                Err(SinkError::fail(format!(
+                    "You did not allow this server at {provider}."
+                )))
             })
             .await
         }

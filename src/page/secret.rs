@@ -252,26 +252,158 @@ impl fmt::Debug for Secrets {
     }
 }
 
-/// What [`SecretSink::store`] returns.
-pub type SinkFuture<'a> = Pin<Box<dyn Future<Output = Result<Value, String>> + Send + 'a>>;
+/// Why a sink did not keep what the user sent, in words the user may read on the page: the flow
+/// [fails](SinkError::fail) (the tool reads
+/// [`FlowOutcome::Failed`](crate::url_mode::FlowOutcome::Failed)), or the page asks
+/// [again](SinkError::retry).
+///
+/// A `String` or a `&str` converts into a failure, so `Err(format!(..))?` and
+/// `.map_err(|e| e.to_string())?` read as they did before sinks could retry.
+///
+/// ```
+/// use mcp_elicit::page::SinkError;
+///
+/// let refused = SinkError::retry("Example Co. refused that key: check it and try again.");
+/// assert!(refused.is_retry());
+/// let down: SinkError = "The vault is unreachable.".into();
+/// assert!(!down.is_retry());
+/// assert_eq!(down.message(), "The vault is unreachable.");
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SinkError {
+    message: String,
+    retry: bool,
+}
+
+impl SinkError {
+    /// The page is shown again with `message` (escaped) above its form, the flow stays open and
+    /// the tool keeps waiting: for what the user can fix by typing again (a key the upstream
+    /// service refused). A flow takes at most [`SinkError::MAX_RETRIES`] of them; the next
+    /// one fails it as [`fail`](SinkError::fail) does.
+    #[must_use]
+    pub fn retry(message: impl Into<String>) -> Self {
+        Self {
+            message: message.into(),
+            retry: true,
+        }
+    }
+
+    /// The flow fails for good with `message`: the page says it, and the tool reads it as
+    /// [`FlowOutcome::Failed`](crate::url_mode::FlowOutcome::Failed).
+    #[must_use]
+    pub fn fail(message: impl Into<String>) -> Self {
+        Self {
+            message: message.into(),
+            retry: false,
+        }
+    }
+
+    /// How many times a flow's page is shown again after a [`retry`](SinkError::retry): 5.
+    /// The sixth retry fails the flow with its message, so a sink that always asks again
+    /// cannot keep a tool waiting until the flow expires.
+    pub const MAX_RETRIES: u64 = 5;
+
+    /// Whether the page asks again.
+    #[must_use]
+    pub fn is_retry(&self) -> bool {
+        self.retry
+    }
+
+    /// What the user reads.
+    #[must_use]
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
+    /// The message, for the flow's failure.
+    pub(super) fn into_message(self) -> String {
+        self.message
+    }
+}
+
+impl fmt::Display for SinkError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for SinkError {}
+
+impl From<String> for SinkError {
+    fn from(message: String) -> Self {
+        Self::fail(message)
+    }
+}
+
+impl From<&str> for SinkError {
+    fn from(message: &str) -> Self {
+        Self::fail(message)
+    }
+}
+
+/// What a sink's `store` returns: the receipt `R` (what the tool reads), or why not.
+pub type SinkFuture<'a, R = Value> =
+    Pin<Box<dyn Future<Output = Result<R, SinkError>> + Send + 'a>>;
 
 /// Where a [`SecretPage`]'s secrets go: the server's vault, or its own store, under the principal
 /// whose flow it is. It returns what the tool reads
-/// ([`FlowOutcome::Completed`](crate::url_mode::FlowOutcome::Completed)): a receipt, never the
-/// secret (`{"ending": "4f2a"}`); or why it could not, in words the user may read on the page
-/// (and the tool reads as [`FlowOutcome::Failed`](crate::url_mode::FlowOutcome::Failed)).
+/// ([`FlowOutcome::Completed`](crate::url_mode::FlowOutcome::Completed)): a receipt `R`, the
+/// server's own type (`Serialize`; the store keeps it as JSON), never the secret; or a
+/// [`SinkError`], whose words the user may read on the page.
 ///
-/// A closure `Fn(&str, Secrets) -> Result<Value, String>` is a sink.
-pub trait SecretSink: Send + Sync + 'static {
+/// A closure `Fn(String, Secrets) -> Result<R, SinkError>` is a sink: the principal comes owned,
+/// so `|user, secrets| ..` needs no annotation.
+pub trait SecretSink<R = Value>: Send + Sync + 'static {
     /// Keeps `secrets` for `principal`.
-    fn store<'a>(&'a self, principal: &'a str, secrets: Secrets) -> SinkFuture<'a>;
+    fn store(&self, principal: String, secrets: Secrets) -> SinkFuture<'_, R>;
 }
 
-impl<F> SecretSink for F
+impl<F, R> SecretSink<R> for F
 where
-    F: Fn(&str, Secrets) -> Result<Value, String> + Send + Sync + 'static,
+    F: Fn(String, Secrets) -> Result<R, SinkError> + Send + Sync + 'static,
+    R: Send + 'static,
 {
-    fn store<'a>(&'a self, principal: &'a str, secrets: Secrets) -> SinkFuture<'a> {
+    fn store(&self, principal: String, secrets: Secrets) -> SinkFuture<'_, R> {
         Box::pin(ready(self(principal, secrets)))
+    }
+}
+
+/// A sink of receipts `R`, as the pages keep it: its receipt written as JSON for the store.
+pub(super) struct Serialized<S, R> {
+    sink: S,
+    receipt: std::marker::PhantomData<fn() -> R>,
+}
+
+impl<S, R> Serialized<S, R> {
+    pub(super) fn new(sink: S) -> Self {
+        Self {
+            sink,
+            receipt: std::marker::PhantomData,
+        }
+    }
+}
+
+/// A receipt as JSON; one that `serde_json` cannot write (a map with keys that are not strings)
+/// fails the flow, naming its type to the server's log and nothing to the user.
+pub(super) fn receipt_json<R: serde::Serialize>(receipt: R) -> Result<Value, SinkError> {
+    serde_json::to_value(receipt).map_err(|error| {
+        tracing::error!(
+            target: crate::events::FLOW,
+            receipt = std::any::type_name::<R>(),
+            %error,
+            "a sink's receipt cannot be written as JSON"
+        );
+        SinkError::fail("The server could not record the result.")
+    })
+}
+
+impl<S, R> SecretSink<Value> for Serialized<S, R>
+where
+    S: SecretSink<R>,
+    R: serde::Serialize + Send + 'static,
+{
+    fn store(&self, principal: String, secrets: Secrets) -> SinkFuture<'_, Value> {
+        let stored = self.sink.store(principal, secrets);
+        Box::pin(async move { stored.await.and_then(receipt_json) })
     }
 }

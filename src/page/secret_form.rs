@@ -6,9 +6,10 @@ use std::future::ready;
 use std::marker::PhantomData;
 
 use secrecy::SecretString;
-use serde_json::Value;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
 
-use super::secret::{SecretSink, SinkFuture};
+use super::secret::{SecretSink, SinkError, SinkFuture, receipt_json};
 // What the generated code names, and the page's own rules for its compile-time checks: public
 // here for `__private` below (this module is not).
 pub use super::secret::{SecretPage, Secrets, field_name_is_free, page_name_fits};
@@ -59,6 +60,12 @@ use crate::url_mode::ElicitUrl;
     label = "needs `#[derive(Elicit)]` with `#[elicit(mode = \"url\")]` and `SecretString` fields"
 )]
 pub trait SecretForm: ElicitUrl + Sized {
+    /// What the page's sink returns and the tool reads
+    /// ([`FlowOutcome::Completed`](crate::url_mode::FlowOutcome::Completed)): the server's own
+    /// type, kept in the flows' store as JSON. The derive sets it from
+    /// `#[elicit(receipt = KeyEnding)]`, and to [`serde_json::Value`] without one.
+    type Receipt: Serialize + DeserializeOwned + Send + 'static;
+
     /// The page: named [`ElicitUrl::name`], its fields this type's, every one required.
     fn secret_page() -> &'static SecretPage;
 
@@ -72,26 +79,29 @@ pub trait SecretForm: ElicitUrl + Sized {
 }
 
 /// Where a [`SecretForm`]'s value goes: the server's vault, under the principal whose flow it is.
-/// It returns what the tool reads (a receipt, never the secret), or why it could not, in words
-/// the user may read on the page; as [`SecretSink`] does, with the secrets already read as `T`.
+/// It returns the type's [`Receipt`](SecretForm::Receipt), what the tool reads (never the
+/// secret), or a [`SinkError`] whose words the user may read on the page; as [`SecretSink`]
+/// does, with the secrets already read as `T`.
 ///
-/// A closure `Fn(&str, T) -> Result<Value, String>` is one.
-pub trait SecretFormSink<T>: Send + Sync + 'static {
+/// A closure `Fn(String, T) -> Result<T::Receipt, SinkError>` is one: the principal comes owned,
+/// so `|user, typed: ApiKey| ..` needs no annotation on `user`.
+pub trait SecretFormSink<T: SecretForm>: Send + Sync + 'static {
     /// Keeps `value` for `principal`.
-    fn store<'a>(&'a self, principal: &'a str, value: T) -> SinkFuture<'a>;
+    fn store(&self, principal: String, value: T) -> SinkFuture<'_, T::Receipt>;
 }
 
 impl<T, F> SecretFormSink<T> for F
 where
-    F: Fn(&str, T) -> Result<Value, String> + Send + Sync + 'static,
+    T: SecretForm,
+    F: Fn(String, T) -> Result<T::Receipt, SinkError> + Send + Sync + 'static,
 {
-    fn store<'a>(&'a self, principal: &'a str, value: T) -> SinkFuture<'a> {
+    fn store(&self, principal: String, value: T) -> SinkFuture<'_, T::Receipt> {
         Box::pin(ready(self(principal, value)))
     }
 }
 
-/// The [`SecretSink`] of a [`SecretForm`]'s page: the secrets read as `T`, then handed to the
-/// typed sink.
+/// The [`SecretSink`] of a [`SecretForm`]'s page: the secrets read as `T`, handed to the typed
+/// sink, and its receipt written as JSON for the store.
 pub(super) struct Typed<T, S> {
     sink: S,
     form: PhantomData<fn() -> T>,
@@ -107,14 +117,17 @@ impl<T, S> Typed<T, S> {
 }
 
 impl<T: SecretForm + 'static, S: SecretFormSink<T>> SecretSink for Typed<T, S> {
-    fn store<'a>(&'a self, principal: &'a str, secrets: Secrets) -> SinkFuture<'a> {
+    fn store(&self, principal: String, secrets: Secrets) -> SinkFuture<'_> {
         match T::from_secrets(secrets) {
-            Ok(value) => self.sink.store(principal, value),
+            Ok(value) => {
+                let stored = self.sink.store(principal, value);
+                Box::pin(async move { stored.await.and_then(receipt_json) })
+            }
             // Not from the page's own reading, which checks every field: names only, never a
             // value.
-            Err(violations) => Box::pin(ready(Err(format!(
+            Err(violations) => Box::pin(ready(Err(SinkError::fail(format!(
                 "The page's fields did not match the server's ({violations})."
-            )))),
+            ))))),
         }
     }
 }

@@ -563,15 +563,30 @@ impl Asker {
     /// - On both, a page that finished is read as it finished, whatever the client then
     ///   answered ([`FlowOutcome::of`]): the sink has the secret already.
     ///
+    /// - The receipt is read as `R`, the type the page's sink returns (`serde_json::Value` to
+    ///   read it untyped: `url_flow::<Value>`); a page of a declared type is asked with
+    ///   [`url_page`](Asker::url_page), which names `R` itself.
+    ///
     /// # Errors
     /// A [`Stop`]: return it with `?` inside [`respond`](super::respond). A server without
     /// flows, or a request with no principal, is refused (`-32603`, `-32600`) before anything is
-    /// asked; a store that cannot decide fails closed (`-32603`): never an acceptance.
-    pub async fn url_flow(
+    /// asked; a store that cannot decide fails closed (`-32603`): never an acceptance. A receipt
+    /// that does not read as `R` is an error (`-32603`) naming the page and the type
+    /// ([`ReceiptError`](crate::url_mode::ReceiptError)).
+    pub async fn url_flow<R: serde::de::DeserializeOwned>(
         &mut self,
         page: &str,
         message: impl Into<Text>,
-    ) -> Result<FlowOutcome, Stop> {
+    ) -> Result<FlowOutcome<R>, Stop> {
+        let outcome = self.url_flow_json(page, message.into()).await?;
+        outcome.receipt(page).map_err(|error| {
+            tracing::error!(target: events::ASK, parent: &self.span, page, %error, "unreadable receipt");
+            Stop::Error(ErrorData::internal_error(error.to_string(), None))
+        })
+    }
+
+    /// [`url_flow`](Asker::url_flow), its receipt as the store keeps it.
+    async fn url_flow_json(&mut self, page: &str, message: Text) -> Result<FlowOutcome, Stop> {
         let Some(flows) = self.flows.clone() else {
             return Err(Stop::Error(ErrorData::internal_error(
                 "`Asker::url_flow` needs the server's flows: configure them with \
@@ -586,7 +601,6 @@ impl Asker {
                 None,
             )));
         };
-        let message: Text = message.into();
         let now = UnixTime::now();
         let begin = |id| {
             Flow::new(id, page, principal.as_str(), self.call, message.as_ref())
@@ -851,8 +865,10 @@ impl Asker {
     }
 
     /// [`url_flow`](Asker::url_flow) for the page declared as the type `T` (a derived
-    /// [`SecretForm`](crate::page::SecretForm)): its page's name and its message. The server
-    /// serves that page with [`Pages::secret_form::<T>`](crate::page::Pages::secret_form).
+    /// [`SecretForm`](crate::page::SecretForm)): its page's name and its message, and its
+    /// receipt read as `T`'s [`Receipt`](crate::page::SecretForm::Receipt), the type its sink
+    /// returns (checked at compile time). The server serves that page with
+    /// [`Pages::secret_form::<T>`](crate::page::Pages::secret_form).
     ///
     /// ```no_run
     /// # use mcp_elicit::Elicit;
@@ -860,11 +876,18 @@ impl Asker {
     /// # use mcp_elicit::rmcp::{Asker, ToolResponse, respond};
     /// # use mcp_elicit::url_mode::FlowOutcome;
     /// # use rmcp::model::{CallToolResult, ContentBlock};
+    /// # use serde::{Deserialize, Serialize};
+    /// #[derive(Serialize, Deserialize)]
+    /// struct KeyEnding {
+    ///     ending: String,
+    /// }
+    ///
     /// /// Your Example Co. API key
     /// #[derive(Elicit)]
     /// #[elicit(
     ///     mode = "url",
-    ///     message = "Enter your Example Co. API key on our page, never in the chat."
+    ///     message = "Enter your Example Co. API key on our page, never in the chat.",
+    ///     receipt = KeyEnding
     /// )]
     /// struct ApiKey {
     ///     #[elicit(title = "API key", min_length = 20)]
@@ -874,7 +897,7 @@ impl Asker {
     /// async fn connect_api_key(mut asker: Asker) -> ToolResponse {
     ///     respond(async {
     ///         let text = match asker.url_page::<ApiKey>().await? {
-    ///             FlowOutcome::Completed(key) => format!("Connected the key ending {}.", key["ending"]),
+    ///             FlowOutcome::Completed(key) => format!("Connected the key ending {}.", key.ending),
     ///             _ => "Not connected.".to_owned(),
     ///         };
     ///         Ok(CallToolResult::success(vec![ContentBlock::text(text)]))
@@ -886,7 +909,9 @@ impl Asker {
     /// # Errors
     /// As [`url_flow`](Asker::url_flow).
     #[cfg(feature = "page")]
-    pub async fn url_page<T: crate::page::SecretForm>(&mut self) -> Result<FlowOutcome, Stop> {
+    pub async fn url_page<T: crate::page::SecretForm>(
+        &mut self,
+    ) -> Result<FlowOutcome<T::Receipt>, Stop> {
         self.url_flow(T::secret_page().name(), T::message()).await
     }
 

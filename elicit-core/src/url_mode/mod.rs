@@ -24,7 +24,7 @@ pub use flow::RedisFlowStore;
 #[cfg(feature = "mrtr")]
 pub use flow::{
     Abandonment, Claim, Flow, FlowError, FlowFuture, FlowId, FlowOutcome, FlowStatus, FlowStore,
-    Flows, FlowsError, InvalidFlowId, MemoryFlowStore,
+    Flows, FlowsError, InvalidFlowId, MemoryFlowStore, ReceiptError,
 };
 pub use form::ElicitUrl;
 pub use id::{ElicitationId, InvalidElicitationId};

@@ -25,7 +25,7 @@ use std::time::Duration;
 use axum::body::Body;
 use axum::http::{Request, StatusCode, header};
 use mcp_elicit::Revision;
-use mcp_elicit::page::{IdentifyFuture, Identity, Pages, SecretPage, Secrets};
+use mcp_elicit::page::{IdentifyFuture, Identity, Pages, SecretPage, Secrets, SinkError};
 use mcp_elicit::rmcp::{AskConfig, Asker, AskingServer, ToolResponse, respond};
 use mcp_elicit::schema::{Property, StringSchema};
 use mcp_elicit::state::UnixTime;
@@ -75,7 +75,10 @@ impl Keys {
                 )]));
             }
             let text = match asker
-                .url_flow("api_key", "Enter your Example Co. API key on our page.")
+                .url_flow::<serde_json::Value>(
+                    "api_key",
+                    "Enter your Example Co. API key on our page.",
+                )
                 .await?
             {
                 FlowOutcome::Completed(receipt) => format!("connected: {receipt}"),
@@ -86,6 +89,47 @@ impl Keys {
         })
         .await
     }
+
+    #[tool(description = "Connect the key, its receipt read typed.")]
+    async fn connect_typed(&self, mut asker: Asker) -> ToolResponse {
+        respond(async {
+            let text = match asker
+                .url_flow::<KeyEnding>("api_key", "Enter your key.")
+                .await?
+            {
+                FlowOutcome::Completed(key) => format!("connected the key ending {}", key.ending),
+                _ => "not connected".to_owned(),
+            };
+            Ok(CallToolResult::success(vec![ContentBlock::text(text)]))
+        })
+        .await
+    }
+
+    #[tool(description = "Connect the key, its receipt read as a type it is not.")]
+    async fn connect_mistyped(&self, mut asker: Asker) -> ToolResponse {
+        respond(async {
+            let outcome = asker
+                .url_flow::<Scopes>("api_key", "Enter your key.")
+                .await?;
+            Ok(CallToolResult::success(vec![ContentBlock::text(format!(
+                "{outcome:?}"
+            ))]))
+        })
+        .await
+    }
+}
+
+/// The receipt the clients here finish the page with, read as the tool's own type.
+#[derive(serde::Deserialize)]
+struct KeyEnding {
+    ending: String,
+}
+
+/// A receipt type the page does not return.
+#[derive(Debug, serde::Deserialize)]
+#[allow(dead_code, reason = "only read to fail")]
+struct Scopes {
+    scopes: Vec<String>,
 }
 
 #[tool_handler(name = "keys")]
@@ -307,7 +351,7 @@ fn api_key_pages(store: &MemoryFlowStore) -> (axum::Router, Arc<Mutex<Vec<String
     let stored = Arc::<Mutex<Vec<String>>>::default();
     let sink = {
         let stored = Arc::clone(&stored);
-        move |_: &str, mut secrets: Secrets| -> Result<Value, String> {
+        move |_, mut secrets: Secrets| -> Result<Value, SinkError> {
             let key = secrets.take("key").ok_or("no key")?;
             stored
                 .lock()
@@ -770,4 +814,37 @@ async fn on_2026_07_28_a_call_that_ends_abandons_its_flow() {
     let (code, body) = page_says(&store, &url).await;
     assert_eq!(code, StatusCode::GONE, "{body}");
     assert!(body.contains("This request has ended"), "{body}");
+}
+
+/// The tool reads the page's receipt as its own type, on both revisions; a receipt that is not
+/// that type is an error naming the page and the type, not a panic and not a success.
+#[tokio::test]
+async fn the_tool_reads_the_receipt_as_its_own_type_or_an_error_naming_page_and_type() {
+    for revision in [Revision::V2025_11_25, Revision::V2026_07_28] {
+        let store = MemoryFlowStore::new();
+        let session = connect(
+            revision,
+            server(&store, Duration::from_secs(10)),
+            Client::new(&store, User::OpenAndFinish),
+        )
+        .await;
+        let typed = rmcp::model::CallToolRequestParams::new("connect_typed");
+        let (text, is_error) = returned(
+            &within_a_while(session.client.call_tool(typed))
+                .await
+                .unwrap(),
+        );
+        assert_eq!(
+            (text.as_str(), is_error),
+            ("connected the key ending 4f2a", false),
+            "{revision:?}"
+        );
+        let mistyped = rmcp::model::CallToolRequestParams::new("connect_mistyped");
+        let error = within_a_while(session.client.call_tool(mistyped))
+            .await
+            .expect_err("an error, not a result");
+        let error = error.to_string();
+        assert!(error.contains("`api_key`"), "{revision:?}: {error}");
+        assert!(error.contains("Scopes"), "{revision:?}: {error}");
+    }
 }

@@ -19,7 +19,7 @@ use axum::response::{IntoResponse, Redirect};
 use http_body_util::BodyExt;
 use mcp_elicit::client::{Incoming, Scripted, Step};
 use mcp_elicit::mrtr::Rounds;
-use mcp_elicit::page::{IdentifyFuture, Identity, Pages, SecretPage, Secrets};
+use mcp_elicit::page::{IdentifyFuture, Identity, Pages, SecretPage, Secrets, SinkError};
 use mcp_elicit::rmcp::{
     AskConfig, Asker, AskingHttpService, AskingServer, HttpPrincipal, SessionBinding, TestKit,
     ToolResponse, respond,
@@ -227,7 +227,7 @@ async fn a_page_refusal_is_a_warning_naming_the_check_and_no_secret_reaches_the_
     let stored = Arc::new(Mutex::new(Vec::new()));
     let sink = {
         let stored = Arc::clone(&stored);
-        move |_: &str, mut secrets: Secrets| -> Result<Value, String> {
+        move |_, mut secrets: Secrets| -> Result<Value, SinkError> {
             let key = secrets.take("key").ok_or("no key")?;
             stored.lock().unwrap().push(key.expose_secret().to_owned());
             Ok(json!({ "saved": true }))
@@ -351,7 +351,7 @@ impl Keys {
         respond(async {
             Ok(
                 match asker
-                    .url_flow("api_key", "Enter your Example Co. API key.")
+                    .url_flow::<serde_json::Value>("api_key", "Enter your Example Co. API key.")
                     .await?
                 {
                     FlowOutcome::Completed(_) => "connected".to_owned(),
@@ -376,9 +376,7 @@ async fn a_url_flows_life_reads_in_the_log_under_its_call() {
     let pages = Pages::bind_loopback("me")
         .await
         .unwrap()
-        .secret(api_key_page(), |_: &str, _: Secrets| {
-            Ok(json!({ "saved": true }))
-        });
+        .secret(api_key_page(), |_, _: Secrets| Ok(json!({ "saved": true })));
     let asking = AskConfig::single_user("me").unwrap().with_pages(&pages);
     tokio::spawn(pages.serve());
 

@@ -17,7 +17,7 @@ use axum::http::{HeaderMap, Request, StatusCode, header};
 use axum::response::{IntoResponse, Redirect};
 use mcp_elicit::page::{
     IdentifyFuture, Identity, PageError, Pages, SecretPage, SecretSink, Secrets, SingleUser,
-    SinkFuture,
+    SinkError, SinkFuture,
 };
 use mcp_elicit::schema::{Property, StringSchema};
 use mcp_elicit::state::{KeyId, ParamsDigest, StateKey, StateKeys, UnixTime};
@@ -76,7 +76,7 @@ fn site_with(pages: impl FnOnce(Flows) -> Pages, store: MemoryFlowStore) -> Site
     let stored = Stored::default();
     let sink = {
         let stored = Arc::clone(&stored);
-        move |principal: &str, mut secrets: Secrets| -> Result<Value, String> {
+        move |principal: String, mut secrets: Secrets| -> Result<Value, SinkError> {
             let key = secrets.take("key").ok_or("no key")?;
             let key = key.expose_secret().to_owned();
             let ending = key[key.len() - 4..].to_owned();
@@ -729,10 +729,10 @@ async fn a_call_given_up_while_the_sink_stores_is_not_told_nothing_was_stored() 
     let flow = Arc::new(Mutex::new(None::<FlowId>));
     let sink = {
         let (store, flow) = (store.clone(), Arc::clone(&flow));
-        move |principal: &str, _: Secrets| -> Result<Value, String> {
+        move |principal: String, _: Secrets| -> Result<Value, SinkError> {
             let id = flow.lock().unwrap().expect("a flow");
             store
-                .abandon_now(&id, principal, Abandonment::Cancelled, UnixTime::now())
+                .abandon_now(&id, &principal, Abandonment::Cancelled, UnixTime::now())
                 .unwrap();
             Ok(json!({ "stored": true }))
         }
@@ -838,8 +838,8 @@ async fn a_sink_that_fails_fails_the_flow_with_its_words() {
     let site = site_of(MemoryFlowStore::new(), |flows| {
         Pages::new(flows, HeaderUser)
             .unwrap()
-            .secret(api_key_page(), |_: &str, _: Secrets| {
-                Err("The vault is down.".to_owned())
+            .secret(api_key_page(), |_, _: Secrets| {
+                Err::<Value, _>(SinkError::fail("The vault is down."))
             })
     });
     let id = site.flow_for("alice");
@@ -855,7 +855,7 @@ async fn a_sink_that_fails_fails_the_flow_with_its_words() {
 struct Stuck(Arc<Mutex<bool>>);
 
 impl SecretSink for Stuck {
-    fn store<'a>(&'a self, _: &'a str, _: Secrets) -> SinkFuture<'a> {
+    fn store(&self, _: String, _: Secrets) -> SinkFuture<'_> {
         Box::pin(async move {
             tokio::time::sleep(Duration::from_secs(3600)).await;
             *self.0.lock().unwrap() = true;
@@ -927,7 +927,7 @@ async fn on_loopback_only_the_pages_own_host_name_is_served() {
         .to_owned();
     assert!(host.starts_with("localhost:"), "{base}");
     let router = pages
-        .secret(api_key_page(), |_: &str, _: Secrets| Ok(json!({})))
+        .secret(api_key_page(), |_, _: Secrets| Ok(json!({})))
         .router();
     let loopback = ConnectInfo(SocketAddr::from(([127, 0, 0, 1], 50_000)));
     for (named, expected) in [
@@ -978,7 +978,7 @@ async fn whoever_binds_the_listener_only_the_pages_own_host_is_served() {
     let flows = Flows::new(store.clone(), &format!("http://localhost:{port}/elicit/")).unwrap();
     let router = Pages::new(flows, HeaderUser)
         .unwrap()
-        .secret(api_key_page(), |_: &str, _: Secrets| Ok(json!({})))
+        .secret(api_key_page(), |_, _: Secrets| Ok(json!({})))
         .router();
     let site = Site {
         store,
@@ -1095,7 +1095,7 @@ async fn cookies_are_host_prefixed_over_tls_and_named_by_their_port_over_http() 
             let flows = Flows::new(store.clone(), base).unwrap();
             Pages::new(flows, HeaderUser)
                 .unwrap()
-                .secret(api_key_page(), |_: &str, _: Secrets| Ok(json!({})))
+                .secret(api_key_page(), |_, _: Secrets| Ok(json!({})))
         });
         site.host = host;
         let id = site.flow_for("alice");

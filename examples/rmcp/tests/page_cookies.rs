@@ -15,7 +15,7 @@ use axum::http::header;
 use axum::response::IntoResponse;
 use axum::routing::get;
 use mcp_elicit::page::{
-    ExposeSecret, IdentifyFuture, Identity, Pages, SecretPage, Secrets, SingleUser,
+    ExposeSecret, IdentifyFuture, Identity, Pages, SecretPage, Secrets, SingleUser, SinkError,
 };
 use mcp_elicit::schema::{Property, StringSchema};
 use mcp_elicit::state::{ParamsDigest, UnixTime};
@@ -68,7 +68,7 @@ impl Site {
         let stored = Stored::default();
         let sink = {
             let stored = Arc::clone(&stored);
-            move |principal: &str, mut secrets: Secrets| -> Result<serde_json::Value, String> {
+            move |principal: String, mut secrets: Secrets| -> Result<serde_json::Value, SinkError> {
                 let key = secrets.take("key").ok_or("no key")?;
                 let key = key.expose_secret().to_owned();
                 stored.lock().unwrap().push((principal.to_owned(), key));

@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use mcp_elicit::page::{
-    IdentifyFuture, Identity, Pages, SecretPage, SecretSink, Secrets, SinkFuture,
+    IdentifyFuture, Identity, Pages, SecretPage, SecretSink, Secrets, SinkError, SinkFuture,
 };
 use mcp_elicit::schema::{Property, StringSchema};
 use mcp_elicit::state::{KeyId, ParamsDigest, StateKey, StateKeys, UnixTime};
@@ -191,7 +191,7 @@ impl Drop for Leaves {
 }
 
 impl SecretSink for Slow {
-    fn store<'a>(&'a self, _: &'a str, _: Secrets) -> SinkFuture<'a> {
+    fn store(&self, _: String, _: Secrets) -> SinkFuture<'_> {
         Box::pin(async move {
             self.entered.fetch_add(1, Ordering::SeqCst);
             let now = self.inside.fetch_add(1, Ordering::SeqCst) + 1;
@@ -330,7 +330,7 @@ async fn when_redis_fails_the_page_says_so_without_redis_s_words() {
     let stored = Arc::new(Mutex::new(Vec::new()));
     let sink = {
         let stored = Arc::clone(&stored);
-        move |_: &str, _: Secrets| -> Result<serde_json::Value, String> {
+        move |_, _: Secrets| -> Result<serde_json::Value, SinkError> {
             stored.lock().unwrap().push(());
             Ok(json!({}))
         }

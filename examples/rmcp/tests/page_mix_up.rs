@@ -232,13 +232,11 @@ async fn world(setup: Setup) -> World {
     let kept = Arc::clone(&connected);
     let router = Pages::new(flows, SingleUser::named("me"))
         .unwrap()
-        .authorization(honest_page, move |user: &str, _: Token| {
+        .authorization(honest_page, move |user: String, _: Token| {
             kept.lock().unwrap().push(user.to_owned());
             Ok(json!({ "connected": "Honest" }))
         })
-        .authorization(evil_page, |_: &str, _: Token| {
-            Ok(json!({ "connected": "Evil" }))
-        })
+        .authorization(evil_page, |_, _: Token| Ok(json!({ "connected": "Evil" })))
         .router();
     tokio::spawn(async move {
         axum::serve(

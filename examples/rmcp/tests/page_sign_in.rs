@@ -12,8 +12,8 @@ use std::time::Duration;
 use axum::Router;
 use axum::http::header;
 use mcp_elicit::page::{
-    ExposeSecret, Identity, Pages, Parts, SecretPage, Secrets, SignedIn, TokenSignIn, Verdict,
-    identity_fn,
+    ExposeSecret, Identity, Pages, Parts, SecretPage, Secrets, SignedIn, SinkError, TokenSignIn,
+    Verdict, identity_fn,
 };
 use mcp_elicit::rmcp::HttpPrincipal;
 use mcp_elicit::schema::{Property, StringSchema};
@@ -39,12 +39,12 @@ fn api_key_page(pages: Pages, stored: &Stored) -> Pages {
     .unwrap();
     pages.secret(
         page,
-        move |principal: &str, mut secrets: Secrets| -> Result<serde_json::Value, String> {
+        move |principal: String, mut secrets: Secrets| -> Result<serde_json::Value, SinkError> {
             let key = secrets.take("key").ok_or("no key")?;
             stored
                 .lock()
                 .unwrap()
-                .push((principal.to_owned(), key.expose_secret().to_owned()));
+                .push((principal, key.expose_secret().to_owned()));
             Ok(json!({}))
         },
     )

@@ -19,7 +19,9 @@ use axum::Router;
 use axum::body::{Body, Bytes};
 use axum::http::{Request, StatusCode, header};
 use axum::response::{IntoResponse, Redirect};
-use mcp_elicit::page::{ExposeSecret, IdentifyFuture, Identity, Pages, SecretPage, Secrets};
+use mcp_elicit::page::{
+    ExposeSecret, IdentifyFuture, Identity, Pages, SecretPage, Secrets, SinkError,
+};
 use mcp_elicit::schema::{Property, StringSchema};
 use mcp_elicit::state::{ParamsDigest, UnixTime};
 use mcp_elicit::url_mode::{Flow, FlowId, FlowStatus, Flows, MemoryFlowStore};
@@ -139,7 +141,7 @@ fn site(expected: &'static str) -> Site {
     let received = Arc::new(Mutex::new(Vec::new()));
     let sink = {
         let received = Arc::clone(&received);
-        move |_: &str, mut secrets: Secrets| -> Result<Value, String> {
+        move |_, mut secrets: Secrets| -> Result<Value, SinkError> {
             let key = secrets.take("key").ok_or("no key")?;
             received
                 .lock()

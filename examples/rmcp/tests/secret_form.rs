@@ -14,7 +14,7 @@ use axum::http::{Request, StatusCode, header};
 use axum::response::{IntoResponse, Redirect};
 use mcp_elicit::client::{Incoming, Scripted, Step};
 use mcp_elicit::page::{
-    ExposeSecret, IdentifyFuture, Identity, Pages, SecretForm, SecretString, Secrets,
+    ExposeSecret, IdentifyFuture, Identity, Pages, SecretForm, SecretString, Secrets, SinkError,
 };
 use mcp_elicit::rmcp::{AskConfig, Asker, AskingServer, TestKit, ToolResponse, respond};
 use mcp_elicit::state::{ParamsDigest, UnixTime};
@@ -96,14 +96,16 @@ fn site() -> Site {
     let (api_key, login) = (Arc::clone(&stored), Arc::clone(&stored));
     let router = Pages::new(flows, HeaderUser)
         .unwrap()
-        .secret_form(move |user: &str, typed: ApiKey| -> Result<Value, String> {
-            let key = typed.key.expose_secret().to_owned();
-            let ending = key[key.len() - 4..].to_owned();
-            api_key.lock().unwrap().push((user.to_owned(), vec![key]));
-            Ok(json!({ "ending": ending }))
-        })
         .secret_form(
-            move |user: &str, typed: DatabaseLogin| -> Result<Value, String> {
+            move |user: String, typed: ApiKey| -> Result<Value, SinkError> {
+                let key = typed.key.expose_secret().to_owned();
+                let ending = key[key.len() - 4..].to_owned();
+                api_key.lock().unwrap().push((user.to_owned(), vec![key]));
+                Ok(json!({ "ending": ending }))
+            },
+        )
+        .secret_form(
+            move |user: String, typed: DatabaseLogin| -> Result<Value, SinkError> {
                 let exposed = [typed.password, typed.one_time_code]
                     .iter()
                     .map(|s| s.expose_secret().to_owned())
@@ -306,14 +308,11 @@ async fn secrets_of_another_page_are_not_the_type_and_say_which_fields_are_missi
     let flows = Flows::new(store.clone(), BASE).unwrap();
     let router = Pages::new(flows, HeaderUser)
         .unwrap()
-        .secret(
-            ApiKey::secret_page().clone(),
-            |_: &str, secrets: Secrets| {
-                DatabaseLogin::from_secrets(secrets)
-                    .map(|_| json!({}))
-                    .map_err(|missing| missing.to_string())
-            },
-        )
+        .secret(ApiKey::secret_page().clone(), |_, secrets: Secrets| {
+            DatabaseLogin::from_secrets(secrets)
+                .map(|_| json!({}))
+                .map_err(|missing| SinkError::fail(missing.to_string()))
+        })
         .router();
     let site = Site {
         store,

@@ -178,8 +178,8 @@ impl World {
         )?
         .scope("openid");
         let router = Pages::new(flows, Alice)?
-            .authorization(honest, |_: &str, _: Token| Ok(json!({})))
-            .authorization(evil_page, |_: &str, _: Token| Ok(json!({})))
+            .authorization(honest, |_, _: Token| Ok(json!({})))
+            .authorization(evil_page, |_, _: Token| Ok(json!({})))
             .router();
         let site = Site::serve_on(listener, router)?;
         Ok(Self {

@@ -38,7 +38,7 @@ use elicit_browser_tests::{
 };
 use mcp_elicit::{
     mrtr::Rounds,
-    page::{AuthorizationPage, OidcSignIn, Pages, SecretPage, Secrets, Token},
+    page::{AuthorizationPage, OidcSignIn, Pages, SecretPage, Secrets, SinkError, Token},
     rmcp::{AskConfig, Asker, AskingServer, AskingService, ToolResponse, respond},
     schema::{Property, StringSchema},
     state::{ParamsDigest, UnixTime},
@@ -98,7 +98,10 @@ impl Tools {
     async fn connect_api_key(&self, mut asker: Asker) -> ToolResponse {
         respond(async {
             let outcome = asker
-                .url_flow("api_key", "Enter your Example Co. API key on our page.")
+                .url_flow::<serde_json::Value>(
+                    "api_key",
+                    "Enter your Example Co. API key on our page.",
+                )
                 .await?;
             Ok(CallToolResult::success(vec![ContentBlock::text(
                 described(outcome),
@@ -111,7 +114,7 @@ impl Tools {
     async fn connect_git(&self, mut asker: Asker) -> ToolResponse {
         respond(async {
             let outcome = asker
-                .url_flow("git", "Connect Example Git on our page.")
+                .url_flow::<serde_json::Value>("git", "Connect Example Git on our page.")
                 .await?;
             Ok(CallToolResult::success(vec![ContentBlock::text(
                 described(outcome),
@@ -486,7 +489,7 @@ impl World {
         let tokens = Kept::default();
         let key_sink = {
             let keys = Arc::clone(&keys);
-            move |principal: &str, mut typed: Secrets| -> Result<Value, String> {
+            move |principal: String, mut typed: Secrets| -> Result<Value, SinkError> {
                 let key = typed.take("key").ok_or("no key was typed")?;
                 let key = key.expose_secret().to_owned();
                 let ending = key[key.len() - 4..].to_owned();
@@ -496,7 +499,7 @@ impl World {
         };
         let token_sink = {
             let tokens = Arc::clone(&tokens);
-            move |principal: &str, token: Token| -> Result<Value, String> {
+            move |principal: String, token: Token| -> Result<Value, SinkError> {
                 let access = token.access_token.expose_secret().to_owned();
                 tokens.lock().unwrap().push((principal.to_owned(), access));
                 Ok(json!({ "connected": GIT_NAME }))

@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use elicit_browser_tests::Chromedriver;
-use mcp_elicit::page::{ExposeSecret, Pages, SecretPage, Secrets, TokenSignIn};
+use mcp_elicit::page::{ExposeSecret, Pages, SecretPage, Secrets, SinkError, TokenSignIn};
 use mcp_elicit::schema::{Property, StringSchema};
 use mcp_elicit::state::{ParamsDigest, UnixTime};
 use mcp_elicit::url_mode::{Flow, FlowId};
@@ -27,10 +27,10 @@ async fn alice_signs_in_with_her_token_then_types_the_secret_on_her_page() -> Te
     let stored: Arc<Mutex<Vec<(String, String)>>> = Arc::default();
     let sink = {
         let stored = Arc::clone(&stored);
-        move |principal: &str, mut secrets: Secrets| -> Result<serde_json::Value, String> {
+        move |principal: String, mut secrets: Secrets| -> Result<serde_json::Value, SinkError> {
             let key = secrets.take("key").ok_or("no key")?;
             let key = key.expose_secret().to_owned();
-            stored.lock().unwrap().push((principal.to_owned(), key));
+            stored.lock().unwrap().push((principal, key));
             Ok(json!({}))
         }
     };

@@ -225,6 +225,18 @@ impl MemoryFlowStore {
         Ok(finished)
     }
 
+    /// [`FlowStore::release`], without a future: nobody waiting is woken.
+    ///
+    /// # Errors
+    /// As [`Flow::released`], and [`FlowError::Unknown`].
+    pub fn release_now(&self, claim: &Claim, now: UnixTime) -> Result<Flow, FlowError> {
+        let mut flows = self.lock();
+        let held = flows.flows.get_mut(&claim.id()).ok_or(FlowError::Unknown)?;
+        let released = held.flow.clone().released(claim, now)?;
+        held.flow = released.clone();
+        Ok(released)
+    }
+
     /// [`FlowStore::abandon`], without a future.
     ///
     /// # Errors
@@ -282,6 +294,10 @@ impl FlowStore for MemoryFlowStore {
         now: UnixTime,
     ) -> FlowFuture<'_, Flow> {
         Box::pin(ready(self.finish_now(claim, result, now)))
+    }
+
+    fn release(&self, claim: &Claim, now: UnixTime) -> FlowFuture<'_, Flow> {
+        Box::pin(ready(self.release_now(claim, now)))
     }
 
     fn abandon(

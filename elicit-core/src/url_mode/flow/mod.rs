@@ -59,6 +59,7 @@ use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
 
+use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 pub use flows::{Flows, FlowsError};
@@ -158,12 +159,16 @@ impl std::error::Error for InvalidFlowId {}
 /// The outcome of a URL question that started a [`Flow`]: what the *step* came to, not only
 /// whether the user agreed to open the page. There is no `Accept`: agreeing to open the page is
 /// never read as done.
+///
+/// `R` is the receipt the page's sink returned, read as the server's own type: the store keeps
+/// it as JSON (so it crosses replicas), and [`receipt`](FlowOutcome::receipt) reads it back as
+/// `R`. Untyped code reads `FlowOutcome` (`R` = [`Value`]).
 #[derive(Debug, Clone, PartialEq)]
 #[must_use = "only `Completed` means the step on the page was done"]
 #[non_exhaustive]
-pub enum FlowOutcome {
-    /// The page finished the step: the value it handed back (a receipt, never the secret).
-    Completed(Value),
+pub enum FlowOutcome<R = Value> {
+    /// The page finished the step: the receipt its sink handed back (never the secret).
+    Completed(R),
     /// The user opened the page, and the step there failed: why, in words the user may read.
     Failed(String),
     /// The user agreed to open the page, and the step was not finished before the flow expired.
@@ -209,7 +214,85 @@ impl FlowOutcome {
             (FlowStatus::Pending | FlowStatus::Opened, UrlOutcome::Accept) => return None,
         })
     }
+
+    /// The outcome with its receipt read as `R` (the page's sink's own type, which the store
+    /// keeps as JSON); every other outcome as it is.
+    ///
+    /// ```
+    /// # extern crate elicit_core as mcp_elicit;
+    /// use mcp_elicit::url_mode::FlowOutcome;
+    /// use serde_json::json;
+    ///
+    /// #[derive(Debug, serde::Deserialize)]
+    /// struct KeyEnding {
+    ///     ending: String,
+    /// }
+    ///
+    /// let read = FlowOutcome::Completed(json!({ "ending": "4f2a" })).receipt::<KeyEnding>("api_key");
+    /// assert!(matches!(read, Ok(FlowOutcome::Completed(key)) if key.ending == "4f2a"));
+    /// let wrong = FlowOutcome::Completed(json!({ "end": 4 })).receipt::<KeyEnding>("api_key");
+    /// assert!(wrong.unwrap_err().to_string().contains("api_key"));
+    /// ```
+    ///
+    /// # Errors
+    /// [`ReceiptError`], naming the page and `R`, for a receipt that does not read as `R` (a
+    /// page served with another sink than the tool expects, or a receipt type changed while
+    /// flows were open).
+    pub fn receipt<R: DeserializeOwned>(self, page: &str) -> Result<FlowOutcome<R>, ReceiptError> {
+        Ok(match self {
+            FlowOutcome::Completed(value) => {
+                FlowOutcome::Completed(R::deserialize(value).map_err(|error| ReceiptError {
+                    page: page.to_owned(),
+                    receipt: std::any::type_name::<R>(),
+                    reason: error.to_string(),
+                })?)
+            }
+            FlowOutcome::Failed(why) => FlowOutcome::Failed(why),
+            FlowOutcome::Expired => FlowOutcome::Expired,
+            FlowOutcome::NotFinished => FlowOutcome::NotFinished,
+            FlowOutcome::Abandoned => FlowOutcome::Abandoned,
+            FlowOutcome::Decline => FlowOutcome::Decline,
+            FlowOutcome::Cancel => FlowOutcome::Cancel,
+            FlowOutcome::NoReply => FlowOutcome::NoReply,
+        })
+    }
 }
+
+/// A page's receipt that does not read as the type the tool asked for
+/// ([`FlowOutcome::receipt`]): the page, the type, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReceiptError {
+    page: String,
+    receipt: &'static str,
+    reason: String,
+}
+
+impl ReceiptError {
+    /// The page whose receipt it was.
+    #[must_use]
+    pub fn page(&self) -> &str {
+        &self.page
+    }
+
+    /// The type it was read as (its Rust name).
+    #[must_use]
+    pub fn receipt(&self) -> &str {
+        self.receipt
+    }
+}
+
+impl fmt::Display for ReceiptError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "the receipt of the page `{}` does not read as `{}`: {} (serve the page with a sink \
+             that returns that type)",
+            self.page, self.receipt, self.reason
+        )
+    }
+}
+
+impl std::error::Error for ReceiptError {}
 
 /// Where a flow is.
 #[derive(Debug, Clone, PartialEq)]
@@ -452,6 +535,31 @@ impl Flow {
         result: Result<Value, String>,
         now: UnixTime,
     ) -> Result<Self, FlowError> {
+        self = self.held_by(claim, now)?;
+        self.status = match result {
+            Ok(value) => FlowStatus::Completed(value),
+            Err(why) => FlowStatus::Failed(why),
+        };
+        Ok(self)
+    }
+
+    /// Releasing `claim` without finishing the flow, as every store decides it: the sink asked
+    /// the user to try again, so the flow stays opened, unclaimed, and the next submission may
+    /// claim it at once. Only under the claim that holds it now, as
+    /// [`finished`](Flow::finished). The count of [`claims`](Flow::claims) stays: it counts
+    /// the submissions that reached a sink, which bounds how often a page asks again.
+    ///
+    /// # Errors
+    /// As [`Flow::finished`].
+    pub fn released(self, claim: &Claim, now: UnixTime) -> Result<Self, FlowError> {
+        let mut flow = self.held_by(claim, now)?;
+        flow.claimed_until = None;
+        Ok(flow)
+    }
+
+    /// The flow at `now`, if `claim` holds it: the last claim made, before it runs out, on an
+    /// opened flow of the claim's owner and browser.
+    fn held_by(mut self, claim: &Claim, now: UnixTime) -> Result<Self, FlowError> {
         self = self.at(now);
         if self.id != claim.flow.id {
             return Err(FlowError::ClaimLapsed);
@@ -468,10 +576,6 @@ impl Flow {
         if !holds {
             return Err(FlowError::ClaimLapsed);
         }
-        self.status = match result {
-            Ok(value) => FlowStatus::Completed(value),
-            Err(why) => FlowStatus::Failed(why),
-        };
         Ok(self)
     }
 
@@ -720,7 +824,9 @@ pub type FlowFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T, FlowError>> +
 ///     last claim, before its [`until`](Claim::until), finishes the flow (a fencing token);
 ///   - two finishes of one flow: at most one succeeds, and a finished flow stays finished;
 ///   - a finish racing an `abandon`: whichever is written first wins, and the other reads the
-///     flow as it is.
+///     flow as it is;
+///   - a release under a claim that ran out or was followed: refused as its finish would be,
+///     so it never frees a flow another submission holds.
 /// - Decide on the caller's `now`: the pages read it from the clock they cut a sink by, so a
 ///   claim's end and its sink's deadline are one instant. Replicas' clocks must agree well
 ///   within a second (NTP): the pages cut a sink a second before its claim runs out.
@@ -766,6 +872,11 @@ pub trait FlowStore: Send + Sync {
         result: Result<Value, String>,
         now: UnixTime,
     ) -> FlowFuture<'_, Flow>;
+
+    /// The submission holding `claim` lets the flow go unfinished ([`Flow::released`]): its
+    /// sink asked the user to try again. The flow stays open and unclaimed; nobody waiting in
+    /// [`finished`](FlowStore::finished) is woken.
+    fn release(&self, claim: &Claim, now: UnixTime) -> FlowFuture<'_, Flow>;
 
     /// `principal` (the asking side, no browser) ends the flow before it is finished, because of
     /// `why` ([`Flow::abandoned`]), which the store keeps with the flow for its page to say.
@@ -817,6 +928,9 @@ impl<S: FlowStore + ?Sized> FlowStore for Arc<S> {
         now: UnixTime,
     ) -> FlowFuture<'_, Flow> {
         (**self).finish(claim, result, now)
+    }
+    fn release(&self, claim: &Claim, now: UnixTime) -> FlowFuture<'_, Flow> {
+        (**self).release(claim, now)
     }
     fn abandon(
         &self,

@@ -662,6 +662,21 @@ impl FlowStore for RedisFlowStore {
         })
     }
 
+    fn release(&self, claim: &Claim, now: UnixTime) -> FlowFuture<'_, Flow> {
+        let claim = claim.clone();
+        Box::pin(async move {
+            // Nobody waiting is woken: the flow is still open.
+            self.change(
+                &claim.id(),
+                now,
+                false,
+                |flow| flow.released(&claim, now),
+                |flow| flow,
+            )
+            .await
+        })
+    }
+
     fn abandon(
         &self,
         id: &FlowId,
