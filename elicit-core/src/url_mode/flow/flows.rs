@@ -82,8 +82,8 @@ impl Flows {
     ///
     /// # Errors
     /// [`FlowsError`]: the URL policy's refusal, or a base that is not one.
-    pub fn new(store: impl FlowStore + 'static, base: &str) -> Result<Self, FlowsError> {
-        Self::with_base(store, ElicitationUrl::parse(base)?)
+    pub fn new(store: impl FlowStore + 'static, base: impl AsRef<str>) -> Result<Self, FlowsError> {
+        Self::with_base(store, ElicitationUrl::parse(base.as_ref())?)
     }
 
     /// [`new`](Flows::new) with a base already checked (e.g. under
