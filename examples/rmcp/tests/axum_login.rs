@@ -217,6 +217,105 @@ async fn alice_signs_in_on_the_login_page_and_her_key_finishes_her_flow_with_the
     assert_eq!(vault["alice"].expose_secret(), KEY);
 }
 
+/// A 2026-07-28 `tools/call` of `connect_api_key` (stateless: the client is in its `_meta`), with
+/// `browser`'s cookies; `retry` is the previous round's answer: its URL request accepted, its
+/// state sent back. The JSON-RPC response, read from the event stream.
+async fn call_tool(
+    browser: &reqwest::Client,
+    origin: &str,
+    retry: Option<&serde_json::Value>,
+) -> serde_json::Value {
+    let mut params = json!({
+        "name": "connect_api_key",
+        "arguments": {},
+        "_meta": {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": { "elicitation": { "url": {} } },
+            "io.modelcontextprotocol/clientInfo": { "name": "test", "version": "0" }
+        }
+    });
+    if let Some(asked) = retry {
+        let accept: serde_json::Map<String, serde_json::Value> = asked["inputRequests"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(|key| (key.clone(), json!({ "action": "accept" })))
+            .collect();
+        params["inputResponses"] = json!(accept);
+        params["requestState"] = asked["requestState"].clone();
+    }
+    let request = json!({ "jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params });
+    let response = browser
+        .post(format!("{origin}/mcp"))
+        .header(header::ACCEPT, "application/json, text/event-stream")
+        .header(header::CONTENT_TYPE, "application/json")
+        .header("mcp-protocol-version", "2026-07-28")
+        .header("mcp-method", "tools/call")
+        .header("mcp-name", "connect_api_key")
+        .body(request.to_string())
+        .send()
+        .await
+        .unwrap();
+    let status = response.status();
+    let body = response.text().await.unwrap();
+    assert_eq!(status, 200, "{body}");
+    let data = body
+        .lines()
+        .filter_map(|line| line.strip_prefix("data: "))
+        .find(|data| data.contains(r#""id":1"#))
+        .unwrap_or_else(|| panic!("no response in {body}"));
+    serde_json::from_str(data).unwrap()
+}
+
+/// The whole way round: alice's MCP client (her session cookie) calls the tool, which asks for
+/// the page; her browser opens it and types the key; the client's retry reads the receipt.
+#[tokio::test]
+async fn alices_tool_call_sends_her_to_the_page_and_reads_the_receipt_of_her_key() {
+    let server = server().await;
+    let alice = browser();
+    let signed_in = server
+        .log_in(&alice, "alice", "correct horse battery staple", "/")
+        .await;
+    assert_eq!(signed_in.status, 303, "{}", signed_in.body);
+
+    let asked = call_tool(&alice, &server.origin, None).await;
+    let result = &asked["result"];
+    assert_eq!(result["resultType"], "input_required", "{asked}");
+    let requests = result["inputRequests"].as_object().unwrap();
+    assert_eq!(requests.len(), 1, "{asked}");
+    let request = requests.values().next().unwrap();
+    let page = request["params"]["url"].as_str().unwrap().to_owned();
+    assert!(
+        page.starts_with(&format!("{}/elicit/", server.origin)),
+        "{page}"
+    );
+
+    let shown = get(&alice, &page).await;
+    assert_eq!(shown.status, 200, "{}", shown.body);
+    let typed = post(
+        &alice,
+        &server.origin,
+        &page,
+        &[("_csrf", &csrf(&shown.body)), ("key", KEY)],
+    )
+    .await;
+    assert_eq!(typed.status, 200, "{}", typed.body);
+
+    // Bob, signed in, sending alice's round back: her state is sealed to her.
+    let bob = browser();
+    let bob_in = server.log_in(&bob, "bob", "tr0ub4dor&3", "/").await;
+    assert_eq!(bob_in.status, 303, "{}", bob_in.body);
+    let refused = call_tool(&bob, &server.origin, Some(result)).await;
+    assert_eq!(refused["error"]["code"], -32602, "{refused}");
+
+    let done = call_tool(&alice, &server.origin, Some(result)).await;
+    assert_eq!(
+        done["result"]["content"][0]["text"], "Connected the key ending cdef.",
+        "{done}"
+    );
+    assert_eq!(server.vault.lock().unwrap()["alice"].expose_secret(), KEY);
+}
+
 #[tokio::test]
 async fn bob_signed_in_is_refused_on_alices_page() {
     let server = server().await;
