@@ -195,6 +195,9 @@ pub struct FieldOpts {
     pub format: Option<SpannedValue<String>>,
     pub min_length: Option<SpannedValue<u32>>,
     pub max_length: Option<SpannedValue<u32>>,
+    /// A page field's regular expression, which the whole value must match (the string literal,
+    /// for its span: an error in the pattern points at it).
+    pub pattern: Option<syn::LitStr>,
     pub minimum: Option<SpannedValue<Number>>,
     pub maximum: Option<SpannedValue<Number>>,
     pub min_items: Option<SpannedValue<u32>>,

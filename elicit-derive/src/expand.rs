@@ -401,6 +401,7 @@ fn expand_page(page: &Page) -> TokenStream {
     let mut takes = Vec::new();
     let mut vars = Vec::new();
     let mut assigns = Vec::new();
+    let mut patterns = Vec::new();
     for (i, f) in page.fields.iter().enumerate() {
         let ty = &f.ty;
         let field_name = &f.name;
@@ -412,6 +413,9 @@ fn expand_page(page: &Page) -> TokenStream {
         properties.push(quote! {
             (#ops.property)(#field_name, #title, #description, #min_length, #max_length)
         });
+        if let Some(pattern) = &f.pattern {
+            patterns.push(quote!((#field_name, #pattern)));
+        }
         let var = syn::Ident::new(&format!("__field{i}"), Span::call_site());
         takes.push(quote! { let #var = (#ops.take)(&mut secrets, #field_name, &mut missing); });
         let field_ident = &f.ident;
@@ -440,6 +444,7 @@ fn expand_page(page: &Page) -> TokenStream {
                             <Self as _elicit::__private::ElicitUrl>::name(),
                             #heading,
                             _elicit::__private::Vec::from([#(#properties),*]),
+                            &[#(#patterns),*],
                         )
                     })
                 }

@@ -59,7 +59,7 @@ pub struct Page {
     /// The page's heading: `title = ".."`, else the doc comment.
     pub heading: String,
     /// Every field a secret (`SecretString`), with only the keys a secret takes (`title`,
-    /// `description`, `min_length`, `max_length`, `rename`): the rules saw to that.
+    /// `description`, `min_length`, `max_length`, `pattern`, `rename`): the rules saw to that.
     pub fields: Vec<Field>,
     /// Fields skipped from the page; filled with `Default::default()`.
     pub skipped: Vec<syn::Ident>,
@@ -85,6 +85,8 @@ pub struct Field {
     pub format: Option<(String, Span)>,
     pub min_length: Option<u32>,
     pub max_length: Option<u32>,
+    /// A page field's `pattern = ".."` (the rules kept it off a form's field).
+    pub pattern: Option<String>,
     pub minimum: Option<Number>,
     pub maximum: Option<Number>,
     pub min_items: Option<u32>,
@@ -391,6 +393,7 @@ impl Field {
             format: f.format.as_ref().map(|v| (v.as_str().to_owned(), v.span())),
             min_length: f.min_length.as_ref().map(|v| **v),
             max_length: f.max_length.as_ref().map(|v| **v),
+            pattern: f.pattern.as_ref().map(syn::LitStr::value),
             minimum: f.minimum.as_ref().map(|v| **v),
             maximum: f.maximum.as_ref().map(|v| **v),
             min_items: f.min_items.as_ref().map(|v| **v),

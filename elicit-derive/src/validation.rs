@@ -57,6 +57,7 @@ pub fn validate(input: &syn::DeriveInput, attributes: &Attributes) -> Result<Mod
                     for field in &fields {
                         page_field_is_a_secret(field, errors);
                         page_field_takes_only_what_a_secret_takes(field, errors);
+                        pattern_is_a_regular_expression(field, errors);
                     }
                     page_asks_something(opts, &fields, errors);
                 } else if attributes.target.is_url {
@@ -70,6 +71,7 @@ pub fn validate(input: &syn::DeriveInput, attributes: &Attributes) -> Result<Mod
                     for field in &fields {
                         type_is_a_form_field(field, errors);
                         secret_is_not_asked_in_a_form(field, errors);
+                        pattern_is_not_on_a_form_field(field, errors);
                         not_secret_gives_a_reason(field, errors);
                         attributes_fit_the_field_kind(field, errors);
                         legacy_enum_names_is_on_a_single_select(field, errors);
@@ -429,6 +431,19 @@ fn secret_is_not_asked_in_a_form(field: &FieldView<'_>, errors: &mut Errors) {
     }
 }
 
+/// The spec's `StringSchema` has no `pattern`: a form's field cannot carry one.
+fn pattern_is_not_on_a_form_field(field: &FieldView<'_>, errors: &mut Errors) {
+    if let Some(pattern) = &field.opts.pattern {
+        errors.spanned(
+            pattern,
+            format!(
+                "`pattern` cannot be on `{}`, a form's field: the spec's `StringSchema` has no `pattern`, so the client would never see it; use a `format` (`email`, `uri`, `date`, `date-time`), or ask for a secret on a URL page (`#[elicit(mode = \"url\")]` with a `SecretString` field), whose fields take one",
+                field.name
+            ),
+        );
+    }
+}
+
 fn not_secret_gives_a_reason(field: &FieldView<'_>, errors: &mut Errors) {
     if let Some(reason) = &field.opts.not_secret
         && reason.trim().is_empty()
@@ -632,6 +647,46 @@ fn page_field_is_a_secret(field: &FieldView<'_>, errors: &mut Errors) {
     );
 }
 
+/// A page field's `pattern` is a regular expression the page can check: parsed by
+/// `regex-syntax`, the `regex` crate's own parser (its default limits: those the page's `regex`
+/// uses), so what compiles here compiles on the page. The error is on the string literal, with
+/// the parser's own words and where in the pattern.
+fn pattern_is_a_regular_expression(field: &FieldView<'_>, errors: &mut Errors) {
+    let Some(pattern) = &field.opts.pattern else {
+        return;
+    };
+    let written = pattern.value();
+    let why = match regex_syntax::Parser::new().parse(&written) {
+        Ok(_) => return,
+        Err(regex_syntax::Error::Parse(error)) => {
+            format!("{} (at {})", error.kind(), at(&written, error.span()))
+        }
+        Err(regex_syntax::Error::Translate(error)) => {
+            format!("{} (at {})", error.kind(), at(&written, error.span()))
+        }
+        Err(error) => error.to_string(),
+    };
+    errors.spanned(
+        pattern,
+        format!(
+            "the `pattern` of `{}` is not a regular expression the page can check (the `regex` crate's syntax): {why}",
+            field.name
+        ),
+    );
+}
+
+/// Where in a pattern an error is: the characters it covers, or the offset where it starts.
+fn at(pattern: &str, span: &regex_syntax::ast::Span) -> String {
+    let covered = pattern
+        .get(span.start.offset..span.end.offset)
+        .unwrap_or("");
+    if covered.is_empty() {
+        format!("offset {}", span.start.offset)
+    } else {
+        format!("`{covered}`, offset {}", span.start.offset)
+    }
+}
+
 /// What a form's field may say and a secret cannot: each key with why.
 fn page_field_takes_only_what_a_secret_takes(field: &FieldView<'_>, errors: &mut Errors) {
     let f = field.opts;
@@ -645,7 +700,7 @@ fn page_field_takes_only_what_a_secret_takes(field: &FieldView<'_>, errors: &mut
         (
             "format",
             f.format.as_ref().map(|v| v.span()),
-            "a secret is checked by its length only",
+            "a secret is checked by its length and its `pattern`",
         ),
         (
             "minimum",
@@ -692,7 +747,7 @@ fn page_field_takes_only_what_a_secret_takes(field: &FieldView<'_>, errors: &mut
             errors.at(
                 span,
                 format!(
-                    "`{key}` does not apply to `{}`, a secret the user types on a URL page ({why}): remove it; a page's field takes `title`, `description`, `min_length`, `max_length` and `rename`",
+                    "`{key}` does not apply to `{}`, a secret the user types on a URL page ({why}): remove it; a page's field takes `title`, `description`, `min_length`, `max_length`, `pattern` and `rename`",
                     field.name
                 ),
             );
@@ -938,6 +993,35 @@ mod tests {
                 }
             }),
             10
+        );
+    }
+
+    #[test]
+    fn a_page_field_pattern_is_a_regular_expression() {
+        let page = |pattern: &str| -> syn::DeriveInput {
+            parse_quote! { /// Heading.
+                #[elicit(mode = "url", message = "Why.")]
+                struct A { #[elicit(pattern = #pattern)] a: SecretString }
+            }
+        };
+        assert_eq!(errors(page("ex_[A-Za-z0-9]{20,}")), 0);
+        assert_eq!(errors(page(r"(?i)\p{Greek}+\d{2}")), 0);
+        // Syntax (`Parse`), and a class the parser knows but Unicode has not (`Translate`).
+        assert_eq!(errors(page("ex_[A-Z")), 1);
+        assert_eq!(errors(page(r"\p{Klingon}")), 1);
+        let Ok(Model::Page(page)) = check(&page("ex_.+")) else {
+            panic!("a page")
+        };
+        assert_eq!(page.fields[0].pattern.as_deref(), Some("ex_.+"));
+    }
+
+    #[test]
+    fn pattern_is_not_on_a_form_field() {
+        assert_eq!(
+            errors(parse_quote! { /// Why.
+                struct A { #[elicit(pattern = "^[a-z]+$")] branch: String }
+            }),
+            1
         );
     }
 

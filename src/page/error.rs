@@ -25,6 +25,15 @@ pub enum PageError {
     ReservedField,
     /// A rule of a form's fields is broken (names, titles, lengths).
     Schema(crate::schema::SchemaError),
+    /// A field's `pattern` ([`SecretPage::with_pattern`](super::SecretPage::with_pattern)) cannot
+    /// be used.
+    Pattern {
+        /// The field (at most 64 characters of its name).
+        field: String,
+        /// Why: the `regex` crate's own error (where in the pattern, and what is wrong), or the
+        /// rule broken.
+        why: String,
+    },
     /// The flows' base URL.
     Flows(FlowsError),
     /// The keys that seal the CSRF tokens.
@@ -68,6 +77,11 @@ impl fmt::Display for PageError {
                 f.write_str("no field of a page may be named `_csrf`: the page's token has it")
             }
             PageError::Schema(error) => fmt::Display::fmt(error, f),
+            PageError::Pattern { field, why } => write!(
+                f,
+                "field `{field}`: `pattern` must be a regular expression the page can check \
+                 (the `regex` crate's syntax): {why}"
+            ),
             PageError::Flows(error) => fmt::Display::fmt(error, f),
             PageError::Keys(error) => fmt::Display::fmt(error, f),
             PageError::Io(error) => write!(f, "the pages' listener: {error}"),

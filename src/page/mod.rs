@@ -66,7 +66,6 @@ use respond::{
 };
 
 use crate::events::{self, Check, Principal, ShortFlow};
-use crate::schema::Rule;
 use crate::state::{Binding, ParamsDigest, StateKeys, UnixTime};
 use crate::url_mode::{Claim, Flow, FlowError, FlowId, FlowStatus, Flows};
 
@@ -760,7 +759,7 @@ impl Shared {
         &self,
         visit: &Visit,
         flow: &Flow,
-        errors: &[(String, Rule)],
+        errors: &[(String, secret::Refused)],
     ) -> Result<String, Response> {
         self.form_noting(visit, flow, errors, None)
     }
@@ -771,7 +770,7 @@ impl Shared {
         &self,
         visit: &Visit,
         flow: &Flow,
-        errors: &[(String, Rule)],
+        errors: &[(String, secret::Refused)],
         notice: Option<&str>,
     ) -> Result<String, Response> {
         let kind = self.page_of(flow)?;

@@ -36,6 +36,37 @@ pub struct SecretPage {
     name: Text,
     title: Text,
     schema: RequestedSchema,
+    /// The fields' [patterns](SecretPage::with_pattern), by field name.
+    patterns: Vec<FieldPattern>,
+}
+
+/// A field's `pattern`: as written, and compiled to match the whole value.
+#[derive(Debug, Clone)]
+struct FieldPattern {
+    field: String,
+    written: String,
+    whole: regex::Regex,
+}
+
+/// Why the page refused what was typed in a field: a rule of its schema, or its
+/// [pattern](SecretPage::with_pattern). Neither holds the value.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) enum Refused {
+    /// A rule of the field's [`StringSchema`](crate::schema::StringSchema).
+    Rule(Rule),
+    /// The value does not match the field's pattern.
+    Pattern,
+}
+
+impl fmt::Display for Refused {
+    /// What follows the field's label on the page: never the value, nor the pattern (which
+    /// only a developer reads; the field's description says the expected form in words).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Refused::Rule(rule) => fmt::Display::fmt(&rule.for_user(), f),
+            Refused::Pattern => f.write_str("must match the expected format"),
+        }
+    }
 }
 
 /// The hidden field that carries the CSRF token; no field of a page may take its name.
@@ -78,7 +109,79 @@ impl SecretPage {
             name,
             title: title.into(),
             schema,
+            patterns: Vec::new(),
         })
+    }
+
+    /// The page, with `field`'s value held to `pattern`: a regular expression in the syntax of
+    /// the [`regex`](https://docs.rs/regex) crate, which the whole value must match (as if
+    /// written `^(?:pattern)$`). It is checked on the page when the user submits, after the
+    /// field's lengths; a value that does not match re-shows the page (422) with "*Field* must
+    /// match the expected format." under the field, never the value, and nothing reaches the
+    /// sink. Say the expected form in the field's description, which the page shows.
+    ///
+    /// The spec's `StringSchema` has no `pattern`, so a form cannot carry one; a page's field
+    /// never leaves the server, so it can. The page sends no HTML `pattern` attribute: a
+    /// browser reads one in JavaScript's syntax, which is not this one.
+    ///
+    /// ```
+    /// use mcp_elicit::page::SecretPage;
+    /// use mcp_elicit::schema::{Property, StringSchema};
+    ///
+    /// let page = SecretPage::new(
+    ///     "api_key",
+    ///     "Your Example Co. API key",
+    ///     vec![Property::new("key", StringSchema::new().max_length(200))
+    ///         .title("API key")
+    ///         .description("It starts with ex_: Settings → API keys on example.com")],
+    /// )?
+    /// .with_pattern("key", "ex_[A-Za-z0-9]{20,}")?;
+    /// assert_eq!(page.pattern("key"), Some("ex_[A-Za-z0-9]{20,}"));
+    ///
+    /// let bad = page.clone().with_pattern("key", "ex_[A-Z");
+    /// assert!(bad.unwrap_err().to_string().starts_with("field `key`: `pattern`"));
+    /// # Ok::<(), mcp_elicit::page::PageError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`PageError::Pattern`], naming the field: `pattern` is not a regular expression (the
+    /// error says where and why), compiles larger than the `regex` crate's default size
+    /// limit, or `field` is not one of the page's fields or has a pattern already.
+    pub fn with_pattern(
+        mut self,
+        field: impl Into<String>,
+        pattern: impl Into<String>,
+    ) -> Result<Self, PageError> {
+        let (field, written) = (field.into(), pattern.into());
+        let refused = |why: String| PageError::Pattern {
+            field: field.chars().take(64).collect(),
+            why,
+        };
+        if self.schema.property(&field).is_none() {
+            return Err(refused("the page has no such field".to_owned()));
+        }
+        if self.pattern(&field).is_some() {
+            return Err(refused("the field has a pattern already".to_owned()));
+        }
+        // The pattern alone first: wrapped, `a)|(b` would parse, and mean something else.
+        regex::Regex::new(&written).map_err(|error| refused(error.to_string()))?;
+        let whole = regex::Regex::new(&format!(r"\A(?:{written})\z"))
+            .map_err(|error| refused(error.to_string()))?;
+        self.patterns.push(FieldPattern {
+            field,
+            written,
+            whole,
+        });
+        Ok(self)
+    }
+
+    /// The `pattern` of `field`, as written ([`with_pattern`](SecretPage::with_pattern)).
+    #[must_use]
+    pub fn pattern(&self, field: &str) -> Option<&str> {
+        self.patterns
+            .iter()
+            .find(|pattern| pattern.field == field)
+            .map(|pattern| pattern.written.as_str())
     }
 
     /// The page's name.
@@ -101,7 +204,7 @@ impl SecretPage {
 
     /// The form's fields as HTML: a password input per field, with `errors` (by field) under
     /// each.
-    pub(super) fn render_fields(&self, errors: &[(String, Rule)]) -> String {
+    pub(super) fn render_fields(&self, errors: &[(String, Refused)]) -> String {
         let mut html = String::new();
         for field in self.fields() {
             let name = escape(field.name());
@@ -123,23 +226,24 @@ impl SecretPage {
                 "<input type=\"password\" id=\"f-{name}\" name=\"{name}\" required \
                  autocomplete=\"off\" spellcheck=\"false\"{bounds}>\n"
             ));
-            for (_, rule) in errors.iter().filter(|(f, _)| f == field.name()) {
+            for (_, refused) in errors.iter().filter(|(f, _)| f == field.name()) {
                 html.push_str(&format!(
                     "<p class=\"error\">{} {}.</p>\n",
                     escape(field.title_text().unwrap_or(field.name())),
-                    escape(&rule.for_user().to_string())
+                    escape(&refused.to_string())
                 ));
             }
         }
         html
     }
 
-    /// The submitted fields, each checked by its schema's rules: every field once, none other.
+    /// The submitted fields, each checked by its schema's rules, then by its pattern: every
+    /// field once, none other.
     /// A value is never echoed in an error: the rule and the field name only. Every value comes
     /// and goes in a wiped buffer: one that is refused (a broken rule, a field sent twice, a
     /// field the page does not have) is wiped as it is dropped, and an accepted one becomes a
     /// [`SecretString`] of its exact length (no reallocation leaves a copy behind).
-    pub(super) fn read(&self, submitted: Fields) -> Result<Secrets, Vec<(String, Rule)>> {
+    pub(super) fn read(&self, submitted: Fields) -> Result<Secrets, Vec<(String, Refused)>> {
         let mut secrets = Vec::with_capacity(self.fields().len());
         let mut errors = Vec::new();
         for (name, value) in submitted {
@@ -159,7 +263,14 @@ impl SecretPage {
             if let PropertyKind::String(schema) = field.kind()
                 && let Err(rule) = schema.check(&value)
             {
-                errors.push((name, rule));
+                errors.push((name, Refused::Rule(rule)));
+                continue;
+            }
+            // Matched in place: the regex reads the wiped buffer and keeps no copy of it.
+            if let Some(pattern) = self.patterns.iter().find(|p| p.field == name)
+                && !pattern.whole.is_match(&value)
+            {
+                errors.push((name, Refused::Pattern));
                 continue;
             }
             secrets.push((name, SecretString::from(value.as_str())));
@@ -168,7 +279,7 @@ impl SecretPage {
             let given = secrets.iter().any(|(name, _)| name == field.name())
                 || errors.iter().any(|(name, _)| name == field.name());
             if !given {
-                errors.push((field.name().to_owned(), Rule::Required));
+                errors.push((field.name().to_owned(), Refused::Rule(Rule::Required)));
             }
         }
         if errors.is_empty() {

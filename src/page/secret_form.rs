@@ -233,9 +233,14 @@ pub mod __private {
         Violations::from_vec(list).unwrap_or_else(|| Violations::one("(page)", Rule::Required))
     }
 
-    /// A derived page, built by the one checking constructor, [`SecretPage::new`]. The derive
-    /// held its name and fields to the same rules at compile time, so an error here is a bug in
-    /// mcp-elicit, never the user's: it panics, naming the rule.
+    /// A derived page, built by the one checking constructor, [`SecretPage::new`], with its
+    /// fields' `patterns` ([`SecretPage::with_pattern`], by field name). The derive held its
+    /// name, fields and patterns to the same rules at compile time (a pattern parsed by
+    /// `regex-syntax`, the `regex` crate's own parser), so an error here is a bug in mcp-elicit,
+    /// never the user's: it panics, naming the rule. The one check the derive cannot make is
+    /// the `regex` crate's size limit on a compiled pattern (`\w{1000}` in Unicode), which a
+    /// key's shape does not come near: it panics here too, the first time the page is built,
+    /// naming the field and the limit.
     #[allow(
         clippy::panic,
         reason = "an error here is a bug in mcp-elicit, not the user's input"
@@ -244,9 +249,18 @@ pub mod __private {
         name: &'static str,
         heading: &'static str,
         fields: Vec<Property>,
+        patterns: &[(&'static str, &'static str)],
     ) -> SecretPage {
-        match SecretPage::new(name, heading, fields) {
+        let page = SecretPage::new(name, heading, fields).and_then(|page| {
+            patterns.iter().try_fold(page, |page, (field, pattern)| {
+                page.with_pattern(*field, *pattern)
+            })
+        });
+        match page {
             Ok(page) => page,
+            Err(error @ crate::page::PageError::Pattern { .. }) => panic!(
+                "a derived page's pattern cannot be used ({error}): the derive checked its syntax at compile time, not its compiled size; write it shorter"
+            ),
             Err(error) => panic!(
                 "bug in mcp-elicit: a derived page passed its rules at compile time but breaks one at run time ({error}); please report it"
             ),

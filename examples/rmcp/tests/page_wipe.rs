@@ -5,7 +5,7 @@
 //! reallocation leaves), while a case is armed, for the case's secret. The forms are sent
 //! through the router as a browser's requests reach it, their bodies in memory that is never
 //! freed (so the test's own copy is not counted), and each case sends the secret down one path:
-//! accepted, breaking a rule, sent twice, under a field the page does not have, in a body too
+//! accepted, breaking a rule, breaking its pattern, sent twice, under a field the page does not have, in a body too
 //! long, with a forged token, and in a form that is no form.
 //!
 //! `cargo test -p elicit-examples --features page --test page_wipe`
@@ -137,6 +137,9 @@ fn site(expected: &'static str) -> Site {
             StringSchema::new().min_length(20).max_length(200),
         )],
     )
+    .unwrap()
+    // No `#` in a key: the cases' keys have none, but the one that breaks the pattern.
+    .with_pattern("key", "[^#]+")
     .unwrap();
     let received = Arc::new(Mutex::new(Vec::new()));
     let sink = {
@@ -278,6 +281,18 @@ async fn a_secret_that_breaks_a_rule_leaves_no_copy_behind() {
     // Too long for the field (at most 200 characters): asked again, naming the rule.
     let (site, _, status, found) = case("Wipe2BrokenRule0123456789", |token, key| {
         format!("_csrf={token}&key={key}{}", "x".repeat(200))
+    })
+    .await;
+    assert_eq!(found, 0, "freed blocks still held the secret");
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(site.received.lock().unwrap().is_empty());
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn a_secret_that_breaks_its_pattern_leaves_no_copy_behind() {
+    // Within its lengths, but with a `#` (`%23`), which the page's pattern refuses.
+    let (site, _, status, found) = case("Wipe9BrokenPattern0123456789", |token, key| {
+        format!("_csrf={token}&key={key}%23")
     })
     .await;
     assert_eq!(found, 0, "freed blocks still held the secret");
