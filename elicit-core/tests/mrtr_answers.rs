@@ -369,3 +369,30 @@ fn a_derived_forms_question_is_the_same_made_once_or_anew() {
     assert_eq!(keys_of(&again), ["window"]);
     assert_eq!(message_of(&again, "window"), "When, for the other one?");
 }
+
+/// A round parked while its handler waits (the rmcp `Asker` parks it while a retry waits for a
+/// URL flow's page) reads, once resumed, exactly what it would have read: the fresh answer, the
+/// carried one, each for the question it answered.
+#[test]
+fn a_parked_round_reads_the_same_answers_once_resumed() {
+    let rounds = rounds();
+    let params = call();
+    let asks = || (drop_consent("staging_tmp"), Ask::form::<Window>("window"));
+    let first = asked(&rounds, &params, asks());
+    let retried = retry(
+        &params,
+        &first,
+        json!({ "confirm": accept(json!({ "confirm": true })) }),
+    );
+    let second = asked(&rounds, &retried, asks());
+    let retried = retry(
+        &params,
+        &second,
+        json!({ "window": accept(json!({ "hour": 9 })) }),
+    );
+    let round = Box::new(round::<()>(&rounds, &retried).unwrap());
+    let mut round = round.park().resume();
+    let (confirm, window) = ready(round.answer(asks()).unwrap());
+    assert!(matches!(confirm, Elicitation::Accept(c) if c["confirm"] == json!(true)));
+    assert!(matches!(window, Elicitation::Accept(_)));
+}

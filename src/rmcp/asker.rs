@@ -28,7 +28,9 @@ use super::convert::{
 use super::keep_alive::{self, KeepAlive};
 use super::stop::{AutomaticConsent, Stop};
 use crate::events::{self, ShortFlow};
-use crate::mrtr::{Answer, Ask, Asks, DeclaredCapabilities, MrtrError, Retry, Round};
+use crate::mrtr::{
+    Answer, Ask, Asks, DeclaredCapabilities, MrtrError, ParkedRound, Retry, Round,
+};
 use crate::observe::{self, ClientLabel, Outcome, TimedAnswer, TooFast};
 use crate::state::{Binding, ParamsDigest, UnixTime};
 use crate::url_mode::{
@@ -88,6 +90,9 @@ pub struct Asker {
     failure: Option<ServiceError>,
     /// 2026-07-28: the round this request resumes or starts.
     round: Option<Box<Round<'static, ()>>>,
+    /// 2026-07-28: the round, put away while a retry waits for a URL flow's page (it holds
+    /// less): `round` is `None` meanwhile.
+    parked: Option<ParkedRound<'static, ()>>,
     /// 2026-07-28: read answers to form and URL questions no earlier round asked.
     before_asked: bool,
     /// The key of every question asked in this call.
@@ -231,6 +236,11 @@ impl<S: AskingServer> FromContextPart<ToolCallContext<'_, S>> for Asker {
 impl Asker {
     /// An asker for a hand-written `call_tool`.
     ///
+    /// The asker copies what it needs of `request`: a handler that may wait (a 2026-07-28
+    /// retry waiting for a URL flow's page) drops the request once the asker is made, so that
+    /// the waiting call does not hold the retry's `inputResponses` and `requestState` (about
+    /// 1.9 KB for one answer, BENCHMARKS.md §11); rmcp's `#[tool]` router drops them by itself.
+    ///
     /// # Errors
     /// `-32602` if the retry's `requestState` does not open: forged, tampered, expired, or
     /// sealed for another principal or call; `-32600` if a [`per_user`](AskConfig::per_user)
@@ -349,6 +359,7 @@ impl Asker {
             hint: None,
             failure: None,
             round,
+            parked: None,
             before_asked: false,
             keys: Vec::new(),
             flows: asking.flows.clone(),
@@ -602,15 +613,25 @@ impl Asker {
                 flow_event(&self.span, &flow.id, page, "begun");
             }
             let id = flow.id;
-            let held = self.held(&flows, &id, &principal, now).await?;
-            let request = UrlRequest::with_url(message.clone(), flows.url_of(&id)?)?
-                .with_name(page.to_owned());
-            let mut status = held.status().clone();
-            if status.is_open() && self.accepted(page, &request, &status)? {
+            // Only what the wait needs is kept through it: of the flow, its status and expiry.
+            let (mut status, expires_at) = {
+                let held = self.held(&flows, &id, &principal, now).await?;
+                (held.status().clone(), held.expires_at())
+            };
+            // The question, built when it is read rather than kept through the wait.
+            let request = || -> Result<UrlRequest, Stop> {
+                Ok(UrlRequest::with_url(message.clone(), flows.url_of(&id)?)?
+                    .with_name(page.to_owned()))
+            };
+            if status.is_open() && self.accepted(page, request()?, &status)? {
                 // The user agreed to open the page: wait for it, as before 2026-07-28.
-                let left = held.expires_at().as_secs().saturating_sub(now.as_secs());
+                let left = expires_at.as_secs().saturating_sub(now.as_secs());
                 let bound = self.page_wait.min(Duration::from_secs(left));
-                status = match self.wait_for_page(&flows, &id, bound).await {
+                // The round is put away while the call waits: it is read again only after.
+                self.parked = self.round.take().map(|round| round.park());
+                let waited = self.wait_for_page(&flows, &id, bound).await;
+                self.round = self.parked.take().map(ParkedRound::resume);
+                status = match waited {
                     Ok(Some(Ok(flow))) => flow.status().clone(),
                     Ok(Some(Err(FlowError::Unknown))) => FlowStatus::Expired,
                     Ok(Some(Err(error))) => return Err(error.into()),
@@ -635,7 +656,7 @@ impl Asker {
                 };
             }
             flow_status_event(&self.span, &id, page, &status);
-            let outcome = self.answer(Ask::url_flow(page, request, status)).await?;
+            let outcome = self.answer(Ask::url_flow(page, request()?, status)).await?;
             let declined = match outcome {
                 FlowOutcome::Decline => Some(Abandonment::Declined),
                 FlowOutcome::Cancel => Some(Abandonment::Dismissed),
@@ -810,13 +831,13 @@ impl Asker {
     fn accepted(
         &self,
         page: &str,
-        request: &UrlRequest,
+        request: UrlRequest,
         status: &FlowStatus,
     ) -> Result<bool, Stop> {
         let Some(round) = self.round.as_ref() else {
             return Ok(false);
         };
-        let ask = Ask::url_flow(page, request.clone(), status.clone());
+        let ask = Ask::url_flow(page, request, status.clone());
         let ask = if self.before_asked {
             ask.answerable_before_asked()
         } else {
@@ -1241,7 +1262,9 @@ impl Drop for AbandonUnlessOver {
 /// handler's `Asker` is dropped (without a runtime, the flows stay open until they expire).
 impl Drop for Asker {
     fn drop(&mut self) {
-        let Some(mut round) = self.round.take() else {
+        // A handler dropped while its retry waits for a page ends the call too.
+        let round = self.round.take().or_else(|| self.parked.take().map(ParkedRound::resume));
+        let Some(mut round) = round else {
             return;
         };
         if round.continues() || round.flow_ids().next().is_none() {

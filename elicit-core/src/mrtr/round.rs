@@ -594,6 +594,107 @@ impl<S> Round<'_, S> {
     }
 }
 
+/// A [`Round`] put away while its handler waits (for a URL flow's page, say): the same round,
+/// its maps packed into exact-size slices, so that a run that waits holds a fraction of the
+/// memory an open round does (a map's node has room for eleven entries, even for one).
+/// [`resume`](ParkedRound::resume) gives the round back as it was.
+///
+/// ```
+/// # extern crate elicit_core as mcp_elicit;
+/// use mcp_elicit::mrtr::{Retry, Rounds};
+/// use mcp_elicit::state::{Binding, ParamsDigest, UnixTime};
+/// use serde_json::json;
+///
+/// let rounds = Rounds::generate()?;
+/// let params = json!({ "name": "connect" });
+/// let binding = Binding { principal: "u", method: "tools/call",
+///     params_digest: ParamsDigest::of_request_params(&params) };
+/// let mut round = rounds.round::<()>(Retry::from_params(&params)?, binding, UnixTime::now())?;
+/// let flow = round.flow_id("api_key")?.id;
+/// let parked = Box::new(round).park();
+/// // ... wait for the page ...
+/// let round = parked.resume();
+/// assert_eq!(round.flow_ids().collect::<Vec<_>>(), [flow]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub struct ParkedRound<'r, S = ()> {
+    /// The round, its maps emptied (an empty map holds no memory).
+    round: Box<Round<'r, S>>,
+    /// What the maps held.
+    packed: Box<Packed>,
+}
+
+/// A parked round's maps, each as an exact-size slice in its map's order.
+struct Packed {
+    responses: Box<[(String, Value)]>,
+    carried: Box<[(String, Value)]>,
+    asked: Box<[String]>,
+    questions: Box<[(String, String)]>,
+    flows: Box<[(String, String)]>,
+    read_keys: Box<[String]>,
+    rejections: Box<[(String, u32)]>,
+    missing_names: Box<[(String, Text)]>,
+}
+
+impl<S> fmt::Debug for ParkedRound<'_, S> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ParkedRound")
+            .field("binding", &self.round.binding)
+            .field("asked", &self.packed.asked)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<'r, S> Round<'r, S> {
+    /// Puts the round away while its handler waits: see [`ParkedRound`].
+    #[must_use = "a parked round is resumed, or the round is lost"]
+    pub fn park(mut self: Box<Self>) -> ParkedRound<'r, S> {
+        let packed = Box::new(Packed {
+            responses: std::mem::take(&mut self.responses).into_iter().collect(),
+            carried: std::mem::take(&mut self.carried).into_iter().collect(),
+            asked: std::mem::take(&mut self.asked).into_iter().collect(),
+            questions: std::mem::take(&mut self.questions).into_iter().collect(),
+            flows: std::mem::take(&mut self.flows).into_iter().collect(),
+            read_keys: std::mem::take(&mut self.read_keys).into_iter().collect(),
+            rejections: std::mem::take(&mut self.rejections).into_iter().collect(),
+            missing_names: std::mem::take(&mut self.missing_names)
+                .into_iter()
+                .collect(),
+        });
+        ParkedRound {
+            round: self,
+            packed,
+        }
+    }
+}
+
+impl<'r, S> ParkedRound<'r, S> {
+    /// The round as it was when it was [parked](Round::park).
+    #[must_use]
+    pub fn resume(self) -> Box<Round<'r, S>> {
+        let Self { mut round, packed } = self;
+        let Packed {
+            responses,
+            carried,
+            asked,
+            questions,
+            flows,
+            read_keys,
+            rejections,
+            missing_names,
+        } = *packed;
+        round.responses = responses.into_iter().collect();
+        round.carried = carried.into_iter().collect();
+        round.asked = asked.into_iter().collect();
+        round.questions = questions.into_iter().collect();
+        round.flows = flows.into_iter().collect();
+        round.read_keys = read_keys.into_iter().collect();
+        round.rejections = rejections.into_iter().collect();
+        round.missing_names = missing_names.into_iter().collect();
+        round
+    }
+}
+
 /// A short name for one call's rounds in logs ([`Round::correlation`]): 32 random bits, written
 /// as 8 hexadecimal digits. Made by the call's first round and carried, sealed, in every later
 /// round's `requestState`, so every replica that runs a round of the call logs the same one.
