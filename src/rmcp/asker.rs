@@ -28,9 +28,7 @@ use super::convert::{
 use super::keep_alive::{self, KeepAlive};
 use super::stop::{AutomaticConsent, Stop};
 use crate::events::{self, ShortFlow};
-use crate::mrtr::{
-    Answer, Ask, Asks, DeclaredCapabilities, MrtrError, ParkedRound, Retry, Round,
-};
+use crate::mrtr::{Answer, Ask, Asks, DeclaredCapabilities, MrtrError, ParkedRound, Retry, Round};
 use crate::observe::{self, ClientLabel, Outcome, TimedAnswer, TooFast};
 use crate::state::{Binding, ParamsDigest, UnixTime};
 use crate::url_mode::{
@@ -828,12 +826,7 @@ impl Asker {
 
     /// 2026-07-28: whether this run's retry answers the URL question `request` (of the flow
     /// whose status is `status`) with an accept, before the answer is read.
-    fn accepted(
-        &self,
-        page: &str,
-        request: UrlRequest,
-        status: &FlowStatus,
-    ) -> Result<bool, Stop> {
+    fn accepted(&self, page: &str, request: UrlRequest, status: &FlowStatus) -> Result<bool, Stop> {
         let Some(round) = self.round.as_ref() else {
             return Ok(false);
         };
@@ -1263,7 +1256,10 @@ impl Drop for AbandonUnlessOver {
 impl Drop for Asker {
     fn drop(&mut self) {
         // A handler dropped while its retry waits for a page ends the call too.
-        let round = self.round.take().or_else(|| self.parked.take().map(ParkedRound::resume));
+        let round = self
+            .round
+            .take()
+            .or_else(|| self.parked.take().map(ParkedRound::resume));
         let Some(mut round) = round else {
             return;
         };
