@@ -606,7 +606,8 @@ impl<S> Round<'_, S> {
 /// use serde_json::json;
 ///
 /// let rounds = Rounds::generate()?;
-/// let params = json!({ "name": "connect" });
+/// let params = json!({ "name": "connect",
+///     "_meta": { "io.modelcontextprotocol/clientCapabilities": { "elicitation": { "url": {} } } } });
 /// let binding = Binding { principal: "u", method: "tools/call",
 ///     params_digest: ParamsDigest::of_request_params(&params) };
 /// let mut round = rounds.round::<()>(Retry::from_params(&params)?, binding, UnixTime::now())?;
