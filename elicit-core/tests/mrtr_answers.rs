@@ -396,3 +396,58 @@ fn a_parked_round_reads_the_same_answers_once_resumed() {
     assert!(matches!(confirm, Elicitation::Accept(c) if c["confirm"] == json!(true)));
     assert!(matches!(window, Elicitation::Accept(_)));
 }
+
+/// A parked round keeps an answer that is only an action (a URL question's) as that action:
+/// resumed, each reads as it was sent, and an answer with more than an action is kept whole.
+#[test]
+fn a_parked_round_reads_the_same_url_answers_once_resumed() {
+    let rounds = rounds();
+    let params = json!({ "name": "connect", "_meta": capabilities(json!({ "elicitation": { "url": {}, "form": {} } })) });
+    let page = |name: &str| {
+        UrlRequest::new("Connect your account.", "https://mcp.example.com/connect")
+            .unwrap()
+            .with_name(name.to_owned())
+    };
+    let asks = || {
+        (
+            Ask::url("first", page("first")),
+            Ask::url("second", page("second")),
+            Ask::url("third", page("third")),
+        )
+    };
+    let first = ask(round::<()>(&rounds, &params)
+        .unwrap()
+        .answer(asks())
+        .unwrap());
+    let retried = retry(
+        &params,
+        &first,
+        json!({
+            "first": { "action": "accept" },
+            "second": { "action": "decline" },
+            "third": { "action": "cancel" },
+        }),
+    );
+    let parked = Box::new(round::<()>(&rounds, &retried).unwrap()).park();
+    let mut resumed = parked.resume();
+    assert_eq!(
+        ready(resumed.answer(asks()).unwrap()),
+        (UrlOutcome::Accept, UrlOutcome::Decline, UrlOutcome::Cancel)
+    );
+    // An answer with more than its action (a form's content) comes back whole.
+    let asks = || Ask::form::<Window>("window");
+    let first = ask(round::<()>(&rounds, &params)
+        .unwrap()
+        .answer(asks())
+        .unwrap());
+    let retried = retry(
+        &params,
+        &first,
+        json!({ "window": accept(json!({ "hour": 9 })) }),
+    );
+    let parked = Box::new(round::<()>(&rounds, &retried).unwrap()).park();
+    let mut resumed = parked.resume();
+    assert!(
+        matches!(ready(resumed.answer(asks()).unwrap()), Elicitation::Accept(w) if w == Window { hour: 9 })
+    );
+}

@@ -292,7 +292,7 @@ pub struct Round<'r, S = ()> {
     /// Unusable answers per key so far, sealed into the next round.
     rejections: BTreeMap<String, u32>,
     /// A question whose re-asks are spent, in this run.
-    rejected: Option<Rejected>,
+    rejected: Option<Box<Rejected>>,
     missing: InputRequests,
     /// The elicitation names of the missing requests, counted as asked when they are sent.
     missing_names: BTreeMap<String, Text>,
@@ -357,6 +357,7 @@ where
             Some(answers) => Ok(Answer::Ready(answers)),
             None => match self.rejected.take() {
                 Some(rejected) => {
+                    let rejected = *rejected;
                     // Nothing else is asked: the call ends here.
                     self.missing = InputRequests::new();
                     self.missing_names.clear();
@@ -595,8 +596,9 @@ impl<S> Round<'_, S> {
 }
 
 /// A [`Round`] put away while its handler waits (for a URL flow's page, say): the same round,
-/// its maps packed into exact-size slices, so that a run that waits holds a fraction of the
-/// memory an open round does (a map's node has room for eleven entries, even for one).
+/// what its maps held packed into one exact-size slice with an entry per key, so that a run that
+/// waits holds a fraction of the memory an open round does (a map's node has room for eleven
+/// entries, even for one; each map copies the key; an answer is a JSON object).
 /// [`resume`](ParkedRound::resume) gives the round back as it was.
 ///
 /// ```
@@ -619,29 +621,98 @@ impl<S> Round<'_, S> {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub struct ParkedRound<'r, S = ()> {
-    /// The round, its maps emptied (an empty map holds no memory).
-    round: Box<Round<'r, S>>,
-    /// What the maps held.
-    packed: Box<Packed>,
+    /// One box, in place of the live round's: what a round holds besides its maps.
+    parked: Box<Parked<'r, S>>,
 }
 
-/// A parked round's maps, each as an exact-size slice in its map's order.
-struct Packed {
-    responses: Box<[(String, Value)]>,
-    carried: Box<[(String, Value)]>,
-    asked: Box<[String]>,
-    questions: Box<[(String, String)]>,
-    flows: Box<[(String, String)]>,
-    read_keys: Box<[String]>,
-    rejections: Box<[(String, u32)]>,
-    missing_names: Box<[(String, Text)]>,
+/// A parked round: every field of [`Round`] but its maps, and what the maps held.
+struct Parked<'r, S> {
+    rounds: Shared<'r>,
+    binding: OwnedBinding,
+    now: UnixTime,
+    asked_at: Option<u64>,
+    too_fast: crate::observe::TooFast,
+    capabilities: DeclaredCapabilities,
+    resumed: bool,
+    spend: Spend,
+    correlation: CorrelationId,
+    state: Option<S>,
+    reasks: u32,
+    rejected: Option<Box<Rejected>>,
+    missing: InputRequests,
+    unusable: Vec<(String, String)>,
+    continues: bool,
+    /// What the maps held, an entry per key, in key order.
+    keys: Box<[(Box<str>, ParkedKey)]>,
+}
+
+/// What a parked round's maps held for one key: the key is kept once, not once per map.
+#[derive(Default)]
+struct ParkedKey {
+    response: Option<ParkedValue>,
+    carried: Option<ParkedValue>,
+    asked: bool,
+    question: Option<Box<str>>,
+    flow: Option<Box<str>>,
+    read: bool,
+    rejections: Option<u32>,
+    missing_name: Option<Text>,
+}
+
+/// A parked answer: one that is only an action (`{"action":"accept"}`, a URL question's
+/// answer, read after the wait) is kept as that action, any other as its JSON.
+enum ParkedValue {
+    /// `{"action": <the action>}`, nothing else.
+    Action(ParkedAction),
+    /// Any other answer, as it was.
+    Json(Box<Value>),
+}
+
+#[derive(Clone, Copy)]
+enum ParkedAction {
+    Accept,
+    Decline,
+    Cancel,
+}
+
+impl ParkedAction {
+    const ALL: [(Self, &'static str); 3] = [
+        (Self::Accept, "accept"),
+        (Self::Decline, "decline"),
+        (Self::Cancel, "cancel"),
+    ];
+}
+
+impl ParkedValue {
+    fn park(value: Value) -> Self {
+        if let Value::Object(object) = &value
+            && object.len() == 1
+            && let Some(Value::String(action)) = object.get("action")
+            && let Some((action, _)) = ParkedAction::ALL.iter().find(|(_, name)| name == action)
+        {
+            return Self::Action(*action);
+        }
+        Self::Json(Box::new(value))
+    }
+
+    fn resume(self) -> Value {
+        match self {
+            Self::Action(action) => {
+                let (_, name) = ParkedAction::ALL[action as usize];
+                let mut object = serde_json::Map::new();
+                object.insert("action".to_owned(), Value::String(name.to_owned()));
+                Value::Object(object)
+            }
+            Self::Json(value) => *value,
+        }
+    }
 }
 
 impl<S> fmt::Debug for ParkedRound<'_, S> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("ParkedRound")
-            .field("binding", &self.round.binding)
-            .field("asked", &self.packed.asked)
+            .field("binding", &self.parked.binding)
+            .field("keys", &self.parked.keys.len())
             .finish_non_exhaustive()
     }
 }
@@ -649,22 +720,79 @@ impl<S> fmt::Debug for ParkedRound<'_, S> {
 impl<'r, S> Round<'r, S> {
     /// Puts the round away while its handler waits: see [`ParkedRound`].
     #[must_use = "a parked round is resumed, or the round is lost"]
-    pub fn park(mut self: Box<Self>) -> ParkedRound<'r, S> {
-        let packed = Box::new(Packed {
-            responses: std::mem::take(&mut self.responses).into_iter().collect(),
-            carried: std::mem::take(&mut self.carried).into_iter().collect(),
-            asked: std::mem::take(&mut self.asked).into_iter().collect(),
-            questions: std::mem::take(&mut self.questions).into_iter().collect(),
-            flows: std::mem::take(&mut self.flows).into_iter().collect(),
-            read_keys: std::mem::take(&mut self.read_keys).into_iter().collect(),
-            rejections: std::mem::take(&mut self.rejections).into_iter().collect(),
-            missing_names: std::mem::take(&mut self.missing_names)
-                .into_iter()
-                .collect(),
-        });
+    pub fn park(self: Box<Self>) -> ParkedRound<'r, S> {
+        let Round {
+            rounds,
+            binding,
+            now,
+            asked_at,
+            too_fast,
+            capabilities,
+            responses,
+            resumed,
+            spend,
+            asked,
+            questions,
+            flows,
+            correlation,
+            read_keys,
+            carried,
+            state,
+            reasks,
+            rejections,
+            rejected,
+            missing,
+            missing_names,
+            unusable,
+            continues,
+        } = *self;
+        let mut keys: BTreeMap<String, ParkedKey> = BTreeMap::new();
+        for (key, value) in responses {
+            keys.entry(key).or_default().response = Some(ParkedValue::park(value));
+        }
+        for (key, value) in carried {
+            keys.entry(key).or_default().carried = Some(ParkedValue::park(value));
+        }
+        for key in asked {
+            keys.entry(key).or_default().asked = true;
+        }
+        for (key, question) in questions {
+            keys.entry(key).or_default().question = Some(question.into_boxed_str());
+        }
+        for (key, flow) in flows {
+            keys.entry(key).or_default().flow = Some(flow.into_boxed_str());
+        }
+        for key in read_keys {
+            keys.entry(key).or_default().read = true;
+        }
+        for (key, count) in rejections {
+            keys.entry(key).or_default().rejections = Some(count);
+        }
+        for (key, name) in missing_names {
+            keys.entry(key).or_default().missing_name = Some(name);
+        }
         ParkedRound {
-            round: self,
-            packed,
+            parked: Box::new(Parked {
+                rounds,
+                binding,
+                now,
+                asked_at,
+                too_fast,
+                capabilities,
+                resumed,
+                spend,
+                correlation,
+                state,
+                reasks,
+                rejected,
+                missing,
+                unusable,
+                continues,
+                keys: keys
+                    .into_iter()
+                    .map(|(key, parked)| (key.into_boxed_str(), parked))
+                    .collect(),
+            }),
         }
     }
 }
@@ -673,25 +801,86 @@ impl<'r, S> ParkedRound<'r, S> {
     /// The round as it was when it was [parked](Round::park).
     #[must_use]
     pub fn resume(self) -> Box<Round<'r, S>> {
-        let Self { mut round, packed } = self;
-        let Packed {
-            responses,
-            carried,
-            asked,
-            questions,
-            flows,
-            read_keys,
-            rejections,
-            missing_names,
-        } = *packed;
-        round.responses = responses.into_iter().collect();
-        round.carried = carried.into_iter().collect();
-        round.asked = asked.into_iter().collect();
-        round.questions = questions.into_iter().collect();
-        round.flows = flows.into_iter().collect();
-        round.read_keys = read_keys.into_iter().collect();
-        round.rejections = rejections.into_iter().collect();
-        round.missing_names = missing_names.into_iter().collect();
+        let Parked {
+            rounds,
+            binding,
+            now,
+            asked_at,
+            too_fast,
+            capabilities,
+            resumed,
+            spend,
+            correlation,
+            state,
+            reasks,
+            rejected,
+            missing,
+            unusable,
+            continues,
+            keys,
+        } = *self.parked;
+        let mut round = Box::new(Round {
+            rounds,
+            binding,
+            now,
+            asked_at,
+            too_fast,
+            capabilities,
+            responses: BTreeMap::new(),
+            resumed,
+            spend,
+            asked: BTreeSet::new(),
+            questions: BTreeMap::new(),
+            flows: BTreeMap::new(),
+            correlation,
+            read_keys: BTreeSet::new(),
+            carried: BTreeMap::new(),
+            state,
+            reasks,
+            rejections: BTreeMap::new(),
+            rejected,
+            missing,
+            missing_names: BTreeMap::new(),
+            unusable,
+            continues,
+        });
+        for (key, parked) in keys {
+            let key = String::from(key);
+            let ParkedKey {
+                response,
+                carried,
+                asked,
+                question,
+                flow,
+                read,
+                rejections,
+                missing_name,
+            } = parked;
+            if let Some(value) = response {
+                round.responses.insert(key.clone(), value.resume());
+            }
+            if let Some(value) = carried {
+                round.carried.insert(key.clone(), value.resume());
+            }
+            if asked {
+                round.asked.insert(key.clone());
+            }
+            if let Some(question) = question {
+                round.questions.insert(key.clone(), question.into());
+            }
+            if let Some(flow) = flow {
+                round.flows.insert(key.clone(), flow.into());
+            }
+            if read {
+                round.read_keys.insert(key.clone());
+            }
+            if let Some(count) = rejections {
+                round.rejections.insert(key.clone(), count);
+            }
+            if let Some(name) = missing_name {
+                round.missing_names.insert(key, name);
+            }
+        }
         round
     }
 }
@@ -804,7 +993,7 @@ impl<S> sealed::Collect for Round<'_, S> {
             let Unusable {
                 error, explanation, ..
             } = *why;
-            self.rejected = Some(Rejected::new(name, *count, error, explanation));
+            self.rejected = Some(Box::new(Rejected::new(name, *count, error, explanation)));
         }
         false
     }
