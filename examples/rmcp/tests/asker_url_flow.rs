@@ -55,6 +55,9 @@ struct Keys {
     /// On a retry, return an `isError` result before asking again (an upstream that went
     /// down): a final result while the flow is open.
     give_up_on_retry: bool,
+    /// A bound on the whole handler (a server's own request timeout): past it the handler's
+    /// future, and the asker in it, is dropped, wherever it was.
+    handler_bound: Option<Duration>,
 }
 
 impl AskingServer for Keys {
@@ -66,7 +69,26 @@ impl AskingServer for Keys {
 #[tool_router]
 impl Keys {
     #[tool(description = "Connect the user's Example Co. API key.")]
-    async fn connect_api_key(&self, mut asker: Asker) -> ToolResponse {
+    async fn connect_api_key(&self, asker: Asker) -> ToolResponse {
+        let Some(bound) = self.handler_bound else {
+            return self.connect(asker).await;
+        };
+        match tokio::time::timeout(bound, self.connect(asker)).await {
+            Ok(response) => response,
+            Err(_) => {
+                respond(async {
+                    Ok(CallToolResult::error(vec![ContentBlock::text(
+                        "Timed out: nothing was connected.",
+                    )]))
+                })
+                .await
+            }
+        }
+    }
+}
+
+impl Keys {
+    async fn connect(&self, mut asker: Asker) -> ToolResponse {
         respond(async {
             if self.give_up_on_retry && asker.round().await?.is_some_and(|round| round.is_resumed())
             {
@@ -250,6 +272,7 @@ fn server(store: &MemoryFlowStore, timeout: Duration) -> Keys {
             .with_timeout(timeout)
             .with_page_wait(timeout),
         give_up_on_retry: false,
+        handler_bound: None,
     }
 }
 
@@ -763,6 +786,40 @@ async fn on_2026_07_28_a_call_that_ends_abandons_its_flow() {
         )
     );
     let url = s.seen()[0].1.clone();
+    assert_eq!(
+        once_over(&store, &url).await,
+        FlowStatus::Abandoned(Abandonment::CallEnded)
+    );
+    let (code, body) = page_says(&store, &url).await;
+    assert_eq!(code, StatusCode::GONE, "{body}");
+    assert!(body.contains("This request has ended"), "{body}");
+}
+
+/// On 2026-07-28 the handler is dropped while its retry waits for the page (the server's own
+/// bound on a request, shorter than the page wait): the round put away for the wait still
+/// ends the call, so the flow is abandoned and the page refuses, saying the call ended.
+#[tokio::test]
+async fn on_2026_07_28_a_handler_dropped_while_its_retry_waits_abandons_its_flow() {
+    let store = MemoryFlowStore::new();
+    let mut keys = server(&store, Duration::from_secs(10));
+    keys.handler_bound = Some(Duration::from_millis(300));
+    let s = connect(
+        Revision::V2026_07_28,
+        keys,
+        Client::new(&store, User::OpenOnly),
+    )
+    .await;
+    let started = std::time::Instant::now();
+    assert_eq!(
+        s.call().await,
+        ("Timed out: nothing was connected.".to_owned(), true)
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "the page wait was cut short"
+    );
+    let url = s.seen()[0].1.clone();
+    assert_eq!(s.seen().len(), 1, "asked once: {:?}", s.seen());
     assert_eq!(
         once_over(&store, &url).await,
         FlowStatus::Abandoned(Abandonment::CallEnded)
