@@ -614,7 +614,7 @@ impl<S> Round<'_, S> {
 ///     params_digest: ParamsDigest::of_request_params(&params) };
 /// let mut round = rounds.round::<()>(Retry::from_params(&params)?, binding, UnixTime::now())?;
 /// let flow = round.flow_id("api_key")?.id;
-/// let parked = Box::new(round).park();
+/// let parked = round.park();
 /// // ... wait for the page ...
 /// let round = parked.resume();
 /// assert_eq!(round.flow_ids().collect::<Vec<_>>(), [flow]);
@@ -676,11 +676,16 @@ enum ParkedAction {
 }
 
 impl ParkedAction {
-    const ALL: [(Self, &'static str); 3] = [
-        (Self::Accept, "accept"),
-        (Self::Decline, "decline"),
-        (Self::Cancel, "cancel"),
-    ];
+    const ALL: [Self; 3] = [Self::Accept, Self::Decline, Self::Cancel];
+
+    /// The action as the wire spells it.
+    fn name(self) -> &'static str {
+        match self {
+            Self::Accept => "accept",
+            Self::Decline => "decline",
+            Self::Cancel => "cancel",
+        }
+    }
 }
 
 impl ParkedValue {
@@ -688,7 +693,9 @@ impl ParkedValue {
         if let Value::Object(object) = &value
             && object.len() == 1
             && let Some(Value::String(action)) = object.get("action")
-            && let Some((action, _)) = ParkedAction::ALL.iter().find(|(_, name)| name == action)
+            && let Some(action) = ParkedAction::ALL
+                .iter()
+                .find(|known| known.name() == action)
         {
             return Self::Action(*action);
         }
@@ -698,7 +705,7 @@ impl ParkedValue {
     fn resume(self) -> Value {
         match self {
             Self::Action(action) => {
-                let (_, name) = ParkedAction::ALL[action as usize];
+                let name = action.name();
                 let mut object = serde_json::Map::new();
                 object.insert("action".to_owned(), Value::String(name.to_owned()));
                 Value::Object(object)
@@ -720,7 +727,7 @@ impl<S> fmt::Debug for ParkedRound<'_, S> {
 impl<'r, S> Round<'r, S> {
     /// Puts the round away while its handler waits: see [`ParkedRound`].
     #[must_use = "a parked round is resumed, or the round is lost"]
-    pub fn park(self: Box<Self>) -> ParkedRound<'r, S> {
+    pub fn park(self) -> ParkedRound<'r, S> {
         let Round {
             rounds,
             binding,
@@ -745,7 +752,7 @@ impl<'r, S> Round<'r, S> {
             missing_names,
             unusable,
             continues,
-        } = *self;
+        } = self;
         let mut keys: BTreeMap<String, ParkedKey> = BTreeMap::new();
         for (key, value) in responses {
             keys.entry(key).or_default().response = Some(ParkedValue::park(value));
