@@ -202,6 +202,10 @@ impl ServerHandler for Keys {
             REQUEST_JSON.store(json.len(), Relaxed);
         }
         let mut asker = Asker::for_tool_call(&self.asking, &request, &context)?;
+        // The asker keeps what it needs of the request and its context: a handler that may
+        // wait for a page drops the rest (the retry's answers and state, the request's `_meta`
+        // with the client's capabilities), as rmcp's `#[tool]` router does.
+        drop((request, context));
         respond(async {
             Ok(
                 match asker

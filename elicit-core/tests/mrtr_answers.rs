@@ -369,3 +369,85 @@ fn a_derived_forms_question_is_the_same_made_once_or_anew() {
     assert_eq!(keys_of(&again), ["window"]);
     assert_eq!(message_of(&again, "window"), "When, for the other one?");
 }
+
+/// A round parked while its handler waits (the rmcp `Asker` parks it while a retry waits for a
+/// URL flow's page) reads, once resumed, exactly what it would have read: the fresh answer, the
+/// carried one, each for the question it answered.
+#[test]
+fn a_parked_round_reads_the_same_answers_once_resumed() {
+    let rounds = rounds();
+    let params = call();
+    let asks = || (drop_consent("staging_tmp"), Ask::form::<Window>("window"));
+    let first = asked(&rounds, &params, asks());
+    let retried = retry(
+        &params,
+        &first,
+        json!({ "confirm": accept(json!({ "confirm": true })) }),
+    );
+    let second = asked(&rounds, &retried, asks());
+    let retried = retry(
+        &params,
+        &second,
+        json!({ "window": accept(json!({ "hour": 9 })) }),
+    );
+    let round = Box::new(round::<()>(&rounds, &retried).unwrap());
+    let mut round = round.park().resume();
+    let (confirm, window) = ready(round.answer(asks()).unwrap());
+    assert!(matches!(confirm, Elicitation::Accept(c) if c["confirm"] == json!(true)));
+    assert!(matches!(window, Elicitation::Accept(_)));
+}
+
+/// A parked round keeps an answer that is only an action (a URL question's) as that action:
+/// resumed, each reads as it was sent, and an answer with more than an action is kept whole.
+#[test]
+fn a_parked_round_reads_the_same_url_answers_once_resumed() {
+    let rounds = rounds();
+    let params = json!({ "name": "connect", "_meta": capabilities(json!({ "elicitation": { "url": {}, "form": {} } })) });
+    let page = |name: &str| {
+        UrlRequest::new("Connect your account.", "https://mcp.example.com/connect")
+            .unwrap()
+            .with_name(name.to_owned())
+    };
+    let asks = || {
+        (
+            Ask::url("first", page("first")),
+            Ask::url("second", page("second")),
+            Ask::url("third", page("third")),
+        )
+    };
+    let first = ask(round::<()>(&rounds, &params)
+        .unwrap()
+        .answer(asks())
+        .unwrap());
+    let retried = retry(
+        &params,
+        &first,
+        json!({
+            "first": { "action": "accept" },
+            "second": { "action": "decline" },
+            "third": { "action": "cancel" },
+        }),
+    );
+    let parked = Box::new(round::<()>(&rounds, &retried).unwrap()).park();
+    let mut resumed = parked.resume();
+    assert_eq!(
+        ready(resumed.answer(asks()).unwrap()),
+        (UrlOutcome::Accept, UrlOutcome::Decline, UrlOutcome::Cancel)
+    );
+    // An answer with more than its action (a form's content) comes back whole.
+    let asks = || Ask::form::<Window>("window");
+    let first = ask(round::<()>(&rounds, &params)
+        .unwrap()
+        .answer(asks())
+        .unwrap());
+    let retried = retry(
+        &params,
+        &first,
+        json!({ "window": accept(json!({ "hour": 9 })) }),
+    );
+    let parked = Box::new(round::<()>(&rounds, &retried).unwrap()).park();
+    let mut resumed = parked.resume();
+    assert!(
+        matches!(ready(resumed.answer(asks()).unwrap()), Elicitation::Accept(w) if w == Window { hour: 9 })
+    );
+}

@@ -28,7 +28,7 @@ use super::convert::{
 use super::keep_alive::{self, KeepAlive};
 use super::stop::{AutomaticConsent, Stop};
 use crate::events::{self, ShortFlow};
-use crate::mrtr::{Answer, Ask, Asks, DeclaredCapabilities, MrtrError, Retry, Round};
+use crate::mrtr::{Answer, Ask, Asks, DeclaredCapabilities, MrtrError, ParkedRound, Retry, Round};
 use crate::observe::{self, ClientLabel, Outcome, TimedAnswer, TooFast};
 use crate::state::{Binding, ParamsDigest, UnixTime};
 use crate::url_mode::{
@@ -88,6 +88,9 @@ pub struct Asker {
     failure: Option<ServiceError>,
     /// 2026-07-28: the round this request resumes or starts.
     round: Option<Box<Round<'static, ()>>>,
+    /// 2026-07-28: the round, put away while a retry waits for a URL flow's page (it holds
+    /// less): `round` is `None` meanwhile.
+    parked: Option<ParkedRound<'static, ()>>,
     /// 2026-07-28: read answers to form and URL questions no earlier round asked.
     before_asked: bool,
     /// The key of every question asked in this call.
@@ -231,6 +234,11 @@ impl<S: AskingServer> FromContextPart<ToolCallContext<'_, S>> for Asker {
 impl Asker {
     /// An asker for a hand-written `call_tool`.
     ///
+    /// The asker copies what it needs of `request`: a handler that may wait (a 2026-07-28
+    /// retry waiting for a URL flow's page) drops the request once the asker is made, so that
+    /// the waiting call does not hold the retry's `inputResponses` and `requestState` (about
+    /// 1.9 KB for one answer, BENCHMARKS.md §11); rmcp's `#[tool]` router drops them by itself.
+    ///
     /// # Errors
     /// `-32602` if the retry's `requestState` does not open: forged, tampered, expired, or
     /// sealed for another principal or call; `-32600` if a [`per_user`](AskConfig::per_user)
@@ -349,6 +357,7 @@ impl Asker {
             hint: None,
             failure: None,
             round,
+            parked: None,
             before_asked: false,
             keys: Vec::new(),
             flows: asking.flows.clone(),
@@ -361,6 +370,7 @@ impl Asker {
     /// Ask a question again at most `reasks` times while its answers break its rules, in this
     /// handler (the server's default is [`Rounds::with_reasks`](crate::mrtr::Rounds::with_reasks)).
     pub fn set_reasks(&mut self, reasks: u32) -> &mut Self {
+        self.unpark();
         self.reasks = reasks;
         if let Some(round) = self.round.as_mut() {
             round.set_reasks(reasks);
@@ -411,12 +421,24 @@ impl Asker {
     /// [`Stop::Error`]: the state was spent already (a replay, `-32602`), or the guard could not
     /// decide (`-32603`; it fails closed).
     pub async fn round(&mut self) -> Result<Option<&mut Round<'static, ()>>, Stop> {
+        self.unpark();
         match self.round.as_mut() {
             Some(round) => {
                 spent(&self.span, round.spend().await)?;
                 Ok(Some(round))
             }
             None => Ok(None),
+        }
+    }
+
+    /// The round put away while a 2026-07-28 retry waited for its page, back in place: a
+    /// handler that gave up on [`url_flow`](Asker::url_flow) mid-wait (its own timeout around
+    /// it) and goes on asking finds its round as it was.
+    fn unpark(&mut self) {
+        if self.round.is_none()
+            && let Some(parked) = self.parked.take()
+        {
+            self.round = Some(parked.resume());
         }
     }
 
@@ -443,6 +465,7 @@ impl Asker {
         &mut self,
         request: FormRequest<T>,
     ) -> Result<Elicitation<T>, Stop> {
+        self.unpark();
         self.start(Mode::Form, request.name())?;
         if self.round.is_some() {
             return self
@@ -472,6 +495,7 @@ impl Asker {
         &mut self,
         request: FormRequest<T>,
     ) -> Result<Elicitation<Consent<T>>, Stop> {
+        self.unpark();
         self.start(Mode::Form, request.name())?;
         if self.round.is_some() {
             return self
@@ -506,6 +530,7 @@ impl Asker {
     /// # Errors
     /// A [`Stop`]: return it with `?` inside [`respond`](super::respond).
     pub async fn url(&mut self, request: UrlRequest) -> Result<UrlOutcome, Stop> {
+        self.unpark();
         self.start(Mode::Url, request.name())?;
         if self.round.is_some() {
             return self
@@ -578,6 +603,7 @@ impl Asker {
         page: &str,
         message: impl Into<Text>,
     ) -> Result<FlowOutcome<R>, Stop> {
+        self.unpark();
         let outcome = self.url_flow_json(page, message.into()).await?;
         outcome.receipt(page).map_err(|error| {
             tracing::error!(target: events::ASK, parent: &self.span, page, %error, "unreadable receipt");
@@ -616,15 +642,25 @@ impl Asker {
                 flow_event(&self.span, &flow.id, page, "begun");
             }
             let id = flow.id;
-            let held = self.held(&flows, &id, &principal, now).await?;
-            let request = UrlRequest::with_url(message.clone(), flows.url_of(&id)?)?
-                .with_name(page.to_owned());
-            let mut status = held.status().clone();
-            if status.is_open() && self.accepted(page, &request, &status)? {
+            // Only what the wait needs is kept through it: of the flow, its status and expiry.
+            let (mut status, expires_at) = {
+                let held = self.held(&flows, &id, &principal, now).await?;
+                (held.status().clone(), held.expires_at())
+            };
+            // The question, built when it is read rather than kept through the wait.
+            let request = || -> Result<UrlRequest, Stop> {
+                Ok(UrlRequest::with_url(message.clone(), flows.url_of(&id)?)?
+                    .with_name(page.to_owned()))
+            };
+            if status.is_open() && self.accepted(page, request()?, &status)? {
                 // The user agreed to open the page: wait for it, as before 2026-07-28.
-                let left = held.expires_at().as_secs().saturating_sub(now.as_secs());
+                let left = expires_at.as_secs().saturating_sub(now.as_secs());
                 let bound = self.page_wait.min(Duration::from_secs(left));
-                status = match self.wait_for_page(&flows, &id, bound).await {
+                // The round is put away while the call waits: it is read again only after.
+                self.parked = self.round.take().map(|round| round.park());
+                let waited = self.wait_for_page(&flows, &id, bound).await;
+                self.round = self.parked.take().map(ParkedRound::resume);
+                status = match waited {
                     Ok(Some(Ok(flow))) => flow.status().clone(),
                     Ok(Some(Err(FlowError::Unknown))) => FlowStatus::Expired,
                     Ok(Some(Err(error))) => return Err(error.into()),
@@ -649,7 +685,7 @@ impl Asker {
                 };
             }
             flow_status_event(&self.span, &id, page, &status);
-            let outcome = self.answer(Ask::url_flow(page, request, status)).await?;
+            let outcome = self.answer(Ask::url_flow(page, request()?, status)).await?;
             let declined = match outcome {
                 FlowOutcome::Decline => Some(Abandonment::Declined),
                 FlowOutcome::Cancel => Some(Abandonment::Dismissed),
@@ -821,16 +857,11 @@ impl Asker {
 
     /// 2026-07-28: whether this run's retry answers the URL question `request` (of the flow
     /// whose status is `status`) with an accept, before the answer is read.
-    fn accepted(
-        &self,
-        page: &str,
-        request: &UrlRequest,
-        status: &FlowStatus,
-    ) -> Result<bool, Stop> {
+    fn accepted(&self, page: &str, request: UrlRequest, status: &FlowStatus) -> Result<bool, Stop> {
         let Some(round) = self.round.as_ref() else {
             return Ok(false);
         };
-        let ask = Ask::url_flow(page, request.clone(), status.clone());
+        let ask = Ask::url_flow(page, request, status.clone());
         let ask = if self.before_asked {
             ask.answerable_before_asked()
         } else {
@@ -1104,6 +1135,7 @@ impl Asker {
     /// state spent already (a replay, with a replay guard), and `-32600` before 2026-07-28,
     /// which has no rounds (ask one question at a time there).
     pub async fn answer_all<A: Asks>(&mut self, asks: A) -> Result<A::Output, Stop> {
+        self.unpark();
         let client = self.client.clone();
         let span = self.span.clone();
         let Some(round) = self.round().await? else {
@@ -1266,7 +1298,12 @@ impl Drop for AbandonUnlessOver {
 /// handler's `Asker` is dropped (without a runtime, the flows stay open until they expire).
 impl Drop for Asker {
     fn drop(&mut self) {
-        let Some(mut round) = self.round.take() else {
+        // A handler dropped while its retry waits for a page ends the call too.
+        let round = self
+            .round
+            .take()
+            .or_else(|| self.parked.take().map(ParkedRound::resume));
+        let Some(mut round) = round else {
             return;
         };
         if round.continues() || round.flow_ids().next().is_none() {

@@ -99,5 +99,5 @@ pub use self::capability::{Capability, DeclaredCapabilities};
 pub use self::error::MrtrError;
 pub use self::result::{InputRequests, InputRequiredResult};
 pub use self::retry::Retry;
-pub use self::round::{Answer, CorrelationId, Round, RoundFlow};
+pub use self::round::{Answer, CorrelationId, ParkedRound, Round, RoundFlow};
 pub use self::rounds::Rounds;

@@ -292,7 +292,7 @@ pub struct Round<'r, S = ()> {
     /// Unusable answers per key so far, sealed into the next round.
     rejections: BTreeMap<String, u32>,
     /// A question whose re-asks are spent, in this run.
-    rejected: Option<Rejected>,
+    rejected: Option<Box<Rejected>>,
     missing: InputRequests,
     /// The elicitation names of the missing requests, counted as asked when they are sent.
     missing_names: BTreeMap<String, Text>,
@@ -357,6 +357,7 @@ where
             Some(answers) => Ok(Answer::Ready(answers)),
             None => match self.rejected.take() {
                 Some(rejected) => {
+                    let rejected = *rejected;
                     // Nothing else is asked: the call ends here.
                     self.missing = InputRequests::new();
                     self.missing_names.clear();
@@ -594,6 +595,303 @@ impl<S> Round<'_, S> {
     }
 }
 
+/// A [`Round`] put away while its handler waits (for a URL flow's page, say): the same round,
+/// what its maps held packed into one exact-size slice with an entry per key, so that a run that
+/// waits holds a fraction of the memory an open round does (a map's node has room for eleven
+/// entries, even for one; each map copies the key; an answer is a JSON object).
+/// [`resume`](ParkedRound::resume) gives the round back as it was.
+///
+/// ```
+/// # extern crate elicit_core as mcp_elicit;
+/// use mcp_elicit::mrtr::{Retry, Rounds};
+/// use mcp_elicit::state::{Binding, ParamsDigest, UnixTime};
+/// use serde_json::json;
+///
+/// let rounds = Rounds::generate()?;
+/// let params = json!({ "name": "connect",
+///     "_meta": { "io.modelcontextprotocol/clientCapabilities": { "elicitation": { "url": {} } } } });
+/// let binding = Binding { principal: "u", method: "tools/call",
+///     params_digest: ParamsDigest::of_request_params(&params) };
+/// let mut round = rounds.round::<()>(Retry::from_params(&params)?, binding, UnixTime::now())?;
+/// let flow = round.flow_id("api_key")?.id;
+/// let parked = round.park();
+/// // ... wait for the page ...
+/// let round = parked.resume();
+/// assert_eq!(round.flow_ids().collect::<Vec<_>>(), [flow]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub struct ParkedRound<'r, S = ()> {
+    /// One box, in place of the live round's: what a round holds besides its maps.
+    parked: Box<Parked<'r, S>>,
+}
+
+/// A parked round: every field of [`Round`] but its maps, and what the maps held.
+struct Parked<'r, S> {
+    rounds: Shared<'r>,
+    binding: OwnedBinding,
+    now: UnixTime,
+    asked_at: Option<u64>,
+    too_fast: crate::observe::TooFast,
+    capabilities: DeclaredCapabilities,
+    resumed: bool,
+    spend: Spend,
+    correlation: CorrelationId,
+    state: Option<S>,
+    reasks: u32,
+    rejected: Option<Box<Rejected>>,
+    missing: InputRequests,
+    unusable: Vec<(String, String)>,
+    continues: bool,
+    /// What the maps held, an entry per key, in key order.
+    keys: Box<[(Box<str>, ParkedKey)]>,
+}
+
+/// What a parked round's maps held for one key: the key is kept once, not once per map.
+#[derive(Default)]
+struct ParkedKey {
+    response: Option<ParkedValue>,
+    carried: Option<ParkedValue>,
+    asked: bool,
+    question: Option<Box<str>>,
+    flow: Option<Box<str>>,
+    read: bool,
+    rejections: Option<u32>,
+    missing_name: Option<Text>,
+}
+
+/// A parked answer: one that is only an action (`{"action":"accept"}`, a URL question's
+/// answer, read after the wait) is kept as that action, any other as its JSON.
+enum ParkedValue {
+    /// `{"action": <the action>}`, nothing else.
+    Action(ParkedAction),
+    /// Any other answer, as it was.
+    Json(Box<Value>),
+}
+
+#[derive(Clone, Copy)]
+enum ParkedAction {
+    Accept,
+    Decline,
+    Cancel,
+}
+
+impl ParkedAction {
+    const ALL: [Self; 3] = [Self::Accept, Self::Decline, Self::Cancel];
+
+    /// The action as the wire spells it.
+    fn name(self) -> &'static str {
+        match self {
+            Self::Accept => "accept",
+            Self::Decline => "decline",
+            Self::Cancel => "cancel",
+        }
+    }
+}
+
+impl ParkedValue {
+    fn park(value: Value) -> Self {
+        if let Value::Object(object) = &value
+            && object.len() == 1
+            && let Some(Value::String(action)) = object.get("action")
+            && let Some(action) = ParkedAction::ALL
+                .iter()
+                .find(|known| known.name() == action)
+        {
+            return Self::Action(*action);
+        }
+        Self::Json(Box::new(value))
+    }
+
+    fn resume(self) -> Value {
+        match self {
+            Self::Action(action) => {
+                let name = action.name();
+                let mut object = serde_json::Map::new();
+                object.insert("action".to_owned(), Value::String(name.to_owned()));
+                Value::Object(object)
+            }
+            Self::Json(value) => *value,
+        }
+    }
+}
+
+impl<S> fmt::Debug for ParkedRound<'_, S> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ParkedRound")
+            .field("binding", &self.parked.binding)
+            .field("keys", &self.parked.keys.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl<'r, S> Round<'r, S> {
+    /// Puts the round away while its handler waits: see [`ParkedRound`].
+    #[must_use = "a parked round is resumed, or the round is lost"]
+    pub fn park(self) -> ParkedRound<'r, S> {
+        let Round {
+            rounds,
+            binding,
+            now,
+            asked_at,
+            too_fast,
+            capabilities,
+            responses,
+            resumed,
+            spend,
+            asked,
+            questions,
+            flows,
+            correlation,
+            read_keys,
+            carried,
+            state,
+            reasks,
+            rejections,
+            rejected,
+            missing,
+            missing_names,
+            unusable,
+            continues,
+        } = self;
+        let mut keys: BTreeMap<String, ParkedKey> = BTreeMap::new();
+        for (key, value) in responses {
+            keys.entry(key).or_default().response = Some(ParkedValue::park(value));
+        }
+        for (key, value) in carried {
+            keys.entry(key).or_default().carried = Some(ParkedValue::park(value));
+        }
+        for key in asked {
+            keys.entry(key).or_default().asked = true;
+        }
+        for (key, question) in questions {
+            keys.entry(key).or_default().question = Some(question.into_boxed_str());
+        }
+        for (key, flow) in flows {
+            keys.entry(key).or_default().flow = Some(flow.into_boxed_str());
+        }
+        for key in read_keys {
+            keys.entry(key).or_default().read = true;
+        }
+        for (key, count) in rejections {
+            keys.entry(key).or_default().rejections = Some(count);
+        }
+        for (key, name) in missing_names {
+            keys.entry(key).or_default().missing_name = Some(name);
+        }
+        ParkedRound {
+            parked: Box::new(Parked {
+                rounds,
+                binding,
+                now,
+                asked_at,
+                too_fast,
+                capabilities,
+                resumed,
+                spend,
+                correlation,
+                state,
+                reasks,
+                rejected,
+                missing,
+                unusable,
+                continues,
+                keys: keys
+                    .into_iter()
+                    .map(|(key, parked)| (key.into_boxed_str(), parked))
+                    .collect(),
+            }),
+        }
+    }
+}
+
+impl<'r, S> ParkedRound<'r, S> {
+    /// The round as it was when it was [parked](Round::park).
+    #[must_use]
+    pub fn resume(self) -> Box<Round<'r, S>> {
+        let Parked {
+            rounds,
+            binding,
+            now,
+            asked_at,
+            too_fast,
+            capabilities,
+            resumed,
+            spend,
+            correlation,
+            state,
+            reasks,
+            rejected,
+            missing,
+            unusable,
+            continues,
+            keys,
+        } = *self.parked;
+        let mut round = Box::new(Round {
+            rounds,
+            binding,
+            now,
+            asked_at,
+            too_fast,
+            capabilities,
+            responses: BTreeMap::new(),
+            resumed,
+            spend,
+            asked: BTreeSet::new(),
+            questions: BTreeMap::new(),
+            flows: BTreeMap::new(),
+            correlation,
+            read_keys: BTreeSet::new(),
+            carried: BTreeMap::new(),
+            state,
+            reasks,
+            rejections: BTreeMap::new(),
+            rejected,
+            missing,
+            missing_names: BTreeMap::new(),
+            unusable,
+            continues,
+        });
+        for (key, parked) in keys {
+            let key = String::from(key);
+            let ParkedKey {
+                response,
+                carried,
+                asked,
+                question,
+                flow,
+                read,
+                rejections,
+                missing_name,
+            } = parked;
+            if let Some(value) = response {
+                round.responses.insert(key.clone(), value.resume());
+            }
+            if let Some(value) = carried {
+                round.carried.insert(key.clone(), value.resume());
+            }
+            if asked {
+                round.asked.insert(key.clone());
+            }
+            if let Some(question) = question {
+                round.questions.insert(key.clone(), question.into());
+            }
+            if let Some(flow) = flow {
+                round.flows.insert(key.clone(), flow.into());
+            }
+            if read {
+                round.read_keys.insert(key.clone());
+            }
+            if let Some(count) = rejections {
+                round.rejections.insert(key.clone(), count);
+            }
+            if let Some(name) = missing_name {
+                round.missing_names.insert(key, name);
+            }
+        }
+        round
+    }
+}
+
 /// A short name for one call's rounds in logs ([`Round::correlation`]): 32 random bits, written
 /// as 8 hexadecimal digits. Made by the call's first round and carried, sealed, in every later
 /// round's `requestState`, so every replica that runs a round of the call logs the same one.
@@ -702,7 +1000,7 @@ impl<S> sealed::Collect for Round<'_, S> {
             let Unusable {
                 error, explanation, ..
             } = *why;
-            self.rejected = Some(Rejected::new(name, *count, error, explanation));
+            self.rejected = Some(Box::new(Rejected::new(name, *count, error, explanation)));
         }
         false
     }

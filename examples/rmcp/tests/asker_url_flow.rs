@@ -55,6 +55,9 @@ struct Keys {
     /// On a retry, return an `isError` result before asking again (an upstream that went
     /// down): a final result while the flow is open.
     give_up_on_retry: bool,
+    /// A bound on the whole handler (a server's own request timeout): past it the handler's
+    /// future, and the asker in it, is dropped, wherever it was.
+    handler_bound: Option<Duration>,
 }
 
 impl AskingServer for Keys {
@@ -66,26 +69,41 @@ impl AskingServer for Keys {
 #[tool_router]
 impl Keys {
     #[tool(description = "Connect the user's Example Co. API key.")]
-    async fn connect_api_key(&self, mut asker: Asker) -> ToolResponse {
-        respond(async {
-            if self.give_up_on_retry && asker.round().await?.is_some_and(|round| round.is_resumed())
-            {
-                return Ok(CallToolResult::error(vec![ContentBlock::text(
-                    "Example Co. is down: nothing was connected.",
-                )]));
+    async fn connect_api_key(&self, asker: Asker) -> ToolResponse {
+        let Some(bound) = self.handler_bound else {
+            return self.connect(asker).await;
+        };
+        match tokio::time::timeout(bound, self.connect(asker)).await {
+            Ok(response) => response,
+            Err(_) => {
+                respond(async {
+                    Ok(CallToolResult::error(vec![ContentBlock::text(
+                        "Timed out: nothing was connected.",
+                    )]))
+                })
+                .await
             }
-            let text = match asker
-                .url_flow::<serde_json::Value>(
-                    "api_key",
-                    "Enter your Example Co. API key on our page.",
-                )
-                .await?
-            {
-                FlowOutcome::Completed(receipt) => format!("connected: {receipt}"),
-                FlowOutcome::Failed(why) => format!("failed: {why}"),
-                other => format!("not connected: {other:?}"),
+        }
+    }
+
+    #[tool(description = "Connect the key, giving up on the page after a moment.")]
+    async fn connect_or_move_on(&self, mut asker: Asker) -> ToolResponse {
+        respond(async {
+            let waited = tokio::time::timeout(
+                Duration::from_millis(300),
+                asker.url_flow::<serde_json::Value>("api_key", "Enter your key."),
+            )
+            .await;
+            // The first round asks (its input-required result goes out as usual); the retry waits.
+            let waited = match waited {
+                Ok(outcome) => outcome.map(|_| true)?,
+                Err(_) => false,
             };
-            Ok(CallToolResult::success(vec![ContentBlock::text(text)]))
+            // The handler gave up on the page and goes on: its round must be there to go on with.
+            let round = asker.round().await?.is_some();
+            Ok(CallToolResult::success(vec![ContentBlock::text(format!(
+                "waited: {waited}, round: {round}"
+            ))]))
         })
         .await
     }
@@ -114,6 +132,32 @@ impl Keys {
             Ok(CallToolResult::success(vec![ContentBlock::text(format!(
                 "{outcome:?}"
             ))]))
+        })
+        .await
+    }
+}
+
+impl Keys {
+    async fn connect(&self, mut asker: Asker) -> ToolResponse {
+        respond(async {
+            if self.give_up_on_retry && asker.round().await?.is_some_and(|round| round.is_resumed())
+            {
+                return Ok(CallToolResult::error(vec![ContentBlock::text(
+                    "Example Co. is down: nothing was connected.",
+                )]));
+            }
+            let text = match asker
+                .url_flow::<serde_json::Value>(
+                    "api_key",
+                    "Enter your Example Co. API key on our page.",
+                )
+                .await?
+            {
+                FlowOutcome::Completed(receipt) => format!("connected: {receipt}"),
+                FlowOutcome::Failed(why) => format!("failed: {why}"),
+                other => format!("not connected: {other:?}"),
+            };
+            Ok(CallToolResult::success(vec![ContentBlock::text(text)]))
         })
         .await
     }
@@ -294,6 +338,7 @@ fn server(store: &MemoryFlowStore, timeout: Duration) -> Keys {
             .with_timeout(timeout)
             .with_page_wait(timeout),
         give_up_on_retry: false,
+        handler_bound: None,
     }
 }
 
@@ -847,4 +892,57 @@ async fn the_tool_reads_the_receipt_as_its_own_type_or_an_error_naming_page_and_
         assert!(error.contains("`api_key`"), "{revision:?}: {error}");
         assert!(error.contains("Scopes"), "{revision:?}: {error}");
     }
+}
+
+/// On 2026-07-28 the handler is dropped while its retry waits for the page (the server's own
+/// bound on a request, shorter than the page wait): the round put away for the wait still
+/// ends the call, so the flow is abandoned and the page refuses, saying the call ended.
+#[tokio::test]
+async fn on_2026_07_28_a_handler_dropped_while_its_retry_waits_abandons_its_flow() {
+    let store = MemoryFlowStore::new();
+    let mut keys = server(&store, Duration::from_secs(10));
+    keys.handler_bound = Some(Duration::from_millis(300));
+    let s = connect(
+        Revision::V2026_07_28,
+        keys,
+        Client::new(&store, User::OpenOnly),
+    )
+    .await;
+    let started = std::time::Instant::now();
+    assert_eq!(
+        s.call().await,
+        ("Timed out: nothing was connected.".to_owned(), true)
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "the page wait was cut short"
+    );
+    let url = s.seen()[0].1.clone();
+    assert_eq!(s.seen().len(), 1, "asked once: {:?}", s.seen());
+    assert_eq!(
+        once_over(&store, &url).await,
+        FlowStatus::Abandoned(Abandonment::CallEnded)
+    );
+    let (code, body) = page_says(&store, &url).await;
+    assert_eq!(code, StatusCode::GONE, "{body}");
+    assert!(body.contains("This request has ended"), "{body}");
+}
+
+/// On 2026-07-28 a handler that bounds `url_flow` by its own timeout, and goes on once it runs
+/// out, finds its round where it was: put away only while the retry waited for the page.
+#[tokio::test]
+async fn on_2026_07_28_a_handler_that_gives_up_on_the_page_keeps_its_round() {
+    let store = MemoryFlowStore::new();
+    let s = connect(
+        Revision::V2026_07_28,
+        server(&store, Duration::from_secs(10)),
+        Client::new(&store, User::OpenOnly),
+    )
+    .await;
+    let params = rmcp::model::CallToolRequestParams::new("connect_or_move_on");
+    let (text, is_error) = returned(&within_a_while(s.client.call_tool(params)).await.unwrap());
+    assert_eq!(
+        (text.as_str(), is_error),
+        ("waited: false, round: true", false)
+    );
 }
