@@ -253,7 +253,7 @@ pub fn app(
     vault: Vault,
 ) -> Result<(Router, Flows), Box<dyn std::error::Error>> {
     let principal = HttpPrincipal::new(|request| signed_in(request).map(|user| user.name));
-    let flows = Flows::new(MemoryFlowStore::new(), &format!("{origin}/elicit/"))?;
+    let flows = Flows::new(MemoryFlowStore::new(), format!("{origin}/elicit/"))?;
     let pages = Pages::new(
         flows.clone(),
         identity_fn(|request: &Parts| match signed_in(request) {

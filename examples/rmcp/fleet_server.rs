@@ -194,7 +194,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     // The flows of URL questions, shared by the fleet; their links point at the load balancer.
     let store = RedisFlowStore::new(client).with_key_prefix("fleet:flow:");
     let public = std::env::var("FLEET_PUBLIC_URL")?;
-    let flows = Flows::new(store, &format!("{public}/elicit/"))?;
+    let flows = Flows::new(store, format!("{public}/elicit/"))?;
     let vault = Vault {
         redis: redis.clone(),
     };

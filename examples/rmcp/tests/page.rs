@@ -975,7 +975,7 @@ async fn whoever_binds_the_listener_only_the_pages_own_host_is_served() {
         .unwrap();
     let port = listener.local_addr().unwrap().port();
     let store = MemoryFlowStore::new();
-    let flows = Flows::new(store.clone(), &format!("http://localhost:{port}/elicit/")).unwrap();
+    let flows = Flows::new(store.clone(), format!("http://localhost:{port}/elicit/")).unwrap();
     let router = Pages::new(flows, HeaderUser)
         .unwrap()
         .secret(api_key_page(), |_, _: Secrets| Ok(json!({})))
