@@ -16,7 +16,8 @@
 //! - **The layers wrap everything**: axum-login's (with `tower-sessions`' memory store) wraps
 //!   the MCP endpoint, the pages and the login page, so all of them see the same session.
 //! - **Passwords**: a small in-memory account list (`ACCOUNTS`, `name:password` lines), each
-//!   typed password compared with the account's in constant time (`subtle`), a wrong name
+//!   typed password compared with the account's by `subtle` (constant time for equal lengths: a
+//!   length that differs answers sooner), a wrong name
 //!   compared against a dummy so that it takes as long. axum-login's own example hashes them
 //!   with `password-auth` (Argon2): do that, or ask your user database, in production.
 //! - **The MCP endpoint authenticates by the same session cookie**, kept simple: sign in on
@@ -319,7 +320,13 @@ async fn same_origin(
 
 /// Where to go after signing in: a path on this site, never another site (`//evil`, `/\evil`).
 fn local(next: &str) -> &str {
-    let on_this_site = next.starts_with('/') && !next.starts_with("//") && !next.starts_with("/\\");
+    // Printable ASCII only, no `\` and no `//`: a browser reads `/\evil.example`, and `/<tab>/evil.example`
+    // with the tab dropped, as `//evil.example`, another site.
+    let on_this_site = next.starts_with('/')
+        && !next.contains("//")
+        && next
+            .bytes()
+            .all(|byte| byte.is_ascii_graphic() && byte != b'\\');
     if on_this_site { next } else { "/" }
 }
 

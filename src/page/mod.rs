@@ -710,6 +710,22 @@ impl Shared {
                 return Err(refused);
             }
         };
+        // An empty principal is no one, whichever identity said it (a hand-written one, a
+        // provider's claim): never a user whose flows could be opened.
+        if who.principal.is_empty() {
+            events::page_refused(
+                Check::Identity,
+                None,
+                None,
+                None,
+                "the identity named an empty principal",
+            );
+            return Err(refusal(
+                StatusCode::FORBIDDEN,
+                "You may not open this page",
+                "The server's sign-in named no one for this request.",
+            ));
+        }
         html::signed_in(&who.name, who.sign_out.as_deref());
         Ok(who.principal)
     }

@@ -279,8 +279,20 @@ fn place(parts: &Parts) -> Result<&Place, Response> {
 
 /// The page to return to after signing in: one of the pages' own, else their base.
 fn return_to<'a>(place: &'a Place, next: Option<&'a str>) -> &'a str {
-    next.filter(|next| next.starts_with(&place.path) && !next.contains("//"))
+    next.filter(|next| is_under(&place.path, next))
         .unwrap_or(&place.path)
+}
+
+/// Whether `next` is a path under `base` (`/elicit/`, or `/` for pages at the root) that a
+/// browser reads as that path on this host: only printable ASCII, no `\` (which browsers read
+/// as `/`) and no `//` (a tab or a backslash after `/` would make `//evil.example` of it, a
+/// host of another site).
+fn is_under(base: &str, next: &str) -> bool {
+    next.starts_with(base)
+        && !next.contains("//")
+        && next
+            .bytes()
+            .all(|byte| byte.is_ascii_graphic() && byte != b'\\')
 }
 
 impl Identity for TokenSignIn {
@@ -636,4 +648,28 @@ fn unavailable(why: &str) -> Response {
         "You could not be signed in",
         why,
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_under;
+
+    #[test]
+    fn only_a_page_of_this_host_is_returned_to_after_signing_in() {
+        for base in ["/", "/elicit/"] {
+            assert!(is_under(base, &format!("{base}0123abcd")), "{base}");
+            for elsewhere in [
+                "//evil.example",
+                "/\\evil.example",
+                "/\t/evil.example",
+                "/ /evil.example",
+                "/\n/evil.example",
+                "https://evil.example/",
+            ] {
+                let next = format!("{}{}", base.trim_end_matches('/'), elsewhere);
+                assert!(!is_under(base, &next), "{base} {next:?}");
+            }
+        }
+        assert!(!is_under("/elicit/", "/other/page"));
+    }
 }

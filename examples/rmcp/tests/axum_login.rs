@@ -383,6 +383,7 @@ async fn the_login_form_is_taken_only_from_its_own_origin_and_sends_only_to_this
     for next in [
         "//evil.example/",
         "/\\evil.example/",
+        "/\t/evil.example/",
         "https://evil.example/",
     ] {
         let signed_in = server

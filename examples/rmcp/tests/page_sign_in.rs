@@ -633,6 +633,30 @@ async fn http_principal_is_the_pages_identity_and_refuses_whom_it_names_no_one()
     }
 }
 
+/// An identity written by hand (not through `Verdict`) that names the empty principal.
+struct NoOne;
+
+impl Identity for NoOne {
+    fn identify<'a>(&'a self, _: &'a Parts) -> mcp_elicit::page::IdentifyFuture<'a> {
+        Box::pin(async { Ok(SignedIn::new("")) })
+    }
+}
+
+/// An empty principal is no one, whichever identity says it: even a flow made for `""` is not
+/// opened by it.
+#[tokio::test]
+async fn an_identity_naming_the_empty_principal_is_refused() {
+    let site = Site::in_app(NoOne, app_layer).await;
+    let page = site.flow_for("").await;
+    let refused = reply(reqwest::Client::new().get(&page).send().await.unwrap()).await;
+    assert_eq!(refused.status, 403, "{}", refused.body);
+    assert!(
+        refused.body.contains("named no one for this request"),
+        "{}",
+        refused.body
+    );
+}
+
 #[test]
 fn a_bad_accounts_file_is_refused_naming_the_line_and_the_rule() {
     for (text, expected) in [
