@@ -252,15 +252,18 @@ impl ClientHandler for User {
     }
 }
 
-/// Finishes the page at `url` as the page does once its sink answered.
+/// The one user every call asks ([`AskConfig::single_user`]): the only one who may open a flow.
+const USER: &str = "me";
+
+/// Finishes the page at `url` as the page does once its sink answered, signed in as [`USER`].
 fn finish(store: &MemoryFlowStore, url: &str) {
     let id = FlowId::parse(url.strip_prefix(BASE).unwrap()).unwrap();
     let now = UnixTime::now();
-    if store.open_now(&id, "", "browser-1", now).is_err() {
+    if store.open_now(&id, USER, "browser-1", now).is_err() {
         return; // finished already (the warm-up's)
     }
     let claim = store
-        .claim_now(&id, "", "browser-1", Flow::DEFAULT_CLAIM_LEASE, now)
+        .claim_now(&id, USER, "browser-1", Flow::DEFAULT_CLAIM_LEASE, now)
         .unwrap();
     store
         .finish_now(&claim, Ok(json!({ "ending": "4f2a" })), now)
@@ -274,7 +277,7 @@ async fn connect(
     user: User,
 ) -> Arc<RunningService<RoleClient, User>> {
     let flows = Flows::new(store.clone(), BASE).unwrap();
-    let asking = AskConfig::single_user("me")
+    let asking = AskConfig::single_user(USER)
         .unwrap()
         .with_flows(flows)
         // Neither wait ends during the measurement.
