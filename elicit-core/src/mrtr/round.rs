@@ -41,15 +41,23 @@ impl std::ops::Deref for Shared<'_> {
 #[derive(Debug)]
 struct OwnedBinding {
     principal: Box<str>,
-    method: Box<str>,
+    /// A method MCP defines is not copied ([`KNOWN_METHODS`]).
+    method: Cow<'static, str>,
     params_digest: crate::state::ParamsDigest,
 }
+
+/// The methods whose requests a handler answers with rounds: a round's binding names them
+/// without a copy.
+const KNOWN_METHODS: [&str; 3] = ["tools/call", "prompts/get", "resources/read"];
 
 impl OwnedBinding {
     fn of(binding: &Binding<'_>) -> Self {
         Self {
             principal: binding.principal.into(),
-            method: binding.method.into(),
+            method: KNOWN_METHODS
+                .into_iter()
+                .find(|known| *known == binding.method)
+                .map_or_else(|| Cow::Owned(binding.method.to_owned()), Cow::Borrowed),
             params_digest: binding.params_digest,
         }
     }
@@ -598,7 +606,8 @@ impl<S> Round<'_, S> {
 /// A [`Round`] put away while its handler waits (for a URL flow's page, say): the same round,
 /// what its maps held packed into one exact-size slice with an entry per key, so that a run that
 /// waits holds a fraction of the memory an open round does (a map's node has room for eleven
-/// entries, even for one; each map copies the key; an answer is a JSON object).
+/// entries, even for one; each map copies the key; an answer is a JSON object; a question's
+/// digest and a flow's id are 32 hexadecimal digits, kept as their 16 bytes).
 /// [`resume`](ParkedRound::resume) gives the round back as it was.
 ///
 /// ```
@@ -625,7 +634,8 @@ pub struct ParkedRound<'r, S = ()> {
     parked: Box<Parked<'r, S>>,
 }
 
-/// A parked round: every field of [`Round`] but its maps, and what the maps held.
+/// A parked round: every field of [`Round`] but its maps and what is empty in most runs that
+/// wait, and what the maps held.
 struct Parked<'r, S> {
     rounds: Shared<'r>,
     binding: OwnedBinding,
@@ -634,41 +644,62 @@ struct Parked<'r, S> {
     too_fast: crate::observe::TooFast,
     capabilities: DeclaredCapabilities,
     resumed: bool,
+    continues: bool,
     spend: Spend,
     correlation: CorrelationId,
-    state: Option<S>,
     reasks: u32,
+    state: Option<S>,
+    /// What a round that waits has not got in most runs (a rejection, requests not sent yet,
+    /// unusable answers): boxed once if it has any, else nothing.
+    rare: Option<Box<ParkedRare>>,
+    /// What the maps held, an entry per key, in key order.
+    keys: Box<[ParkedKey]>,
+}
+
+/// The fields of a parked [`Round`] that are empty in most runs that wait.
+struct ParkedRare {
     rejected: Option<Box<Rejected>>,
     missing: InputRequests,
     unusable: Vec<(String, String)>,
-    continues: bool,
-    /// What the maps held, an entry per key, in key order.
-    keys: Box<[(Box<str>, ParkedKey)]>,
 }
 
-/// What a parked round's maps held for one key: the key is kept once, not once per map.
-#[derive(Default)]
+/// What a parked round's maps held for one key: the key kept once, not once per map; an
+/// answer that is only an action kept as that action, and a question's digest and a flow's id
+/// as their bytes. Anything else is in `odd`, boxed, only for the keys that have it.
 struct ParkedKey {
-    response: Option<ParkedValue>,
-    carried: Option<ParkedValue>,
+    key: Box<str>,
+    question: Option<Hex16>,
+    flow: Option<Hex16>,
+    response: ParkedAnswer,
+    carried: ParkedAnswer,
     asked: bool,
+    read: bool,
+    /// Unusable answers so far (a key has one from its first, so 0 is none).
+    rejections: u32,
+    odd: Option<Box<OddKey>>,
+}
+
+/// What a parked key holds that does not pack: a question or a flow id that is not 32
+/// lowercase hexadecimal digits, an answer that is more than an action, a request's name.
+#[derive(Default)]
+struct OddKey {
     question: Option<Box<str>>,
     flow: Option<Box<str>>,
-    read: bool,
-    rejections: Option<u32>,
+    response: Option<Value>,
+    carried: Option<Value>,
     missing_name: Option<Text>,
 }
 
-/// A parked answer: one that is only an action (`{"action":"accept"}`, a URL question's
-/// answer, read after the wait) is kept as that action, any other as its JSON.
-enum ParkedValue {
-    /// `{"action": <the action>}`, nothing else.
+/// A parked answer: none, only an action (`{"action":"accept"}`, a URL question's answer, read
+/// after the wait), or any other JSON, kept in the key's [`OddKey`].
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum ParkedAnswer {
+    None,
     Action(ParkedAction),
-    /// Any other answer, as it was.
-    Json(Box<Value>),
+    Json,
 }
 
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum ParkedAction {
     Accept,
     Decline,
@@ -686,33 +717,163 @@ impl ParkedAction {
             Self::Cancel => "cancel",
         }
     }
+
+    /// `{"action": <an action>}` and nothing else: that action.
+    fn of(value: &Value) -> Option<Self> {
+        let Value::Object(object) = value else {
+            return None;
+        };
+        let Some(Value::String(action)) = object.get("action") else {
+            return None;
+        };
+        Self::ALL
+            .into_iter()
+            .find(|known| object.len() == 1 && known.name() == action)
+    }
+
+    /// `{"action": <the action>}`.
+    fn value(self) -> Value {
+        let mut object = serde_json::Map::new();
+        object.insert("action".to_owned(), Value::String(self.name().to_owned()));
+        Value::Object(object)
+    }
 }
 
-impl ParkedValue {
-    fn park(value: Value) -> Self {
-        if let Value::Object(object) = &value
-            && object.len() == 1
-            && let Some(Value::String(action)) = object.get("action")
-            && let Some(action) = ParkedAction::ALL
-                .iter()
-                .find(|known| known.name() == action)
-        {
-            return Self::Action(*action);
+/// 32 lowercase hexadecimal digits (a question's digest, [`question_of`](super::ask), a flow's
+/// id) as the 16 bytes they write: written back, the same text.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+struct Hex16([u8; 16]);
+
+impl Hex16 {
+    fn parse(text: &str) -> Option<Self> {
+        let digit = |c: u8| match c {
+            b'0'..=b'9' => Some(c - b'0'),
+            b'a'..=b'f' => Some(c - b'a' + 10),
+            _ => None,
+        };
+        let text = text.as_bytes();
+        if text.len() != 32 {
+            return None;
         }
-        Self::Json(Box::new(value))
+        let mut bytes = [0; 16];
+        for (byte, pair) in bytes.iter_mut().zip(text.chunks_exact(2)) {
+            *byte = digit(pair[0])? << 4 | digit(pair[1])?;
+        }
+        Some(Self(bytes))
     }
 
-    fn resume(self) -> Value {
-        match self {
-            Self::Action(action) => {
-                let name = action.name();
-                let mut object = serde_json::Map::new();
-                object.insert("action".to_owned(), Value::String(name.to_owned()));
-                Value::Object(object)
-            }
-            Self::Json(value) => *value,
+    fn text(self) -> String {
+        use std::fmt::Write as _;
+        let mut text = String::with_capacity(32);
+        for byte in self.0 {
+            let _ = write!(text, "{byte:02x}");
+        }
+        text
+    }
+}
+
+impl ParkedKey {
+    fn new(key: String) -> Self {
+        Self {
+            key: key.into_boxed_str(),
+            question: None,
+            flow: None,
+            response: ParkedAnswer::None,
+            carried: ParkedAnswer::None,
+            asked: false,
+            read: false,
+            rejections: 0,
+            odd: None,
         }
     }
+
+    fn odd(&mut self) -> &mut OddKey {
+        self.odd.get_or_insert_with(Box::default)
+    }
+
+    /// Packs a question's digest or a flow's id: its bytes, or the text kept as it is.
+    fn pack_hex(
+        &mut self,
+        text: String,
+        odd: fn(&mut OddKey) -> &mut Option<Box<str>>,
+    ) -> Option<Hex16> {
+        let hex = Hex16::parse(&text);
+        if hex.is_none() {
+            *odd(self.odd()) = Some(text.into_boxed_str());
+        }
+        hex
+    }
+
+    fn pack_answer(
+        &mut self,
+        value: Value,
+        odd: fn(&mut OddKey) -> &mut Option<Value>,
+    ) -> ParkedAnswer {
+        match ParkedAction::of(&value) {
+            Some(action) => ParkedAnswer::Action(action),
+            None => {
+                *odd(self.odd()) = Some(value);
+                ParkedAnswer::Json
+            }
+        }
+    }
+
+    fn unpack_hex(
+        &mut self,
+        hex: Option<Hex16>,
+        odd: fn(&mut OddKey) -> &mut Option<Box<str>>,
+    ) -> Option<String> {
+        match hex {
+            Some(hex) => Some(hex.text()),
+            None => self
+                .odd
+                .as_deref_mut()
+                .and_then(|o| odd(o).take())
+                .map(String::from),
+        }
+    }
+
+    fn unpack_answer(
+        &mut self,
+        answer: ParkedAnswer,
+        odd: fn(&mut OddKey) -> &mut Option<Value>,
+    ) -> Option<Value> {
+        match answer {
+            ParkedAnswer::None => None,
+            ParkedAnswer::Action(action) => Some(action.value()),
+            ParkedAnswer::Json => self.odd.as_deref_mut().and_then(|o| odd(o).take()),
+        }
+    }
+}
+
+/// Packs one of a round's maps into the parked keys: `set` writes each value into its key's
+/// entry.
+fn pack<V>(
+    keys: &mut BTreeMap<String, ParkedKey>,
+    map: impl IntoIterator<Item = (String, V)>,
+    set: impl Fn(&mut ParkedKey, V),
+) {
+    for (key, value) in map {
+        let parked = match keys.entry(key) {
+            std::collections::btree_map::Entry::Occupied(entry) => entry.into_mut(),
+            std::collections::btree_map::Entry::Vacant(entry) => {
+                let key = entry.key().clone();
+                entry.insert(ParkedKey::new(key))
+            }
+        };
+        set(parked, value);
+    }
+}
+
+/// Unpacks one of a round's maps from the parked keys: `get` takes each key's value, if it has
+/// one.
+fn unpack<V, M: FromIterator<(String, V)>>(
+    keys: &mut [ParkedKey],
+    mut get: impl FnMut(&mut ParkedKey) -> Option<V>,
+) -> M {
+    keys.iter_mut()
+        .filter_map(|parked| get(parked).map(|value| (String::from(&*parked.key), value)))
+        .collect()
 }
 
 impl<S> fmt::Debug for ParkedRound<'_, S> {
@@ -753,31 +914,42 @@ impl<'r, S> Round<'r, S> {
             unusable,
             continues,
         } = self;
-        let mut keys: BTreeMap<String, ParkedKey> = BTreeMap::new();
-        for (key, value) in responses {
-            keys.entry(key).or_default().response = Some(ParkedValue::park(value));
-        }
-        for (key, value) in carried {
-            keys.entry(key).or_default().carried = Some(ParkedValue::park(value));
-        }
-        for key in asked {
-            keys.entry(key).or_default().asked = true;
-        }
-        for (key, question) in questions {
-            keys.entry(key).or_default().question = Some(question.into_boxed_str());
-        }
-        for (key, flow) in flows {
-            keys.entry(key).or_default().flow = Some(flow.into_boxed_str());
-        }
-        for key in read_keys {
-            keys.entry(key).or_default().read = true;
-        }
-        for (key, count) in rejections {
-            keys.entry(key).or_default().rejections = Some(count);
-        }
-        for (key, name) in missing_names {
-            keys.entry(key).or_default().missing_name = Some(name);
-        }
+        let mut keys = BTreeMap::new();
+        let flag = |set: fn(&mut ParkedKey)| move |parked: &mut ParkedKey, ()| set(parked);
+        let keyed = |key| (key, ());
+        pack(&mut keys, responses, |k, v| {
+            k.response = k.pack_answer(v, |o| &mut o.response)
+        });
+        pack(&mut keys, carried, |k, v| {
+            k.carried = k.pack_answer(v, |o| &mut o.carried)
+        });
+        pack(&mut keys, questions, |k, v| {
+            k.question = k.pack_hex(v, |o| &mut o.question)
+        });
+        pack(&mut keys, flows, |k, v| {
+            k.flow = k.pack_hex(v, |o| &mut o.flow)
+        });
+        pack(
+            &mut keys,
+            asked.into_iter().map(keyed),
+            flag(|k| k.asked = true),
+        );
+        pack(
+            &mut keys,
+            read_keys.into_iter().map(keyed),
+            flag(|k| k.read = true),
+        );
+        pack(&mut keys, rejections, |k, count| k.rejections = count);
+        pack(&mut keys, missing_names, |k, name| {
+            k.odd().missing_name = Some(name)
+        });
+        let rare = (rejected.is_some() || !missing.is_empty() || !unusable.is_empty()).then(|| {
+            Box::new(ParkedRare {
+                rejected,
+                missing,
+                unusable,
+            })
+        });
         ParkedRound {
             parked: Box::new(Parked {
                 rounds,
@@ -787,18 +959,13 @@ impl<'r, S> Round<'r, S> {
                 too_fast,
                 capabilities,
                 resumed,
+                continues,
                 spend,
                 correlation,
-                state,
                 reasks,
-                rejected,
-                missing,
-                unusable,
-                continues,
-                keys: keys
-                    .into_iter()
-                    .map(|(key, parked)| (key.into_boxed_str(), parked))
-                    .collect(),
+                state,
+                rare,
+                keys: keys.into_values().collect(),
             }),
         }
     }
@@ -816,79 +983,59 @@ impl<'r, S> ParkedRound<'r, S> {
             too_fast,
             capabilities,
             resumed,
+            continues,
             spend,
             correlation,
-            state,
             reasks,
+            state,
+            rare,
+            keys,
+        } = *self.parked;
+        let ParkedRare {
             rejected,
             missing,
             unusable,
-            continues,
-            keys,
-        } = *self.parked;
-        let mut round = Box::new(Round {
+        } = rare.map_or_else(
+            || ParkedRare {
+                rejected: None,
+                missing: InputRequests::new(),
+                unusable: Vec::new(),
+            },
+            |rare| *rare,
+        );
+        let mut keys = keys;
+        let keys = &mut *keys;
+        // A rejection count is at least 1: 0 is none.
+        let rejections = unpack(keys, |k| (k.rejections > 0).then_some(k.rejections));
+        Box::new(Round {
             rounds,
             binding,
             now,
             asked_at,
             too_fast,
             capabilities,
-            responses: BTreeMap::new(),
+            responses: unpack(keys, |k| k.unpack_answer(k.response, |o| &mut o.response)),
             resumed,
             spend,
-            asked: BTreeSet::new(),
-            questions: BTreeMap::new(),
-            flows: BTreeMap::new(),
+            asked: unpack::<(), BTreeMap<_, _>>(keys, |k| k.asked.then_some(()))
+                .into_keys()
+                .collect(),
+            questions: unpack(keys, |k| k.unpack_hex(k.question, |o| &mut o.question)),
+            flows: unpack(keys, |k| k.unpack_hex(k.flow, |o| &mut o.flow)),
             correlation,
-            read_keys: BTreeSet::new(),
-            carried: BTreeMap::new(),
+            read_keys: unpack::<(), BTreeMap<_, _>>(keys, |k| k.read.then_some(()))
+                .into_keys()
+                .collect(),
+            carried: unpack(keys, |k| k.unpack_answer(k.carried, |o| &mut o.carried)),
             state,
             reasks,
-            rejections: BTreeMap::new(),
+            rejections,
             rejected,
             missing,
-            missing_names: BTreeMap::new(),
+            missing_names: unpack(keys, |k| k.odd.as_deref_mut()?.missing_name.take()),
             unusable,
             continues,
-        });
-        for (key, parked) in keys {
-            let key = String::from(key);
-            let ParkedKey {
-                response,
-                carried,
-                asked,
-                question,
-                flow,
-                read,
-                rejections,
-                missing_name,
-            } = parked;
-            if let Some(value) = response {
-                round.responses.insert(key.clone(), value.resume());
-            }
-            if let Some(value) = carried {
-                round.carried.insert(key.clone(), value.resume());
-            }
-            if asked {
-                round.asked.insert(key.clone());
-            }
-            if let Some(question) = question {
-                round.questions.insert(key.clone(), question.into());
-            }
-            if let Some(flow) = flow {
-                round.flows.insert(key.clone(), flow.into());
-            }
-            if read {
-                round.read_keys.insert(key.clone());
-            }
-            if let Some(count) = rejections {
-                round.rejections.insert(key.clone(), count);
-            }
-            if let Some(name) = missing_name {
-                round.missing_names.insert(key, name);
-            }
-        }
-        round
+        })
     }
 }
 
@@ -1020,5 +1167,114 @@ impl<S> sealed::Collect for Round<'_, S> {
             self.missing_names.insert(key.clone(), name);
         }
         self.missing.replace(key, request);
+    }
+}
+
+#[cfg(test)]
+mod parked {
+    use serde_json::json;
+
+    use super::*;
+    use crate::state::ParamsDigest;
+
+    fn round(rounds: &Rounds) -> Round<'_, ()> {
+        let params = json!({ "name": "connect",
+            "_meta": { "io.modelcontextprotocol/clientCapabilities": { "elicitation": { "url": {} } } } });
+        let binding = Binding {
+            principal: "u",
+            method: "tools/call",
+            params_digest: ParamsDigest::of_request_params(&params),
+        };
+        let retry = Retry::from_params(&params).unwrap();
+        rounds.round(retry, binding, UnixTime::now()).unwrap()
+    }
+
+    /// What a retry accepting a URL question holds while it waits packs with nothing boxed
+    /// besides the key: the question's digest and the flow's id as bytes, the accept as its
+    /// action, no box for what is empty (BENCHMARKS.md §11).
+    #[test]
+    fn a_waiting_url_question_packs_into_its_entry_alone() {
+        let rounds = Rounds::generate().unwrap();
+        let mut round = round(&rounds);
+        let question = "0123456789abcdef0123456789abcdef".to_owned();
+        round.flow_id("api_key").unwrap();
+        round.asked.insert("api_key".to_owned());
+        round
+            .questions
+            .insert("api_key".to_owned(), question.clone());
+        round
+            .responses
+            .insert("api_key".to_owned(), json!({ "action": "accept" }));
+        let flows = round.flows.clone();
+        let parked = round.park();
+        assert!(parked.parked.rare.is_none(), "nothing rare is boxed");
+        let [key] = &*parked.parked.keys else {
+            panic!("one entry for one key");
+        };
+        assert!(key.odd.is_none(), "nothing of the key is boxed");
+        assert_eq!(key.response, ParkedAnswer::Action(ParkedAction::Accept));
+        assert!(std::mem::size_of::<ParkedKey>() <= 72);
+        assert!(matches!(parked.parked.binding.method, Cow::Borrowed(_)));
+        let round = parked.resume();
+        assert_eq!(round.questions["api_key"], question);
+        assert_eq!(round.flows, flows);
+        assert_eq!(round.responses["api_key"], json!({ "action": "accept" }));
+        assert!(round.asked.contains("api_key"));
+    }
+
+    /// Whatever does not pack comes back exactly: text that is not lowercase hexadecimal,
+    /// answers with more than an action, counts, names, keys read, the rare parts.
+    #[test]
+    fn a_parked_round_resumes_exactly_what_did_not_pack() {
+        let rounds = Rounds::generate().unwrap();
+        let mut round = round(&rounds);
+        let upper = "0123456789ABCDEF0123456789ABCDEF".to_owned();
+        round.questions.insert("a".to_owned(), upper.clone());
+        round.questions.insert("b".to_owned(), "short".to_owned());
+        round
+            .flows
+            .insert("b".to_owned(), "not a flow id".to_owned());
+        round.carried.insert(
+            "a".to_owned(),
+            json!({ "action": "accept", "content": { "x": 1 } }),
+        );
+        round
+            .carried
+            .insert("c".to_owned(), json!({ "action": "decline" }));
+        round
+            .responses
+            .insert("b".to_owned(), json!({ "action": "launch" }));
+        round.responses.insert("d".to_owned(), json!("cancel"));
+        round.asked.extend(["b".to_owned(), "d".to_owned()]);
+        round.read_keys.insert("a".to_owned());
+        round.rejections.insert("b".to_owned(), 2);
+        round
+            .missing_names
+            .insert("d".to_owned(), Text::from("Window"));
+        round.unusable.push(("b".to_owned(), "rule".to_owned()));
+        let before = (
+            round.questions.clone(),
+            round.flows.clone(),
+            round.carried.clone(),
+            round.responses.clone(),
+            round.asked.clone(),
+            round.read_keys.clone(),
+            round.rejections.clone(),
+            round.missing_names.clone(),
+            round.unusable.clone(),
+        );
+        let round = round.park().resume();
+        let after = (
+            round.questions.clone(),
+            round.flows.clone(),
+            round.carried.clone(),
+            round.responses.clone(),
+            round.asked.clone(),
+            round.read_keys.clone(),
+            round.rejections.clone(),
+            round.missing_names.clone(),
+            round.unusable.clone(),
+        );
+        assert_eq!(after, before);
     }
 }
