@@ -86,11 +86,10 @@ pub struct Asker {
     reasks: u32,
     hint: Option<Text>,
     failure: Option<ServiceError>,
-    /// 2026-07-28: the round this request resumes or starts.
-    round: Option<Box<Round<'static, ()>>>,
-    /// 2026-07-28: the round, put away while a retry waits for a URL flow's page (it holds
-    /// less): `round` is `None` meanwhile.
-    parked: Option<ParkedRound<'static, ()>>,
+    /// 2026-07-28: the round this request resumes or starts, live or put away while a retry
+    /// waits for a URL flow's page. Read only through [`live_round`](Asker::live_round), which
+    /// resumes a parked one.
+    round: Option<RoundSlot>,
     /// 2026-07-28: read answers to form and URL questions no earlier round asked.
     before_asked: bool,
     /// The key of every question asked in this call.
@@ -123,7 +122,7 @@ impl fmt::Debug for Asker {
             .field("support", &self.support)
             .field("timeout", &self.timeout)
             .field("reasks", &self.reasks)
-            .field("round", &self.round)
+            .field("rounds", &self.round.is_some())
             .field("keep_alive", &self.keep_alive)
             .finish_non_exhaustive()
     }
@@ -185,7 +184,7 @@ impl<S: AskingServer> FromContextPart<PromptContext<'_, S>> for Asker {
             None,
             &context.context,
         )?;
-        if asker.round.is_some() {
+        if asker.has_rounds() {
             return Err(ErrorData::internal_error(
                 "a #[prompt] that asks on protocol 2026-07-28 needs its server served through \
                  `mcp_elicit::rmcp::AskingService` (stdio, any byte stream) or \
@@ -219,7 +218,7 @@ impl<S: AskingServer> FromContextPart<ToolCallContext<'_, S>> for Asker {
         )?;
         // Unrecorded, the arguments left in the context may be none because `Parameters<..>`
         // took them: a round bound to them could be read for another call.
-        if asker.round.is_some() && recorded.is_none() {
+        if asker.has_rounds() && recorded.is_none() {
             return Err(ErrorData::internal_error(
                 "a #[tool] that asks on protocol 2026-07-28 binds its round state to the call's \
                  arguments: serve the server through `mcp_elicit::rmcp::AskingService` (stdio, \
@@ -332,7 +331,7 @@ impl Asker {
                 })?;
             round.set_too_fast(asking.too_fast);
             span.record("correlation", tracing::field::display(round.correlation()));
-            Some(Box::new(round))
+            Some(RoundSlot::Live(Box::new(round)))
         } else {
             None
         };
@@ -357,7 +356,6 @@ impl Asker {
             hint: None,
             failure: None,
             round,
-            parked: None,
             before_asked: false,
             keys: Vec::new(),
             flows: asking.flows.clone(),
@@ -370,9 +368,8 @@ impl Asker {
     /// Ask a question again at most `reasks` times while its answers break its rules, in this
     /// handler (the server's default is [`Rounds::with_reasks`](crate::mrtr::Rounds::with_reasks)).
     pub fn set_reasks(&mut self, reasks: u32) -> &mut Self {
-        self.unpark();
         self.reasks = reasks;
-        if let Some(round) = self.round.as_mut() {
+        if let Some(round) = self.live_round() {
             round.set_reasks(reasks);
         }
         self
@@ -421,8 +418,7 @@ impl Asker {
     /// [`Stop::Error`]: the state was spent already (a replay, `-32602`), or the guard could not
     /// decide (`-32603`; it fails closed).
     pub async fn round(&mut self) -> Result<Option<&mut Round<'static, ()>>, Stop> {
-        self.unpark();
-        match self.round.as_mut() {
+        match RoundSlot::live(&mut self.round) {
             Some(round) => {
                 spent(&self.span, round.spend().await)?;
                 Ok(Some(round))
@@ -431,14 +427,24 @@ impl Asker {
         }
     }
 
-    /// The round put away while a 2026-07-28 retry waited for its page, back in place: a
-    /// handler that gave up on [`url_flow`](Asker::url_flow) mid-wait (its own timeout around
-    /// it) and goes on asking finds its round as it was.
-    fn unpark(&mut self) {
-        if self.round.is_none()
-            && let Some(parked) = self.parked.take()
-        {
-            self.round = Some(parked.resume());
+    /// 2026-07-28: the round, live: one put away while a retry waited for its page is resumed
+    /// first, so a handler that gave up on [`url_flow`](Asker::url_flow) mid-wait (its own
+    /// timeout around it) and goes on asking finds its round as it was. The only way to the
+    /// round: no method can read a parked one by mistake.
+    fn live_round(&mut self) -> Option<&mut Round<'static, ()>> {
+        RoundSlot::live(&mut self.round)
+    }
+
+    /// Whether this request asks in rounds (2026-07-28), live or parked.
+    fn has_rounds(&self) -> bool {
+        self.round.is_some()
+    }
+
+    /// Puts the round away while the call waits: it is read again only through
+    /// [`live_round`](Asker::live_round).
+    fn park_round(&mut self) {
+        if let Some(RoundSlot::Live(round)) = self.round.take() {
+            self.round = Some(RoundSlot::Parked(round.park()));
         }
     }
 
@@ -465,9 +471,8 @@ impl Asker {
         &mut self,
         request: FormRequest<T>,
     ) -> Result<Elicitation<T>, Stop> {
-        self.unpark();
         self.start(Mode::Form, request.name())?;
-        if self.round.is_some() {
+        if self.has_rounds() {
             return self
                 .answer(Ask::form_request(request.name().to_owned(), request))
                 .await;
@@ -495,9 +500,8 @@ impl Asker {
         &mut self,
         request: FormRequest<T>,
     ) -> Result<Elicitation<Consent<T>>, Stop> {
-        self.unpark();
         self.start(Mode::Form, request.name())?;
-        if self.round.is_some() {
+        if self.has_rounds() {
             return self
                 .answer(Ask::consent_request(request.name().to_owned(), request))
                 .await;
@@ -530,9 +534,8 @@ impl Asker {
     /// # Errors
     /// A [`Stop`]: return it with `?` inside [`respond`](super::respond).
     pub async fn url(&mut self, request: UrlRequest) -> Result<UrlOutcome, Stop> {
-        self.unpark();
         self.start(Mode::Url, request.name())?;
-        if self.round.is_some() {
+        if self.has_rounds() {
             return self
                 .answer(Ask::url(request.name().to_owned(), request))
                 .await;
@@ -603,7 +606,6 @@ impl Asker {
         page: &str,
         message: impl Into<Text>,
     ) -> Result<FlowOutcome<R>, Stop> {
-        self.unpark();
         let outcome = self.url_flow_json(page, message.into()).await?;
         outcome.receipt(page).map_err(|error| {
             tracing::error!(target: events::ASK, parent: &self.span, page, %error, "unreadable receipt");
@@ -632,7 +634,7 @@ impl Asker {
             Flow::new(id, page, principal.as_str(), self.call, message.as_ref())
                 .expiring(now, flows.ttl())
         };
-        if let Some(round) = self.round.as_mut() {
+        if let Some(round) = RoundSlot::live(&mut self.round) {
             spent(&self.span, round.spend().await)?;
             let flow = round.flow_id(page)?;
             if flow.started {
@@ -657,9 +659,8 @@ impl Asker {
                 let left = expires_at.as_secs().saturating_sub(now.as_secs());
                 let bound = self.page_wait.min(Duration::from_secs(left));
                 // The round is put away while the call waits: it is read again only after.
-                self.parked = self.round.take().map(|round| round.park());
+                self.park_round();
                 let waited = self.wait_for_page(&flows, &id, bound).await;
-                self.round = self.parked.take().map(ParkedRound::resume);
                 status = match waited {
                     Ok(Some(Ok(flow))) => flow.status().clone(),
                     Ok(Some(Err(FlowError::Unknown))) => FlowStatus::Expired,
@@ -857,12 +858,18 @@ impl Asker {
 
     /// 2026-07-28: whether this run's retry answers the URL question `request` (of the flow
     /// whose status is `status`) with an accept, before the answer is read.
-    fn accepted(&self, page: &str, request: UrlRequest, status: &FlowStatus) -> Result<bool, Stop> {
-        let Some(round) = self.round.as_ref() else {
+    fn accepted(
+        &mut self,
+        page: &str,
+        request: UrlRequest,
+        status: &FlowStatus,
+    ) -> Result<bool, Stop> {
+        let before_asked = self.before_asked;
+        let Some(round) = self.live_round() else {
             return Ok(false);
         };
         let ask = Ask::url_flow(page, request, status.clone());
-        let ask = if self.before_asked {
+        let ask = if before_asked {
             ask.answerable_before_asked()
         } else {
             ask
@@ -1135,7 +1142,6 @@ impl Asker {
     /// state spent already (a replay, with a replay guard), and `-32600` before 2026-07-28,
     /// which has no rounds (ask one question at a time there).
     pub async fn answer_all<A: Asks>(&mut self, asks: A) -> Result<A::Output, Stop> {
-        self.unpark();
         let client = self.client.clone();
         let span = self.span.clone();
         let Some(round) = self.round().await? else {
@@ -1209,6 +1215,28 @@ impl Asker {
                 self.failure = Some(failure);
                 None
             }
+        }
+    }
+}
+
+/// 2026-07-28: an [`Asker`]'s round, live or put away while a retry waits for its page (it
+/// holds less: [`ParkedRound`]).
+enum RoundSlot {
+    Live(Box<Round<'static, ()>>),
+    Parked(ParkedRound<'static, ()>),
+}
+
+impl RoundSlot {
+    /// [`Asker::live_round`], on the field alone (so the asker's other fields stay at hand).
+    fn live(slot: &mut Option<Self>) -> Option<&mut Round<'static, ()>> {
+        if let Some(Self::Parked(_)) = slot
+            && let Some(Self::Parked(parked)) = slot.take()
+        {
+            *slot = Some(Self::Live(parked.resume()));
+        }
+        match slot.as_mut()? {
+            Self::Live(round) => Some(round),
+            Self::Parked(_) => None,
         }
     }
 }
@@ -1299,12 +1327,10 @@ impl Drop for AbandonUnlessOver {
 impl Drop for Asker {
     fn drop(&mut self) {
         // A handler dropped while its retry waits for a page ends the call too.
-        let round = self
-            .round
-            .take()
-            .or_else(|| self.parked.take().map(ParkedRound::resume));
-        let Some(mut round) = round else {
-            return;
+        let mut round = match self.round.take() {
+            Some(RoundSlot::Live(round)) => round,
+            Some(RoundSlot::Parked(parked)) => parked.resume(),
+            None => return,
         };
         if round.continues() || round.flow_ids().next().is_none() {
             return;
