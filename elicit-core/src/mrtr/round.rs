@@ -757,7 +757,10 @@ impl Hex16 {
         }
         let mut bytes = [0; 16];
         for (byte, pair) in bytes.iter_mut().zip(text.chunks_exact(2)) {
-            *byte = digit(pair[0])? << 4 | digit(pair[1])?;
+            let &[high, low] = pair else {
+                return None;
+            };
+            *byte = digit(high)? << 4 | digit(low)?;
         }
         Some(Self(bytes))
     }
