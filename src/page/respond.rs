@@ -273,11 +273,45 @@ pub(super) fn base_path(flows: &Flows) -> String {
 /// [`OidcSignIn`](super::OidcSignIn)).
 pub(super) const SESSION_COOKIE: &str = "session";
 
-/// What a sign-out form's token seals: the browser whose session it ends (and, in its binding,
-/// the principal).
+/// What a sign-in's own form's token seals (the sign-in form's, the sign-out form's): the
+/// browser it was given to. What the form is for, and for the sign-out the principal, are in its
+/// binding.
 #[derive(serde::Serialize, serde::Deserialize)]
-struct SignOutToken {
+pub(super) struct FormToken {
     b: String,
+}
+
+impl FormToken {
+    /// A token for `browser`'s form, bound to `binding`, for `ttl`.
+    pub(super) fn seal(
+        keys: &crate::state::StateKeys,
+        browser: &Browser,
+        binding: &crate::state::Binding<'_>,
+        ttl: Duration,
+    ) -> Result<String, crate::state::SealError> {
+        keys.seal(
+            &FormToken {
+                b: browser.digest.clone(),
+            },
+            binding,
+            ttl,
+            crate::state::UnixTime::now(),
+        )
+    }
+
+    /// Whether `token` (posted) is one [`seal`](FormToken::seal) made for `browser` and
+    /// `binding`, and has not expired.
+    pub(super) fn opens(
+        keys: &crate::state::StateKeys,
+        token: Option<&str>,
+        browser: &Browser,
+        binding: &crate::state::Binding<'_>,
+    ) -> bool {
+        token.is_some_and(|token| {
+            keys.open::<FormToken>(token, binding, crate::state::UnixTime::now())
+                .is_ok_and(|opened| opened.into_value().b == browser.digest)
+        })
+    }
 }
 
 /// The sign-out of a sign-in that keeps its session in [`SESSION_COOKIE`]: `<path>signout`, a
@@ -328,14 +362,7 @@ impl SignOut<'_> {
             .into_response();
         };
         html::signed_in(&principal, None);
-        let token = self.keys.seal(
-            &SignOutToken {
-                b: browser.digest.clone(),
-            },
-            &self.binding(&principal),
-            self.ttl,
-            crate::state::UnixTime::now(),
-        );
+        let token = FormToken::seal(self.keys, browser, &self.binding(&principal), self.ttl);
         let Ok(token) = token else {
             return refusal_under(
                 self.path,
@@ -392,18 +419,11 @@ impl SignOut<'_> {
         };
         let submitted =
             serde_urlencoded::from_bytes::<Vec<(String, String)>>(body).unwrap_or_default();
-        let valid = submitted
+        let token = submitted
             .iter()
             .find(|(name, _)| name == SIGN_OUT_CSRF_FIELD)
-            .is_some_and(|(_, token)| {
-                self.keys
-                    .open::<SignOutToken>(
-                        token,
-                        &self.binding(&principal),
-                        crate::state::UnixTime::now(),
-                    )
-                    .is_ok_and(|opened| opened.into_value().b == browser.digest)
-            });
+            .map(|(_, token)| token.as_str());
+        let valid = FormToken::opens(self.keys, token, browser, &self.binding(&principal));
         if !valid {
             events::page_refused(
                 Check::Csrf,

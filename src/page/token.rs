@@ -21,7 +21,9 @@ use super::error::PageError;
 use super::html;
 use super::identity::{IdentifyFuture, Identity, SignedIn, Verdict};
 use super::posted;
-use super::respond::{Browser, Place, SESSION_COOKIE, SignOut, html_body, refusal, same_origin};
+use super::respond::{
+    Browser, FormToken, Place, SESSION_COOKIE, SignOut, html_body, refusal, same_origin,
+};
 use crate::events::{self, Check};
 use crate::state::{Binding, ParamsDigest, UnixTime};
 
@@ -279,13 +281,6 @@ struct Session {
     t: [u8; 8],
 }
 
-/// What the sign-in form's token seals: the browser it was given to (and, in its binding, what
-/// it is for).
-#[derive(Serialize, Deserialize)]
-struct FormToken {
-    b: String,
-}
-
 fn binding<'a>(place: &Place, what: &'a str, principal: &'a str) -> Binding<'a> {
     Binding {
         principal,
@@ -513,13 +508,11 @@ struct Next {
 
 /// The sign-in form, with a token sealed to this browser; `problem` above it, if any.
 fn sign_in_form(place: &Place, browser: &Browser, next: &str, problem: Option<&str>) -> Response {
-    let token = place.keys.seal(
-        &FormToken {
-            b: browser.digest.clone(),
-        },
+    let token = FormToken::seal(
+        &place.keys,
+        browser,
         &binding(place, "elicit/token-sign-in", ""),
         FORM_TTL,
-        UnixTime::now(),
     );
     let Ok(token) = token else {
         return unavailable("The sign-in form could not be made.");
@@ -609,16 +602,12 @@ async fn sign_in(
             .find(|(field, _)| field == name)
             .map(|(_, value)| value.as_str())
     };
-    let valid = field(CSRF_FIELD).is_some_and(|token| {
-        place
-            .keys
-            .open::<FormToken>(
-                token,
-                &binding(place, "elicit/token-sign-in", ""),
-                UnixTime::now(),
-            )
-            .is_ok_and(|opened| opened.into_value().b == browser.digest)
-    });
+    let valid = FormToken::opens(
+        &place.keys,
+        field(CSRF_FIELD),
+        browser,
+        &binding(place, "elicit/token-sign-in", ""),
+    );
     if !valid {
         events::page_refused(
             Check::Csrf,
