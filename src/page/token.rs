@@ -52,10 +52,34 @@ const MAX_BODY_BYTES: usize = 16 * 1024;
 ///   refused with the same words ("That name and token do not match an account.", 403, the form
 ///   shown again). Whether a principal exists can still show in timing: principals are names,
 ///   not secrets.
+/// - **Guessing is bounded**, in memory: after [`FAILURES_PER_NAME`](Self::FAILURES_PER_NAME)
+///   (5) failed sign-ins for one name, that name is refused, one failure forgiven a minute
+///   ([`NAME_FAILURE_FORGIVEN_EVERY`](Self::NAME_FAILURE_FORGIVEN_EVERY)); after
+///   [`FAILURES_IN_ALL`](Self::FAILURES_IN_ALL) (50) over every name, every sign-in is refused,
+///   one forgiven every two seconds ([`FAILURE_FORGIVEN_EVERY`](Self::FAILURE_FORGIVEN_EVERY)),
+///   so a spray over many names is bounded too. A refused sign-in is answered 429 with
+///   `Retry-After` and the form again: "Too many sign-ins have failed here lately. Wait a
+///   minute and try again.", before its token is compared. A name is counted whether or not an
+///   account has it, so the refusal says nothing of which names exist. A success forgets its
+///   name's failures. **The trade-off**: whoever can reach the form can hold up a real user's
+///   sign-in, by failing five times with their name (refused for a minute, and for as long as
+///   the guesser spends each minute's try first) or fifty times with any (every sign-in refused
+///   for as long as they keep at it, thirty failures a minute). A browser already signed in is
+///   not affected, and the bounds keep a guess at a token a person chose to thousands a day,
+///   not millions: issue long random tokens all the same. On one process only: each replica of a fleet
+///   counts its own.
 /// - **The session** is a cookie sealed with the pages' keys (AES-256-GCM-SIV), `HttpOnly`,
 ///   `SameSite=Lax`, for [`with_session_ttl`](TokenSignIn::with_session_ttl) (eight hours by
 ///   default): `__Host-elicit-session` over TLS, `elicit-session-<port>` on loopback. It holds
-///   the principal and the browser it was issued to, and counts in that browser only.
+///   the principal, the browser it was issued to, and eight bytes of a digest of the account's
+///   token digest; it counts in that browser only, and only while the account is there with
+///   that token: every request checks both against the accounts of now, so a session outlives
+///   neither a removed account nor a changed token (where the pages' keys outlive the
+///   accounts: a restart with kept keys, a fleet, accounts reloaded). That browser is sent to
+///   sign in again.
+/// - **Principals** are 1 to [`MAX_PRINCIPAL_LEN`](Self::MAX_PRINCIPAL_LEN) printable ASCII
+///   characters without spaces or `:` (an email address fits): no look-alike letters, no
+///   invisible or control characters ([`new`](Self::new)).
 /// - **Sign-out**: every page links to `<base>signout`, whose form (a POST with its own CSRF
 ///   token, from the pages' origin) clears the session.
 ///
@@ -103,8 +127,8 @@ impl TokenSignIn {
     pub const FAILURES_PER_NAME: u32 = 5;
 
     /// How often one of a name's failed sign-ins is forgotten: a minute. A name refused after
-    /// [`FAILURES_PER_NAME`](Self::FAILURES_PER_NAME) failures can be tried again a minute after
-    /// its last failure, and all five again after five minutes.
+    /// [`FAILURES_PER_NAME`](Self::FAILURES_PER_NAME) failures in quick succession may be tried
+    /// once more a minute after the first of them, and five times again five minutes after it.
     pub const NAME_FAILURE_FORGIVEN_EVERY: Duration = Duration::from_secs(60);
 
     /// How many sign-ins may fail in all, over every name, before every sign-in is refused:
