@@ -97,7 +97,7 @@ fn page_get() {
         vec![Property::new("key", StringSchema::new().min_length(20)).title("API key")],
     )
     .unwrap();
-    let router = Pages::new(flows, SingleUser::named("me"))
+    let router = Pages::new(flows, SingleUser::named("me").unwrap())
         .unwrap()
         .secret(page, |_, _: Secrets| Ok(json!({})))
         .router();

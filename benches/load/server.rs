@@ -131,7 +131,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             let guard = RedisReplayGuard::new(redis.get_multiplexed_async_connection().await?)
                 .with_key_prefix("load:request-state:");
             let keys = StateKeys::generate()?;
-            AskConfig::single_user_with("me", Rounds::new(keys).with_replay_guard(guard))
+            AskConfig::single_user_with("me", Rounds::new(keys).with_replay_guard(guard))?
         }
         Err(_) => AskConfig::single_user("me")?,
     }

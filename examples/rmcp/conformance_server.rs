@@ -443,7 +443,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     // Its rounds have no replay guard (`single_user()` would set one): the suite's
     // `ignore-extra-params` answers a question before it is asked, which a guard cannot make
     // single use, so it refuses such an ask.
-    let asking = AskConfig::single_user_with("me", Rounds::generate()?);
+    let asking = AskConfig::single_user_with("me", Rounds::generate()?)?;
     let conformance = Conformance { asking };
     // Nobody authenticates, so there is no principal to bind a session to: its sessions bind
     // nothing, an explicit choice for a test server on loopback.

@@ -198,7 +198,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let vault = Vault {
         redis: redis.clone(),
     };
-    let pages = Pages::new(flows.clone(), SingleUser::named("me"))?
+    let pages = Pages::new(flows.clone(), SingleUser::named("me")?)?
         .with_keys(keys)
         .secret_form(vault);
     // One user: nobody signs in to this test fleet (see above).
@@ -208,7 +208,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         Ok(ms) => Duration::from_millis(ms.parse()?),
         Err(_) => AskConfig::DEFAULT_KEEP_ALIVE,
     };
-    let asking = AskConfig::single_user_with("me", rounds)
+    let asking = AskConfig::single_user_with("me", rounds)?
         .with_timeout(Duration::from_secs(120))
         .with_keep_alive(keep_alive)
         .with_flows(flows);

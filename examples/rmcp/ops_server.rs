@@ -349,7 +349,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             .map_err(|_| format!("OPS_PAGES_PORT={port}: not a port"))?,
         Err(_) => 0,
     };
-    let pages = Pages::bind_loopback_on(port, SingleUser::named("me")).await?;
+    let pages = Pages::bind_loopback_on(port, SingleUser::named("me")?).await?;
     let (mut ops, pages) = ops_server(pages, GithubApp::from_env(), Vault::default())?;
     // How long a 2026-07-28 retry that accepts waits for the page before it asks again; unset,
     // the library's default. (tests/e2e/test_ops_server.py sets it short, to see the re-ask.)

@@ -45,14 +45,25 @@ pub enum PageError {
     /// [`Pages::serve`](super::Pages::serve) on pages that were not bound to loopback: mount
     /// [`router`](super::Pages::router) in the server's own app instead.
     NotBound,
-    /// An account of a [`TokenSignIn`](super::TokenSignIn) that breaks a rule.
+    /// An account given to [`TokenSignIn::new`](super::TokenSignIn::new) that breaks a rule.
     Accounts {
-        /// Which account: its line in [`from_lines`](super::TokenSignIn::from_lines)'s text,
-        /// else its place among the accounts, from 1.
+        /// Which account: its place among the accounts, from 1.
         account: usize,
         /// The rule it breaks.
         why: &'static str,
     },
+    /// A line of [`TokenSignIn::from_lines`](super::TokenSignIn::from_lines)'s text (or
+    /// [`from_file`](super::TokenSignIn::from_file)'s file) that breaks a rule.
+    AccountLine {
+        /// Which line, from 1.
+        line: usize,
+        /// The rule it breaks.
+        why: &'static str,
+    },
+    /// A principal that is empty or only white space
+    /// ([`SingleUser::named`](super::SingleUser::named),
+    /// [`Pages::bind_loopback`](super::Pages::bind_loopback)): it would name no one.
+    EmptyPrincipal,
     /// A claim lease under two seconds
     /// ([`Pages::with_claim_lease`](super::Pages::with_claim_lease)).
     ClaimLease {
@@ -93,6 +104,13 @@ impl fmt::Display for PageError {
             PageError::Accounts { account, why } => {
                 write!(f, "the token sign-in's account {account}: {why}")
             }
+            PageError::AccountLine { line, why } => {
+                write!(f, "the token sign-in's accounts, line {line}: {why}")
+            }
+            PageError::EmptyPrincipal => f.write_str(
+                "the single user's principal is empty or only white space: name the user \
+                 (`SingleUser::named(\"me\")`), as `AskConfig::single_user` does",
+            ),
             PageError::ClaimLease { lease } => write!(
                 f,
                 "claim lease {lease:?} must be at least two seconds (flows count whole seconds, \

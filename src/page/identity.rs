@@ -95,7 +95,7 @@ impl Verdict {
     /// The response to send: a redirect to sign in, or the pages' refusal page.
     pub fn answer(self, request: &Parts) -> Result<SignedIn, Response> {
         match self {
-            Verdict::SignedIn(who) if !who.principal.is_empty() => Ok(who),
+            Verdict::SignedIn(who) if !who.principal.trim().is_empty() => Ok(who),
             Verdict::SignedIn(_) => Err(refusal(
                 StatusCode::FORBIDDEN,
                 "You may not open this page",
@@ -279,9 +279,16 @@ impl SingleUser {
     /// The one user, as the server names them: the principal its flows are kept under, the
     /// same name as [`AskConfig::single_user`](crate::rmcp::AskConfig::single_user)'s. Pages
     /// show "this machine's user".
-    #[must_use]
-    pub fn named(name: impl Into<String>) -> Self {
-        Self { name: name.into() }
+    ///
+    /// # Errors
+    /// [`PageError::EmptyPrincipal`](super::PageError::EmptyPrincipal) if `name` is empty or
+    /// only white space: it would name no one.
+    pub fn named(name: impl Into<String>) -> Result<Self, super::PageError> {
+        let name = name.into();
+        if name.trim().is_empty() {
+            return Err(super::PageError::EmptyPrincipal);
+        }
+        Ok(Self { name })
     }
 
     /// The user's name.

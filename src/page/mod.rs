@@ -178,9 +178,10 @@ impl Pages {
     /// [`bind_loopback_with`](Pages::bind_loopback_with) with [`SingleUser::named`]`(user)`.
     ///
     /// # Errors
-    /// [`PageError::Io`] if no loopback port can be bound; [`PageError::Keys`].
+    /// [`PageError::EmptyPrincipal`] if `user` is empty or only white space (nothing is bound
+    /// then); [`PageError::Io`] if no loopback port can be bound; [`PageError::Keys`].
     pub async fn bind_loopback(user: impl Into<String>) -> Result<Self, PageError> {
-        Self::bind_loopback_with(SingleUser::named(user)).await
+        Self::bind_loopback_with(SingleUser::named(user)?).await
     }
 
     /// The pages of a local server (stdio), on a listener bound now to `127.0.0.1` on a port the
@@ -417,7 +418,7 @@ impl Pages {
     /// use mcp_elicit::page::{Pages, SingleUser};
     ///
     /// # async fn start() -> Result<(), mcp_elicit::page::PageError> {
-    /// let pages = Pages::bind_loopback_with(SingleUser::named("me")).await?;
+    /// let pages = Pages::bind_loopback_with(SingleUser::named("me")?).await?;
     /// tokio::spawn(pages.serve_with(|router| router /* .layer(your_auth_layer) */));
     /// # Ok(())
     /// # }
@@ -712,7 +713,7 @@ impl Shared {
         };
         // An empty principal is no one, whichever identity said it (a hand-written one, a
         // provider's claim): never a user whose flows could be opened.
-        if who.principal.is_empty() {
+        if who.principal.trim().is_empty() {
             events::page_refused(
                 Check::Identity,
                 None,

@@ -20,23 +20,17 @@ use openidconnect::{
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use super::html;
 use super::identity::{IdentifyFuture, Identity, SignedIn};
 use super::respond::{
-    Browser, Cookies, base_path, html_body, origin_of, refusal, refusal_under, same_origin,
+    Browser, Cookies, SESSION_COOKIE, SignOut, base_path, origin_of, refusal, refusal_under,
 };
 use crate::events::{self, Check};
 use crate::state::{Binding, ParamsDigest, StateKeys, UnixTime};
 use crate::url_mode::Flows;
 
-/// The signed-in browser: a sealed cookie naming its principal and the browser it was issued to
-/// ([`Cookies`]: `__Host-elicit-session` over TLS).
-const SESSION_COOKIE: &str = "session";
 /// A sign-in under way: a sealed cookie holding its `state`, nonce, PKCE verifier, the page to
 /// return to and the browser that started it.
 const SIGN_IN_COOKIE: &str = "signin";
-/// The sign-out form's field for its CSRF token.
-const CSRF_FIELD: &str = "_csrf";
 /// How long a sign-in may take at the provider.
 const SIGN_IN_TTL: Duration = Duration::from_secs(10 * 60);
 
@@ -221,19 +215,12 @@ struct SignIn {
     b: String,
 }
 
-/// What the session cookie seals.
+/// What the session cookie ([`SESSION_COOKIE`]: `__Host-elicit-session` over TLS) seals.
 #[derive(Serialize, Deserialize)]
 struct Session {
     /// The principal (the ID token's `sub`).
     p: String,
     /// The browser it was issued to ([`Browser`]'s digest).
-    b: String,
-}
-
-/// What the sign-out form's token seals: the browser whose session it ends (and, in its
-/// binding, the principal).
-#[derive(Serialize, Deserialize)]
-struct SignOut {
     b: String,
 }
 
@@ -266,11 +253,16 @@ impl Inner {
             .map(|session| session.p)
     }
 
-    fn sign_out_binding<'a>(&self, principal: &'a str) -> Binding<'a> {
-        Binding {
-            principal,
+    /// The sign-out's form and its post, for this sign-in's session.
+    fn sign_out(&self) -> SignOut<'_> {
+        SignOut {
+            path: &self.path,
+            origin: &self.origin,
+            keys: &self.keys,
+            cookies: &self.cookies,
             method: "elicit/sign-out",
             params_digest: ParamsDigest::of(&json!(self.client.client_id().as_str())),
+            ttl: self.session_ttl,
         }
     }
 
@@ -455,128 +447,23 @@ async fn callback(State(inner): State<Arc<Inner>>, parts: Parts) -> Response {
 }
 
 /// The sign-out page every page links to: who is signed in here, and a form that signs them out.
-/// Showing it changes nothing (any site can make a browser follow a link).
 async fn sign_out_page(State(inner): State<Arc<Inner>>, parts: Parts) -> Response {
-    let signed_in = parts
-        .extensions
-        .get::<Browser>()
-        .and_then(|browser| Some((inner.session(&parts.headers, browser)?, browser)));
-    let Some((principal, browser)) = signed_in else {
-        return html_body(html::page(
-            "",
-            "done",
-            "You are not signed in",
-            "<p>This browser is not signed in to these pages.</p>",
-        ))
-        .into_response();
-    };
-    html::signed_in(&principal, None);
-    let token = inner.keys.seal(
-        &SignOut {
-            b: browser.digest.clone(),
-        },
-        &inner.sign_out_binding(&principal),
-        inner.session_ttl,
-        UnixTime::now(),
-    );
-    let Ok(token) = token else {
-        return unavailable(&inner.path, "The sign-out form could not be made.");
-    };
-    let body = format!(
-        "<p>This browser is signed in to these pages as <strong>{who}</strong>. Sign out if that \
-         is not you, or when you are done.</p>\n\
-         <form method=\"post\" action=\"{action}\">\n\
-         <input type=\"hidden\" name=\"{CSRF_FIELD}\" value=\"{token}\">\n\
-         <button type=\"submit\">Sign out</button>\n</form>",
-        who = html::escape(&principal),
-        action = html::escape(&format!("{}signout", inner.path)),
-        token = html::escape(&token),
-    );
-    html_body(html::page("", "form", "Sign out", &body)).into_response()
+    let browser = parts.extensions.get::<Browser>();
+    inner
+        .sign_out()
+        .page(browser.and_then(|browser| Some((inner.session(&parts.headers, browser)?, browser))))
 }
 
-/// The sign-out form, posted: from the pages' own origin, with the token its page gave this
-/// browser for this session; then the session cookie is cleared, and the page says so.
+/// The sign-out form, posted: the session cookie is cleared, and the page says so.
 async fn sign_out(
     State(inner): State<Arc<Inner>>,
     parts: Parts,
     body: axum::body::Bytes,
 ) -> Response {
-    if let Err(refused) = same_origin(&parts, &inner.origin) {
-        events::page_refused(
-            Check::Origin,
-            None,
-            None,
-            None,
-            "a sign-out posted from another site",
-        );
-        return refused;
-    }
-    let signed_in = parts
-        .extensions
-        .get::<Browser>()
-        .and_then(|browser| Some((inner.session(&parts.headers, browser)?, browser)));
-    let Some((principal, browser)) = signed_in else {
-        events::page_refused(
-            Check::Identity,
-            None,
-            None,
-            None,
-            "a sign-out of no session",
-        );
-        return refusal(
-            StatusCode::FORBIDDEN,
-            "You are not signed in",
-            "This browser is not signed in to these pages.",
-        );
-    };
-    let submitted =
-        serde_urlencoded::from_bytes::<Vec<(String, String)>>(&body).unwrap_or_default();
-    let token = submitted
-        .iter()
-        .find(|(name, _)| name == CSRF_FIELD)
-        .map(|(_, token)| token.as_str());
-    let valid = token.is_some_and(|token| {
-        inner
-            .keys
-            .open::<SignOut>(token, &inner.sign_out_binding(&principal), UnixTime::now())
-            .is_ok_and(|opened| opened.into_value().b == browser.digest)
-    });
-    if !valid {
-        events::page_refused(
-            Check::Csrf,
-            None,
-            None,
-            Some(&principal),
-            "the sign-out form's token is not this browser's session's",
-        );
-        html::signed_in(&principal, Some(&format!("{}signout", inner.path)));
-        return refusal(
-            StatusCode::FORBIDDEN,
-            "This form was not sent from its page",
-            "The sign-out form's token does not match this browser's session. You are still \
-             signed in.",
-        );
-    }
-    html::signed_out();
-    let mut response = html_body(html::page(
-        "",
-        "done",
-        "Signed out",
-        &format!(
-            "<p>This browser is no longer signed in as <strong>{}</strong>.</p>",
-            html::escape(&principal)
-        ),
-    ))
-    .into_response();
-    response.headers_mut().append(
-        header::SET_COOKIE,
-        inner
-            .cookies
-            .clear(SESSION_COOKIE)
-            .unwrap_or_else(|| HeaderValue::from_static("")),
-    );
-    response
+    let browser = parts.extensions.get::<Browser>();
+    let signed_in =
+        browser.and_then(|browser| Some((inner.session(&parts.headers, browser)?, browser)));
+    inner.sign_out().post(&parts, &body, signed_in)
 }
 
 /// The sign-in's refusal when the server cannot sign in now, under the pages' base path `base`.

@@ -268,3 +268,195 @@ pub(super) fn base_path(flows: &Flows) -> String {
         .unwrap_or("/")
         .to_owned()
 }
+
+/// The session cookie of a sign-in the pages keep themselves ([`TokenSignIn`](super::TokenSignIn),
+/// [`OidcSignIn`](super::OidcSignIn)).
+pub(super) const SESSION_COOKIE: &str = "session";
+
+/// What a sign-in's own form's token seals (the sign-in form's, the sign-out form's): the
+/// browser it was given to. What the form is for, and for the sign-out the principal, are in its
+/// binding.
+#[derive(serde::Serialize, serde::Deserialize)]
+pub(super) struct FormToken {
+    b: String,
+}
+
+impl FormToken {
+    /// A token for `browser`'s form, bound to `binding`, for `ttl`.
+    pub(super) fn seal(
+        keys: &crate::state::StateKeys,
+        browser: &Browser,
+        binding: &crate::state::Binding<'_>,
+        ttl: Duration,
+    ) -> Result<String, crate::state::SealError> {
+        keys.seal(
+            &FormToken {
+                b: browser.digest.clone(),
+            },
+            binding,
+            ttl,
+            crate::state::UnixTime::now(),
+        )
+    }
+
+    /// Whether `token` (posted) is one [`seal`](FormToken::seal) made for `browser` and
+    /// `binding`, and has not expired.
+    pub(super) fn opens(
+        keys: &crate::state::StateKeys,
+        token: Option<&str>,
+        browser: &Browser,
+        binding: &crate::state::Binding<'_>,
+    ) -> bool {
+        token.is_some_and(|token| {
+            keys.open::<FormToken>(token, binding, crate::state::UnixTime::now())
+                .is_ok_and(|opened| opened.into_value().b == browser.digest)
+        })
+    }
+}
+
+/// The sign-out of a sign-in that keeps its session in [`SESSION_COOKIE`]: `<path>signout`, a
+/// page that shows who is signed in with a form (GET; showing it changes nothing, since any site
+/// can make a browser follow a link), and that form posted (POST: from the pages' own origin,
+/// with the token its page gave this browser for this session), which clears the cookie. The
+/// sign-in finds the session and passes it in; the rest is here, once.
+pub(super) struct SignOut<'a> {
+    /// The pages' path (`/elicit/`): the form posts to `<path>signout`.
+    pub(super) path: &'a str,
+    /// The pages' origin, for the `Origin` check.
+    pub(super) origin: &'a str,
+    pub(super) keys: &'a crate::state::StateKeys,
+    pub(super) cookies: &'a Cookies,
+    /// What the form's token is bound to, with the principal: its method (one per sign-in)...
+    pub(super) method: &'static str,
+    /// ...and the sign-in it belongs to.
+    pub(super) params_digest: crate::state::ParamsDigest,
+    /// How long the form's token lasts: the session's own time.
+    pub(super) ttl: Duration,
+}
+
+/// The form's CSRF field (every page's name for it).
+const SIGN_OUT_CSRF_FIELD: &str = "_csrf";
+
+impl SignOut<'_> {
+    fn binding<'p>(&self, principal: &'p str) -> crate::state::Binding<'p>
+    where
+        Self: 'p,
+    {
+        crate::state::Binding {
+            principal,
+            method: self.method,
+            params_digest: self.params_digest,
+        }
+    }
+
+    /// The sign-out page every page links to, for `signed_in` (the session's principal and the
+    /// browser it is this browser's; `None`: not signed in).
+    pub(super) fn page(&self, signed_in: Option<(String, &Browser)>) -> Response {
+        let Some((principal, browser)) = signed_in else {
+            return html_body(html::page(
+                "",
+                "done",
+                "You are not signed in",
+                "<p>This browser is not signed in to these pages.</p>",
+            ))
+            .into_response();
+        };
+        html::signed_in(&principal, None);
+        let token = FormToken::seal(self.keys, browser, &self.binding(&principal), self.ttl);
+        let Ok(token) = token else {
+            return refusal_under(
+                self.path,
+                StatusCode::SERVICE_UNAVAILABLE,
+                "You could not be signed out",
+                "The sign-out form could not be made.",
+            );
+        };
+        let body = format!(
+            "<p>This browser is signed in to these pages as <strong>{who}</strong>. Sign out if \
+             that is not you, or when you are done.</p>\n\
+             <form method=\"post\" action=\"{action}\">\n\
+             <input type=\"hidden\" name=\"{SIGN_OUT_CSRF_FIELD}\" value=\"{token}\">\n\
+             <button type=\"submit\">Sign out</button>\n</form>",
+            who = html::escape(&principal),
+            action = html::escape(&format!("{}signout", self.path)),
+            token = html::escape(&token),
+        );
+        html_body(html::page("", "form", "Sign out", &body)).into_response()
+    }
+
+    /// The sign-out form, posted (`body`) by `parts`' browser, `signed_in` as for
+    /// [`page`](SignOut::page): the session cookie is cleared, and the page says so.
+    pub(super) fn post(
+        &self,
+        parts: &Parts,
+        body: &[u8],
+        signed_in: Option<(String, &Browser)>,
+    ) -> Response {
+        use crate::events::{self, Check};
+        if let Err(refused) = same_origin(parts, self.origin) {
+            events::page_refused(
+                Check::Origin,
+                None,
+                None,
+                None,
+                "a sign-out posted from another site",
+            );
+            return refused;
+        }
+        let Some((principal, browser)) = signed_in else {
+            events::page_refused(
+                Check::Identity,
+                None,
+                None,
+                None,
+                "a sign-out of no session",
+            );
+            return refusal(
+                StatusCode::FORBIDDEN,
+                "You are not signed in",
+                "This browser is not signed in to these pages.",
+            );
+        };
+        let submitted =
+            serde_urlencoded::from_bytes::<Vec<(String, String)>>(body).unwrap_or_default();
+        let token = submitted
+            .iter()
+            .find(|(name, _)| name == SIGN_OUT_CSRF_FIELD)
+            .map(|(_, token)| token.as_str());
+        let valid = FormToken::opens(self.keys, token, browser, &self.binding(&principal));
+        if !valid {
+            events::page_refused(
+                Check::Csrf,
+                None,
+                None,
+                Some(&principal),
+                "the sign-out form's token is not this browser's session's",
+            );
+            html::signed_in(&principal, Some(&format!("{}signout", self.path)));
+            return refusal(
+                StatusCode::FORBIDDEN,
+                "This form was not sent from its page",
+                "The sign-out form's token does not match this browser's session. You are still \
+                 signed in.",
+            );
+        }
+        html::signed_out();
+        let mut response = html_body(html::page(
+            "",
+            "done",
+            "Signed out",
+            &format!(
+                "<p>This browser is no longer signed in as <strong>{}</strong>.</p>",
+                html::escape(&principal)
+            ),
+        ))
+        .into_response();
+        response.headers_mut().append(
+            header::SET_COOKIE,
+            self.cookies
+                .clear(SESSION_COOKIE)
+                .unwrap_or_else(|| HeaderValue::from_static("")),
+        );
+        response
+    }
+}

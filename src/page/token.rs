@@ -2,8 +2,8 @@
 
 use std::collections::HashMap;
 use std::fmt;
-use std::sync::Arc;
-use std::time::Duration;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
 
 use axum::Router;
 use axum::http::StatusCode;
@@ -21,12 +21,12 @@ use super::error::PageError;
 use super::html;
 use super::identity::{IdentifyFuture, Identity, SignedIn, Verdict};
 use super::posted;
-use super::respond::{Browser, Place, html_body, refusal, same_origin};
+use super::respond::{
+    Browser, FormToken, Place, SESSION_COOKIE, SignOut, html_body, refusal, same_origin,
+};
 use crate::events::{self, Check};
 use crate::state::{Binding, ParamsDigest, UnixTime};
 
-/// The signed-in browser: a sealed cookie naming its principal and the browser it was issued to.
-const SESSION_COOKIE: &str = "session";
 /// The forms' field for their CSRF token (the pages' own name for it).
 const CSRF_FIELD: &str = "_csrf";
 /// The sign-in form's fields.
@@ -52,10 +52,34 @@ const MAX_BODY_BYTES: usize = 16 * 1024;
 ///   refused with the same words ("That name and token do not match an account.", 403, the form
 ///   shown again). Whether a principal exists can still show in timing: principals are names,
 ///   not secrets.
+/// - **Guessing is bounded**, in memory: after [`FAILURES_PER_NAME`](Self::FAILURES_PER_NAME)
+///   (5) failed sign-ins for one name, that name is refused, one failure forgiven a minute
+///   ([`NAME_FAILURE_FORGIVEN_EVERY`](Self::NAME_FAILURE_FORGIVEN_EVERY)); after
+///   [`FAILURES_IN_ALL`](Self::FAILURES_IN_ALL) (50) over every name, every sign-in is refused,
+///   one forgiven every two seconds ([`FAILURE_FORGIVEN_EVERY`](Self::FAILURE_FORGIVEN_EVERY)),
+///   so a spray over many names is bounded too. A refused sign-in is answered 429 with
+///   `Retry-After` and the form again: "Too many sign-ins have failed here lately. Wait a
+///   minute and try again.", before its token is compared. A name is counted whether or not an
+///   account has it, so the refusal says nothing of which names exist. A success forgets its
+///   name's failures. **The trade-off**: whoever can reach the form can hold up a real user's
+///   sign-in, by failing five times with their name (refused for a minute, and for as long as
+///   the guesser spends each minute's try first) or fifty times with any (every sign-in refused
+///   for as long as they keep at it, thirty failures a minute). A browser already signed in is
+///   not affected, and the bounds keep a guess at a token a person chose to thousands a day,
+///   not millions: issue long random tokens all the same. On one process only: each replica of a fleet
+///   counts its own.
 /// - **The session** is a cookie sealed with the pages' keys (AES-256-GCM-SIV), `HttpOnly`,
 ///   `SameSite=Lax`, for [`with_session_ttl`](TokenSignIn::with_session_ttl) (eight hours by
 ///   default): `__Host-elicit-session` over TLS, `elicit-session-<port>` on loopback. It holds
-///   the principal and the browser it was issued to, and counts in that browser only.
+///   the principal, the browser it was issued to, and eight bytes of a digest of the account's
+///   token digest; it counts in that browser only, and only while the account is there with
+///   that token: every request checks both against the accounts of now, so a session outlives
+///   neither a removed account nor a changed token (where the pages' keys outlive the
+///   accounts: a restart with kept keys, a fleet, accounts reloaded). That browser is sent to
+///   sign in again.
+/// - **Principals** are 1 to [`MAX_PRINCIPAL_LEN`](Self::MAX_PRINCIPAL_LEN) printable ASCII
+///   characters without spaces or `:` (an email address fits): no look-alike letters, no
+///   invisible or control characters ([`new`](Self::new)).
 /// - **Sign-out**: every page links to `<base>signout`, whose form (a POST with its own CSRF
 ///   token, from the pages' origin) clears the session.
 ///
@@ -77,6 +101,8 @@ struct Inner {
     /// Each principal's token, as the SHA-256 digest of its bytes.
     accounts: HashMap<String, [u8; 32]>,
     session_ttl: Duration,
+    /// The failed sign-ins lately, per name typed and in all.
+    throttle: Mutex<Throttle>,
 }
 
 impl fmt::Debug for TokenSignIn {
@@ -92,35 +118,53 @@ impl TokenSignIn {
     /// How long a browser stays signed in by default: eight hours.
     pub const DEFAULT_SESSION_TTL: Duration = Duration::from_secs(8 * 60 * 60);
 
+    /// The longest principal, in characters (an email address is at most 254).
+    pub const MAX_PRINCIPAL_LEN: usize = 256;
+
+    /// How many sign-ins may fail for one name (whether or not an account has it) before that
+    /// name is refused: five. After that, one more every
+    /// [`NAME_FAILURE_FORGIVEN_EVERY`](Self::NAME_FAILURE_FORGIVEN_EVERY).
+    pub const FAILURES_PER_NAME: u32 = 5;
+
+    /// How often one of a name's failed sign-ins is forgotten: a minute. A name refused after
+    /// [`FAILURES_PER_NAME`](Self::FAILURES_PER_NAME) failures in quick succession may be tried
+    /// once more a minute after the first of them, and five times again five minutes after it.
+    pub const NAME_FAILURE_FORGIVEN_EVERY: Duration = Duration::from_secs(60);
+
+    /// How many sign-ins may fail in all, over every name, before every sign-in is refused:
+    /// fifty. After that, one more every [`FAILURE_FORGIVEN_EVERY`](Self::FAILURE_FORGIVEN_EVERY).
+    pub const FAILURES_IN_ALL: u32 = 50;
+
+    /// How often one of the failed sign-ins in all is forgotten: two seconds (thirty a minute
+    /// at most, over every name, once the fifty are spent).
+    pub const FAILURE_FORGIVEN_EVERY: Duration = Duration::from_secs(2);
+
     /// The accounts `accounts`: each principal and its token.
     ///
+    /// Each principal must be a name a person can read for what it is: 1 to
+    /// [`MAX_PRINCIPAL_LEN`](Self::MAX_PRINCIPAL_LEN) printable ASCII characters, without spaces
+    /// or `:` (`alice`, `alice@example.com`, `ops-bot_2`). That keeps out look-alikes (a Cyrillic
+    /// `а` for a Latin `a`), zero-width and control characters, and names that differ only in
+    /// spaces: two accounts that read the same are two names here.
+    ///
     /// # Errors
-    /// [`PageError::Accounts`] for an empty principal or token, or a principal given twice.
+    /// [`PageError::Accounts`] naming the account (its place, from 1) and the rule: a principal
+    /// outside the rule above, an empty token, a principal given twice. Nothing is built then.
     pub fn new(
         accounts: impl IntoIterator<Item = (String, SecretString)>,
     ) -> Result<Self, PageError> {
         let mut digests = HashMap::new();
         for (at, (principal, token)) in accounts.into_iter().enumerate() {
-            let account = at + 1;
-            if principal.is_empty() {
+            let why = account_rule(&principal, &token).err().or_else(|| {
+                digests
+                    .insert(principal, digest(token.expose_secret()))
+                    .is_some()
+                    .then_some("the principal is given twice")
+            });
+            if let Some(why) = why {
                 return Err(PageError::Accounts {
-                    account,
-                    why: "the principal is empty",
-                });
-            }
-            if token.expose_secret().is_empty() {
-                return Err(PageError::Accounts {
-                    account,
-                    why: "the token is empty",
-                });
-            }
-            if digests
-                .insert(principal, digest(token.expose_secret()))
-                .is_some()
-            {
-                return Err(PageError::Accounts {
-                    account,
-                    why: "the principal is given twice",
+                    account: at + 1,
+                    why,
                 });
             }
         }
@@ -128,6 +172,7 @@ impl TokenSignIn {
             inner: Arc::new(Inner {
                 accounts: digests,
                 session_ttl: Self::DEFAULT_SESSION_TTL,
+                throttle: Mutex::new(Throttle::new(Instant::now())),
             }),
         })
     }
@@ -135,9 +180,13 @@ impl TokenSignIn {
     /// The accounts of `text`: one `principal:token` per line (split at the first `:`, each part
     /// trimmed); blank lines and lines starting with `#` are skipped.
     ///
+    /// Each principal follows [`new`](TokenSignIn::new)'s rule: printable ASCII, no spaces, no
+    /// `:`.
+    ///
     /// # Errors
-    /// [`PageError::Accounts`] naming the account (its line) and the rule: a line without `:`,
-    /// an empty principal or token, a principal given twice.
+    /// [`PageError::AccountLine`] naming the line (from 1) and the rule: a line without `:`, a
+    /// principal outside [`new`](TokenSignIn::new)'s rule, an empty token, a principal given
+    /// twice. Every line is checked before anything is built.
     pub fn from_lines(text: &str) -> Result<Self, PageError> {
         let mut accounts = Vec::new();
         for (at, line) in text.lines().enumerate() {
@@ -146,8 +195,8 @@ impl TokenSignIn {
                 continue;
             }
             let Some((principal, token)) = line.split_once(':') else {
-                return Err(PageError::Accounts {
-                    account: at + 1,
+                return Err(PageError::AccountLine {
+                    line: at + 1,
                     why: "the line is not `principal:token`",
                 });
             };
@@ -157,23 +206,14 @@ impl TokenSignIn {
                 SecretString::from(token.trim()),
             ));
         }
-        // Numbered by line, not by account.
+        // Numbered by line, not by account: every rule checked here, before anything is built.
         let mut seen = std::collections::HashSet::new();
         for (line, principal, token) in &accounts {
-            let why = if principal.is_empty() {
-                Some("the principal is empty")
-            } else if token.expose_secret().is_empty() {
-                Some("the token is empty")
-            } else if !seen.insert(principal.clone()) {
-                Some("the principal is given twice")
-            } else {
-                None
-            };
+            let why = account_rule(principal, token).err().or_else(|| {
+                (!seen.insert(principal.as_str())).then_some("the principal is given twice")
+            });
             if let Some(why) = why {
-                return Err(PageError::Accounts {
-                    account: *line,
-                    why,
-                });
+                return Err(PageError::AccountLine { line: *line, why });
             }
         }
         Self::new(
@@ -201,6 +241,7 @@ impl TokenSignIn {
             inner: Arc::new(Inner {
                 accounts,
                 session_ttl: ttl,
+                throttle: Mutex::new(Throttle::new(Instant::now())),
             }),
         }
     }
@@ -212,6 +253,47 @@ fn digest(token: &str) -> [u8; 32] {
     Sha256::digest(token.as_bytes()).into()
 }
 
+/// The rules of an account: its principal (1 to [`TokenSignIn::MAX_PRINCIPAL_LEN`] printable
+/// ASCII characters, no space, no `:`) and its token (not empty).
+fn account_rule(principal: &str, token: &SecretString) -> Result<(), &'static str> {
+    if principal.is_empty() {
+        return Err("the principal is empty");
+    }
+    if principal.len() > TokenSignIn::MAX_PRINCIPAL_LEN {
+        return Err("the principal is longer than 256 characters");
+    }
+    if principal.contains(' ') {
+        return Err("the principal has a space (a principal is printable ASCII without spaces)");
+    }
+    if principal.contains(':') {
+        return Err("the principal has `:`, which ends a principal in `principal:token`");
+    }
+    if !principal.bytes().all(|byte| byte.is_ascii_graphic()) {
+        return Err(
+            "the principal has a character that is not printable ASCII (a look-alike letter \
+             such as Cyrillic `а`, a zero-width or control character, a tab)",
+        );
+    }
+    if token.expose_secret().is_empty() {
+        return Err("the token is empty");
+    }
+    Ok(())
+}
+
+/// What a session keeps of its account's token: eight bytes of a digest of the token's digest,
+/// sealed with the session. A session whose account's token changed (or that names an account
+/// no longer there) opens to no one.
+fn session_tag(token_digest: &[u8; 32]) -> [u8; 8] {
+    let tag: [u8; 32] = Sha256::new()
+        .chain_update(b"mcp-elicit token session\0")
+        .chain_update(token_digest)
+        .finalize()
+        .into();
+    let mut short = [0; 8];
+    short.copy_from_slice(&tag[..8]);
+    short
+}
+
 /// What the session cookie seals.
 #[derive(Serialize, Deserialize)]
 struct Session {
@@ -219,13 +301,8 @@ struct Session {
     p: String,
     /// The browser it was issued to ([`Browser`]'s digest).
     b: String,
-}
-
-/// What a form's token seals: the browser it was given to (and, in its binding, what it is
-/// for and, for the sign-out, the principal).
-#[derive(Serialize, Deserialize)]
-struct FormToken {
-    b: String,
+    /// The account's token when the session began ([`session_tag`]).
+    t: [u8; 8],
 }
 
 fn binding<'a>(place: &Place, what: &'a str, principal: &'a str) -> Binding<'a> {
@@ -247,19 +324,140 @@ impl Inner {
             .iter()
             .filter_map(|sealed| place.keys.open::<Session>(sealed, &binding, now).ok())
             .map(|opened| opened.into_value())
-            .find(|session| session.b == browser.digest)
+            .find(|session| session.b == browser.digest && self.still_holds(session))
             .map(|session| session.p)
     }
 
-    /// Whether `token` is `principal`'s, compared in constant time.
-    fn verify(&self, principal: &str, token: &str) -> bool {
+    /// Whether `session`'s account is still there with the token it was signed in with.
+    fn still_holds(&self, session: &Session) -> bool {
+        self.accounts
+            .get(&session.p)
+            .is_some_and(|token| bool::from(session_tag(token).ct_eq(&session.t)))
+    }
+
+    /// The digest of `principal`'s token, if `token` is it, compared in constant time.
+    fn verify(&self, principal: &str, token: &str) -> Option<[u8; 32]> {
         let typed = digest(token);
         // An unknown principal is compared too, against a digest no token has (all zeros).
         let (expected, known) = match self.accounts.get(principal) {
             Some(expected) => (*expected, true),
             None => ([0; 32], false),
         };
-        bool::from(typed.ct_eq(&expected)) && known
+        (bool::from(typed.ct_eq(&expected)) && known).then_some(expected)
+    }
+
+    /// The sign-out's form and its post, for this sign-in's session.
+    fn sign_out<'a>(&self, place: &'a Place) -> SignOut<'a> {
+        SignOut {
+            path: &place.path,
+            origin: &place.origin,
+            keys: &place.keys,
+            cookies: &place.cookies,
+            method: "elicit/token-sign-out",
+            params_digest: ParamsDigest::of(&json!(place.path)),
+            ttl: self.session_ttl,
+        }
+    }
+}
+
+/// The most names the throttle remembers at once. Only a name with failures not yet forgiven is
+/// kept, and [`TokenSignIn::FAILURES_IN_ALL`] bounds how many those can be (about two hundred:
+/// fifty, and thirty a minute for the five minutes a name takes to be forgiven all), so this
+/// is never reached by guessing alone; if it were, sign-ins would be refused, not remembered.
+const MAX_THROTTLED_NAMES: usize = 4096;
+
+/// Failed sign-ins, forgiven one at a time at a steady rate.
+#[derive(Clone, Copy)]
+struct Failures {
+    count: u32,
+    /// When the last one was forgiven (or the first counted, from none).
+    since: Instant,
+}
+
+impl Failures {
+    fn none(now: Instant) -> Self {
+        Self {
+            count: 0,
+            since: now,
+        }
+    }
+
+    /// These failures at `now`, with one forgiven for each `every` that passed.
+    fn at(self, now: Instant, every: Duration) -> Self {
+        let passed = now.saturating_duration_since(self.since);
+        let forgiven = u32::try_from(passed.as_nanos() / every.as_nanos().max(1))
+            .unwrap_or(u32::MAX)
+            .min(self.count);
+        if forgiven == self.count {
+            return Self::none(now);
+        }
+        Self {
+            count: self.count - forgiven,
+            since: self.since + every * forgiven,
+        }
+    }
+
+    /// How long until the next one is forgiven.
+    fn wait(self, now: Instant, every: Duration) -> Duration {
+        every.saturating_sub(now.saturating_duration_since(self.since))
+    }
+}
+
+/// The failed sign-ins lately: per name typed (keyed by its digest, so a name's length costs
+/// nothing), and in all. A sign-in is counted as failed when it starts, and forgiven when it
+/// succeeds, so that many sent at once are bounded too.
+struct Throttle {
+    names: HashMap<[u8; 32], Failures>,
+    all: Failures,
+}
+
+impl Throttle {
+    fn new(now: Instant) -> Self {
+        Self {
+            names: HashMap::new(),
+            all: Failures::none(now),
+        }
+    }
+
+    /// Count a sign-in for `name` as failed unless it succeeds, or, when too many have failed
+    /// (for this name or in all), refuse it: how long to wait.
+    fn begin(&mut self, name: &[u8; 32], now: Instant) -> Result<(), Duration> {
+        let name_every = TokenSignIn::NAME_FAILURE_FORGIVEN_EVERY;
+        let all_every = TokenSignIn::FAILURE_FORGIVEN_EVERY;
+        self.all = self.all.at(now, all_every);
+        if self.all.count >= TokenSignIn::FAILURES_IN_ALL {
+            return Err(self.all.wait(now, all_every));
+        }
+        let failures = self
+            .names
+            .get(name)
+            .map_or(Failures::none(now), |failures| failures.at(now, name_every));
+        if failures.count >= TokenSignIn::FAILURES_PER_NAME {
+            return Err(failures.wait(now, name_every));
+        }
+        if !self.names.contains_key(name) && self.names.len() >= MAX_THROTTLED_NAMES {
+            self.names
+                .retain(|_, failures| failures.at(now, name_every).count > 0);
+            if self.names.len() >= MAX_THROTTLED_NAMES {
+                return Err(all_every);
+            }
+        }
+        self.names.insert(
+            *name,
+            Failures {
+                count: failures.count + 1,
+                since: failures.since,
+            },
+        );
+        self.all.count += 1;
+        Ok(())
+    }
+
+    /// The sign-in for `name` that [`begin`](Throttle::begin) counted succeeded: the name's
+    /// failures are forgotten, and this one is not counted in all.
+    fn succeeded(&mut self, name: &[u8; 32]) {
+        self.names.remove(name);
+        self.all.count = self.all.count.saturating_sub(1);
     }
 }
 
@@ -334,13 +532,11 @@ struct Next {
 
 /// The sign-in form, with a token sealed to this browser; `problem` above it, if any.
 fn sign_in_form(place: &Place, browser: &Browser, next: &str, problem: Option<&str>) -> Response {
-    let token = place.keys.seal(
-        &FormToken {
-            b: browser.digest.clone(),
-        },
+    let token = FormToken::seal(
+        &place.keys,
+        browser,
         &binding(place, "elicit/token-sign-in", ""),
         FORM_TTL,
-        UnixTime::now(),
     );
     let Ok(token) = token else {
         return unavailable("The sign-in form could not be made.");
@@ -430,16 +626,12 @@ async fn sign_in(
             .find(|(field, _)| field == name)
             .map(|(_, value)| value.as_str())
     };
-    let valid = field(CSRF_FIELD).is_some_and(|token| {
-        place
-            .keys
-            .open::<FormToken>(
-                token,
-                &binding(place, "elicit/token-sign-in", ""),
-                UnixTime::now(),
-            )
-            .is_ok_and(|opened| opened.into_value().b == browser.digest)
-    });
+    let valid = FormToken::opens(
+        &place.keys,
+        field(CSRF_FIELD),
+        browser,
+        &binding(place, "elicit/token-sign-in", ""),
+    );
     if !valid {
         events::page_refused(
             Check::Csrf,
@@ -456,7 +648,43 @@ async fn sign_in(
     }
     let next = return_to(place, field(NEXT_FIELD)).to_owned();
     let principal = field(PRINCIPAL_FIELD).unwrap_or("").trim().to_owned();
-    if !inner.verify(&principal, field(TOKEN_FIELD).unwrap_or("")) {
+    // Throttled by the name typed, whether or not an account has it, before the token is read.
+    let name = digest(&principal);
+    let begun = inner
+        .throttle
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .begin(&name, Instant::now());
+    if let Err(wait) = begun {
+        events::page_refused(
+            Check::Identity,
+            None,
+            None,
+            None,
+            "a sign-in refused: too many have failed lately",
+        );
+        let minutes = wait.as_secs().div_ceil(60).max(1);
+        let mut refused = sign_in_form(
+            place,
+            browser,
+            &next,
+            Some(&format!(
+                "Too many sign-ins have failed here lately. Wait {} and try again.",
+                if minutes == 1 {
+                    "a minute".to_owned()
+                } else {
+                    format!("{minutes} minutes")
+                }
+            )),
+        );
+        *refused.status_mut() = StatusCode::TOO_MANY_REQUESTS;
+        refused.headers_mut().insert(
+            header::RETRY_AFTER,
+            HeaderValue::from(wait.as_secs().max(1)),
+        );
+        return refused;
+    }
+    let Some(token_digest) = inner.verify(&principal, field(TOKEN_FIELD).unwrap_or("")) else {
         events::page_refused(
             Check::Identity,
             None,
@@ -472,10 +700,16 @@ async fn sign_in(
         );
         *refused.status_mut() = StatusCode::FORBIDDEN;
         return refused;
-    }
+    };
+    inner
+        .throttle
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .succeeded(&name);
     let session = Session {
         p: principal,
         b: browser.digest.clone(),
+        t: session_tag(&token_digest),
     };
     let sealed = place.keys.seal(
         &session,
@@ -504,46 +738,13 @@ async fn sign_out_page(
         Ok(place) => place,
         Err(refused) => return refused,
     };
-    let signed_in = parts
-        .extensions
-        .get::<Browser>()
-        .and_then(|browser| Some((inner.session(place, &parts.headers, browser)?, browser)));
-    let Some((principal, browser)) = signed_in else {
-        return html_body(html::page(
-            "",
-            "done",
-            "You are not signed in",
-            "<p>This browser is not signed in to these pages.</p>",
-        ))
-        .into_response();
-    };
-    html::signed_in(&principal, None);
-    let token = place.keys.seal(
-        &FormToken {
-            b: browser.digest.clone(),
-        },
-        &binding(place, "elicit/token-sign-out", &principal),
-        inner.session_ttl,
-        UnixTime::now(),
-    );
-    let Ok(token) = token else {
-        return unavailable("The sign-out form could not be made.");
-    };
-    let body = format!(
-        "<p>This browser is signed in to these pages as <strong>{who}</strong>. Sign out if that \
-         is not you, or when you are done.</p>\n\
-         <form method=\"post\" action=\"{action}\">\n\
-         <input type=\"hidden\" name=\"{CSRF_FIELD}\" value=\"{token}\">\n\
-         <button type=\"submit\">Sign out</button>\n</form>",
-        who = html::escape(&principal),
-        action = html::escape(&format!("{}signout", place.path)),
-        token = html::escape(&token),
-    );
-    html_body(html::page("", "form", "Sign out", &body)).into_response()
+    let browser = parts.extensions.get::<Browser>();
+    inner.sign_out(place).page(
+        browser.and_then(|browser| Some((inner.session(place, &parts.headers, browser)?, browser))),
+    )
 }
 
-/// The sign-out form, posted: from the pages' own origin, with the token its page gave this
-/// browser for this session; then the session cookie is cleared.
+/// The sign-out form, posted: the session cookie is cleared, and the page says so.
 async fn sign_out(
     axum::extract::State(inner): axum::extract::State<Arc<Inner>>,
     parts: Parts,
@@ -553,84 +754,10 @@ async fn sign_out(
         Ok(place) => place,
         Err(refused) => return refused,
     };
-    if let Err(refused) = same_origin(&parts, &place.origin) {
-        events::page_refused(
-            Check::Origin,
-            None,
-            None,
-            None,
-            "a sign-out posted from another site",
-        );
-        return refused;
-    }
-    let signed_in = parts
-        .extensions
-        .get::<Browser>()
-        .and_then(|browser| Some((inner.session(place, &parts.headers, browser)?, browser)));
-    let Some((principal, browser)) = signed_in else {
-        events::page_refused(
-            Check::Identity,
-            None,
-            None,
-            None,
-            "a sign-out of no session",
-        );
-        return refusal(
-            StatusCode::FORBIDDEN,
-            "You are not signed in",
-            "This browser is not signed in to these pages.",
-        );
-    };
-    let submitted =
-        serde_urlencoded::from_bytes::<Vec<(String, String)>>(&body).unwrap_or_default();
-    let valid = submitted
-        .iter()
-        .find(|(name, _)| name == CSRF_FIELD)
-        .is_some_and(|(_, token)| {
-            place
-                .keys
-                .open::<FormToken>(
-                    token,
-                    &binding(place, "elicit/token-sign-out", &principal),
-                    UnixTime::now(),
-                )
-                .is_ok_and(|opened| opened.into_value().b == browser.digest)
-        });
-    if !valid {
-        events::page_refused(
-            Check::Csrf,
-            None,
-            None,
-            Some(&principal),
-            "the sign-out form's token is not this browser's session's",
-        );
-        html::signed_in(&principal, Some(&format!("{}signout", place.path)));
-        return refusal(
-            StatusCode::FORBIDDEN,
-            "This form was not sent from its page",
-            "The sign-out form's token does not match this browser's session. You are still \
-             signed in.",
-        );
-    }
-    html::signed_out();
-    let mut response = html_body(html::page(
-        "",
-        "done",
-        "Signed out",
-        &format!(
-            "<p>This browser is no longer signed in as <strong>{}</strong>.</p>",
-            html::escape(&principal)
-        ),
-    ))
-    .into_response();
-    response.headers_mut().append(
-        header::SET_COOKIE,
-        place
-            .cookies
-            .clear(SESSION_COOKIE)
-            .unwrap_or_else(|| HeaderValue::from_static("")),
-    );
-    response
+    let browser = parts.extensions.get::<Browser>();
+    let signed_in =
+        browser.and_then(|browser| Some((inner.session(place, &parts.headers, browser)?, browser)));
+    inner.sign_out(place).post(&parts, &body, signed_in)
 }
 
 fn no_browser() -> Response {

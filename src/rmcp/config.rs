@@ -34,7 +34,7 @@ use super::principal::HttpPrincipal;
 /// // A stdio server: one call.
 /// let asking = AskConfig::single_user("me")?;
 /// assert_eq!(asking.rounds().reasks(), 1);
-/// # Ok::<(), mcp_elicit::state::KeyError>(())
+/// # Ok::<(), mcp_elicit::rmcp::AskConfigError>(())
 /// ```
 #[derive(Clone)]
 pub struct AskConfig {
@@ -52,6 +52,52 @@ pub struct AskConfig {
     pub(super) client_names: Arc<ClientNames>,
     /// How fast is faster than a person ([`with_too_fast`](AskConfig::with_too_fast)).
     pub(super) too_fast: TooFast,
+}
+
+/// Why an [`AskConfig`] could not be made.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum AskConfigError {
+    /// The keys its round state is sealed with could not be made.
+    Keys(KeyError),
+    /// The single user's principal ([`single_user`](AskConfig::single_user)) is empty or only
+    /// white space: it would name no one, and every page would refuse them.
+    EmptyPrincipal,
+}
+
+impl fmt::Display for AskConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AskConfigError::Keys(error) => fmt::Display::fmt(error, f),
+            AskConfigError::EmptyPrincipal => f.write_str(
+                "the single user's principal is empty or only white space: name the user \
+                 (`AskConfig::single_user(\"me\")`), with the name their pages' identity gives",
+            ),
+        }
+    }
+}
+
+impl std::error::Error for AskConfigError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            AskConfigError::Keys(error) => Some(error),
+            AskConfigError::EmptyPrincipal => None,
+        }
+    }
+}
+
+impl From<KeyError> for AskConfigError {
+    fn from(error: KeyError) -> Self {
+        AskConfigError::Keys(error)
+    }
+}
+
+/// `user`, the single user's principal, unless it names no one (empty, or only white space).
+fn single_user_name(user: String) -> Result<String, AskConfigError> {
+    if user.trim().is_empty() {
+        return Err(AskConfigError::EmptyPrincipal);
+    }
+    Ok(user)
 }
 
 /// Who is asking, for the binding of round state.
@@ -135,20 +181,32 @@ impl AskConfig {
     /// round's state would open for any of them. Use [`per_user`](AskConfig::per_user) there.
     ///
     /// # Errors
-    /// [`KeyError::RandomnessUnavailable`] if the operating system has no randomness to give.
-    pub fn single_user(user: impl Into<String>) -> Result<Self, KeyError> {
+    /// [`AskConfigError::EmptyPrincipal`] if `user` is empty or only white space;
+    /// [`AskConfigError::Keys`] ([`KeyError::RandomnessUnavailable`]) if the operating system
+    /// has no randomness to give.
+    pub fn single_user(user: impl Into<String>) -> Result<Self, AskConfigError> {
+        let user = single_user_name(user.into())?;
         // One user: the whole guard is theirs.
         let guard =
             MemoryReplayGuard::new().with_max_per_principal(MemoryReplayGuard::DEFAULT_MAX_ENTRIES);
         let rounds = Rounds::generate()?.with_replay_guard(guard);
-        Ok(Self::single_user_with(user, rounds))
+        Ok(Self::with_principal(rounds, Principal::Single(user)))
     }
 
     /// [`single_user`](AskConfig::single_user) with rounds set up by the caller, e.g. keys kept
     /// across restarts ([`StateKeys::from_env`](crate::state::StateKeys::from_env)) or a
     /// different [`with_reasks`](Rounds::with_reasks).
-    pub fn single_user_with(user: impl Into<String>, rounds: Rounds) -> Self {
-        Self::with_principal(rounds, Principal::Single(user.into()))
+    ///
+    /// # Errors
+    /// [`AskConfigError::EmptyPrincipal`] if `user` is empty or only white space.
+    pub fn single_user_with(
+        user: impl Into<String>,
+        rounds: Rounds,
+    ) -> Result<Self, AskConfigError> {
+        Ok(Self::with_principal(
+            rounds,
+            Principal::Single(single_user_name(user.into())?),
+        ))
     }
 
     /// For a server that several people reach: `principal` names who is asking, from the MCP
@@ -285,7 +343,7 @@ impl AskConfig {
     ///     .with_timeout(Duration::from_secs(300))
     ///     .with_keep_alive(Duration::from_secs(10));
     /// # let _ = asking;
-    /// # Ok::<(), mcp_elicit::state::KeyError>(())
+    /// # Ok::<(), mcp_elicit::rmcp::AskConfigError>(())
     /// ```
     #[must_use]
     pub fn with_keep_alive(mut self, interval: Duration) -> Self {
@@ -357,7 +415,7 @@ impl AskConfig {
     /// let asking = AskConfig::single_user("me")?
     ///     .with_client_names(ClientNames::new(["claude-code", "cursor", "vscode"]));
     /// # let _ = asking;
-    /// # Ok::<(), mcp_elicit::state::KeyError>(())
+    /// # Ok::<(), mcp_elicit::rmcp::AskConfigError>(())
     /// ```
     #[must_use]
     pub fn with_client_names(mut self, names: ClientNames) -> Self {

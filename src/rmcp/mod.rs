@@ -40,7 +40,7 @@ mod kit;
 pub mod hosts {}
 
 pub use asker::{Asker, AskingServer};
-pub use config::{AskConfig, request_extension};
+pub use config::{AskConfig, AskConfigError, request_extension};
 pub use convert::{
     ConvertError, action_of, cannot_ask_result, elicitation_schema, elicitation_support,
     form_outcome, form_params, input_required, jsonrpc_error, mrtr_error, protocol_version,

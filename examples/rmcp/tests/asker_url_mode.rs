@@ -302,7 +302,7 @@ on_both_revisions! {
     /// `GITHUB_CLIENT_ID` and `GITHUB_CLIENT_SECRET` unset: the other tools work, and this one
     /// asks nothing and tells its operator what to set and which callback URL to register.
     async fn without_a_github_app_nothing_is_asked_and_the_operator_is_told_what_to_set(revision) {
-        let pages = Pages::new(Flows::new(MemoryFlowStore::new(), BASE).unwrap(), SingleUser::named("me")).unwrap();
+        let pages = Pages::new(Flows::new(MemoryFlowStore::new(), BASE).unwrap(), SingleUser::named("me").unwrap()).unwrap();
         let (ops, _pages) = ops_server(pages, None, Vault::default()).unwrap();
         let client = Client::declaring(form_and_url()).answering([staging()]);
         let s = connect(revision, ops, client).await;

@@ -117,7 +117,7 @@ use rmcp::model::{ErrorCode, ProtocolVersion};
 fn insistent(reasks: u32) -> booking::Restaurant {
     let rounds = Rounds::generate().unwrap().with_reasks(reasks);
     booking::Restaurant {
-        asking: AskConfig::single_user_with("me", rounds),
+        asking: AskConfig::single_user_with("me", rounds).unwrap(),
     }
 }
 

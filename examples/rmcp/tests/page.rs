@@ -1026,10 +1026,10 @@ async fn on_loopback_a_chosen_port_is_the_one_in_the_urls() {
         .await
         .unwrap();
     let port = taken.local_addr().unwrap().port();
-    let refused = Pages::bind_loopback_on(port, SingleUser::named("me")).await;
+    let refused = Pages::bind_loopback_on(port, SingleUser::named("me").unwrap()).await;
     assert!(matches!(refused, Err(PageError::Io(_))), "{refused:?}");
     drop(taken);
-    let pages = Pages::bind_loopback_on(port, SingleUser::named("me"))
+    let pages = Pages::bind_loopback_on(port, SingleUser::named("me").unwrap())
         .await
         .unwrap();
     assert_eq!(
@@ -1042,7 +1042,7 @@ async fn on_loopback_a_chosen_port_is_the_one_in_the_urls() {
 async fn the_single_user_check_refuses_what_did_not_come_over_loopback() {
     let store = MemoryFlowStore::new();
     let site = site_with(
-        |flows| Pages::new(flows, SingleUser::named("me")).unwrap(),
+        |flows| Pages::new(flows, SingleUser::named("me").unwrap()).unwrap(),
         store,
     );
     let id = site.flow_for("me");

@@ -206,7 +206,7 @@ async fn post_key(
 /// browser to the flow, refused.
 #[tokio::test]
 async fn a_browser_cookie_the_pages_never_issued_is_not_taken() {
-    let site = Site::start(SingleUser::named("me")).await;
+    let site = Site::start(SingleUser::named("me").unwrap()).await;
     let url = site.flow_for("me");
     let planted = "ab".repeat(32);
     let sibling = sibling(vec![format!(

@@ -230,7 +230,7 @@ async fn world(setup: Setup) -> World {
     )
     .unwrap();
     let kept = Arc::clone(&connected);
-    let router = Pages::new(flows, SingleUser::named("me"))
+    let router = Pages::new(flows, SingleUser::named("me").unwrap())
         .unwrap()
         .authorization(honest_page, move |user: String, _: Token| {
             kept.lock().unwrap().push(user.to_owned());

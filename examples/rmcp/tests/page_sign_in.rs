@@ -12,10 +12,10 @@ use std::time::Duration;
 use axum::Router;
 use axum::http::header;
 use mcp_elicit::page::{
-    ExposeSecret, Identity, Pages, Parts, SecretPage, Secrets, SignedIn, SinkError, TokenSignIn,
-    Verdict, identity_fn,
+    ExposeSecret, Identity, PageError, Pages, Parts, SecretPage, SecretString, Secrets, SignedIn,
+    SingleUser, SinkError, TokenSignIn, Verdict, identity_fn,
 };
-use mcp_elicit::rmcp::HttpPrincipal;
+use mcp_elicit::rmcp::{AskConfig, AskConfigError, HttpPrincipal};
 use mcp_elicit::schema::{Property, StringSchema};
 use mcp_elicit::state::{ParamsDigest, UnixTime};
 use mcp_elicit::url_mode::{Flow, FlowId, Flows, MemoryFlowStore};
@@ -140,6 +140,7 @@ fn browser() -> reqwest::Client {
 struct Reply {
     status: StatusCode,
     location: Option<String>,
+    retry_after: Option<String>,
     set_cookie: Vec<String>,
     body: String,
 }
@@ -149,6 +150,10 @@ async fn reply(response: reqwest::Response) -> Reply {
     let location = response
         .headers()
         .get(header::LOCATION)
+        .map(|value| value.to_str().unwrap().to_owned());
+    let retry_after = response
+        .headers()
+        .get(header::RETRY_AFTER)
         .map(|value| value.to_str().unwrap().to_owned());
     let set_cookie = response
         .headers()
@@ -160,6 +165,7 @@ async fn reply(response: reqwest::Response) -> Reply {
     Reply {
         status,
         location,
+        retry_after,
         set_cookie,
         body,
     }
@@ -660,18 +666,242 @@ async fn an_identity_naming_the_empty_principal_is_refused() {
 #[test]
 fn a_bad_accounts_file_is_refused_naming_the_line_and_the_rule() {
     for (text, expected) in [
-        (
-            "alice:a\nbob",
-            "account 2: the line is not `principal:token`",
-        ),
-        ("alice:a\n:b", "account 2: the principal is empty"),
-        ("\nalice:", "account 2: the token is empty"),
+        ("alice:a\nbob", "line 2: the line is not `principal:token`"),
+        ("alice:a\n:b", "line 2: the principal is empty"),
+        ("\nalice:", "line 2: the token is empty"),
         (
             "alice:a\n# comment\nalice:b",
-            "account 3: the principal is given twice",
+            "line 3: the principal is given twice",
         ),
     ] {
         let error = TokenSignIn::from_lines(text).unwrap_err();
         assert!(error.to_string().contains(expected), "{text:?}: {error}");
     }
+}
+
+/// Account names a person reads for what they are: printable ASCII, no spaces, no `:`. A
+/// look-alike, an invisible or a control character is refused naming the line and the rule,
+/// and nothing is built from the rest.
+#[test]
+fn account_names_are_printable_ascii_without_spaces_or_colons() {
+    let not_ascii = "a character that is not printable ASCII";
+    for (name, rule) in [
+        ("\u{0430}lice", not_ascii),  // Cyrillic `а`
+        ("al\u{200b}ice", not_ascii), // zero-width space
+        ("al\u{7}ice", not_ascii),    // a control character
+        ("al\tice", not_ascii),       // a tab inside the name
+        ("al\u{a0}ice", not_ascii),   // a no-break space
+        ("al ice", "the principal has a space"),
+    ] {
+        let text = format!("bob:bob-token\n{name}:alice-token\n");
+        let error = TokenSignIn::from_lines(&text).unwrap_err();
+        let said = error.to_string();
+        assert!(said.contains("line 2: "), "{name:?}: {said}");
+        assert!(said.contains(rule), "{name:?}: {said}");
+        assert!(
+            matches!(error, PageError::AccountLine { line: 2, .. }),
+            "{error:?}"
+        );
+        let error = TokenSignIn::new([
+            ("bob".to_owned(), SecretString::from("bob-token")),
+            (name.to_owned(), SecretString::from("alice-token")),
+        ])
+        .unwrap_err();
+        assert!(error.to_string().contains("account 2: "), "{error}");
+        assert!(error.to_string().contains(rule), "{name:?}: {error}");
+    }
+    let error = TokenSignIn::new([("al:ice".to_owned(), SecretString::from("t"))]).unwrap_err();
+    assert!(
+        error
+            .to_string()
+            .contains("account 1: the principal has `:`"),
+        "{error}"
+    );
+    let long = format!("{}:t", "a".repeat(TokenSignIn::MAX_PRINCIPAL_LEN + 1));
+    let error = TokenSignIn::from_lines(&long).unwrap_err();
+    assert!(error.to_string().contains("longer than 256"), "{error}");
+    let longest = format!("{}:t", "a".repeat(TokenSignIn::MAX_PRINCIPAL_LEN));
+    TokenSignIn::from_lines(&longest).unwrap();
+    TokenSignIn::from_lines("alice.smith+ops@example.com:t\nops-bot_2:u\n").unwrap();
+}
+
+/// An empty principal names no one: refused where it is built, naming the rule.
+#[tokio::test]
+async fn an_empty_single_user_is_refused_where_it_is_built() {
+    for name in ["", "   ", "\t\n"] {
+        let error = AskConfig::single_user(name).err().unwrap();
+        assert!(matches!(error, AskConfigError::EmptyPrincipal), "{error:?}");
+        assert!(
+            error.to_string().contains("empty or only white space"),
+            "{error}"
+        );
+        let rounds = mcp_elicit::mrtr::Rounds::generate().unwrap();
+        let error = AskConfig::single_user_with(name, rounds).err().unwrap();
+        assert!(matches!(error, AskConfigError::EmptyPrincipal), "{error:?}");
+        let error = SingleUser::named(name).unwrap_err();
+        assert!(matches!(error, PageError::EmptyPrincipal), "{error:?}");
+        assert!(
+            error.to_string().contains("empty or only white space"),
+            "{error}"
+        );
+        let error = Pages::bind_loopback(name).await.err().unwrap();
+        assert!(matches!(error, PageError::EmptyPrincipal), "{error:?}");
+    }
+    AskConfig::single_user("me").unwrap();
+    SingleUser::named("me").unwrap();
+}
+
+/// A server that reloads its accounts (the accounts file edited; or a restart, or another
+/// replica, with the pages' keys kept): the pages check who is signed in with the accounts of
+/// now. The sign-in routes stay the first accounts' (a test of `session()`, not of sign-in).
+#[derive(Clone)]
+struct Reloadable {
+    now: Arc<Mutex<TokenSignIn>>,
+    routes: TokenSignIn,
+}
+
+impl Reloadable {
+    fn new(accounts: &str) -> Self {
+        let first = TokenSignIn::from_lines(accounts).unwrap();
+        Self {
+            now: Arc::new(Mutex::new(first.clone())),
+            routes: first,
+        }
+    }
+
+    fn reload(&self, accounts: &str) {
+        *self.now.lock().unwrap() = TokenSignIn::from_lines(accounts).unwrap();
+    }
+}
+
+impl Identity for Reloadable {
+    fn identify<'a>(&'a self, request: &'a Parts) -> mcp_elicit::page::IdentifyFuture<'a> {
+        Box::pin(async move {
+            let now = self.now.lock().unwrap().clone();
+            now.identify(request).await
+        })
+    }
+
+    fn routes(&self) -> Option<Router> {
+        self.routes.routes()
+    }
+}
+
+/// A session names its account and something of its token, checked on every request: a token
+/// changed, or an account removed, signs that browser out (sent to sign in, not an error), and
+/// only that one.
+#[tokio::test]
+async fn a_session_ends_when_its_account_is_removed_or_its_token_changes() {
+    let accounts = Reloadable::new(ACCOUNTS);
+    let site = Site::on_loopback(accounts.clone(), |router| router).await;
+    let alices = site.flow_for("alice").await;
+    let bobs = site.flow_for("bob").await;
+    let (alice, bob) = (browser(), browser());
+    for (client, principal, token, page) in [
+        (&alice, "alice", "alice-token-0123456789", &alices),
+        (&bob, "bob", "bob-token-9876543210", &bobs),
+    ] {
+        let path = page.strip_prefix(&site.origin()).unwrap();
+        let signed_in = sign_in(&site, client, principal, token, path).await;
+        assert_eq!(signed_in.status, 303, "{}", signed_in.body);
+        assert_eq!(get(client, page).await.status, 200, "{principal}");
+    }
+
+    // Alice's token changes: her session ends; Bob's does not.
+    accounts.reload("alice:a-new-token-for-alice\nbob:bob-token-9876543210\n");
+    let signed_out = get(&alice, &alices).await;
+    assert_eq!(signed_out.status, 303, "{}", signed_out.body);
+    assert!(
+        signed_out
+            .location
+            .as_deref()
+            .is_some_and(|to| to.starts_with("/elicit/signin?next=")),
+        "{:?}",
+        signed_out.location
+    );
+    assert_eq!(
+        get(&bob, &bobs).await.status,
+        200,
+        "bob's token is the same"
+    );
+
+    // Bob's account is removed: his session ends too.
+    accounts.reload("alice:a-new-token-for-alice\n");
+    let signed_out = get(&bob, &bobs).await;
+    assert_eq!(signed_out.status, 303, "{}", signed_out.body);
+    // And put back with the same token: the account is the same one again.
+    accounts.reload("alice:a-new-token-for-alice\nbob:bob-token-9876543210\n");
+    assert_eq!(get(&bob, &bobs).await.status, 200);
+    assert!(site.stored().is_empty());
+}
+
+/// The paragraph a sign-in form says its problem in.
+fn problem(body: &str) -> &str {
+    let at = body.find(r#"<p class="error">"#).expect("a problem");
+    &body[at..][..body[at..].find("</p>").unwrap()]
+}
+
+/// Failed sign-ins are bounded per name (five; an unknown name alike) and in all (fifty, over
+/// any names): then refused, 429, saying to wait, before the token is even compared.
+#[tokio::test]
+async fn failed_sign_ins_are_bounded_per_name_and_in_all_whatever_the_name() {
+    assert_eq!(TokenSignIn::FAILURES_PER_NAME, 5);
+    assert_eq!(TokenSignIn::FAILURES_IN_ALL, 50);
+    let site = Site::on_loopback(tokens(), |router| router).await;
+    let page = site.flow_for("alice").await;
+    let path = page.strip_prefix(&site.origin()).unwrap().to_owned();
+    let mut refusals = Vec::new();
+    for name in ["alice", "mallory"] {
+        let guesser = browser();
+        for guess in 0..5 {
+            let refused = sign_in(&site, &guesser, name, &format!("guess-{guess}"), &path).await;
+            assert_eq!(refused.status, 403, "{name} {guess}: {}", refused.body);
+        }
+        // The sixth, with Alice's own token: refused before it is compared.
+        let waiting = sign_in(&site, &browser(), name, "alice-token-0123456789", &path).await;
+        assert_eq!(waiting.status, 429, "{name}: {}", waiting.body);
+        assert!(
+            problem(&waiting.body).contains("Wait a minute and try again."),
+            "{}",
+            waiting.body
+        );
+        assert_eq!(
+            waiting
+                .retry_after
+                .as_deref()
+                .map(|s| s.parse::<u64>().unwrap() > 0),
+            Some(true)
+        );
+        assert!(
+            waiting
+                .set_cookie
+                .iter()
+                .all(|c| !c.starts_with("elicit-session")),
+            "{:?}",
+            waiting.set_cookie
+        );
+        refusals.push(problem(&waiting.body).to_owned());
+    }
+    // Whether the name is an account's does not show.
+    assert_eq!(refusals[0], refusals[1]);
+
+    // Another name is not held up by these...
+    let bob = browser();
+    let signed_in = sign_in(&site, &bob, "bob", "bob-token-9876543210", &path).await;
+    assert_eq!(signed_in.status, 303, "{}", signed_in.body);
+
+    // ...until a spray over names spends what may fail in all: 10 so far, 40 more names.
+    for sprayed in 0..40 {
+        let refused = sign_in(&site, &browser(), &format!("user{sprayed}"), "guess", &path).await;
+        assert_eq!(refused.status, 403, "{sprayed}: {}", refused.body);
+    }
+    let waiting = sign_in(&site, &browser(), "bob", "bob-token-9876543210", &path).await;
+    assert_eq!(waiting.status, 429, "{}", waiting.body);
+    assert!(
+        problem(&waiting.body).contains("and try again."),
+        "{}",
+        waiting.body
+    );
+    // A session already begun is not touched.
+    assert_eq!(get(&bob, &site.url("signout")).await.status, 200);
 }

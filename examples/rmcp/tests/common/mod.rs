@@ -69,7 +69,7 @@ pub fn ops_and_pages(
     app: ops_server::GithubApp,
 ) -> (Ops, Pages) {
     let flows = Flows::new(store.clone(), BASE).expect("a valid base");
-    let pages = Pages::new(flows, SingleUser::named("me")).expect("the OS has randomness");
+    let pages = Pages::new(flows, SingleUser::named("me").unwrap()).expect("the OS has randomness");
     let (mut ops, pages) =
         ops_server::ops_server(pages, Some(app), vault.clone()).expect("the server is set up");
     ops.asking = asking.with_pages(&pages);
@@ -101,7 +101,7 @@ pub fn reasking(reasks: u32) -> Ops {
     let rounds = rounds
         .with_reasks(reasks)
         .with_replay_guard(MemoryReplayGuard::new());
-    ops_with(AskConfig::single_user_with("me", rounds))
+    ops_with(AskConfig::single_user_with("me", rounds).unwrap())
 }
 
 /// [`ops`], waiting at most `timeout` for each answer (before 2026-07-28) and for a URL flow's
