@@ -1,5 +1,5 @@
 """What the end-to-end files that start servers as child processes on loopback share: a free
-port, and the wait for a process to listen on it.
+port, the wait for a process to listen on it, and its stop.
 
 Imported by `test_axum_login_server.py`, `tests/fleet/test_fleet.py` and
 `tests/hosts/test_fast_agent.py` (the last two put this folder on `sys.path`). Standard library
@@ -33,3 +33,15 @@ def wait_for_port(port: int, what: str, process: subprocess.Popen | None = None,
         except OSError:
             time.sleep(0.05)
     raise RuntimeError(f"{what} did not listen on {port} within {seconds}s")
+
+
+def stop(process: subprocess.Popen) -> None:
+    """Stops `process` if it still runs: SIGTERM, then SIGKILL after 5 s."""
+    if process.poll() is not None:
+        return
+    process.terminate()
+    try:
+        process.wait(5)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()

@@ -35,7 +35,7 @@ import httpx2
 from harness import accept, expect, only_on, result_text, run_cases
 from mcp import Client, types
 from mcp.client.streamable_http import streamable_http_client
-from processes import free_port, wait_for_port
+from processes import free_port, stop, wait_for_port
 
 SERVER = os.environ.get("AXUM_LOGIN_SERVER", "")
 PASSWORD = "correct horse battery staple"
@@ -64,11 +64,7 @@ async def server():
         print(log.read().decode(errors="replace")[-3000:], file=sys.stderr)
         raise
     finally:
-        process.terminate()
-        try:
-            process.wait(5)
-        except subprocess.TimeoutExpired:
-            process.kill()
+        stop(process)
         log.close()
 
 

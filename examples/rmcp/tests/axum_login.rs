@@ -4,14 +4,12 @@
 //!
 //! `cargo test -p elicit-examples --features axum-login --test axum_login`
 
-use std::net::SocketAddr;
 use std::time::Duration;
 
 use axum::http::header;
 use mcp_elicit::page::{ExposeSecret, SecretForm};
 use mcp_elicit::state::{ParamsDigest, UnixTime};
 use mcp_elicit::url_mode::{Flow, FlowId, FlowStatus, Flows};
-use reqwest::StatusCode;
 use serde_json::json;
 
 #[allow(dead_code)] // its `main`, which serves the app
@@ -19,6 +17,11 @@ use serde_json::json;
 mod axum_login_server;
 
 use axum_login_server::{Accounts, ApiKey, Vault};
+
+#[path = "common/pages_over_http.rs"]
+mod pages_over_http;
+
+use pages_over_http::{Reply, browser, csrf, get, post, reply, serve};
 
 const KEY: &str = "sk-live-0123456789abcdef";
 const ACCOUNTS: &str = "alice:correct horse battery staple:alice-mcp-token-0123456789\n\
@@ -40,13 +43,7 @@ async fn server() -> Server {
     let vault = Vault::default();
     let accounts = Accounts::from_lines(ACCOUNTS).unwrap();
     let (app, flows) = axum_login_server::app(accounts, &origin, vault.clone()).unwrap();
-    tokio::spawn(async move {
-        axum::serve(
-            listener,
-            app.into_make_service_with_connect_info::<SocketAddr>(),
-        )
-        .await
-    });
+    serve(listener, app);
     Server {
         origin,
         flows,
@@ -96,57 +93,6 @@ impl Server {
         )
         .await
     }
-}
-
-fn browser() -> reqwest::Client {
-    reqwest::Client::builder()
-        .cookie_store(true)
-        .redirect(reqwest::redirect::Policy::none())
-        .build()
-        .unwrap()
-}
-
-struct Reply {
-    status: StatusCode,
-    location: Option<String>,
-    body: String,
-}
-
-async fn reply(response: reqwest::Response) -> Reply {
-    let status = response.status();
-    let location = response
-        .headers()
-        .get(header::LOCATION)
-        .map(|value| value.to_str().unwrap().to_owned());
-    let body = response.text().await.unwrap();
-    Reply {
-        status,
-        location,
-        body,
-    }
-}
-
-async fn get(browser: &reqwest::Client, url: &str) -> Reply {
-    reply(browser.get(url).send().await.unwrap()).await
-}
-
-async fn post(browser: &reqwest::Client, origin: &str, url: &str, form: &[(&str, &str)]) -> Reply {
-    reply(
-        browser
-            .post(url)
-            .header(header::ORIGIN, origin)
-            .form(form)
-            .send()
-            .await
-            .unwrap(),
-    )
-    .await
-}
-
-fn csrf(body: &str) -> String {
-    let marker = r#"name="_csrf" value=""#;
-    let at = body.find(marker).expect("a token in the form") + marker.len();
-    body[at..][..body[at..].find('"').unwrap()].to_owned()
 }
 
 /// `initialize` on the MCP endpoint, as a streamable HTTP client sends it, with `client`'s
