@@ -1,30 +1,32 @@
 //! A streamable HTTP MCP server whose users sign in with `axum-login`: its login page signs a
-//! browser in, and its `AuthSession` names the principal for the MCP requests, the sessions and
-//! the pages alike. Its tool takes the user's API key on the server's own page (URL mode), so the
-//! key never passes through the MCP client or its model.
+//! browser in, and its MCP clients send a bearer token of the same account. Its tool takes the
+//! user's API key on the server's own page (URL mode), so the key never passes through the MCP
+//! client or its model.
 //!
 //! ```sh
-//! ACCOUNTS=$'alice:a long passphrase of hers\nbob:and another of his' \
+//! ACCOUNTS=$'alice:a long passphrase of hers:alice-mcp-token-0123456789\nbob:and another of his:bob-mcp-token-9876543210' \
 //!     cargo run -p elicit-examples --features axum-login --example axum_login_server
 //! ```
 //!
-//! - **One function names the user** ([`signed_in`]): the `AuthSession` that axum-login's layer
-//!   puts in every request's extensions. `HttpPrincipal` reads it for the MCP requests
+//! - **One function names the user** ([`signed_in`]): the account of the request's bearer token
+//!   (what an MCP client sends), else the `AuthSession` that axum-login's layer puts in every
+//!   request's extensions (what a browser has). `HttpPrincipal` reads it for the MCP requests
 //!   (`AskConfig::per_http_user`) and binds each MCP session to it (`SessionBinding::BoundTo`);
 //!   the pages' `identity_fn` reads it too, and sends whoever is not signed in to `/login` (303,
 //!   `next=` the page) rather than refusing them.
+//! - **The MCP endpoint takes `Authorization: Bearer <token>`** ([`bearer`], a middleware on
+//!   `/mcp` only): the token's account goes in the request's extensions; a token of no account
+//!   is refused (401, `WWW-Authenticate: Bearer`). An MCP client carries no browser cookie, and
+//!   a browser following a link sends no `Authorization`: each side signs in its own way, and
+//!   both name the same account. A request naming no one is refused (403) before it reaches rmcp.
 //! - **The layers wrap everything**: axum-login's (with `tower-sessions`' memory store) wraps
 //!   the MCP endpoint, the pages and the login page, so all of them see the same session.
-//! - **Passwords**: a small in-memory account list (`ACCOUNTS`, `name:password` lines), each
-//!   typed password compared with the account's by `subtle` (constant time for equal lengths: a
-//!   length that differs answers sooner), a wrong name
-//!   compared against a dummy so that it takes as long. axum-login's own example hashes them
-//!   with `password-auth` (Argon2): do that, or ask your user database, in production.
-//! - **The MCP endpoint authenticates by the same session cookie**, kept simple: sign in on
-//!   `/login` in a browser and give your MCP client the cookie. Clients more usually send a
-//!   bearer token (`Authorization`), which a real server checks in a layer of its own and puts
-//!   in the same extensions, for the same `signed_in`. A request with no signed-in session is
-//!   refused (403) before it reaches rmcp.
+//! - **Accounts**: a small in-memory list (`ACCOUNTS`, `name:password:token` lines; the token
+//!   after the last `:`), each typed password compared with the account's by `subtle` (constant
+//!   time for equal lengths: a length that differs answers sooner), a wrong name compared against
+//!   a dummy so that it takes as long, and a bearer token compared with every account's.
+//!   axum-login's own example hashes passwords with `password-auth` (Argon2): do that, or ask
+//!   your user database, in production.
 //! - Served on `http://localhost:<PORT>` (`PORT`, 3000 unless set): the session cookie is not
 //!   `Secure` here; behind TLS, set it (`with_secure(true)`) and give the pages their `https`
 //!   base.
@@ -34,8 +36,9 @@ use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 
 use axum::Router;
-use axum::extract::{Form, Query};
+use axum::extract::{Form, Query, Request, State};
 use axum::http::{StatusCode, header};
+use axum::middleware::{self, Next};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use axum::routing::get;
 use axum_login::tower_sessions::cookie::SameSite;
@@ -107,16 +110,25 @@ impl AuthUser for User {
     }
 }
 
+/// An account: its user, the password its browser signs in with, the token its MCP client
+/// sends.
+struct Account {
+    user: User,
+    password: SecretString,
+    token: SecretString,
+}
+
 /// The accounts, and axum-login's backend over them.
 #[derive(Clone)]
-pub struct Accounts(Arc<HashMap<String, (User, SecretString)>>);
+pub struct Accounts(Arc<HashMap<String, Account>>);
 
 impl Accounts {
-    /// Reads `name:password` lines (blank lines and `#` comments skipped).
+    /// Reads `name:password:token` lines (blank lines and `#` comments skipped; the password may
+    /// hold `:`, the token may not).
     ///
     /// # Errors
-    /// A line without `:`, an empty name or password, or a name given twice, by its line number;
-    /// no account at all; no randomness for the session keys.
+    /// A line without two `:`, an empty name, password or token, a name or a token given twice,
+    /// by its line number; no account at all; no randomness for the session keys.
     pub fn from_lines(lines: &str) -> Result<Self, String> {
         let mut accounts = HashMap::new();
         for (number, line) in lines.lines().enumerate().map(|(at, line)| (at + 1, line)) {
@@ -124,12 +136,21 @@ impl Accounts {
             if line.is_empty() || line.starts_with('#') {
                 continue;
             }
-            let Some((name, password)) = line.split_once(':') else {
-                return Err(format!("ACCOUNTS line {number}: not `name:password`"));
+            let Some(((name, password), token)) = line
+                .rsplit_once(':')
+                .and_then(|(rest, token)| Some((rest.split_once(':')?, token)))
+            else {
+                return Err(format!("ACCOUNTS line {number}: not `name:password:token`"));
             };
-            if name.is_empty() || password.is_empty() {
+            if name.is_empty() || password.is_empty() || token.is_empty() {
                 return Err(format!(
-                    "ACCOUNTS line {number}: the name and the password must not be empty"
+                    "ACCOUNTS line {number}: the name, the password and the token must not be empty"
+                ));
+            }
+            let token = SecretString::from(token.to_owned());
+            if Self::find_token(accounts.values(), token.expose_secret()).is_some() {
+                return Err(format!(
+                    "ACCOUNTS line {number}: this token is another account's"
                 ));
             }
             let mut session_key = [0; 32];
@@ -140,14 +161,37 @@ impl Accounts {
                 session_key,
             };
             let password = SecretString::from(password.to_owned());
-            if accounts.insert(name.to_owned(), (user, password)).is_some() {
+            let account = Account {
+                user,
+                password,
+                token,
+            };
+            if accounts.insert(name.to_owned(), account).is_some() {
                 return Err(format!("ACCOUNTS line {number}: `{name}` is given twice"));
             }
         }
         if accounts.is_empty() {
-            return Err("ACCOUNTS names no account: give `name:password` lines".to_owned());
+            return Err("ACCOUNTS names no account: give `name:password:token` lines".to_owned());
         }
         Ok(Self(Arc::new(accounts)))
+    }
+
+    /// The user whose MCP token `token` is.
+    fn by_token(&self, token: &str) -> Option<User> {
+        Self::find_token(self.0.values(), token)
+    }
+
+    /// Compares `token` with every account's, each in constant time (for equal lengths), and
+    /// never stops at the first that matches.
+    fn find_token<'a>(accounts: impl Iterator<Item = &'a Account>, token: &str) -> Option<User> {
+        let mut found = None;
+        for account in accounts {
+            let own = account.token.expose_secret().as_bytes();
+            if bool::from(own.ct_eq(token.as_bytes())) {
+                found = Some(account.user.clone());
+            }
+        }
+        found
     }
 }
 
@@ -169,7 +213,7 @@ impl AuthnBackend for Accounts {
         // An unknown name is compared against a dummy, so that it takes as long as a known one.
         let dummy = SecretString::from(String::from("\0 no account has this password \0"));
         let (user, password) = match self.0.get(&typed.name) {
-            Some((user, password)) => (Some(user), password),
+            Some(account) => (Some(&account.user), &account.password),
             None => (None, &dummy),
         };
         let matches: bool = password
@@ -181,7 +225,7 @@ impl AuthnBackend for Accounts {
     }
 
     async fn get_user(&self, name: &UserId<Self>) -> Result<Option<User>, Self::Error> {
-        Ok(self.0.get(name).map(|(user, _)| user.clone()))
+        Ok(self.0.get(name).map(|account| account.user.clone()))
     }
 }
 
@@ -189,9 +233,28 @@ impl AuthnBackend for Accounts {
 type AuthSession = axum_login::AuthSession<Accounts>;
 
 /// Who signed this request in: the one function the MCP requests, the sessions and the pages
-/// name their user by.
+/// name their user by. A bearer token's account ([`bearer`]), else the browser's session.
 pub fn signed_in(request: &Parts) -> Option<User> {
-    request.extensions.get::<AuthSession>()?.user.clone()
+    let by_token = request.extensions.get::<User>().cloned();
+    by_token.or_else(|| request.extensions.get::<AuthSession>()?.user.clone())
+}
+
+/// The MCP endpoint's own sign-in: `Authorization: Bearer <token>` puts the token's account in
+/// the request's extensions, for [`signed_in`]. A token of no account is refused (401); with no
+/// `Authorization` the request goes on as it is (a browser's session may name its user).
+async fn bearer(State(accounts): State<Accounts>, mut request: Request, next: Next) -> Response {
+    if let Some(authorization) = request.headers().get(header::AUTHORIZATION) {
+        let token = authorization
+            .to_str()
+            .ok()
+            .and_then(|value| value.strip_prefix("Bearer "));
+        let Some(user) = token.and_then(|token| accounts.by_token(token)) else {
+            let challenge = [(header::WWW_AUTHENTICATE, "Bearer error=\"invalid_token\"")];
+            return (StatusCode::UNAUTHORIZED, challenge).into_response();
+        };
+        request.extensions_mut().insert(user);
+    }
+    next.run(request).await
 }
 
 /// The server's secret store: here the process's memory; in production, its vault.
@@ -243,8 +306,8 @@ fn keep(vault: &Vault, user: String, typed: ApiKey) -> Result<KeyEnding, SinkErr
 }
 
 /// The whole app for the server at `origin` (`http://localhost:3000`, say): the MCP endpoint at
-/// `/mcp`, the pages under `/elicit/`, the login page at `/login`, all inside axum-login's
-/// layers. Also its flows (a test makes one for a user, as the tool does).
+/// `/mcp` (behind [`bearer`]), the pages under `/elicit/`, the login page at `/login`, all inside
+/// axum-login's layers. Also its flows (a test makes one for a user, as the tool does).
 ///
 /// # Errors
 /// `origin` is no base for the pages; no randomness for the keys.
@@ -272,6 +335,9 @@ pub fn app(
         SessionBinding::BoundTo(principal),
         Default::default(),
     );
+    let mcp = Router::new()
+        .fallback_service(mcp)
+        .layer(middleware::from_fn_with_state(accounts.clone(), bearer));
     // The session cookie: `HttpOnly` (tower-sessions' default), `SameSite=Lax`, and `Secure`
     // only behind TLS.
     let sessions = SessionManagerLayer::new(MemoryStore::default())
@@ -283,7 +349,7 @@ pub fn app(
     let logins = Router::new()
         .route("/login", get(login_page).post(log_in))
         .route("/logout", get(logout_page).post(log_out))
-        .layer(axum::middleware::from_fn(move |request, next| {
+        .layer(middleware::from_fn(move |request, next| {
             same_origin(origin.clone(), request, next)
         }));
     let app = Router::new()
@@ -296,11 +362,7 @@ pub fn app(
 
 /// Refuses a `POST` to the login pages from another origin (a page elsewhere signing a browser
 /// in as the attacker's account, or out): a browser sends `Origin` with every form it posts.
-async fn same_origin(
-    origin: String,
-    request: axum::extract::Request,
-    next: axum::middleware::Next,
-) -> Response {
+async fn same_origin(origin: String, request: Request, next: Next) -> Response {
     let from = request
         .headers()
         .get(header::ORIGIN)
@@ -346,7 +408,7 @@ fn page(title: &str, body: &str) -> Html<String> {
 }
 
 #[derive(Deserialize)]
-struct Next {
+struct LoginQuery {
     #[serde(default)]
     next: String,
 }
@@ -366,7 +428,7 @@ fn login_form(next: &str, problem: &str) -> Html<String> {
     )
 }
 
-async fn login_page(Query(Next { next }): Query<Next>) -> Html<String> {
+async fn login_page(Query(LoginQuery { next }): Query<LoginQuery>) -> Html<String> {
     login_form(&next, "")
 }
 
@@ -410,7 +472,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         Err(_) => 3000,
     };
     let accounts = std::env::var("ACCOUNTS")
-        .map_err(|_| "ACCOUNTS is not set: give `name:password` lines, one per account")?;
+        .map_err(|_| "ACCOUNTS is not set: give `name:password:token` lines, one per account")?;
     let accounts = Accounts::from_lines(&accounts)?;
     let origin = format!("http://localhost:{port}");
     let (app, _flows) = app(accounts, &origin, Vault::default())?;

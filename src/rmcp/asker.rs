@@ -686,7 +686,11 @@ impl Asker {
                 };
             }
             flow_status_event(&self.span, &id, page, &status);
-            let outcome = self.answer(Ask::url_flow(page, request()?, status)).await?;
+            // The `answered` event says what the flow was by then: an accept of an expired one
+            // is no connection.
+            let over = flow_over(&status);
+            let ask = Ask::url_flow(page, request()?, status);
+            let outcome = self.answer_noting(ask, over).await?;
             let declined = match outcome {
                 FlowOutcome::Decline => Some(Abandonment::Declined),
                 FlowOutcome::Cancel => Some(Abandonment::Dismissed),
@@ -1124,12 +1128,18 @@ impl Asker {
     /// asked if [`answerable_before_asked`](Asker::answerable_before_asked) says so (never
     /// consent: an `Ask` ignores it there).
     async fn answer<O>(&mut self, ask: Ask<O>) -> Result<O, Stop> {
+        self.answer_noting(ask, None).await
+    }
+
+    /// [`answer`](Asker::answer), its `answered` event naming what its flow was by then
+    /// (`flow_status="expired"`, say; [`flow_over`]).
+    async fn answer_noting<O>(&mut self, ask: Ask<O>, flow: Option<&str>) -> Result<O, Stop> {
         let ask = if self.before_asked {
             ask.answerable_before_asked()
         } else {
             ask
         };
-        self.answer_all(ask).await
+        self.answer_all_noting(ask, flow).await
     }
 
     /// 2026-07-28: several inputs in one round — a tuple of [`Ask`]s, sampling and roots
@@ -1142,6 +1152,15 @@ impl Asker {
     /// state spent already (a replay, with a replay guard), and `-32600` before 2026-07-28,
     /// which has no rounds (ask one question at a time there).
     pub async fn answer_all<A: Asks>(&mut self, asks: A) -> Result<A::Output, Stop> {
+        self.answer_all_noting(asks, None).await
+    }
+
+    /// [`answer_all`](Asker::answer_all), its `answered` event naming what `flow` was by then.
+    async fn answer_all_noting<A: Asks>(
+        &mut self,
+        asks: A,
+        flow: Option<&str>,
+    ) -> Result<A::Output, Stop> {
         let client = self.client.clone();
         let span = self.span.clone();
         let Some(round) = self.round().await? else {
@@ -1162,6 +1181,7 @@ impl Asker {
                         target: events::ASK,
                         parent: &span,
                         outcome = counted.as_str(),
+                        flow_status = flow,
                         "answered"
                     );
                 }
@@ -1439,6 +1459,18 @@ fn flow_status_event(span: &tracing::Span, id: &FlowId, page: &str, status: &Flo
         FlowStatus::Failed(_) => flow_event(span, id, page, "finished: failed"),
         FlowStatus::Abandoned(_) => flow_event(span, id, page, "abandoned"),
         _ => {}
+    }
+}
+
+/// What a flow was when its answer was read, if it was over: an accept reads as `accepted`
+/// whatever became of the page, so the `answered` event names this beside it.
+fn flow_over(status: &FlowStatus) -> Option<&'static str> {
+    match status {
+        FlowStatus::Expired => Some("expired"),
+        FlowStatus::Completed(_) => Some("completed"),
+        FlowStatus::Failed(_) => Some("failed"),
+        FlowStatus::Abandoned(_) => Some("abandoned"),
+        _ => None,
     }
 }
 

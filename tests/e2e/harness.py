@@ -3,8 +3,8 @@ MCP client (`mcp==2.3.0`) share: the two revisions every case runs on, the elici
 and the callback that gives them in order, the result check, and the runner that runs each case
 on each revision and prints `PASS`/`FAIL` lines and `N passed, N failed`.
 
-Imported by `test_ops_server.py` and `test_api_key_server.py`, which run as scripts from this
-folder (`python tests/e2e/<file>.py [case-filter ...]`).
+Imported by `test_ops_server.py`, `test_api_key_server.py` and `test_axum_login_server.py`,
+which run as scripts from this folder (`python tests/e2e/<file>.py [case-filter ...]`).
 """
 
 from __future__ import annotations
@@ -79,12 +79,12 @@ def innermost(error: BaseException) -> BaseException:
     return error
 
 
-async def run_cases(cases, *, per_case_seconds=60) -> int:
+async def run_cases(cases, *, per_case_seconds=60, only=None) -> int:
     """Run each of `cases` (`async def case(mode)`) on each of `MODES`, those whose
-    `name[mode]` contains one of the command line's filters if any are given; report each, keep
-    going after a failure. Returns the process's exit status: 1 if any failed, or if none ran
-    with no filter given."""
-    only = sys.argv[1:]
+    `name[mode]` contains one of the filters if any are given (`only`, else the command line's);
+    report each, keep going after a failure. Returns the process's exit status: 1 if any failed,
+    or if none ran with no filter given."""
+    only = sys.argv[1:] if only is None else only
     passed = failed = 0
     for mode in MODES:
         for case in cases:

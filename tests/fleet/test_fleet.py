@@ -38,7 +38,6 @@ import os
 import secrets
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -55,30 +54,12 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "e2e"))
 from harness import accept, expect, only_on, result_text, run_cases  # noqa: E402
 from page_browser import Browser  # noqa: E402
+from processes import free_port, stop, wait_for_port  # noqa: E402
 
 SERVER = os.environ["FLEET_SERVER"]
 REPLICAS = ("r1", "r2", "r3")
 BOOKING = {"party_size": 4, "date": "2026-12-24"}
 CONSENT = accept({"confirm": True})
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def wait_for_port(port: int, what: str, process: subprocess.Popen | None = None, seconds=30) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if process is not None and process.poll() is not None:
-            raise RuntimeError(f"{what} exited with {process.returncode}")
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                return
-        except OSError:
-            time.sleep(0.05)
-    raise RuntimeError(f"{what} did not listen on {port} within {seconds}s")
 
 
 class Fleet:
@@ -166,12 +147,8 @@ class Fleet:
 
     def close(self) -> None:
         for process in [self.haproxy, *self.replicas.values(), self.redis]:
-            if process is not None and process.poll() is None:
-                process.terminate()
-                try:
-                    process.wait(5)
-                except subprocess.TimeoutExpired:
-                    process.kill()
+            if process is not None:
+                stop(process)
         shutil.rmtree(self.dir, ignore_errors=True)
 
     def logs(self) -> str:

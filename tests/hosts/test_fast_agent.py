@@ -23,7 +23,6 @@ import os
 import re
 import secrets
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -36,29 +35,11 @@ import pyte
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "e2e"))
 from page_browser import Browser  # noqa: E402
+from processes import free_port, stop, wait_for_port  # noqa: E402
 
 SERVER = os.environ["FLEET_SERVER"]
 FAST_AGENT = str(Path(sys.executable).parent / "fast-agent")
 ROWS, COLUMNS = 50, 160
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def wait_for_port(port: int, what: str, process: subprocess.Popen, seconds=30) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"{what} exited with {process.returncode}")
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                return
-        except OSError:
-            time.sleep(0.05)
-    raise RuntimeError(f"{what} did not listen on {port} within {seconds}s")
 
 
 class Replica:
@@ -95,11 +76,7 @@ class Replica:
 
     def close(self) -> None:
         for process in (self.server, self.redis):
-            process.terminate()
-            try:
-                process.wait(5)
-            except subprocess.TimeoutExpired:
-                process.kill()
+            stop(process)
         shutil.rmtree(self.dir, ignore_errors=True)
 
     def logs(self) -> str:

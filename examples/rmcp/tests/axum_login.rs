@@ -1,17 +1,15 @@
 //! `axum_login_server` over real HTTP on loopback, each browser a reqwest cookie jar: axum-login's
-//! login page signs the user in, and its `AuthSession` names the user to the pages and to the
-//! MCP endpoint.
+//! login page signs the user in, and its `AuthSession` names the user to the pages; the MCP
+//! client, with no cookie, sends its account's bearer token.
 //!
 //! `cargo test -p elicit-examples --features axum-login --test axum_login`
 
-use std::net::SocketAddr;
 use std::time::Duration;
 
 use axum::http::header;
 use mcp_elicit::page::{ExposeSecret, SecretForm};
 use mcp_elicit::state::{ParamsDigest, UnixTime};
 use mcp_elicit::url_mode::{Flow, FlowId, FlowStatus, Flows};
-use reqwest::StatusCode;
 use serde_json::json;
 
 #[allow(dead_code)] // its `main`, which serves the app
@@ -20,8 +18,16 @@ mod axum_login_server;
 
 use axum_login_server::{Accounts, ApiKey, Vault};
 
+#[path = "common/pages_over_http.rs"]
+mod pages_over_http;
+
+use pages_over_http::{Reply, browser, csrf, get, post, reply, serve};
+
 const KEY: &str = "sk-live-0123456789abcdef";
-const ACCOUNTS: &str = "alice:correct horse battery staple\nbob:tr0ub4dor&3\n";
+const ACCOUNTS: &str = "alice:correct horse battery staple:alice-mcp-token-0123456789\n\
+                        bob:tr0ub4dor&3:bob-mcp-token-9876543210\n";
+const ALICE_TOKEN: &str = "alice-mcp-token-0123456789";
+const BOB_TOKEN: &str = "bob-mcp-token-9876543210";
 
 struct Server {
     origin: String,
@@ -37,13 +43,7 @@ async fn server() -> Server {
     let vault = Vault::default();
     let accounts = Accounts::from_lines(ACCOUNTS).unwrap();
     let (app, flows) = axum_login_server::app(accounts, &origin, vault.clone()).unwrap();
-    tokio::spawn(async move {
-        axum::serve(
-            listener,
-            app.into_make_service_with_connect_info::<SocketAddr>(),
-        )
-        .await
-    });
+    serve(listener, app);
     Server {
         origin,
         flows,
@@ -95,60 +95,9 @@ impl Server {
     }
 }
 
-fn browser() -> reqwest::Client {
-    reqwest::Client::builder()
-        .cookie_store(true)
-        .redirect(reqwest::redirect::Policy::none())
-        .build()
-        .unwrap()
-}
-
-struct Reply {
-    status: StatusCode,
-    location: Option<String>,
-    body: String,
-}
-
-async fn reply(response: reqwest::Response) -> Reply {
-    let status = response.status();
-    let location = response
-        .headers()
-        .get(header::LOCATION)
-        .map(|value| value.to_str().unwrap().to_owned());
-    let body = response.text().await.unwrap();
-    Reply {
-        status,
-        location,
-        body,
-    }
-}
-
-async fn get(browser: &reqwest::Client, url: &str) -> Reply {
-    reply(browser.get(url).send().await.unwrap()).await
-}
-
-async fn post(browser: &reqwest::Client, origin: &str, url: &str, form: &[(&str, &str)]) -> Reply {
-    reply(
-        browser
-            .post(url)
-            .header(header::ORIGIN, origin)
-            .form(form)
-            .send()
-            .await
-            .unwrap(),
-    )
-    .await
-}
-
-fn csrf(body: &str) -> String {
-    let marker = r#"name="_csrf" value=""#;
-    let at = body.find(marker).expect("a token in the form") + marker.len();
-    body[at..][..body[at..].find('"').unwrap()].to_owned()
-}
-
-/// `initialize` on the MCP endpoint, as a streamable HTTP client sends it, with `browser`'s
-/// cookies.
-async fn initialize(browser: &reqwest::Client, origin: &str) -> Reply {
+/// `initialize` on the MCP endpoint, as a streamable HTTP client sends it, with `client`'s
+/// cookies and `authorization` if given.
+async fn initialize(client: &reqwest::Client, origin: &str, authorization: Option<&str>) -> Reply {
     let request = json!({
         "jsonrpc": "2.0",
         "id": 1,
@@ -159,17 +108,15 @@ async fn initialize(browser: &reqwest::Client, origin: &str) -> Reply {
             "clientInfo": { "name": "test", "version": "0" }
         }
     });
-    reply(
-        browser
-            .post(format!("{origin}/mcp"))
-            .header(header::ACCEPT, "application/json, text/event-stream")
-            .header(header::CONTENT_TYPE, "application/json")
-            .body(request.to_string())
-            .send()
-            .await
-            .unwrap(),
-    )
-    .await
+    let mut request = client
+        .post(format!("{origin}/mcp"))
+        .header(header::ACCEPT, "application/json, text/event-stream")
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(request.to_string());
+    if let Some(authorization) = authorization {
+        request = request.header(header::AUTHORIZATION, authorization);
+    }
+    reply(request.send().await.unwrap()).await
 }
 
 #[tokio::test]
@@ -217,12 +164,13 @@ async fn alice_signs_in_on_the_login_page_and_her_key_finishes_her_flow_with_the
     assert_eq!(vault["alice"].expose_secret(), KEY);
 }
 
-/// A 2026-07-28 `tools/call` of `connect_api_key` (stateless: the client is in its `_meta`), with
-/// `browser`'s cookies; `retry` is the previous round's answer: its URL request accepted, its
-/// state sent back. The JSON-RPC response, read from the event stream.
+/// A 2026-07-28 `tools/call` of `connect_api_key` (stateless: the client is in its `_meta`), as
+/// an MCP client sends it: no cookie, its account's bearer `token`; `retry` is the previous
+/// round's answer: its URL request accepted, its state sent back. The JSON-RPC response, read
+/// from the event stream.
 async fn call_tool(
-    browser: &reqwest::Client,
     origin: &str,
+    token: &str,
     retry: Option<&serde_json::Value>,
 ) -> serde_json::Value {
     let mut params = json!({
@@ -245,8 +193,9 @@ async fn call_tool(
         params["requestState"] = asked["requestState"].clone();
     }
     let request = json!({ "jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params });
-    let response = browser
+    let response = reqwest::Client::new()
         .post(format!("{origin}/mcp"))
+        .bearer_auth(token)
         .header(header::ACCEPT, "application/json, text/event-stream")
         .header(header::CONTENT_TYPE, "application/json")
         .header("mcp-protocol-version", "2026-07-28")
@@ -267,18 +216,13 @@ async fn call_tool(
     serde_json::from_str(data).unwrap()
 }
 
-/// The whole way round: alice's MCP client (her session cookie) calls the tool, which asks for
-/// the page; her browser opens it and types the key; the client's retry reads the receipt.
+/// The whole way round: alice's MCP client (her bearer token) calls the tool, which asks for
+/// the page; her browser signs in on the login page, opens the page and types the key; the
+/// client's retry reads the receipt.
 #[tokio::test]
 async fn alices_tool_call_sends_her_to_the_page_and_reads_the_receipt_of_her_key() {
     let server = server().await;
-    let alice = browser();
-    let signed_in = server
-        .log_in(&alice, "alice", "correct horse battery staple", "/")
-        .await;
-    assert_eq!(signed_in.status, 303, "{}", signed_in.body);
-
-    let asked = call_tool(&alice, &server.origin, None).await;
+    let asked = call_tool(&server.origin, ALICE_TOKEN, None).await;
     let result = &asked["result"];
     assert_eq!(result["resultType"], "input_required", "{asked}");
     let requests = result["inputRequests"].as_object().unwrap();
@@ -290,6 +234,17 @@ async fn alices_tool_call_sends_her_to_the_page_and_reads_the_receipt_of_her_key
         "{page}"
     );
 
+    let alice = browser();
+    let path = page.strip_prefix(&server.origin).unwrap();
+    let signed_in = server
+        .log_in(&alice, "alice", "correct horse battery staple", path)
+        .await;
+    assert_eq!(
+        signed_in.location.as_deref(),
+        Some(path),
+        "{}",
+        signed_in.body
+    );
     let shown = get(&alice, &page).await;
     assert_eq!(shown.status, 200, "{}", shown.body);
     let typed = post(
@@ -301,14 +256,11 @@ async fn alices_tool_call_sends_her_to_the_page_and_reads_the_receipt_of_her_key
     .await;
     assert_eq!(typed.status, 200, "{}", typed.body);
 
-    // Bob, signed in, sending alice's round back: her state is sealed to her.
-    let bob = browser();
-    let bob_in = server.log_in(&bob, "bob", "tr0ub4dor&3", "/").await;
-    assert_eq!(bob_in.status, 303, "{}", bob_in.body);
-    let refused = call_tool(&bob, &server.origin, Some(result)).await;
+    // Bob's client sending alice's round back: her state is sealed to her.
+    let refused = call_tool(&server.origin, BOB_TOKEN, Some(result)).await;
     assert_eq!(refused["error"]["code"], -32602, "{refused}");
 
-    let done = call_tool(&alice, &server.origin, Some(result)).await;
+    let done = call_tool(&server.origin, ALICE_TOKEN, Some(result)).await;
     assert_eq!(
         done["result"]["content"][0]["text"], "Connected the key ending cdef.",
         "{done}"
@@ -378,7 +330,7 @@ async fn the_login_form_is_taken_only_from_its_own_origin_and_sends_only_to_this
     )
     .await;
     assert_eq!(elsewhere.status, 403, "{}", elsewhere.body);
-    assert_eq!(initialize(&alice, &server.origin).await.status, 403);
+    assert_eq!(initialize(&alice, &server.origin, None).await.status, 403);
 
     for next in [
         "//evil.example/",
@@ -398,14 +350,14 @@ async fn the_login_form_is_taken_only_from_its_own_origin_and_sends_only_to_this
 async fn the_mcp_endpoint_takes_only_a_signed_in_session() {
     let server = server().await;
     let alice = browser();
-    let refused = initialize(&alice, &server.origin).await;
+    let refused = initialize(&alice, &server.origin, None).await;
     assert_eq!(refused.status, 403, "{}", refused.body);
 
     let signed_in = server
         .log_in(&alice, "alice", "correct horse battery staple", "/")
         .await;
     assert_eq!(signed_in.status, 303, "{}", signed_in.body);
-    let opened = initialize(&alice, &server.origin).await;
+    let opened = initialize(&alice, &server.origin, None).await;
     assert_eq!(opened.status, 200, "{}", opened.body);
     assert!(
         opened.body.contains("axum-login-example"),
@@ -422,5 +374,85 @@ async fn the_mcp_endpoint_takes_only_a_signed_in_session() {
     )
     .await;
     assert_eq!(signed_out.status, 303, "{}", signed_out.body);
-    assert_eq!(initialize(&alice, &server.origin).await.status, 403);
+    assert_eq!(initialize(&alice, &server.origin, None).await.status, 403);
+}
+
+#[tokio::test]
+async fn the_mcp_endpoint_takes_an_accounts_bearer_token_and_refuses_any_other() {
+    let server = server().await;
+    let client = reqwest::Client::new();
+    let bearer = |token: &str| format!("Bearer {token}");
+    let opened = initialize(&client, &server.origin, Some(&bearer(ALICE_TOKEN))).await;
+    assert_eq!(opened.status, 200, "{}", opened.body);
+    assert!(
+        opened.body.contains("axum-login-example"),
+        "{}",
+        opened.body
+    );
+
+    for refused in [
+        bearer("alice-mcp-token-012345678"),
+        bearer(&format!("{ALICE_TOKEN}0")),
+        bearer("correct horse battery staple"),
+        bearer(""),
+        format!("Basic {ALICE_TOKEN}"),
+        ALICE_TOKEN.to_owned(),
+    ] {
+        let reply = client
+            .post(format!("{}/mcp", server.origin))
+            .header(header::AUTHORIZATION, &refused)
+            .header(header::ACCEPT, "application/json, text/event-stream")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(reply.status(), 401, "{refused}");
+        assert_eq!(
+            reply.headers()[header::WWW_AUTHENTICATE],
+            r#"Bearer error="invalid_token""#,
+            "{refused}"
+        );
+    }
+    // No token and no session: no one, refused before rmcp.
+    assert_eq!(initialize(&client, &server.origin, None).await.status, 403);
+    // A token names no one on the pages: a browser signs in there.
+    let (_, page) = server.flow_for("alice").await;
+    let to_login = browser()
+        .get(&page)
+        .bearer_auth(ALICE_TOKEN)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(to_login.status(), 303);
+}
+
+#[test]
+fn an_accounts_line_is_refused_naming_the_line_and_the_rule() {
+    for (lines, error) in [
+        ("alice:pass", "ACCOUNTS line 1: not `name:password:token`"),
+        (
+            "# comment\nalice::token",
+            "ACCOUNTS line 2: the name, the password and the token must not be empty",
+        ),
+        (
+            "alice:pass:",
+            "ACCOUNTS line 1: the name, the password and the token must not be empty",
+        ),
+        (
+            "alice:pass:same-token\nbob:other:same-token",
+            "ACCOUNTS line 2: this token is another account's",
+        ),
+        (
+            "alice:pass:t1\nalice:other:t2",
+            "ACCOUNTS line 2: `alice` is given twice",
+        ),
+        (
+            "\n# none\n",
+            "ACCOUNTS names no account: give `name:password:token` lines",
+        ),
+    ] {
+        let refused = Accounts::from_lines(lines).err();
+        assert_eq!(refused.as_deref(), Some(error), "{lines:?}");
+    }
+    // A password may hold `:`; the token is what follows the last one.
+    assert!(Accounts::from_lines("alice:pass:with:colons:token").is_ok());
 }

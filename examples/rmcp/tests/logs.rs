@@ -472,6 +472,50 @@ async fn a_url_flows_life_reads_in_the_log_under_its_call() {
     log.assert_never(&[SECRET, &id, &path, &token]);
 }
 
+/// 2026-07-28: a flow that expired while its page was open, then accepted. The client did
+/// accept (`outcome="accepted"`, as the metrics count it), and the event says what became of
+/// the flow beside it: `flow_status="expired"`, under the same call as the flow's own `expired`.
+#[tokio::test]
+async fn an_accept_of_an_expired_flow_reads_as_expired_in_the_log() {
+    let log = captured();
+    let flows = Flows::single_user(BASE)
+        .unwrap()
+        .with_ttl(Duration::from_secs(1));
+    let asking = AskConfig::single_user("me").unwrap().with_flows(flows);
+    // The user opens the page (accepts) and never saves it: the retry waits, then the flow is
+    // over (the wait ends at its expiry).
+    let user = Arc::new(Scripted::new().when_url(Step::OpenPage));
+    let kit = TestKit::new(Revision::V2026_07_28)
+        .connect(Keys { asking }, Arc::clone(&user))
+        .await
+        .unwrap();
+    let called = kit.call("connect_api_key", json!({})).await.unwrap();
+    assert_eq!(called.text(), "not connected: Expired");
+
+    print_for_the_guide(log);
+    let Some((_, Incoming::Url(asked))) = user.seen().into_iter().next() else {
+        panic!("no page asked: {:?}", user.seen());
+    };
+    let url = asked.url().to_string();
+    let id = url.rsplit('/').next().unwrap();
+    let expired = log.lines_with(&["mcp_elicit::flow", "expired", &format!("flow={}", &id[..8])]);
+    let correlation = expired
+        .iter()
+        .find_map(|line| {
+            let at = line.find("correlation=")? + "correlation=".len();
+            Some(line[at..at + 8].to_owned())
+        })
+        .unwrap_or_else(|| panic!("no expired flow under a call in\n{}", log.text()));
+    let field = format!("correlation={correlation}");
+    log.assert_has(&[
+        "INFO",
+        "revision=\"2026-07-28\"",
+        &field,
+        "answered",
+        "outcome=\"accepted\" flow_status=\"expired\"",
+    ]);
+}
+
 // ------------------------------------------------ streamable HTTP: sessions and rounds
 
 /// Drop the table? This cannot be undone.

@@ -6,20 +6,19 @@
 //!
 //! `cargo test -p elicit-examples --features oauth --test page_pattern`
 
-use std::net::SocketAddr;
-use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::sync::Arc;
 
-use axum::http::{StatusCode, header};
+use axum::http::StatusCode;
 use mcp_elicit::Elicit;
-use mcp_elicit::page::{
-    ExposeSecret, Identity, PageError, Pages, Parts, SecretPage, SecretString, Secrets, SignedIn,
-    SinkError, Verdict, identity_fn,
-};
+use mcp_elicit::page::{ExposeSecret, PageError, SecretPage, SecretString, Secrets, SinkError};
 use mcp_elicit::schema::{Property, StringSchema};
-use mcp_elicit::state::{ParamsDigest, UnixTime};
-use mcp_elicit::url_mode::{Flow, FlowId, FlowStatus, Flows, MemoryFlowStore};
-use serde_json::{Value, json};
+use mcp_elicit::url_mode::FlowStatus;
+use serde_json::Value;
+
+#[path = "common/pages_over_http.rs"]
+mod pages_over_http;
+
+use pages_over_http::{Site, browser_of, csrf as token};
 
 /// Your Example Co. API key
 #[derive(Elicit)]
@@ -41,166 +40,52 @@ const BAD: [&str; 3] = [
     "ex_0123456789abcdef-GHIJ",
 ];
 
-/// The user named by the `x-user` header (the test's browser sends it on every request).
-fn header_user() -> impl Identity {
-    identity_fn(|request: &Parts| {
-        match request.headers.get("x-user").and_then(|v| v.to_str().ok()) {
-            Some(user) => Verdict::SignedIn(SignedIn::new(user)),
-            None => Verdict::refused("no x-user header"),
-        }
-    })
-}
-
-struct Site {
-    store: MemoryFlowStore,
-    base: String,
-    origin: String,
-    /// Every key a sink was handed, in order.
-    seen: Arc<Mutex<Vec<String>>>,
-}
-
 /// The pages served for real: the derived `ApiKey`, and a hand-built page `token` whose field
 /// `token` has a pattern of its own.
 async fn start() -> Site {
-    let listener = tokio::net::TcpListener::bind(("127.0.0.1", 0))
-        .await
-        .unwrap();
-    let port = listener.local_addr().unwrap().port();
-    let base = format!("http://localhost:{port}/elicit/");
-    let store = MemoryFlowStore::new();
-    let flows = Flows::new(store.clone(), &base).unwrap();
-    let seen = Arc::new(Mutex::new(Vec::new()));
-    let typed_sink = {
-        let seen = Arc::clone(&seen);
-        move |_user, typed: ApiKey| {
-            seen.lock()
-                .unwrap()
-                .push(typed.key.expose_secret().to_owned());
-            Ok::<_, SinkError>(Value::Null)
-        }
-    };
-    let hand_sink = {
-        let seen = Arc::clone(&seen);
-        move |_user, mut secrets: Secrets| {
-            let token = secrets.take("token").expect("the page's field");
-            seen.lock().unwrap().push(token.expose_secret().to_owned());
-            Ok::<_, SinkError>(Value::Null)
-        }
-    };
-    let hand_built = SecretPage::new(
-        "token",
-        "Your deploy token",
-        vec![Property::new("token", StringSchema::new()).title("Deploy token")],
-    )
-    .unwrap()
-    .with_pattern("token", "(?i)dt-[0-9a-f]{8}")
-    .unwrap();
-    let router = Pages::new(flows, header_user())
-        .unwrap()
-        .secret_form(typed_sink)
-        .secret(hand_built, hand_sink)
-        .router();
-    tokio::spawn(async move {
-        axum::serve(
-            listener,
-            router.into_make_service_with_connect_info::<SocketAddr>(),
+    Site::start(|pages, seen| {
+        let typed_sink = {
+            let seen = Arc::clone(seen);
+            move |_user, typed: ApiKey| {
+                seen.lock()
+                    .unwrap()
+                    .push(typed.key.expose_secret().to_owned());
+                Ok::<_, SinkError>(Value::Null)
+            }
+        };
+        let hand_sink = {
+            let seen = Arc::clone(seen);
+            move |_user, mut secrets: Secrets| {
+                let token = secrets.take("token").expect("the page's field");
+                seen.lock().unwrap().push(token.expose_secret().to_owned());
+                Ok::<_, SinkError>(Value::Null)
+            }
+        };
+        let hand_built = SecretPage::new(
+            "token",
+            "Your deploy token",
+            vec![Property::new("token", StringSchema::new()).title("Deploy token")],
         )
-        .await
-    });
-    Site {
-        store,
-        base,
-        origin: format!("http://localhost:{port}"),
-        seen,
-    }
-}
-
-impl Site {
-    fn flow_for(&self, page: &str, user: &str) -> FlowId {
-        let id = FlowId::random().unwrap();
-        let call = ParamsDigest::of(&json!({ "name": "connect" }));
-        let now = UnixTime::now();
-        let flow = Flow::new(id, page, user, call, "Enter it on the page.")
-            .expiring(now, Duration::from_secs(600))
-            .unwrap();
-        self.store.begin_now(flow, now).unwrap();
-        id
-    }
-
-    fn flow(&self, id: &FlowId) -> Flow {
-        self.store.get_now(id, UnixTime::now()).unwrap()
-    }
-
-    fn seen(&self) -> Vec<String> {
-        self.seen.lock().unwrap().clone()
-    }
-}
-
-/// A browser of `user`: a cookie jar, its `x-user` header on every request.
-fn browser(user: &str) -> reqwest::Client {
-    let mut headers = reqwest::header::HeaderMap::new();
-    headers.insert("x-user", user.parse().unwrap());
-    reqwest::Client::builder()
-        .cookie_store(true)
-        .default_headers(headers)
-        .redirect(reqwest::redirect::Policy::none())
-        .build()
         .unwrap()
-}
-
-/// The CSRF token in a page's form.
-fn token(body: &str) -> String {
-    let at = body
-        .find(r#"name="_csrf" value=""#)
-        .expect("a token in the form");
-    let rest = &body[at + r#"name="_csrf" value=""#.len()..];
-    rest[..rest.find('"').unwrap()].to_owned()
-}
-
-/// Opens flow `id`: the page.
-async fn open(site: &Site, browser: &reqwest::Client, id: &FlowId) -> String {
-    let response = browser
-        .get(format!("{}{id}", site.base))
-        .send()
-        .await
+        .with_pattern("token", "(?i)dt-[0-9a-f]{8}")
         .unwrap();
-    assert_eq!(response.status().as_u16(), 200);
-    response.text().await.unwrap()
-}
-
-/// Posts `value` in `field` with `token` to flow `id`, as the page's form does: the status and
-/// the page.
-async fn post(
-    site: &Site,
-    browser: &reqwest::Client,
-    id: &FlowId,
-    token: &str,
-    field: &str,
-    value: &str,
-) -> (StatusCode, String) {
-    let response = browser
-        .post(format!("{}{id}", site.base))
-        .header(header::ORIGIN, &site.origin)
-        .form(&[("_csrf", token), (field, value)])
-        .send()
-        .await
-        .unwrap();
-    let status = StatusCode::from_u16(response.status().as_u16()).unwrap();
-    (status, response.text().await.unwrap())
+        pages.secret_form(typed_sink).secret(hand_built, hand_sink)
+    })
+    .await
 }
 
 #[tokio::test]
 async fn a_value_that_does_not_match_the_pattern_is_refused_on_the_page_never_echoed() {
     let site = start().await;
     let id = site.flow_for("api_key", "alice");
-    let alice = browser("alice");
-    let page = open(&site, &alice, &id).await;
+    let alice = browser_of("alice");
+    let page = site.open(&alice, &id).await;
     // The pattern stays on the server: no HTML `pattern` (a browser reads JavaScript's syntax).
     assert!(!page.contains("pattern="), "{page}");
     assert!(!page.contains("A-Za-z0-9"), "{page}");
     let mut csrf = token(&page);
     for bad in BAD {
-        let (status, page) = post(&site, &alice, &id, &csrf, "key", bad).await;
+        let (status, page) = site.post(&alice, &id, &csrf, "key", bad).await;
         assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{bad}: {page}");
         assert!(
             page.contains("API key must match the expected format."),
@@ -214,7 +99,7 @@ async fn a_value_that_does_not_match_the_pattern_is_refused_on_the_page_never_ec
         assert_eq!(site.flow(&id).status(), &FlowStatus::Opened);
         csrf = token(&page);
     }
-    let (status, page) = post(&site, &alice, &id, &csrf, "key", GOOD).await;
+    let (status, page) = site.post(&alice, &id, &csrf, "key", GOOD).await;
     assert_eq!(status, StatusCode::OK, "{page}");
     assert!(page.contains("Saved"), "{page}");
     assert_eq!(site.seen(), [GOOD]);
@@ -224,10 +109,10 @@ async fn a_value_that_does_not_match_the_pattern_is_refused_on_the_page_never_ec
 async fn a_length_rule_is_reported_before_the_pattern() {
     let site = start().await;
     let id = site.flow_for("api_key", "alice");
-    let alice = browser("alice");
-    let csrf = token(&open(&site, &alice, &id).await);
+    let alice = browser_of("alice");
+    let csrf = token(&site.open(&alice, &id).await);
     let long = format!("ex_{}", "a".repeat(300));
-    let (status, page) = post(&site, &alice, &id, &csrf, "key", &long).await;
+    let (status, page) = site.post(&alice, &id, &csrf, "key", &long).await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{page}");
     assert!(
         page.contains("API key must be at most 200 characters"),
@@ -244,9 +129,9 @@ async fn a_length_rule_is_reported_before_the_pattern() {
 async fn a_hand_built_page_checks_its_pattern_with_its_own_flags() {
     let site = start().await;
     let id = site.flow_for("token", "bob");
-    let bob = browser("bob");
-    let csrf = token(&open(&site, &bob, &id).await);
-    let (status, page) = post(&site, &bob, &id, &csrf, "token", "dt-0123abcd0").await;
+    let bob = browser_of("bob");
+    let csrf = token(&site.open(&bob, &id).await);
+    let (status, page) = site.post(&bob, &id, &csrf, "token", "dt-0123abcd0").await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{page}");
     assert!(
         page.contains("Deploy token must match the expected format."),
@@ -254,7 +139,9 @@ async fn a_hand_built_page_checks_its_pattern_with_its_own_flags() {
     );
     assert!(!page.contains("dt-0123abcd0"), "{page}");
     // `(?i)` in the pattern: upper case matches too.
-    let (status, page) = post(&site, &bob, &id, &token(&page), "token", "DT-0123ABCD").await;
+    let (status, page) = site
+        .post(&bob, &id, &token(&page), "token", "DT-0123ABCD")
+        .await;
     assert_eq!(status, StatusCode::OK, "{page}");
     assert_eq!(site.seen(), ["DT-0123ABCD"]);
 }

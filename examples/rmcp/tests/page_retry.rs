@@ -5,21 +5,20 @@
 //!
 //! `cargo test -p elicit-examples --features oauth --test page_retry`
 
-use std::net::SocketAddr;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
-use axum::http::{StatusCode, header};
+use axum::http::StatusCode;
 use mcp_elicit::Elicit;
-use mcp_elicit::page::{
-    ExposeSecret, Identity, Pages, Parts, SecretString, SignedIn, SinkError, Verdict, identity_fn,
-};
-use mcp_elicit::state::{ParamsDigest, UnixTime};
-use mcp_elicit::url_mode::{
-    Flow, FlowId, FlowOutcome, FlowStatus, FlowStore, Flows, MemoryFlowStore,
-};
+use mcp_elicit::page::{ExposeSecret, SecretString, SinkError};
+use mcp_elicit::url_mode::{FlowId, FlowOutcome, FlowStatus, FlowStore};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
+
+#[path = "common/pages_over_http.rs"]
+mod pages_over_http;
+
+use pages_over_http::{Site, browser_of, csrf as token};
 
 /// What the tool reads: the key's last four characters.
 #[derive(Debug, Serialize, Deserialize, PartialEq)]
@@ -39,42 +38,16 @@ struct ApiKey {
     key: SecretString,
 }
 
-/// The user named by the `x-user` header (the test's browser sends it on every request).
-fn header_user() -> impl Identity {
-    identity_fn(|request: &Parts| {
-        match request.headers.get("x-user").and_then(|v| v.to_str().ok()) {
-            Some(user) => Verdict::SignedIn(SignedIn::new(user)),
-            None => Verdict::refused("no x-user header"),
-        }
-    })
-}
-
 /// What the upstream service says of a key it refuses, with markup that must reach the page
 /// escaped.
 const REFUSED: &str = "Example Co. refused that key <b>(401)</b>.";
 
-struct Site {
-    store: MemoryFlowStore,
-    base: String,
-    origin: String,
-    /// Every key the sink was handed, in order.
-    seen: Arc<Mutex<Vec<String>>>,
-}
-
 /// The pages served for real, with a sink that asks again for every key not starting `ex_`.
 async fn start() -> Site {
-    let listener = tokio::net::TcpListener::bind(("127.0.0.1", 0))
-        .await
-        .unwrap();
-    let port = listener.local_addr().unwrap().port();
-    let base = format!("http://localhost:{port}/elicit/");
-    let store = MemoryFlowStore::new();
-    let flows = Flows::new(store.clone(), &base).unwrap();
-    let seen = Arc::new(Mutex::new(Vec::new()));
-    let sink = {
-        let seen = Arc::clone(&seen);
+    Site::start(|pages, seen| {
+        let seen = Arc::clone(seen);
         // No annotation on the principal: it comes owned (issue 35, item 5).
-        move |user, typed: ApiKey| {
+        pages.secret_form(move |user, typed: ApiKey| {
             drop(user);
             let key = typed.key.expose_secret().to_owned();
             seen.lock().unwrap().push(key.clone());
@@ -84,63 +57,14 @@ async fn start() -> Site {
             Ok(KeyEnding {
                 ending: key[key.len() - 4..].to_owned(),
             })
-        }
-    };
-    let router = Pages::new(flows, header_user())
-        .unwrap()
-        .secret_form(sink)
-        .router();
-    tokio::spawn(async move {
-        axum::serve(
-            listener,
-            router.into_make_service_with_connect_info::<SocketAddr>(),
-        )
-        .await
-    });
-    Site {
-        store,
-        base,
-        origin: format!("http://localhost:{port}"),
-        seen,
-    }
+        })
+    })
+    .await
 }
 
-impl Site {
-    fn flow_for(&self, user: &str) -> FlowId {
-        let id = FlowId::random().unwrap();
-        let call = ParamsDigest::of(&json!({ "name": "connect_api_key" }));
-        let now = UnixTime::now();
-        let flow = Flow::new(id, "api_key", user, call, "Enter your Example Co. API key.")
-            .expiring(now, Duration::from_secs(600))
-            .unwrap();
-        self.store.begin_now(flow, now).unwrap();
-        id
-    }
-
-    fn flow(&self, id: &FlowId) -> Flow {
-        self.store.get_now(id, UnixTime::now()).unwrap()
-    }
-}
-
-/// A browser of `user`: a cookie jar, its `x-user` header on every request.
-fn browser(user: &str) -> reqwest::Client {
-    let mut headers = reqwest::header::HeaderMap::new();
-    headers.insert("x-user", user.parse().unwrap());
-    reqwest::Client::builder()
-        .cookie_store(true)
-        .default_headers(headers)
-        .redirect(reqwest::redirect::Policy::none())
-        .build()
-        .unwrap()
-}
-
-/// The CSRF token in a page's form.
-fn token(body: &str) -> String {
-    let at = body
-        .find(r#"name="_csrf" value=""#)
-        .expect("a token in the form");
-    let rest = &body[at + r#"name="_csrf" value=""#.len()..];
-    rest[..rest.find('"').unwrap()].to_owned()
+/// Opens flow `id`: the CSRF token of its page.
+async fn open(site: &Site, browser: &reqwest::Client, id: &FlowId) -> String {
+    token(&site.open(browser, id).await)
 }
 
 /// Posts `key` with `token` to flow `id`, as the page's form does: the status and the page.
@@ -151,36 +75,18 @@ async fn post(
     token: &str,
     key: &str,
 ) -> (StatusCode, String) {
-    let response = browser
-        .post(format!("{}{id}", site.base))
-        .header(header::ORIGIN, &site.origin)
-        .form(&[("_csrf", token), ("key", key)])
-        .send()
-        .await
-        .unwrap();
-    let status = StatusCode::from_u16(response.status().as_u16()).unwrap();
-    (status, response.text().await.unwrap())
-}
-
-async fn open(site: &Site, browser: &reqwest::Client, id: &FlowId) -> String {
-    let response = browser
-        .get(format!("{}{id}", site.base))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(response.status().as_u16(), 200);
-    token(&response.text().await.unwrap())
+    site.post(browser, id, token, "key", key).await
 }
 
 #[tokio::test]
 async fn a_retryable_sink_error_shows_the_page_again_and_keeps_the_flow_open() {
     let site = start().await;
-    let id = site.flow_for("alice");
+    let id = site.flow_for("api_key", "alice");
     let waiter = {
         let store = site.store.clone();
         tokio::spawn(async move { store.finished(&id).await })
     };
-    let alice = browser("alice");
+    let alice = browser_of("alice");
     let first = open(&site, &alice, &id).await;
 
     let (status, page) = post(&site, &alice, &id, &first, "wrong-0123456789abcdef").await;
@@ -219,14 +125,14 @@ async fn a_retryable_sink_error_shows_the_page_again_and_keeps_the_flow_open() {
             ending: "4f2a".into()
         }))
     );
-    assert_eq!(site.seen.lock().unwrap().len(), 2);
+    assert_eq!(site.seen().len(), 2);
 }
 
 #[tokio::test]
 async fn a_sink_that_keeps_asking_again_fails_the_flow_past_the_bound() {
     let site = start().await;
-    let id = site.flow_for("alice");
-    let alice = browser("alice");
+    let id = site.flow_for("api_key", "alice");
+    let alice = browser_of("alice");
     let mut token = open(&site, &alice, &id).await;
     for attempt in 1..=SinkError::MAX_RETRIES {
         let (status, page) = post(&site, &alice, &id, &token, "wrong-0123456789abcdef").await;
@@ -247,11 +153,11 @@ async fn a_sink_that_keeps_asking_again_fails_the_flow_past_the_bound() {
         &FlowStatus::Failed(REFUSED.to_owned())
     );
     let tries = usize::try_from(SinkError::MAX_RETRIES).unwrap() + 1;
-    assert_eq!(site.seen.lock().unwrap().len(), tries);
+    assert_eq!(site.seen().len(), tries);
     // And it takes nothing more.
     let (status, _) = post(&site, &alice, &id, &token, "ex_0123456789abcdef4f2a").await;
     assert_ne!(status, StatusCode::OK);
-    assert_eq!(site.seen.lock().unwrap().len(), tries);
+    assert_eq!(site.seen().len(), tries);
 }
 
 /// A receipt kept by a page whose sink returns another type than the tool reads is an error

@@ -5,7 +5,6 @@
 //!
 //! `cargo test -p elicit-examples --features oauth --test page_sign_in`
 
-use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -19,8 +18,12 @@ use mcp_elicit::rmcp::{AskConfig, AskConfigError, HttpPrincipal};
 use mcp_elicit::schema::{Property, StringSchema};
 use mcp_elicit::state::{ParamsDigest, UnixTime};
 use mcp_elicit::url_mode::{Flow, FlowId, Flows, MemoryFlowStore};
-use reqwest::StatusCode;
 use serde_json::json;
+
+#[path = "common/pages_over_http.rs"]
+mod pages_over_http;
+
+use pages_over_http::{Reply, browser, csrf, get, post, reply, serve};
 
 const KEY: &str = "sk-live-0123456789abcdef";
 const ACCOUNTS: &str =
@@ -90,13 +93,7 @@ impl Site {
         let stored = Stored::default();
         let pages = api_key_page(Pages::new(flows.clone(), identity).unwrap(), &stored);
         let app = layers(Router::new().merge(pages.router()));
-        tokio::spawn(async move {
-            axum::serve(
-                listener,
-                app.into_make_service_with_connect_info::<SocketAddr>(),
-            )
-            .await
-        });
+        serve(listener, app);
         Site {
             flows,
             base,
@@ -127,71 +124,6 @@ impl Site {
     fn stored(&self) -> Vec<(String, String)> {
         self.stored.lock().unwrap().clone()
     }
-}
-
-fn browser() -> reqwest::Client {
-    reqwest::Client::builder()
-        .cookie_store(true)
-        .redirect(reqwest::redirect::Policy::none())
-        .build()
-        .unwrap()
-}
-
-struct Reply {
-    status: StatusCode,
-    location: Option<String>,
-    retry_after: Option<String>,
-    set_cookie: Vec<String>,
-    body: String,
-}
-
-async fn reply(response: reqwest::Response) -> Reply {
-    let status = response.status();
-    let location = response
-        .headers()
-        .get(header::LOCATION)
-        .map(|value| value.to_str().unwrap().to_owned());
-    let retry_after = response
-        .headers()
-        .get(header::RETRY_AFTER)
-        .map(|value| value.to_str().unwrap().to_owned());
-    let set_cookie = response
-        .headers()
-        .get_all(header::SET_COOKIE)
-        .iter()
-        .map(|value| value.to_str().unwrap().to_owned())
-        .collect();
-    let body = response.text().await.unwrap();
-    Reply {
-        status,
-        location,
-        retry_after,
-        set_cookie,
-        body,
-    }
-}
-
-async fn get(client: &reqwest::Client, url: &str) -> Reply {
-    reply(client.get(url).send().await.unwrap()).await
-}
-
-async fn post(client: &reqwest::Client, origin: &str, url: &str, form: &[(&str, &str)]) -> Reply {
-    reply(
-        client
-            .post(url)
-            .header(header::ORIGIN, origin)
-            .form(form)
-            .send()
-            .await
-            .unwrap(),
-    )
-    .await
-}
-
-fn csrf(body: &str) -> String {
-    let marker = r#"name="_csrf" value=""#;
-    let at = body.find(marker).expect("a token in the form") + marker.len();
-    body[at..][..body[at..].find('"').unwrap()].to_owned()
 }
 
 fn tokens() -> TokenSignIn {
