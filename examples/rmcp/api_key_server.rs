@@ -21,25 +21,18 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use mcp_elicit::Elicit;
-use mcp_elicit::page::{ExposeSecret, Pages, SecretString, SinkError};
+use mcp_elicit::page::{Pages, SecretEnding, SecretString, SinkError};
 use mcp_elicit::rmcp::{AskConfig, Asker, AskingServer, AskingService, ToolResponse, respond};
 use mcp_elicit::url_mode::FlowOutcome;
 use rmcp::model::{CallToolResult, ContentBlock};
 use rmcp::{ServerHandler, ServiceExt, tool, tool_handler, tool_router};
-use serde::{Deserialize, Serialize};
-
-/// What the tool reads once the key is kept: its last four characters, never the key.
-#[derive(Serialize, Deserialize)]
-pub struct KeyEnding {
-    pub ending: String,
-}
 
 /// Your Example Co. API key
 #[derive(Elicit)]
 #[elicit(
     mode = "url",
     message = "Enter your Example Co. API key on our page, never in the chat.",
-    receipt = KeyEnding
+    receipt = SecretEnding
 )]
 struct ApiKey {
     /// Settings → API keys on example.com
@@ -71,7 +64,7 @@ impl Keys {
     async fn connect_api_key(&self, mut asker: Asker) -> ToolResponse {
         respond(async {
             let text = match asker.url_page::<ApiKey>().await? {
-                FlowOutcome::Completed(key) => format!("Connected the key ending {}.", key.ending),
+                FlowOutcome::Completed(ending) => format!("Connected the key ending {ending}."),
                 FlowOutcome::Failed(why) => format!("Not connected: {why}"),
                 _ => "No key was connected: the page was declined, or not finished.".to_owned(),
             };
@@ -85,15 +78,13 @@ impl Keys {
 impl ServerHandler for Keys {}
 
 /// Keeps the key for `user`; what the tool reads back is only its last four characters.
-fn keep(vault: &Vault, user: String, typed: ApiKey) -> Result<KeyEnding, SinkError> {
-    let ending: String = typed.key.expose_secret().chars().rev().take(4).collect();
+fn keep(vault: &Vault, user: String, typed: ApiKey) -> Result<SecretEnding, SinkError> {
+    let ending = SecretEnding::of(&typed.key);
     vault
         .lock()
         .map_err(|_| "the vault is unavailable")?
         .insert(user, typed.key);
-    Ok(KeyEnding {
-        ending: ending.chars().rev().collect(),
-    })
+    Ok(ending)
 }
 
 /// The page that takes the key into `vault`, served by `pages`, and the server whose tool sends

@@ -47,7 +47,8 @@ use axum_login::{AuthManagerLayerBuilder, AuthUser, AuthnBackend, UserId};
 use mcp_elicit::Elicit;
 use mcp_elicit::mrtr::Rounds;
 use mcp_elicit::page::{
-    ExposeSecret, Pages, Parts, SecretString, SignedIn, SinkError, Verdict, identity_fn,
+    ExposeSecret, Pages, Parts, SecretEnding, SecretString, SignedIn, SinkError, Verdict,
+    identity_fn,
 };
 use mcp_elicit::rmcp::{
     AskConfig, Asker, AskingHttpService, AskingServer, HttpPrincipal, SessionBinding, ToolResponse,
@@ -57,22 +58,15 @@ use mcp_elicit::state::MemoryReplayGuard;
 use mcp_elicit::url_mode::{FlowOutcome, Flows, MemoryFlowStore};
 use rmcp::model::{CallToolResult, ContentBlock};
 use rmcp::{ServerHandler, tool, tool_handler, tool_router};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use subtle::ConstantTimeEq;
-
-/// What the tool reads once the key is kept: its last four characters, never the key.
-#[derive(Serialize, Deserialize)]
-pub struct KeyEnding {
-    /// The key's last four characters.
-    pub ending: String,
-}
 
 /// Your Example Co. API key
 #[derive(Elicit)]
 #[elicit(
     mode = "url",
     message = "Enter your Example Co. API key on our page, never in the chat.",
-    receipt = KeyEnding
+    receipt = SecretEnding
 )]
 pub struct ApiKey {
     /// Settings → API keys on example.com
@@ -278,7 +272,7 @@ impl Keys {
     async fn connect_api_key(&self, mut asker: Asker) -> ToolResponse {
         respond(async {
             let text = match asker.url_page::<ApiKey>().await? {
-                FlowOutcome::Completed(key) => format!("Connected the key ending {}.", key.ending),
+                FlowOutcome::Completed(ending) => format!("Connected the key ending {ending}."),
                 FlowOutcome::Failed(why) => format!("Not connected: {why}"),
                 _ => "No key was connected: the page was declined, or not finished.".to_owned(),
             };
@@ -292,17 +286,13 @@ impl Keys {
 impl ServerHandler for Keys {}
 
 /// Keeps the key for `user`; what the tool reads back is only its last four characters.
-fn keep(vault: &Vault, user: String, typed: ApiKey) -> Result<KeyEnding, SinkError> {
-    let key = typed.key.expose_secret();
-    let ending = key
-        .chars()
-        .skip(key.chars().count().saturating_sub(4))
-        .collect();
+fn keep(vault: &Vault, user: String, typed: ApiKey) -> Result<SecretEnding, SinkError> {
+    let ending = SecretEnding::of(&typed.key);
     vault
         .lock()
         .map_err(|_| "the vault is unavailable")?
         .insert(user, typed.key);
-    Ok(KeyEnding { ending })
+    Ok(ending)
 }
 
 /// The whole app for the server at `origin` (`http://localhost:3000`, say): the MCP endpoint at

@@ -52,7 +52,7 @@ pub use oidc::{OidcError, OidcSignIn};
 /// What the user types on a page: zeroized on drop, never `Debug`-printed (`secrecy`'s); read it
 /// with [`ExposeSecret::expose_secret`].
 pub use secrecy::{ExposeSecret, SecretString};
-pub use secret::{SecretPage, SecretSink, Secrets, SinkError, SinkFuture};
+pub use secret::{SecretEnding, SecretPage, SecretSink, Secrets, SinkError, SinkFuture};
 pub use secret_form::{SecretForm, SecretFormSink};
 pub use token::TokenSignIn;
 

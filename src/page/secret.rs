@@ -363,6 +363,65 @@ impl fmt::Debug for Secrets {
     }
 }
 
+/// The last characters of a secret, safe to show: what a tool tells its user ("Connected the key
+/// ending WXYZ") so that they know which key was kept, with nothing an attacker could use.
+///
+/// [`SecretEnding::of`] keeps the last [`SecretEnding::SHOWN`] (4) characters of a secret of at
+/// least [`SecretEnding::LONG_ENOUGH`] (16) characters, so that at least 12 stay unknown, and
+/// nothing of a shorter one: a short secret (a password) would give away a quarter of itself or
+/// more. It is a ready receipt (`#[elicit(mode = "url", receipt = SecretEnding)]`), kept in the
+/// flows' store as a JSON string; it prints as its characters.
+///
+/// ```
+/// use mcp_elicit::page::{SecretEnding, SecretString};
+///
+/// let ending = SecretEnding::of(&SecretString::from("ex_live_0123456789WXYZ"));
+/// assert_eq!(ending.to_string(), "WXYZ");
+/// assert!(SecretEnding::of(&SecretString::from("hunter2")).is_empty());
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(transparent)]
+pub struct SecretEnding(String);
+
+impl SecretEnding {
+    /// How many characters are shown, at most.
+    pub const SHOWN: usize = 4;
+    /// The least length of a secret (in characters) whose ending is shown.
+    pub const LONG_ENOUGH: usize = 16;
+
+    /// The last [`SHOWN`](Self::SHOWN) characters of `secret`, or none if it is shorter than
+    /// [`LONG_ENOUGH`](Self::LONG_ENOUGH).
+    pub fn of(secret: &SecretString) -> Self {
+        use secrecy::ExposeSecret;
+        let secret = secret.expose_secret();
+        let count = secret.chars().count();
+        if count < Self::LONG_ENOUGH {
+            return Self(String::new());
+        }
+        let start = secret
+            .char_indices()
+            .nth(count - Self::SHOWN)
+            .map_or(0, |(at, _)| at);
+        Self(secret[start..].to_owned())
+    }
+
+    /// The characters shown (empty for a short secret).
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// Whether nothing is shown (the secret was shorter than [`LONG_ENOUGH`](Self::LONG_ENOUGH)).
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl fmt::Display for SecretEnding {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
 /// Why a sink did not keep what the user sent, in words the user may read on the page: the flow
 /// [fails](SinkError::fail) (the tool reads
 /// [`FlowOutcome::Failed`](crate::url_mode::FlowOutcome::Failed)), or the page asks
@@ -516,5 +575,40 @@ where
     fn store(&self, principal: String, secrets: Secrets) -> SinkFuture<'_, Value> {
         let stored = self.sink.store(principal, secrets);
         Box::pin(async move { stored.await.and_then(receipt_json) })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ending(secret: &str) -> SecretEnding {
+        SecretEnding::of(&SecretString::from(secret))
+    }
+
+    #[test]
+    fn an_ending_is_shown_only_of_a_secret_long_enough_to_keep_twelve_characters_unknown() {
+        assert_eq!(ending("0123456789abWXYZ").as_str(), "WXYZ");
+        assert!(ending("123456789abWXYZ").is_empty(), "15 characters");
+        assert!(ending("").is_empty());
+        assert_eq!(ending("0123456789abWXYZ").to_string(), "WXYZ");
+    }
+
+    #[test]
+    fn an_ending_counts_characters_not_bytes() {
+        // Each `é` is two bytes: the ending is four characters, cut on a character's boundary.
+        assert_eq!(ending("éééééééééééééééé").as_str(), "éééé");
+        assert!(
+            ending("ééééééééééééééé").is_empty(),
+            "15 characters, 30 bytes"
+        );
+    }
+
+    #[test]
+    fn an_ending_is_kept_as_a_json_string() {
+        let json = serde_json::to_value(ending("0123456789abWXYZ")).unwrap();
+        assert_eq!(json, serde_json::json!("WXYZ"));
+        let back: SecretEnding = serde_json::from_value(json).unwrap();
+        assert_eq!(back.as_str(), "WXYZ");
     }
 }
