@@ -60,6 +60,13 @@ pub enum PageError {
         /// The rule it breaks.
         why: &'static str,
     },
+    /// The file of [`TokenSignIn::from_file`](super::TokenSignIn::from_file) could not be read.
+    AccountsFile {
+        /// The file, as given.
+        path: std::path::PathBuf,
+        /// Why it could not be read.
+        error: std::io::Error,
+    },
     /// A principal that is empty or only white space
     /// ([`SingleUser::named`](super::SingleUser::named),
     /// [`Pages::bind_loopback`](super::Pages::bind_loopback)): it would name no one.
@@ -107,6 +114,11 @@ impl fmt::Display for PageError {
             PageError::AccountLine { line, why } => {
                 write!(f, "the token sign-in's accounts, line {line}: {why}")
             }
+            PageError::AccountsFile { path, error } => write!(
+                f,
+                "the token sign-in's accounts file {}: {error}",
+                path.display()
+            ),
             PageError::EmptyPrincipal => f.write_str(
                 "the single user's principal is empty or only white space: name the user \
                  (`SingleUser::named(\"me\")`), as `AskConfig::single_user` does",
@@ -127,6 +139,7 @@ impl std::error::Error for PageError {
             PageError::Flows(error) => Some(error),
             PageError::Keys(error) => Some(error),
             PageError::Io(error) => Some(error),
+            PageError::AccountsFile { error, .. } => Some(error),
             _ => None,
         }
     }

@@ -226,11 +226,22 @@ impl TokenSignIn {
     /// The accounts of the file at `path` ([`from_lines`](TokenSignIn::from_lines)).
     ///
     /// # Errors
-    /// [`PageError::Io`] if the file cannot be read; as [`from_lines`](TokenSignIn::from_lines).
+    /// [`PageError::AccountsFile`] naming the file if it cannot be read; as
+    /// [`from_lines`](TokenSignIn::from_lines).
     pub fn from_file(path: impl AsRef<std::path::Path>) -> Result<Self, PageError> {
-        let text =
-            secrecy::zeroize::Zeroizing::new(std::fs::read_to_string(path).map_err(PageError::Io)?);
-        Self::from_lines(&text)
+        let path = path.as_ref();
+        let text = std::fs::read_to_string(path).map_err(|error| PageError::AccountsFile {
+            path: path.to_owned(),
+            error,
+        })?;
+        Self::from_lines(&secrecy::zeroize::Zeroizing::new(text))
+    }
+
+    /// Whether `principal` has an account here. A stdio server checks its one user with it at
+    /// start-up: a user without an account could never open their pages, and nothing else would
+    /// say so before the first page.
+    pub fn has_account(&self, principal: &str) -> bool {
+        self.inner.accounts.contains_key(principal)
     }
 
     /// Keep a browser signed in for `ttl` (default [`DEFAULT_SESSION_TTL`](Self::DEFAULT_SESSION_TTL)).

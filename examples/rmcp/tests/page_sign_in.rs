@@ -611,6 +611,22 @@ fn a_bad_accounts_file_is_refused_naming_the_line_and_the_rule() {
     }
 }
 
+/// A file that cannot be read is named in the error (its `Debug`, what `main`'s `?` prints, too).
+#[test]
+fn an_accounts_file_that_cannot_be_read_is_named() {
+    let path = std::env::temp_dir()
+        .join("no-such-dir-elicit")
+        .join("accounts.txt");
+    let error = TokenSignIn::from_file(&path).unwrap_err();
+    assert!(
+        matches!(&error, PageError::AccountsFile { path: named, .. } if *named == path),
+        "{error:?}"
+    );
+    let shown = path.display().to_string();
+    assert!(error.to_string().contains(&shown), "{error}");
+    assert!(format!("{error:?}").contains("accounts.txt"), "{error:?}");
+}
+
 /// Account names a person reads for what they are: printable ASCII, no spaces, no `:`. A
 /// look-alike, an invisible or a control character is refused naming the line and the rule,
 /// and nothing is built from the rest.
@@ -654,7 +670,13 @@ fn account_names_are_printable_ascii_without_spaces_or_colons() {
     assert!(error.to_string().contains("longer than 256"), "{error}");
     let longest = format!("{}:t", "a".repeat(TokenSignIn::MAX_PRINCIPAL_LEN));
     TokenSignIn::from_lines(&longest).unwrap();
-    TokenSignIn::from_lines("alice.smith+ops@example.com:t\nops-bot_2:u\n").unwrap();
+    let accounts = TokenSignIn::from_lines("alice.smith+ops@example.com:t\nops-bot_2:u\n").unwrap();
+    assert!(accounts.has_account("ops-bot_2"));
+    assert!(
+        !accounts.has_account("ops-bot"),
+        "a prefix is not an account"
+    );
+    assert!(!accounts.has_account("carol"));
 }
 
 /// An empty principal names no one: refused where it is built, naming the rule.
