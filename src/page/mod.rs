@@ -236,7 +236,7 @@ impl Pages {
     ///
     /// ```no_run
     /// use mcp_elicit::Elicit;
-    /// use mcp_elicit::page::{ExposeSecret, Pages, SecretString, SinkError};
+    /// use mcp_elicit::page::{ExposeSecret, Pages, SecretEnding, SecretString, SinkError};
     /// use serde::{Deserialize, Serialize};
     ///
     /// /// What the tool reads: never the key.
@@ -265,7 +265,7 @@ impl Pages {
     ///     }
     ///     # let _: String = user;
     ///     // vault.store(&user, typed.key)?;
-    ///     let ending = key[key.len() - 4..].to_owned();
+    ///     let ending = SecretEnding::of(&typed.key).to_string();
     ///     Ok(KeyEnding { ending })
     /// });
     /// # Ok(())
