@@ -95,12 +95,8 @@ impl Verdict {
     /// The response to send: a redirect to sign in, or the pages' refusal page.
     pub fn answer(self, request: &Parts) -> Result<SignedIn, Response> {
         match self {
-            Verdict::SignedIn(who) if !who.principal.trim().is_empty() => Ok(who),
-            Verdict::SignedIn(_) => Err(refusal(
-                StatusCode::FORBIDDEN,
-                "You may not open this page",
-                "The server's sign-in named no one for this request.",
-            )),
+            Verdict::SignedIn(who) if !names_no_one(&who.principal) => Ok(who),
+            Verdict::SignedIn(_) => Err(named_no_one()),
             Verdict::SignIn { at } => Err(Redirect::to(&sign_in_url(&at, request)).into_response()),
             Verdict::Refused { why } => Err(refusal(
                 StatusCode::FORBIDDEN,
@@ -275,6 +271,23 @@ pub struct SingleUser {
     name: String,
 }
 
+/// Whether `principal` names no one: empty, or only white space. Such a principal is never a
+/// user whose flows could be opened, whichever identity gave it (a hand-written one, a
+/// provider's claim, the server's single user). The same rule, on the asking side, is
+/// `AskConfig::single_user`'s, which cannot call into the pages (they build on it).
+pub(super) fn names_no_one(principal: &str) -> bool {
+    principal.trim().is_empty()
+}
+
+/// The pages' refusal of a request whose identity named no one.
+pub(super) fn named_no_one() -> Response {
+    refusal(
+        StatusCode::FORBIDDEN,
+        "You may not open this page",
+        "The server's sign-in named no one for this request.",
+    )
+}
+
 impl SingleUser {
     /// The one user, as the server names them: the principal its flows are kept under, the
     /// same name as [`AskConfig::single_user`](crate::rmcp::AskConfig::single_user)'s. Pages
@@ -285,7 +298,7 @@ impl SingleUser {
     /// only white space: it would name no one.
     pub fn named(name: impl Into<String>) -> Result<Self, super::PageError> {
         let name = name.into();
-        if name.trim().is_empty() {
+        if names_no_one(&name) {
             return Err(super::PageError::EmptyPrincipal);
         }
         Ok(Self { name })

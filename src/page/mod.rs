@@ -713,7 +713,7 @@ impl Shared {
         };
         // An empty principal is no one, whichever identity said it (a hand-written one, a
         // provider's claim): never a user whose flows could be opened.
-        if who.principal.trim().is_empty() {
+        if identity::names_no_one(&who.principal) {
             events::page_refused(
                 Check::Identity,
                 None,
@@ -721,11 +721,7 @@ impl Shared {
                 None,
                 "the identity named an empty principal",
             );
-            return Err(refusal(
-                StatusCode::FORBIDDEN,
-                "You may not open this page",
-                "The server's sign-in named no one for this request.",
-            ));
+            return Err(identity::named_no_one());
         }
         html::signed_in(&who.name, who.sign_out.as_deref());
         Ok(who.principal)
