@@ -1255,29 +1255,22 @@ mod parked {
             .missing_names
             .insert("d".to_owned(), Text::from("Window"));
         round.unusable.push(("b".to_owned(), "rule".to_owned()));
-        let before = (
-            round.questions.clone(),
-            round.flows.clone(),
-            round.carried.clone(),
-            round.responses.clone(),
-            round.asked.clone(),
-            round.read_keys.clone(),
-            round.rejections.clone(),
-            round.missing_names.clone(),
-            round.unusable.clone(),
-        );
+        // Every map and list a parked round packs, as the live round holds them.
+        let maps = |round: &Round<'_>| {
+            (
+                round.questions.clone(),
+                round.flows.clone(),
+                round.carried.clone(),
+                round.responses.clone(),
+                round.asked.clone(),
+                round.read_keys.clone(),
+                round.rejections.clone(),
+                round.missing_names.clone(),
+                round.unusable.clone(),
+            )
+        };
+        let before = maps(&round);
         let round = round.park().resume();
-        let after = (
-            round.questions.clone(),
-            round.flows.clone(),
-            round.carried.clone(),
-            round.responses.clone(),
-            round.asked.clone(),
-            round.read_keys.clone(),
-            round.rejections.clone(),
-            round.missing_names.clone(),
-            round.unusable.clone(),
-        );
-        assert_eq!(after, before);
+        assert_eq!(maps(&round), before);
     }
 }
