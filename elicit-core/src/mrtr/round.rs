@@ -635,32 +635,57 @@ pub struct ParkedRound<'r, S = ()> {
 }
 
 /// A parked round: every field of [`Round`] but its maps and what is empty in most runs that
-/// wait, and what the maps held.
+/// wait, and what the maps held. Packed: what is the same in most runs (a method MCP defines,
+/// the default too-fast threshold, a state already spent) is a byte here, anything else is in
+/// `rare`.
 struct Parked<'r, S> {
     rounds: Shared<'r>,
-    binding: OwnedBinding,
+    principal: Box<str>,
+    params_digest: crate::state::ParamsDigest,
     now: UnixTime,
-    asked_at: Option<u64>,
-    too_fast: crate::observe::TooFast,
+    /// `Round::asked_at`, if `has_asked_at`.
+    asked_at: u64,
     capabilities: DeclaredCapabilities,
-    resumed: bool,
-    continues: bool,
-    spend: Spend,
     correlation: CorrelationId,
     reasks: u32,
+    /// The binding's method: its index in [`KNOWN_METHODS`], or `u8::MAX` for one kept in
+    /// `rare`.
+    method: u8,
+    has_asked_at: bool,
+    resumed: bool,
+    continues: bool,
+    /// [`Spend`], unless `rare` has a state still due.
+    spend: ParkedSpend,
     state: Option<S>,
     /// What a round that waits has not got in most runs (a rejection, requests not sent yet,
-    /// unusable answers): boxed once if it has any, else nothing.
+    /// unusable answers, a method MCP does not define, a threshold of its own, a state not yet
+    /// spent): boxed once if it has any, else nothing.
     rare: Option<Box<ParkedRare>>,
     /// What the maps held, an entry per key, in key order.
     keys: Box<[ParkedKey]>,
 }
 
-/// The fields of a parked [`Round`] that are empty in most runs that wait.
+/// A parked round's [`Spend`] but `Due`: a state still due is its id and expiry in
+/// [`ParkedRare::due`], whatever this says.
+#[derive(Clone, Copy)]
+enum ParkedSpend {
+    Nothing,
+    Unguarded,
+    Spent,
+}
+
+/// The fields of a parked [`Round`] that are empty (or the default) in most runs that wait.
+#[derive(Default)]
 struct ParkedRare {
     rejected: Option<Box<Rejected>>,
     missing: InputRequests,
     unusable: Vec<(String, String)>,
+    /// A method not in [`KNOWN_METHODS`].
+    method: Option<Box<str>>,
+    /// A threshold other than [`TooFast::DEFAULT`](crate::observe::TooFast::DEFAULT).
+    too_fast: Option<crate::observe::TooFast>,
+    /// A state not spent yet: its id and expiry.
+    due: Option<(StateId, UnixTime)>,
 }
 
 /// What a parked round's maps held for one key: the key kept once, not once per map; an
@@ -668,12 +693,14 @@ struct ParkedRare {
 /// as their bytes. Anything else is in `odd`, boxed, only for the keys that have it.
 struct ParkedKey {
     key: Box<str>,
-    question: Option<Hex16>,
-    flow: Option<Hex16>,
+    /// The question's digest, if `flags` has [`ParkedKey::QUESTION`].
+    question: Hex16,
+    /// The flow's id, if `flags` has [`ParkedKey::FLOW`].
+    flow: Hex16,
     response: ParkedAnswer,
     carried: ParkedAnswer,
-    asked: bool,
-    read: bool,
+    /// [`ParkedKey::ASKED`], [`ParkedKey::READ`], [`ParkedKey::QUESTION`], [`ParkedKey::FLOW`].
+    flags: u8,
     /// Unusable answers so far (a key has one from its first, so 0 is none).
     rejections: u32,
     odd: Option<Box<OddKey>>,
@@ -776,15 +803,35 @@ impl Hex16 {
 }
 
 impl ParkedKey {
+    /// The key was asked.
+    const ASKED: u8 = 1;
+    /// The key was read in this run.
+    const READ: u8 = 2;
+    /// `question` holds the question's digest.
+    const QUESTION: u8 = 4;
+    /// `flow` holds the flow's id.
+    const FLOW: u8 = 8;
+
+    fn has(&self, flag: u8) -> bool {
+        self.flags & flag != 0
+    }
+
+    /// `hex` in `field`, marked by `flag`, if there is one.
+    fn set_hex(&mut self, hex: Option<Hex16>, flag: u8, field: fn(&mut Self) -> &mut Hex16) {
+        if let Some(hex) = hex {
+            *field(self) = hex;
+            self.flags |= flag;
+        }
+    }
+
     fn new(key: String) -> Self {
         Self {
             key: key.into_boxed_str(),
-            question: None,
-            flow: None,
+            question: Hex16([0; 16]),
+            flow: Hex16([0; 16]),
             response: ParkedAnswer::None,
             carried: ParkedAnswer::None,
-            asked: false,
-            read: false,
+            flags: 0,
             rejections: 0,
             odd: None,
         }
@@ -882,7 +929,7 @@ fn unpack<V, M: FromIterator<(String, V)>>(
 impl<S> fmt::Debug for ParkedRound<'_, S> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("ParkedRound")
-            .field("binding", &self.parked.binding)
+            .field("principal", &self.parked.principal)
             .field("keys", &self.parked.keys.len())
             .finish_non_exhaustive()
     }
@@ -927,45 +974,74 @@ impl<'r, S> Round<'r, S> {
             k.carried = k.pack_answer(v, |o| &mut o.carried)
         });
         pack(&mut keys, questions, |k, v| {
-            k.question = k.pack_hex(v, |o| &mut o.question)
+            let hex = k.pack_hex(v, |o| &mut o.question);
+            k.set_hex(hex, ParkedKey::QUESTION, |k| &mut k.question);
         });
         pack(&mut keys, flows, |k, v| {
-            k.flow = k.pack_hex(v, |o| &mut o.flow)
+            let hex = k.pack_hex(v, |o| &mut o.flow);
+            k.set_hex(hex, ParkedKey::FLOW, |k| &mut k.flow);
         });
         pack(
             &mut keys,
             asked.into_iter().map(keyed),
-            flag(|k| k.asked = true),
+            flag(|k| k.flags |= ParkedKey::ASKED),
         );
         pack(
             &mut keys,
             read_keys.into_iter().map(keyed),
-            flag(|k| k.read = true),
+            flag(|k| k.flags |= ParkedKey::READ),
         );
         pack(&mut keys, rejections, |k, count| k.rejections = count);
         pack(&mut keys, missing_names, |k, name| {
             k.odd().missing_name = Some(name)
         });
-        let rare = (rejected.is_some() || !missing.is_empty() || !unusable.is_empty()).then(|| {
-            Box::new(ParkedRare {
-                rejected,
-                missing,
-                unusable,
-            })
-        });
+        let OwnedBinding {
+            principal,
+            method,
+            params_digest,
+        } = binding;
+        let (method, odd_method) = match KNOWN_METHODS.iter().position(|known| *known == method) {
+            // Three methods: the index fits.
+            #[allow(clippy::cast_possible_truncation)]
+            Some(index) => (index as u8, None),
+            None => (u8::MAX, Some(String::from(method).into_boxed_str())),
+        };
+        let (spend, due) = match spend {
+            Spend::Nothing => (ParkedSpend::Nothing, None),
+            Spend::Unguarded => (ParkedSpend::Unguarded, None),
+            Spend::Due { id, expires_at } => (ParkedSpend::Nothing, Some((id, expires_at))),
+            Spend::Spent => (ParkedSpend::Spent, None),
+        };
+        let rare = ParkedRare {
+            rejected,
+            missing,
+            unusable,
+            method: odd_method,
+            too_fast: (too_fast != crate::observe::TooFast::DEFAULT).then_some(too_fast),
+            due,
+        };
+        let rare = (rare.rejected.is_some()
+            || !rare.missing.is_empty()
+            || !rare.unusable.is_empty()
+            || rare.method.is_some()
+            || rare.too_fast.is_some()
+            || rare.due.is_some())
+        .then(|| Box::new(rare));
         ParkedRound {
             parked: Box::new(Parked {
                 rounds,
-                binding,
+                principal,
+                params_digest,
                 now,
-                asked_at,
-                too_fast,
+                asked_at: asked_at.unwrap_or(0),
                 capabilities,
+                correlation,
+                reasks,
+                method,
+                has_asked_at: asked_at.is_some(),
                 resumed,
                 continues,
                 spend,
-                correlation,
-                reasks,
                 state,
                 rare,
                 keys: keys.into_values().collect(),
@@ -980,16 +1056,18 @@ impl<'r, S> ParkedRound<'r, S> {
     pub fn resume(self) -> Box<Round<'r, S>> {
         let Parked {
             rounds,
-            binding,
+            principal,
+            params_digest,
             now,
             asked_at,
-            too_fast,
             capabilities,
+            correlation,
+            reasks,
+            method,
+            has_asked_at,
             resumed,
             continues,
             spend,
-            correlation,
-            reasks,
             state,
             rare,
             keys,
@@ -998,14 +1076,27 @@ impl<'r, S> ParkedRound<'r, S> {
             rejected,
             missing,
             unusable,
-        } = rare.map_or_else(
-            || ParkedRare {
-                rejected: None,
-                missing: InputRequests::new(),
-                unusable: Vec::new(),
-            },
-            |rare| *rare,
+            method: odd_method,
+            too_fast,
+            due,
+        } = rare.map(|rare| *rare).unwrap_or_default();
+        let method = KNOWN_METHODS.get(usize::from(method)).map_or_else(
+            || Cow::Owned(odd_method.map(String::from).unwrap_or_default()),
+            |known| Cow::Borrowed(*known),
         );
+        let spend = match (due, spend) {
+            (Some((id, expires_at)), _) => Spend::Due { id, expires_at },
+            (None, ParkedSpend::Nothing) => Spend::Nothing,
+            (None, ParkedSpend::Unguarded) => Spend::Unguarded,
+            (None, ParkedSpend::Spent) => Spend::Spent,
+        };
+        let binding = OwnedBinding {
+            principal,
+            method,
+            params_digest,
+        };
+        let asked_at = has_asked_at.then_some(asked_at);
+        let too_fast = too_fast.unwrap_or(crate::observe::TooFast::DEFAULT);
         let mut keys = keys;
         let keys = &mut *keys;
         // A rejection count is at least 1: 0 is none.
@@ -1020,13 +1111,19 @@ impl<'r, S> ParkedRound<'r, S> {
             responses: unpack(keys, |k| k.unpack_answer(k.response, |o| &mut o.response)),
             resumed,
             spend,
-            asked: unpack::<(), BTreeMap<_, _>>(keys, |k| k.asked.then_some(()))
+            asked: unpack::<(), BTreeMap<_, _>>(keys, |k| k.has(ParkedKey::ASKED).then_some(()))
                 .into_keys()
                 .collect(),
-            questions: unpack(keys, |k| k.unpack_hex(k.question, |o| &mut o.question)),
-            flows: unpack(keys, |k| k.unpack_hex(k.flow, |o| &mut o.flow)),
+            questions: unpack(keys, |k| {
+                let hex = k.has(ParkedKey::QUESTION).then_some(k.question);
+                k.unpack_hex(hex, |o| &mut o.question)
+            }),
+            flows: unpack(keys, |k| {
+                let hex = k.has(ParkedKey::FLOW).then_some(k.flow);
+                k.unpack_hex(hex, |o| &mut o.flow)
+            }),
             correlation,
-            read_keys: unpack::<(), BTreeMap<_, _>>(keys, |k| k.read.then_some(()))
+            read_keys: unpack::<(), BTreeMap<_, _>>(keys, |k| k.has(ParkedKey::READ).then_some(()))
                 .into_keys()
                 .collect(),
             carried: unpack(keys, |k| k.unpack_answer(k.carried, |o| &mut o.carried)),
@@ -1216,9 +1313,14 @@ mod parked {
         };
         assert!(key.odd.is_none(), "nothing of the key is boxed");
         assert_eq!(key.response, ParkedAnswer::Action(ParkedAction::Accept));
-        assert!(std::mem::size_of::<ParkedKey>() <= 72);
-        assert!(matches!(parked.parked.binding.method, Cow::Borrowed(_)));
+        assert!(std::mem::size_of::<ParkedKey>() <= 64);
+        assert_eq!(
+            KNOWN_METHODS[usize::from(parked.parked.method)],
+            "tools/call"
+        );
+        assert!(std::mem::size_of::<Parked<'_, ()>>() <= 128);
         let round = parked.resume();
+        assert!(matches!(round.binding.method, Cow::Borrowed("tools/call")));
         assert_eq!(round.questions["api_key"], question);
         assert_eq!(round.flows, flows);
         assert_eq!(round.responses["api_key"], json!({ "action": "accept" }));
@@ -1272,5 +1374,53 @@ mod parked {
         let before = maps(&round);
         let round = round.park().resume();
         assert_eq!(maps(&round), before);
+    }
+
+    /// What a parked round keeps as a byte, or in its rare box, comes back as it was: a method
+    /// MCP does not define, a threshold of the server's own, a state not spent yet, when the
+    /// last round asked, the flags.
+    #[test]
+    fn a_parked_round_resumes_its_binding_spend_and_settings() {
+        let rounds = Rounds::generate().unwrap();
+        let mut round = round(&rounds);
+        let slow = crate::observe::TooFast::new(
+            std::time::Duration::from_secs(5),
+            std::time::Duration::from_millis(1),
+        );
+        round.set_too_fast(slow);
+        round.binding.method = Cow::Owned("example/custom".to_owned());
+        let id = StateId::from_bytes([7; 16]);
+        round.spend = Spend::Due {
+            id,
+            expires_at: UnixTime::from_secs(99),
+        };
+        round.asked_at = Some(1_800_000_000_123);
+        round.resumed = true;
+        round.continues = true;
+        round.reasks = 3;
+        let round = round.park().resume();
+        assert_eq!(round.binding.method, "example/custom");
+        assert_eq!(&*round.binding.principal, "u");
+        assert_eq!(round.too_fast, slow);
+        assert!(
+            matches!(round.spend, Spend::Due { id: due, expires_at } if due == id && expires_at == UnixTime::from_secs(99))
+        );
+        assert_eq!(round.asked_at, Some(1_800_000_000_123));
+        assert!(round.resumed && round.continues);
+        assert_eq!(round.reasks, 3);
+
+        let mut round = round;
+        round.spend = Spend::Spent;
+        round.asked_at = None;
+        round.resumed = false;
+        round.set_too_fast(crate::observe::TooFast::DEFAULT);
+        round.binding.method = Cow::Borrowed("prompts/get");
+        let parked = round.park();
+        assert!(parked.parked.rare.is_none(), "nothing rare");
+        let round = parked.resume();
+        assert!(matches!(round.spend, Spend::Spent));
+        assert_eq!(round.asked_at, None);
+        assert!(!round.resumed);
+        assert_eq!(round.binding.method, "prompts/get");
     }
 }
