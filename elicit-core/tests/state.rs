@@ -888,6 +888,35 @@ fn one_principal_fills_only_its_own_share_of_the_memory_guard() {
         .expect("expired ids made room");
 }
 
+/// A principal whose ids all expired is forgotten, and the next one may take its place in the
+/// guard: each keeps its own count, never the other's.
+#[test]
+fn principals_that_follow_each_other_in_the_memory_guard_keep_their_own_shares() {
+    let guard = MemoryReplayGuard::with_max_entries(100).with_max_per_principal(3);
+    let id = |n: u8| StateId::from_bytes([n; 16]);
+    let soon = UnixTime::from_secs(NOW.as_secs() + 10);
+    let later = UnixTime::from_secs(NOW.as_secs() + 100);
+    for n in 0..3 {
+        guard.redeem_now(id(n), "first", soon, NOW).unwrap();
+    }
+    // At `soon` the first one's ids expire: the second one takes its place.
+    for n in 3..6 {
+        guard.redeem_now(id(n), "second", later, soon).unwrap();
+    }
+    let full = guard.redeem_now(id(6), "second", later, soon).unwrap_err();
+    assert!(matches!(full, RedeemError::Unavailable(_)), "{full:?}");
+    for n in 7..10 {
+        guard
+            .redeem_now(id(n), "first", later, soon)
+            .expect("the first one's own share, anew");
+    }
+    assert!(guard.redeem_now(id(10), "first", later, soon).is_err());
+    assert!(matches!(
+        guard.redeem_now(id(3), "first", later, soon),
+        Err(RedeemError::AlreadyRedeemed)
+    ));
+}
+
 #[test]
 fn a_redemption_evicts_a_bounded_number_of_expired_ids_not_the_whole_guard() {
     let guard = MemoryReplayGuard::with_max_entries(1000).with_max_per_principal(1000);

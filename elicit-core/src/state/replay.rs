@@ -1,7 +1,6 @@
 //! Single use: the replay guard, which remembers which states have been redeemed.
 
-use std::collections::hash_map::Entry;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::error::Error;
 use std::fmt;
 use std::future::{Future, ready};
@@ -129,6 +128,13 @@ impl<G: ReplayGuard + ?Sized> ReplayGuard for &G {
 ///   [`max_per_principal`](MemoryReplayGuard::with_max_per_principal) for any one principal, so
 ///   that one user who redeems as fast as they can fills their own share, not the guard: the
 ///   others keep redeeming.
+/// - Each id costs about 30 bytes while it is kept (BENCHMARKS.md §11): its first 8 bytes in a
+///   hash set, and again in the expiry queue with the number of whose it is (a principal is kept
+///   once, while it holds ids). Two ids sharing their first 8 bytes, about one chance in 10^13
+///   per redemption with a million ids kept, make the later one look redeemed: it is refused
+///   (fail closed), never let through; the bytes are the server's randomness, which no client
+///   chooses.
+/// - [`DEFAULT_MAX_ENTRIES`](Self::DEFAULT_MAX_ENTRIES) ids then hold some 40 MiB at the most.
 ///
 /// It does not survive a restart and is not shared between replicas: a fleet needs a shared guard
 /// such as `RedisReplayGuard` (cargo feature `redis`).
@@ -154,13 +160,87 @@ pub struct MemoryReplayGuard {
 
 #[derive(Default)]
 struct Redeemed {
-    /// Each unexpired (or not yet evicted) id: when it expires, and whose it is.
-    ids: HashMap<StateId, (UnixTime, Arc<str>)>,
+    /// Each unexpired (or not yet evicted) id, by its first 8 bytes ([`Short`]).
+    ids: HashSet<Short>,
     /// The same ids by their expiry (whole seconds, so states sealed in the same second share
-    /// a bucket), soonest first: what is evicted next.
-    by_expiry: BTreeMap<UnixTime, Vec<StateId>>,
-    /// How many of `ids` each principal holds (principals holding none are left out).
-    per_principal: HashMap<Arc<str>, usize>,
+    /// a bucket), soonest first, each with whose it is: what is evicted next.
+    by_expiry: BTreeMap<UnixTime, Vec<(Short, PrincipalNo)>>,
+    /// The principals holding ids, each with a number and a count.
+    principals: Principals,
+}
+
+/// A redeemed id as the guard keeps it: its first 8 of 16 random bytes. Two ids that share them
+/// (about one chance in 10^13 per redemption with a million ids held) make the later one look
+/// redeemed: it is refused, never a replay let through; and the bytes are the server's own
+/// randomness, not a client's choice.
+type Short = [u8; 8];
+
+fn short(id: StateId) -> Short {
+    let bytes = id.as_bytes();
+    let mut short = [0; 8];
+    short.copy_from_slice(&bytes[..8]);
+    short
+}
+
+/// A principal's number among those holding ids: 4 bytes per id, not a pointer and a length.
+#[derive(Clone, Copy)]
+struct PrincipalNo([u8; 4]);
+
+/// The principals holding ids: a number each (reused once they hold none), and how many each
+/// holds.
+#[derive(Default)]
+struct Principals {
+    numbers: HashMap<Arc<str>, u32>,
+    /// By number: the principal and how many ids it holds (`None`: a free number).
+    held: Vec<Option<(Arc<str>, usize)>>,
+    free: Vec<u32>,
+}
+
+impl Principals {
+    fn held(&self, principal: &str) -> usize {
+        self.numbers
+            .get(principal)
+            .and_then(|&number| self.held.get(number as usize)?.as_ref())
+            .map_or(0, |(_, held)| *held)
+    }
+
+    /// Counts one more id for `principal`: its number, or `None` if no number is left.
+    fn add(&mut self, principal: &str) -> Option<PrincipalNo> {
+        if let Some(&number) = self.numbers.get(principal) {
+            if let Some(Some((_, held))) = self.held.get_mut(number as usize) {
+                *held += 1;
+            }
+            return Some(PrincipalNo(number.to_le_bytes()));
+        }
+        let number = match self.free.pop() {
+            Some(number) => number,
+            None => u32::try_from(self.held.len()).ok()?,
+        };
+        let name: Arc<str> = Arc::from(principal);
+        let entry = Some((Arc::clone(&name), 1));
+        match self.held.get_mut(number as usize) {
+            Some(free) => *free = entry,
+            None => self.held.push(entry),
+        }
+        self.numbers.insert(name, number);
+        Some(PrincipalNo(number.to_le_bytes()))
+    }
+
+    /// Counts one id fewer for the principal numbered `number`; forgets it at none.
+    fn remove(&mut self, number: PrincipalNo) {
+        let number = u32::from_le_bytes(number.0);
+        let Some(slot) = self.held.get_mut(number as usize) else {
+            return;
+        };
+        if let Some((name, held)) = slot {
+            *held = held.saturating_sub(1);
+            if *held == 0 {
+                self.numbers.remove(&**name);
+                *slot = None;
+                self.free.push(number);
+            }
+        }
+    }
 }
 
 impl Redeemed {
@@ -173,27 +253,22 @@ impl Redeemed {
             if *soonest.key() > now {
                 return;
             }
-            let Some(id) = soonest.get_mut().pop() else {
+            let Some((id, principal)) = soonest.get_mut().pop() else {
                 soonest.remove();
                 continue;
             };
             if soonest.get().is_empty() {
                 soonest.remove();
             }
-            if let Some((_, principal)) = self.ids.remove(&id)
-                && let Entry::Occupied(mut held) = self.per_principal.entry(principal)
-            {
-                *held.get_mut() = held.get().saturating_sub(1);
-                if *held.get() == 0 {
-                    held.remove();
-                }
+            if self.ids.remove(&id) {
+                self.principals.remove(principal);
             }
         }
     }
 }
 
 impl MemoryReplayGuard {
-    /// The default cap on unexpired redeemed ids: about a million, some 100 MiB at the most.
+    /// The default cap on unexpired redeemed ids: about a million, some 40 MiB at the most.
     pub const DEFAULT_MAX_ENTRIES: usize = 1 << 20;
 
     /// The default cap on one principal's unexpired redeemed ids: a sixteenth of
@@ -248,29 +323,25 @@ impl MemoryReplayGuard {
         // comes after the last fallible step), so a poisoned lock is still sound to use.
         let mut redeemed = self.redeemed.lock().unwrap_or_else(PoisonError::into_inner);
         redeemed.evict_expired(now, Self::EVICT_PER_REDEEM);
-        if redeemed.ids.contains_key(&id) {
+        let id = short(id);
+        if redeemed.ids.contains(&id) {
             return Err(RedeemError::AlreadyRedeemed);
         }
         if redeemed.ids.len() >= self.max_entries {
             return Err(RedeemError::Unavailable(Box::new(GuardFull::All)));
         }
-        let held = redeemed.per_principal.get(principal).copied().unwrap_or(0);
-        if held >= self.max_per_principal {
+        if redeemed.principals.held(principal) >= self.max_per_principal {
             return Err(RedeemError::Unavailable(Box::new(GuardFull::Principal)));
         }
-        let Redeemed {
-            ids,
-            by_expiry,
-            per_principal,
-        } = &mut *redeemed;
-        // One allocation per principal while it holds ids, shared by all of them.
-        let principal = match per_principal.get_key_value(principal) {
-            Some((shared, _)) => Arc::clone(shared),
-            None => Arc::from(principal),
+        let Some(number) = redeemed.principals.add(principal) else {
+            return Err(RedeemError::Unavailable(Box::new(GuardFull::All)));
         };
-        *per_principal.entry(Arc::clone(&principal)).or_insert(0) += 1;
-        ids.insert(id, (expires_at, principal));
-        by_expiry.entry(expires_at).or_default().push(id);
+        redeemed.ids.insert(id);
+        redeemed
+            .by_expiry
+            .entry(expires_at)
+            .or_default()
+            .push((id, number));
         Ok(())
     }
 
