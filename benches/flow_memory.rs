@@ -60,8 +60,9 @@ static LIVE: [AtomicI64; 3] = [AtomicI64::new(0), AtomicI64::new(0), AtomicI64::
 static CROSS: AtomicI64 = AtomicI64::new(0);
 
 /// Live blocks of the server's by size (the last slot: every size above), for the diagnosis that
-/// `FLOW_MEMORY_SIZES=1` prints: which blocks a waiting call holds.
-const SIZES: usize = 8192;
+/// `FLOW_MEMORY_SIZES=1` prints: which blocks a waiting call holds, and which large blocks (the
+/// tables and buffers shared by every call) grew.
+const SIZES: usize = 1 << 20;
 static SERVER_BLOCKS: [AtomicI64; SIZES + 1] = [const { AtomicI64::new(0) }; SIZES + 1];
 
 fn count_block(owner: usize, size: usize, by: i64) {
@@ -360,7 +361,18 @@ async fn per_waiting_call(
     let blocks_before = server_blocks();
     let before = live();
     let cross_before = CROSS.load(Relaxed);
-    let calls: Vec<_> = (0..n).map(|_| start(Arc::clone(&client))).collect();
+    // Ten calls every 20 ms, so that the server reads each burst as it comes: 500 requests
+    // written at once would grow the transport's buffers to hold them all, a cost of one
+    // connection's burst, not of a waiting call, and one that varies from run to run
+    // (`FLOW_MEMORY_BURST=1` starts them all at once).
+    let burst = std::env::var_os("FLOW_MEMORY_BURST").is_some();
+    let mut calls = Vec::with_capacity(n);
+    for i in 0..n {
+        calls.push(start(Arc::clone(&client)));
+        if i % 10 == 9 && !burst {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
     settle(n + 1).await;
     let after = live();
     let blocks_after = server_blocks();
@@ -451,8 +463,17 @@ fn main() {
                     let held: Vec<_> = per
                         .server_blocks
                         .iter()
-                        .filter(|(_, blocks)| blocks.abs() >= 0.5)
-                        .map(|(size, blocks)| format!("{size}x{blocks:.2}"))
+                        .filter(|(size, blocks)| blocks.abs() >= 0.5 || *size > 4096)
+                        .map(|(size, blocks)| {
+                            if *size > 4096 {
+                                // A table or buffer of all the calls: how many, not per call.
+                                #[allow(clippy::cast_precision_loss)]
+                                let blocks = blocks * n as f64;
+                                format!("{size}x{blocks:.0}(all)")
+                            } else {
+                                format!("{size}x{blocks:.2}")
+                            }
+                        })
                         .collect();
                     println!("run {round} server blocks per call, {name} (size x blocks): {}", held.join(" "));
                 }
