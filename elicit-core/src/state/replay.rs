@@ -119,7 +119,7 @@ impl<G: ReplayGuard + ?Sized> ReplayGuard for &G {
 /// # What it keeps, and what it evicts
 /// - An id is kept until its state expires, never less: forgetting it early would let the state
 ///   be replayed.
-/// - Expired ids are evicted oldest first, a few on each redemption
+/// - Expired ids are evicted soonest-expiring first, a few on each redemption
 ///   ([`EVICT_PER_REDEEM`](MemoryReplayGuard::EVICT_PER_REDEEM)), from a queue ordered by expiry:
 ///   no redemption scans the whole guard, so one costs O(log n) however full the guard is, and
 ///   the expired backlog drains faster than redemptions add to it.
@@ -128,9 +128,9 @@ impl<G: ReplayGuard + ?Sized> ReplayGuard for &G {
 ///   [`max_per_principal`](MemoryReplayGuard::with_max_per_principal) for any one principal, so
 ///   that one user who redeems as fast as they can fills their own share, not the guard: the
 ///   others keep redeeming.
-/// - Each id costs about 30 bytes while it is kept (BENCHMARKS.md §11): its first 8 bytes in a
-///   hash set, and again in the expiry queue with the number of whose it is (a principal is kept
-///   once, while it holds ids). Two ids sharing their first 8 bytes, about one chance in 10^13
+/// - Each id costs about 30 bytes while it is kept (BENCHMARKS.md §11, at 500 ids), more just
+///   after a table grows: its first 8 bytes in a hash set, and again in the expiry queue with
+///   its principal's number (each principal is kept once, while it holds ids). Two ids sharing their first 8 bytes, about one chance in 10^13
 ///   per redemption with a million ids kept, make the later one look redeemed: it is refused
 ///   (fail closed), never let through; the bytes are the server's randomness, which no client
 ///   chooses.
