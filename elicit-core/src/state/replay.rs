@@ -130,10 +130,10 @@ impl<G: ReplayGuard + ?Sized> ReplayGuard for &G {
 ///   others keep redeeming.
 /// - Each id costs about 30 bytes while it is kept (BENCHMARKS.md §11, at 500 ids), more just
 ///   after a table grows: its first 8 bytes in a hash set, and again in the expiry queue with
-///   its principal's number (each principal is kept once, while it holds ids). Two ids sharing their first 8 bytes, about one chance in 10^13
-///   per redemption with a million ids kept, make the later one look redeemed: it is refused
-///   (fail closed), never let through; the bytes are the server's randomness, which no client
-///   chooses.
+///   its principal's number (each principal is kept once, while it holds ids). Two ids sharing
+///   their first 8 bytes, about one chance in 10^13 per redemption with a million ids kept, make
+///   the later one look redeemed: it is refused (fail closed), never let through; the bytes are
+///   the server's randomness, which no client chooses.
 /// - [`DEFAULT_MAX_ENTRIES`](Self::DEFAULT_MAX_ENTRIES) ids then hold some 40 MiB at the most.
 ///
 /// It does not survive a restart and is not shared between replicas: a fleet needs a shared guard
@@ -169,10 +169,8 @@ struct Redeemed {
     principals: Principals,
 }
 
-/// A redeemed id as the guard keeps it: its first 8 of 16 random bytes. Two ids that share them
-/// (about one chance in 10^13 per redemption with a million ids held) make the later one look
-/// redeemed: it is refused, never a replay let through; and the bytes are the server's own
-/// randomness, not a client's choice.
+/// A redeemed id as the guard keeps it: its first 8 of 16 random bytes (what a collision does:
+/// [`MemoryReplayGuard`]'s "What it keeps").
 type Short = [u8; 8];
 
 fn short(id: StateId) -> Short {
@@ -183,17 +181,16 @@ fn short(id: StateId) -> Short {
 }
 
 /// A principal's number among those holding ids: 4 bytes per id, not a pointer and a length.
-#[derive(Clone, Copy)]
-struct PrincipalNo([u8; 4]);
+type PrincipalNo = u32;
 
 /// The principals holding ids: a number each (reused once they hold none), and how many each
 /// holds.
 #[derive(Default)]
 struct Principals {
-    numbers: HashMap<Arc<str>, u32>,
+    numbers: HashMap<Arc<str>, PrincipalNo>,
     /// By number: the principal and how many ids it holds (`None`: a free number).
     held: Vec<Option<(Arc<str>, usize)>>,
-    free: Vec<u32>,
+    free: Vec<PrincipalNo>,
 }
 
 impl Principals {
@@ -210,11 +207,11 @@ impl Principals {
             if let Some(Some((_, held))) = self.held.get_mut(number as usize) {
                 *held += 1;
             }
-            return Some(PrincipalNo(number.to_le_bytes()));
+            return Some(number);
         }
         let number = match self.free.pop() {
             Some(number) => number,
-            None => u32::try_from(self.held.len()).ok()?,
+            None => PrincipalNo::try_from(self.held.len()).ok()?,
         };
         let name: Arc<str> = Arc::from(principal);
         let entry = Some((Arc::clone(&name), 1));
@@ -223,12 +220,11 @@ impl Principals {
             None => self.held.push(entry),
         }
         self.numbers.insert(name, number);
-        Some(PrincipalNo(number.to_le_bytes()))
+        Some(number)
     }
 
     /// Counts one id fewer for the principal numbered `number`; forgets it at none.
     fn remove(&mut self, number: PrincipalNo) {
-        let number = u32::from_le_bytes(number.0);
         let Some(slot) = self.held.get_mut(number as usize) else {
             return;
         };
