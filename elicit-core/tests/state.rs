@@ -917,6 +917,28 @@ fn principals_that_follow_each_other_in_the_memory_guard_keep_their_own_shares()
     ));
 }
 
+/// The memory guard keeps an id's first 8 bytes: two ids that share them are one to it, and
+/// the later is refused as redeemed (fail closed), never let through.
+#[test]
+fn ids_sharing_their_first_eight_bytes_are_refused_not_admitted() {
+    let guard = MemoryReplayGuard::new();
+    let expiry = UnixTime::from_secs(NOW.as_secs() + 10);
+    let mut other = [1; 16];
+    other[15] = 2;
+    guard
+        .redeem_now(StateId::from_bytes([1; 16]), PRINCIPAL, expiry, NOW)
+        .unwrap();
+    assert!(matches!(
+        guard.redeem_now(StateId::from_bytes(other), PRINCIPAL, expiry, NOW),
+        Err(RedeemError::AlreadyRedeemed)
+    ));
+    let mut apart = [1; 16];
+    apart[7] = 2;
+    guard
+        .redeem_now(StateId::from_bytes(apart), PRINCIPAL, expiry, NOW)
+        .expect("a first 8 bytes of its own");
+}
+
 #[test]
 fn a_redemption_evicts_a_bounded_number_of_expired_ids_not_the_whole_guard() {
     let guard = MemoryReplayGuard::with_max_entries(1000).with_max_per_principal(1000);
