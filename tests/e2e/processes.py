@@ -3,7 +3,8 @@ port, the wait for a process to listen on it, and its stop.
 
 Imported by `test_axum_login_server.py`, `tests/fleet/test_fleet.py` and
 `tests/hosts/test_fast_agent.py` (the last two put this folder on `sys.path`). Standard library
-only: the fast-agent venv runs it on Python 3.13, the others on the `mcp` venv's Python.
+only: the fast-agent venv runs it on Python 3.13, the others on the `mcp` venv's Python. The
+pseudo-terminal and screen helpers the host tests share are `terminal.py` (pexpect and pyte).
 """
 
 from __future__ import annotations

@@ -29,17 +29,14 @@ import tempfile
 import time
 from pathlib import Path
 
-import pexpect
-import pyte
-
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "e2e"))
 from page_browser import Browser  # noqa: E402
 from processes import free_port, stop, wait_for_port  # noqa: E402
+from terminal import Terminal, plain  # noqa: E402
 
 SERVER = os.environ["FLEET_SERVER"]
 FAST_AGENT = str(Path(sys.executable).parent / "fast-agent")
-ROWS, COLUMNS = 50, 160
 
 
 class Replica:
@@ -83,70 +80,37 @@ class Replica:
         return (self.dir / "r1.log").read_text(errors="replace")[-3000:]
 
 
-class Terminal:
-    """fast-agent in a pseudo-terminal; what it draws, through pyte's screen."""
+class FastAgent(Terminal):
+    """fast-agent in a pseudo-terminal (`tests/e2e/terminal.py`), its passthrough model's
+    prompt."""
 
     def __init__(self, protocol: str, url: str) -> None:
         self.home = tempfile.mkdtemp(prefix="elicit-fast-agent-home-")
-        self.screen = pyte.Screen(COLUMNS, ROWS)
-        self.stream = pyte.Stream(self.screen)
-        self.seen = ""
         env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": self.home,
                "TERM": "xterm", "LANG": "C.UTF-8", "NO_PROXY": "*"}
-        self.child = pexpect.spawn(
+        super().__init__(
             FAST_AGENT,
             ["--no-update-check", "go", "--no-home", "--model", "passthrough",
              "--mcp-protocol", protocol, "--url", url],
-            encoding="utf-8", codec_errors="replace", dimensions=(ROWS, COLUMNS), env=env,
-            cwd=self.home)
+            env=env, cwd=self.home, what="fast-agent")
 
-    def pump(self, seconds: float = 0.2) -> None:
-        try:
-            data = self.child.read_nonblocking(1 << 16, timeout=seconds)
-        except pexpect.TIMEOUT:
-            return
-        except pexpect.EOF:
-            raise AssertionError(f"fast-agent exited; it showed:\n{self.text()}")
-        self.seen += data
-        self.stream.feed(data)
-
-    def text(self) -> str:
-        return "\n".join(line.rstrip() for line in self.screen.display)
-
-    def wait_for(self, pattern: str, seconds: float = 30, since: int = 0) -> re.Match:
-        """Until the screen (or, for text scrolled away, the output since `since`) shows
-        `pattern`."""
-        deadline = time.monotonic() + seconds
-        while True:
-            found = re.search(pattern, self.text()) or re.search(pattern, plain(self.seen[since:]))
-            if found:
-                return found
-            if time.monotonic() > deadline:
-                raise AssertionError(f"waited {seconds}s for {pattern!r}; the screen shows:\n{self.text()}")
-            self.pump()
-
-    def type(self, keys: str) -> None:
-        self.child.send(keys)
-        self.pump(0.3)
+    def wait_for(self, pattern: str, seconds: float = 30, since: int | None = 0, flags: int = 0):
+        # The screen, or the output since `since` (from the start unless told).
+        return super().wait_for(pattern, seconds, since, flags)
 
     def call(self, server: str, tool: str, arguments: str = "{}") -> int:
         """Types the passthrough model's tool call at the prompt; returns where its output begins."""
         self.wait_for(r"❯")
-        start = len(self.seen)
+        start = self.mark()
         self.type(f"***CALL_TOOL {server}__{tool} {arguments}\r")
         return start
 
     def close(self) -> None:
-        self.child.terminate(force=True)
+        super().close()
         shutil.rmtree(self.home, ignore_errors=True)
 
 
-def plain(text: str) -> str:
-    """Terminal output without its escape sequences."""
-    return re.sub(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07]*\x07|\x1b[()][0-9A-Za-z]", "", text)
-
-
-def server_name(term: Terminal) -> str:
+def server_name(term: FastAgent) -> str:
     """The name fast-agent gave the server it started (its `Startup MCP server '<name>'` line)."""
     return term.wait_for(r"MCP server '([^']+)'").group(1)
 
@@ -155,7 +119,7 @@ REPLICA: Replica
 
 
 def a_form(protocol: str) -> None:
-    term = Terminal(protocol, REPLICA.url)
+    term = FastAgent(protocol, REPLICA.url)
     try:
         name = server_name(term)
         since = term.call(name, "book_table")
@@ -172,7 +136,7 @@ def a_form(protocol: str) -> None:
 
 def url_mode_waits_for_the_page(protocol: str) -> None:
     key = "exco_" + "".join(secrets.choice("ghjkmnpqrstuvwxyzGHJKMNPQRSTUVWXYZ") for _ in range(27))
-    term = Terminal(protocol, REPLICA.url)
+    term = FastAgent(protocol, REPLICA.url)
     try:
         name = server_name(term)
         before = set(REPLICA.open_flows())
