@@ -373,6 +373,14 @@ class Codex(Host):
         term.wait_for(r"Press enter to confirm or esc to cancel")
         term.snap("approval")
 
+    def booking_question(self, term: Terminal) -> str:
+        """What Codex drew for the booking form: "approval" (its generic yes/no dialog, for a
+        form it cannot draw: Codex 0.171.0 with the form as the library sends it today) or
+        "form" (its own form, field by field)."""
+        shown = term.wait_for(r"needs your approval|Field \d+/\d+").group(0)
+        term.snap("question")
+        return "approval" if shown == "needs your approval" else "form"
+
     def choose(self, term: Terminal, option: str) -> None:
         """Moves the dialog's marker down to the option whose text matches `option`, then
         presses Enter."""
@@ -387,14 +395,16 @@ class Codex(Host):
 
 def codex_booking_declined(host: Codex, term: Terminal) -> None:
     before = host.ask(term, "book_table")
-    host.approval(term)
+    if host.booking_question(term) == "form":
+        raise AssertionError("Codex drew the booking form, which offers no decline (its keys: "
+                             "enter, ^p / ^n, esc to cancel); a person cannot decline it")
     host.choose(term, "No, but continue without it")
     expect(host.result(term, before), DECLINED)
 
 
 def codex_booking_dismissed(host: Codex, term: Terminal) -> None:
     before = host.ask(term, "book_table")
-    host.approval(term)
+    host.booking_question(term)
     term.type(ESC)
     expect(host.result(term, before), DISMISSED)
 
@@ -433,7 +443,7 @@ def codex_booking_accepted(host: Codex, term: Terminal) -> None:
         assert title is not None, f"a field the booking form has not:\n{screen}"
         answer = answers[title]
         if answer is None:
-            term.type(ENTER)  # optional: left empty
+            term.type("\x0e")  # optional, left empty: ^n, the next field (Enter on nothing stays)
         elif re.search(r"(?m)^\s*(?:› )?\d+\. ", screen):
             host.choose(term, answer)
         else:
