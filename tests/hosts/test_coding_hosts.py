@@ -19,8 +19,11 @@ test's browser, `tests/e2e/page_browser.py`, at the URL the host showed the pers
 
 Codex 0.171.0 cannot carry some of these with the library as it is (issue 43): its TUI draws a
 form with an integer field as a yes/no approval whose "Yes" sends `accept` with `{}`, and it
-declines an `http` link at once. Those cases are `ADAPTED`: run only with `CODEX_ADAPTED=1`
-(`.ci/hosts.sh` does not set it yet), never counted as passing otherwise.
+declines an `http` link at once. Those cases are marked in `CASES`: run only with
+`CODEX_ADAPTED=1` (`.ci/hosts.sh` does not set it yet), never counted as passing otherwise.
+Codex's `booking_declined` declines in its approval dialog ("No, but continue without it");
+where Codex draws the form itself (once the library adapts it), its form offers no decline (only
+Esc, which dismisses), and the case fails saying so.
 
 The whole test runs inside a network namespace with only loopback up (`.ci/hosts.sh` starts it
 with `unshare -n`): the host, its servers and their pages, the model and the browser share it,
