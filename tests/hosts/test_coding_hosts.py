@@ -30,7 +30,8 @@ with `unshare -n`): the host, its servers and their pages, the model and the bro
 and nothing may leave the machine. It refuses to run with any other interface.
 
 Screens are kept in `$HOSTS_ARTIFACTS/<host>/<case>/` (`.ci/hosts.sh`: `target/hosts`), with
-`handshake.json`: what the host sent each server first (initialize or server/discover).
+`handshake.json`: what the host sent each server first (initialize or server/discover), and in
+`sent-to-servers/` every message it sent them.
 
 Run by `.ci/hosts.sh claude-code|codex`, or inside `unshare -n` by hand:
 BOOKING_SERVER=… API_KEY_SERVER=… OPS_SERVER=… python tests/hosts/test_coding_hosts.py claude-code [case ...]
@@ -169,7 +170,7 @@ class Host:
             out[log.stem] = {
                 "first": first[:1],
                 "methods": sorted({m.get("method") for m in messages if m.get("method")}),
-                "a tools/call's _meta and capabilities": (calls[0].get("params") or {}).get("_meta") if calls else None,
+                "a tools/call's _meta": (calls[0].get("params") or {}).get("_meta") if calls else None,
             }
         return out
 
@@ -591,6 +592,7 @@ def main() -> int:
         print(f"--- what {name} sent each server first (also in {out}/handshake.json)")
         for server, seen in handshake.items():
             print(f"{server}: {json.dumps(seen['first'])}")
+        shutil.copytree(host.taps, out / "sent-to-servers", dirs_exist_ok=True)
         shutil.rmtree(host.home, ignore_errors=True)
     print(f"{passed} passed, {failed} failed, {left} not run (need CODEX_ADAPTED=1)")
     return 1 if failed or not passed else 0
