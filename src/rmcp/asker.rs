@@ -660,7 +660,7 @@ impl Asker {
                 Ok(UrlRequest::with_url(message.clone(), flows.url_of(&id)?)?
                     .with_name(page.to_owned()))
             };
-            if status.is_open() && self.accepted(page, request()?, &status)? {
+            if status.is_open() && self.accepted(page)? {
                 // The user agreed to open the page: wait for it, as before 2026-07-28.
                 let left = expires_at.as_secs().saturating_sub(now.as_secs());
                 let bound = self.page_wait.min(Duration::from_secs(left));
@@ -867,26 +867,16 @@ impl Asker {
         }
     }
 
-    /// 2026-07-28: whether this run's retry answers the URL question `request` (of the flow
-    /// whose status is `status`) with an accept, before the answer is read.
-    fn accepted(
-        &mut self,
-        page: &str,
-        request: UrlRequest,
-        status: &FlowStatus,
-    ) -> Result<bool, Stop> {
+    /// 2026-07-28: whether this run's retry answers the URL question of the flow asked under
+    /// `page` with an accept, before the answer is read; looked up by the question's key, with
+    /// no question built ([`Round::flow_response`]).
+    fn accepted(&mut self, page: &str) -> Result<bool, Stop> {
         let before_asked = self.before_asked;
         let Some(round) = self.live_round() else {
             return Ok(false);
         };
-        let ask = Ask::url_flow(page, request, status.clone());
-        let ask = if before_asked {
-            ask.answerable_before_asked()
-        } else {
-            ask
-        };
         Ok(round
-            .response_to(&ask)?
+            .flow_response(page, before_asked)?
             .is_some_and(|response| UrlOutcome::from_reply(response) == Ok(UrlOutcome::Accept)))
     }
 
