@@ -9,8 +9,10 @@
 //! subscription, one connection for many waiters, and a Redis that is gone.
 #![cfg(feature = "mrtr")]
 
+use std::pin::Pin;
 use std::sync::Arc;
-use std::time::Duration;
+use std::task::{Context, Wake, Waker};
+use std::time::{Duration, Instant};
 
 use elicit_core::state::{ParamsDigest, UnixTime};
 use elicit_core::url_mode::{Abandonment, Claim, Flow, FlowError, FlowId, FlowStatus, FlowStore};
@@ -467,6 +469,110 @@ async fn a_released_claim_leaves_the_flow_open_for_the_next_submission(replicas:
     );
 }
 
+/// A waker that counts its clones (its `Arc`'s strong count): what a store keeps of a waiting
+/// task.
+struct Counted;
+
+impl Wake for Counted {
+    fn wake(self: Arc<Self>) {}
+}
+
+/// Polls `waiting` with `waker` for half a second (a Redis store subscribes and reads first), so
+/// that the store holds its waker when this returns; it is still waiting.
+async fn poll_a_while(
+    waiting: &mut Pin<Box<dyn Future<Output = Result<Flow, FlowError>> + Send + '_>>,
+    waker: &Waker,
+) {
+    let start = Instant::now();
+    while start.elapsed() < Duration::from_millis(500) {
+        let polled = waiting.as_mut().poll(&mut Context::from_waker(waker));
+        assert!(polled.is_pending(), "the flow is open: {polled:?}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+/// A waiter that gives up (its future dropped while the flow is open, as a 2026-07-28 retry at
+/// its `page_wait`) leaves nothing of itself in the store: its waker is given back at once,
+/// even while another task still waits for the same flow (which is still woken).
+async fn a_dropped_waiter_leaves_no_waker_behind(replicas: Replicas) {
+    let Replicas { a, b } = replicas;
+    let now = UnixTime::now();
+    let flow = flow("alice");
+    let id = flow.id();
+    a.begin(flow, now).await.unwrap();
+    let other = {
+        let a = a.clone();
+        tokio::spawn(async move { a.finished(&id).await })
+    };
+    let counted = Arc::new(Counted);
+    let waker = Waker::from(Arc::clone(&counted));
+    let alone = Arc::strong_count(&counted);
+    for _ in 0..3 {
+        let mut waiting = a.finished(&id);
+        poll_a_while(&mut waiting, &waker).await;
+        assert!(
+            Arc::strong_count(&counted) > alone,
+            "the store holds the waiting task's waker"
+        );
+        drop(waiting);
+        let start = Instant::now();
+        while Arc::strong_count(&counted) != alone {
+            assert!(
+                start.elapsed() < Duration::from_secs(5),
+                "the dropped waiter's waker is still held ({} clones)",
+                Arc::strong_count(&counted) - alone
+            );
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+    let claim = claimed(&b, &id, now).await;
+    b.finish(&claim, Ok(json!("done")), now).await.unwrap();
+    let woken = tokio::time::timeout(Duration::from_secs(5), other)
+        .await
+        .expect("woken within 5 s")
+        .unwrap()
+        .unwrap();
+    assert_eq!(woken.status(), &FlowStatus::Completed(json!("done")));
+}
+
+/// One flow holds at most its store's bound of waiters (the default): one more does not wait
+/// but is refused at once, naming the bound; a place given back (a waiter dropped) is taken
+/// again; the waiters within the bound are all woken.
+async fn a_flow_holds_at_most_its_bound_of_waiters(replicas: Replicas) {
+    let Replicas { a, b } = replicas;
+    let max = elicit_core::url_mode::MemoryFlowStore::DEFAULT_MAX_WAITERS_PER_FLOW;
+    let now = UnixTime::now();
+    let flow = flow("alice");
+    let id = flow.id();
+    a.begin(flow, now).await.unwrap();
+    let mut waiters: Vec<_> = (0..max)
+        .map(|_| {
+            let a = a.clone();
+            tokio::spawn(async move { a.finished(&id).await })
+        })
+        .collect();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let over = tokio::time::timeout(Duration::from_secs(5), a.finished(&id))
+        .await
+        .expect("one over the bound does not wait");
+    assert_eq!(over.err(), Some(FlowError::TooManyWaiters { max }));
+    // A place given back is taken again.
+    waiters.pop().unwrap().abort();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let again = tokio::time::timeout(Duration::from_millis(300), a.finished(&id)).await;
+    assert!(again.is_err(), "it waits: {again:?}");
+    let claim = claimed(&b, &id, now).await;
+    b.finish(&claim, Ok(json!(1)), now).await.unwrap();
+    for waiter in waiters {
+        let woken = tokio::time::timeout(Duration::from_secs(5), waiter)
+            .await
+            .expect("woken within 5 s")
+            .unwrap()
+            .unwrap();
+        assert_eq!(woken.status(), &FlowStatus::Completed(json!(1)));
+    }
+}
+
 /// Each case as a test for each store.
 macro_rules! every_store {
     ($($case:ident),* $(,)?) => {
@@ -515,6 +621,8 @@ every_store!(
     a_waiter_on_one_replica_is_woken_by_an_abandon_on_another,
     a_waiter_for_a_flow_already_over_returns_at_once,
     a_released_claim_leaves_the_flow_open_for_the_next_submission,
+    a_dropped_waiter_leaves_no_waker_behind,
+    a_flow_holds_at_most_its_bound_of_waiters,
 );
 
 /// What only a store in another process has.

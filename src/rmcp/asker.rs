@@ -590,6 +590,12 @@ impl Asker {
     ///   expire.
     /// - On both, a page that finished is read as it finished, whatever the client then
     ///   answered ([`FlowOutcome::of`]): the sink has the secret already.
+    /// - On both, a wait for the page holds a place among the flow's waiters in its store only
+    ///   while it waits (a retry that gives up at its bound leaves nothing behind), and a flow
+    ///   has at most its store's bound of waiters
+    ///   ([`MemoryFlowStore::with_max_waiters_per_flow`](crate::url_mode::MemoryFlowStore::with_max_waiters_per_flow),
+    ///   8 by default): a retry over it does not wait but is asked again at once, as a page
+    ///   still open, and a warning says so (a call before 2026-07-28 over it is not finished).
     ///
     /// - The receipt is read as `R`, the type the page's sink returns (`serde_json::Value` to
     ///   read it untyped: `url_flow::<Value>`); a page of a declared type is asked with
@@ -654,18 +660,18 @@ impl Asker {
                 Ok(UrlRequest::with_url(message.clone(), flows.url_of(&id)?)?
                     .with_name(page.to_owned()))
             };
-            if status.is_open() && self.accepted(page, request()?, &status)? {
+            if status.is_open() && self.accepted(page)? {
                 // The user agreed to open the page: wait for it, as before 2026-07-28.
                 let left = expires_at.as_secs().saturating_sub(now.as_secs());
                 let bound = self.page_wait.min(Duration::from_secs(left));
                 // The round is put away while the call waits: it is read again only after.
                 self.park_round();
-                let waited = self.wait_for_page(&flows, &id, bound).await;
+                let waited = self.wait_for_page(&flows, &id, page, bound).await;
                 status = match waited {
-                    Ok(Some(Ok(flow))) => flow.status().clone(),
-                    Ok(Some(Err(FlowError::Unknown))) => FlowStatus::Expired,
-                    Ok(Some(Err(error))) => return Err(error.into()),
-                    Ok(None) => {
+                    Waited::Over(Ok(status)) => status,
+                    Waited::Over(Err(FlowError::Unknown)) => FlowStatus::Expired,
+                    Waited::Over(Err(error)) => return Err(error.into()),
+                    Waited::Cancelled => {
                         // The client gave the call up: nobody retries it.
                         let abandoned = flows
                             .store()
@@ -677,8 +683,9 @@ impl Asker {
                             Err(_) => FlowOutcome::Abandoned,
                         });
                     }
-                    // Still open at the bound (or at its expiry): as it is now.
-                    Err(_) => self
+                    // Still open at the bound (or at its expiry), or not waited for (too many
+                    // waiters): as it is now.
+                    Waited::StillOpen => self
                         .held(&flows, &id, &principal, UnixTime::now())
                         .await?
                         .status()
@@ -799,17 +806,17 @@ impl Asker {
         // future.)
         let left = Duration::from_secs(expires_at.as_secs().saturating_sub(now.as_secs()));
         let waited = self
-            .wait_for_page(&flows, &id, self.timeout.min(left))
+            .wait_for_page(&flows, &id, page, self.timeout.min(left))
             .await;
-        let cancelled = matches!(waited, Ok(None));
+        let cancelled = matches!(waited, Waited::Cancelled);
         let status = match waited {
-            Ok(Some(Ok(flow))) => flow.status().clone(),
-            Ok(Some(Err(FlowError::Unknown))) => FlowStatus::Expired,
-            Ok(Some(Err(error))) => return Err(error.into()),
+            Waited::Over(Ok(status)) => status,
+            Waited::Over(Err(FlowError::Unknown)) => FlowStatus::Expired,
+            Waited::Over(Err(error)) => return Err(error.into()),
             // Cancelled, or not finished in time (the tool is about to say so): the page must
             // not take the step afterwards. Abandoning reads the flow too: a step that finished
             // as the wait ended keeps its result.
-            Ok(None) | Err(_) => {
+            Waited::Cancelled | Waited::StillOpen => {
                 let why = if cancelled {
                     Abandonment::Cancelled
                 } else {
@@ -860,42 +867,34 @@ impl Asker {
         }
     }
 
-    /// 2026-07-28: whether this run's retry answers the URL question `request` (of the flow
-    /// whose status is `status`) with an accept, before the answer is read.
-    fn accepted(
-        &mut self,
-        page: &str,
-        request: UrlRequest,
-        status: &FlowStatus,
-    ) -> Result<bool, Stop> {
+    /// 2026-07-28: whether this run's retry answers the URL question of the flow asked under
+    /// `page` with an accept, before the answer is read; looked up by the question's key, with
+    /// no question built ([`Round::flow_response`]).
+    fn accepted(&mut self, page: &str) -> Result<bool, Stop> {
         let before_asked = self.before_asked;
         let Some(round) = self.live_round() else {
             return Ok(false);
         };
-        let ask = Ask::url_flow(page, request, status.clone());
-        let ask = if before_asked {
-            ask.answerable_before_asked()
-        } else {
-            ask
-        };
         Ok(round
-            .response_to(&ask)?
+            .flow_response(page, before_asked)?
             .is_some_and(|response| UrlOutcome::from_reply(response) == Ok(UrlOutcome::Accept)))
     }
 
     /// Waits for the flow's page to finish, at most `bound`, while the call is not cancelled,
-    /// with the call's keep-alive: `Ok(Some(..))` the flow as the store woke with it (or why it
-    /// could not), `Ok(None)` cancelled by the client, `Err(_)` the bound passed.
+    /// with the call's keep-alive. Every wait for a page is this one.
     ///
     /// The store's [`finished`](crate::url_mode::FlowStore::finished) does the waiting: the
     /// memory store's wakers, the Redis store's pub/sub (a `SUBSCRIBE` if needed and one `GET`,
-    /// then no command until the flow's message).
+    /// then no command until the flow's message). A flow that has as many waiters as its store
+    /// allows is not waited for ([`FlowError::TooManyWaiters`]): [`Waited::StillOpen`] at once,
+    /// and a log line.
     async fn wait_for_page(
         &mut self,
         flows: &Flows,
         id: &FlowId,
+        page: &str,
         bound: Duration,
-    ) -> Result<Option<Result<Flow, FlowError>>, tokio::time::error::Elapsed> {
+    ) -> Waited {
         let mut finished = flows.store().finished(id);
         let mut cancelled = pin!(self.context.ct.cancelled());
         let finished_or_cancelled = poll_fn(|cx| match finished.as_mut().poll(cx) {
@@ -903,7 +902,22 @@ impl Asker {
             Poll::Pending => cancelled.as_mut().poll(cx).map(|()| None),
         });
         let timed = tokio::time::timeout(bound, finished_or_cancelled);
-        keep_alive::during(self.keep_alive.as_mut(), &self.context, timed).await
+        match keep_alive::during(self.keep_alive.as_mut(), &self.context, timed).await {
+            Ok(Some(Err(FlowError::TooManyWaiters { max }))) => {
+                tracing::warn!(
+                    target: events::FLOW,
+                    parent: &self.span,
+                    flow = %ShortFlow(id),
+                    page,
+                    max,
+                    "not waiting for the page: as many calls wait for it as the store allows"
+                );
+                Waited::StillOpen
+            }
+            Ok(Some(flow)) => Waited::Over(flow.map(|flow| flow.status().clone())),
+            Ok(None) => Waited::Cancelled,
+            Err(_) => Waited::StillOpen,
+        }
     }
 
     /// [`url_flow`](Asker::url_flow) for the page declared as the type `T` (a derived
@@ -1386,6 +1400,17 @@ impl Drop for Asker {
 /// Abandon flow `id` from a task that outlives its call (no span is left), and log it if this
 /// abandoned it: a flow over already is left as it is, and a store that cannot decide leaves
 /// it to expire.
+/// How a wait for a page ended ([`Asker::wait_for_page`]).
+enum Waited {
+    /// The store woke with the flow over, its status (or said why it could not read it).
+    Over(Result<FlowStatus, FlowError>),
+    /// The client cancelled the call.
+    Cancelled,
+    /// The bound passed with the flow still open, or the flow had as many waiters as its store
+    /// allows and this one did not wait.
+    StillOpen,
+}
+
 async fn abandon_logged(
     flows: &Flows,
     id: &FlowId,

@@ -526,6 +526,33 @@ impl<S> Round<'_, S> {
         Ok(None)
     }
 
+    /// [`response_to`](Round::response_to) for the URL flow asked under `key`
+    /// ([`flow_id`](Round::flow_id)), looked up by its key alone, without its question: the
+    /// client's response under `key` in this request if an earlier round asked `key` (or, with
+    /// `before_asked` and no replay guard, if none did), or an answer an earlier round carried.
+    /// The flow's id, sealed in the state under `key`, makes its URL the same in every round, so
+    /// a handler can decide to wait for the page without building the question; the answer is
+    /// then read with [`Ask::url_flow`](super::Ask::url_flow), which checks that it answers
+    /// exactly that question.
+    ///
+    /// # Errors
+    /// [`MrtrError::Unspent`] before a state that must be spent is.
+    pub fn flow_response(
+        &self,
+        key: &str,
+        before_asked: bool,
+    ) -> Result<Option<&Value>, MrtrError> {
+        self.spend.check()?;
+        if let Some(answer) = self.carried.get(key) {
+            return Ok(Some(answer));
+        }
+        let unasked = before_asked && self.rounds.guard.is_none();
+        if unasked || self.asked.contains(key) {
+            return Ok(self.responses.get(key));
+        }
+        Ok(None)
+    }
+
     /// The URL flows this call's questions started, in this run or an earlier one (each key's
     /// [`flow_id`](Round::flow_id)): what the server abandons when the call ends without them.
     pub fn flow_ids(&self) -> impl Iterator<Item = crate::url_mode::FlowId> + '_ {

@@ -29,7 +29,9 @@ use mcp_elicit::page::{IdentifyFuture, Identity, Pages, SecretPage, Secrets, Sin
 use mcp_elicit::rmcp::{AskConfig, Asker, AskingServer, ToolResponse, respond};
 use mcp_elicit::schema::{Property, StringSchema};
 use mcp_elicit::state::UnixTime;
-use mcp_elicit::url_mode::{Abandonment, FlowId, FlowOutcome, FlowStatus, Flows, MemoryFlowStore};
+use mcp_elicit::url_mode::{
+    Abandonment, FlowId, FlowOutcome, FlowStatus, FlowStore, Flows, MemoryFlowStore,
+};
 use rmcp::model::{
     CallToolRequest, CallToolResult, ClientConfig, ClientRequest, ContentBlock,
     ElicitRequestParams, ElicitResult, ElicitationAction, Implementation, ProtocolVersion,
@@ -210,6 +212,9 @@ struct Client {
     notes: Arc<Mutex<Vec<Value>>>,
     /// Whether the completion had arrived when the client answered, per answer.
     completed_before_answer: Arc<Mutex<Vec<bool>>>,
+    /// On the first question, start a task of its own waiting for the flow (another retry of
+    /// the same state, sent at once), which holds its place until the flow is over.
+    hold_the_only_place: bool,
 }
 
 impl Client {
@@ -220,6 +225,7 @@ impl Client {
             seen: Arc::default(),
             notes: Arc::default(),
             completed_before_answer: Arc::default(),
+            hold_the_only_place: false,
         }
     }
 
@@ -248,6 +254,11 @@ impl ClientHandler for Client {
             seen.push((message, url.clone(), elicitation_id));
             seen.len()
         };
+        if self.hold_the_only_place && asked == 1 {
+            let (store, id) = (self.store.clone(), flow_of(&url));
+            tokio::spawn(async move { store.finished(&id).await });
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
         match (self.user, asked) {
             (User::Decline, _) => return Ok(ElicitResult::new(ElicitationAction::Decline)),
             (User::AcceptThenFinish, _) => {
@@ -757,6 +768,40 @@ async fn on_2026_07_28_a_page_still_open_at_the_bound_is_asked_again_with_the_sa
         "{again}"
     );
     assert!(!again.contains("then accept"), "{again}");
+}
+
+/// A retry over the flow's bound of waiters (another task holds the only place) does not wait
+/// for the page: it is asked again at once with the same URL and the note that the page is still
+/// open, not counted as a bad answer; the next retry reads the finished page.
+#[tokio::test]
+async fn on_2026_07_28_a_retry_over_the_flows_bound_of_waiters_is_asked_again_at_once() {
+    let store = MemoryFlowStore::new().with_max_waiters_per_flow(1);
+    let mut client = Client::new(&store, User::FinishSecondTime);
+    client.hold_the_only_place = true;
+    let s = connect(
+        Revision::V2026_07_28,
+        server(&store, Duration::from_secs(20)),
+        client,
+    )
+    .await;
+    let started = std::time::Instant::now();
+    assert_eq!(
+        s.call().await,
+        (r#"connected: {"ending":"4f2a"}"#.to_owned(), false)
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "the retry waited: {:?}",
+        started.elapsed()
+    );
+    let [(first, url, _), (again, same_url, _)] = &s.seen()[..] else {
+        panic!("{:?}", s.seen())
+    };
+    assert_eq!(url, same_url);
+    assert!(
+        again.starts_with(first) && again.contains("still open"),
+        "{again}"
+    );
 }
 
 /// A client that accepts in a loop and never finishes: every retry waits for the page (no

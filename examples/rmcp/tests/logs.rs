@@ -516,6 +516,47 @@ async fn an_accept_of_an_expired_flow_reads_as_expired_in_the_log() {
     ]);
 }
 
+/// 2026-07-28: a retry over the flow's bound of waiters (here a store that lets none wait) does
+/// not wait: it is asked again at once, and a warning says why, naming the bound and the flow by
+/// its first eight characters only.
+#[tokio::test]
+async fn a_retry_over_the_flows_bound_of_waiters_is_a_warning_without_the_flow_id() {
+    let log = captured();
+    let store = MemoryFlowStore::new().with_max_waiters_per_flow(0);
+    let flows = Flows::new(store, BASE).unwrap();
+    let asking = AskConfig::single_user("me")
+        .unwrap()
+        .with_flows(flows)
+        .with_page_wait(Duration::from_secs(30));
+    let user = Arc::new(Scripted::new().when_url(Step::OpenPage));
+    let kit = TestKit::new(Revision::V2026_07_28)
+        .with_max_rounds(3)
+        .connect(Keys { asking }, Arc::clone(&user))
+        .await
+        .unwrap();
+    let started = std::time::Instant::now();
+    assert!(kit.call("connect_api_key", json!({})).await.is_err());
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "no retry waited: {:?}",
+        started.elapsed()
+    );
+    let Some((_, Incoming::Url(asked))) = user.seen().into_iter().next() else {
+        panic!("no page asked: {:?}", user.seen());
+    };
+    let url = asked.url().to_string();
+    let id = url.rsplit('/').next().unwrap().to_owned();
+    log.assert_has(&[
+        "WARN",
+        "mcp_elicit::flow",
+        "not waiting for the page",
+        "max=0",
+        "page=\"api_key\"",
+        &format!("flow={}", &id[..8]),
+    ]);
+    log.assert_never(&[&id]);
+}
+
 // ------------------------------------------------ streamable HTTP: sessions and rounds
 
 /// Drop the table? This cannot be undone.

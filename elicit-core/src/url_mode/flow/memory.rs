@@ -25,12 +25,20 @@ use crate::state::UnixTime;
 ///   [`max_per_principal`](MemoryFlowStore::with_max_per_principal) for any one user, so one
 ///   user cannot fill the store for the others.
 ///
+/// # Who waits
+/// Each [`finished`](FlowStore::finished) future that waits holds one place in its flow's
+/// waiting list, with its task's waker, until it resolves or is dropped (a retry that gave up at
+/// its bound leaves nothing behind). A flow has at most
+/// [`max_waiters_per_flow`](MemoryFlowStore::with_max_waiters_per_flow) places: one more
+/// resolves at once with [`FlowError::TooManyWaiters`] rather than wait.
+///
 /// It does not survive a restart and is not shared between replicas.
 #[derive(Clone)]
 pub struct MemoryFlowStore {
     inner: Arc<Mutex<Flows>>,
     max_flows: usize,
     max_per_principal: usize,
+    max_waiters: usize,
 }
 
 #[derive(Default)]
@@ -38,12 +46,19 @@ struct Flows {
     flows: HashMap<FlowId, Held>,
     by_expiry: BTreeMap<UnixTime, Vec<FlowId>>,
     per_principal: HashMap<Arc<str>, usize>,
+    /// The number the next waiting future gets: each holds its own place in `waiting`.
+    next_waiter: u64,
 }
 
 struct Held {
     flow: Flow,
-    /// The tasks waiting in `finished`.
-    waiting: Vec<Waker>,
+    /// The futures waiting in `finished`, each by its number, with its task's waker.
+    waiting: Vec<(u64, Waker)>,
+}
+
+/// Wakes every waiter of a flow, emptying its list (each woken future finds the flow over).
+fn wake_all(waiting: &mut Vec<(u64, Waker)>) {
+    waiting.drain(..).for_each(|(_, waker)| waker.wake());
 }
 
 impl Flows {
@@ -64,7 +79,8 @@ impl Flows {
             }
             if let Some(held) = self.flows.remove(&id) {
                 // Whoever waits sees it expired.
-                held.waiting.into_iter().for_each(Waker::wake);
+                let mut waiting = held.waiting;
+                wake_all(&mut waiting);
                 if let Entry::Occupied(mut count) =
                     self.per_principal.entry(Arc::from(held.flow.principal()))
                 {
@@ -93,6 +109,10 @@ impl MemoryFlowStore {
     /// How many expired flows each `begin` evicts at most: more than it adds, so the backlog
     /// drains, and never a scan of the whole store.
     pub const EVICT_PER_BEGIN: usize = 8;
+    /// The default bound on the futures waiting for one flow at once: a call waits once at a
+    /// time (before 2026-07-28, its watch and then its wait; on 2026-07-28, its retry), so
+    /// eight leaves room for a client that sends one retry several times at once, and no more.
+    pub const DEFAULT_MAX_WAITERS_PER_FLOW: usize = 8;
 
     /// An empty store with the default caps.
     #[must_use]
@@ -101,6 +121,7 @@ impl MemoryFlowStore {
             inner: Arc::default(),
             max_flows: Self::DEFAULT_MAX_FLOWS,
             max_per_principal: Self::DEFAULT_MAX_PER_PRINCIPAL,
+            max_waiters: Self::DEFAULT_MAX_WAITERS_PER_FLOW,
         }
     }
 
@@ -116,6 +137,17 @@ impl MemoryFlowStore {
     #[must_use]
     pub fn with_max_per_principal(mut self, max: usize) -> Self {
         self.max_per_principal = max;
+        self
+    }
+
+    /// At most `max` futures waiting for one flow at once
+    /// ([`DEFAULT_MAX_WAITERS_PER_FLOW`](Self::DEFAULT_MAX_WAITERS_PER_FLOW) unless set); one
+    /// more resolves at once with [`FlowError::TooManyWaiters`]. Each waiting future holds its
+    /// task's waker (and so keeps its task's allocation) until the flow is over or the future is
+    /// dropped: the bound is what one flow can keep alive.
+    #[must_use]
+    pub fn with_max_waiters_per_flow(mut self, max: usize) -> Self {
+        self.max_waiters = max;
         self
     }
 
@@ -221,7 +253,7 @@ impl MemoryFlowStore {
         let held = flows.flows.get_mut(&claim.id()).ok_or(FlowError::Unknown)?;
         let finished = held.flow.clone().finished(claim, result, now)?;
         held.flow = finished.clone();
-        held.waiting.drain(..).for_each(Waker::wake);
+        wake_all(&mut held.waiting);
         Ok(finished)
     }
 
@@ -252,7 +284,7 @@ impl MemoryFlowStore {
         let held = flows.flows.get_mut(id).ok_or(FlowError::Unknown)?;
         let abandoned = held.flow.clone().abandoned(principal, why, now)?;
         held.flow = abandoned.clone();
-        held.waiting.drain(..).for_each(Waker::wake);
+        wake_all(&mut held.waiting);
         Ok(abandoned)
     }
 }
@@ -314,32 +346,69 @@ impl FlowStore for MemoryFlowStore {
         Box::pin(Finished {
             store: self,
             id: *id,
+            place: None,
         })
     }
 }
 
 /// [`FlowStore::finished`] for the memory store: ready once the flow is finished, abandoned or
-/// expired (or gone: evicted after it expired).
+/// expired (or gone: evicted after it expired), or at once if the flow has as many waiters as it
+/// may hold. While it waits it holds its place (`place`) in the flow's waiting list; dropped, it
+/// gives the place, and its waker, back.
 struct Finished<'a> {
     store: &'a MemoryFlowStore,
     id: FlowId,
+    place: Option<u64>,
 }
 
 impl Future for Finished<'_> {
     type Output = Result<Flow, FlowError>;
 
-    fn poll(self: Pin<&mut Self>, context: &mut Context<'_>) -> Poll<Self::Output> {
-        let mut flows = self.store.lock();
+    fn poll(mut self: Pin<&mut Self>, context: &mut Context<'_>) -> Poll<Self::Output> {
+        let store = self.store;
+        let max = store.max_waiters;
+        let mut flows = store.lock();
+        let next = flows.next_waiter;
         let Some(held) = flows.flows.get_mut(&self.id) else {
             return Poll::Ready(Err(FlowError::Unknown));
         };
         let flow = held.flow.clone().at(UnixTime::now());
         if !flow.status().is_open() {
+            if let Some(place) = self.place.take() {
+                held.waiting.retain(|(number, _)| *number != place);
+            }
             return Poll::Ready(Ok(flow));
         }
-        if !held.waiting.iter().any(|w| w.will_wake(context.waker())) {
-            held.waiting.push(context.waker().clone());
+        let waker = context.waker();
+        let kept = self
+            .place
+            .and_then(|place| held.waiting.iter_mut().find(|(number, _)| *number == place));
+        if let Some((_, kept)) = kept {
+            if !kept.will_wake(waker) {
+                kept.clone_from(waker);
+            }
+            return Poll::Pending;
         }
+        // A new waiter, or one whose place a wake emptied while the flow stays open (it takes
+        // a place again, within the bound like any other).
+        if held.waiting.len() >= max {
+            self.place = None;
+            return Poll::Ready(Err(FlowError::TooManyWaiters { max }));
+        }
+        held.waiting.push((next, waker.clone()));
+        flows.next_waiter = next.wrapping_add(1);
+        self.place = Some(next);
         Poll::Pending
+    }
+}
+
+impl Drop for Finished<'_> {
+    fn drop(&mut self) {
+        let Some(place) = self.place else {
+            return;
+        };
+        if let Some(held) = self.store.lock().flows.get_mut(&self.id) {
+            held.waiting.retain(|(number, _)| *number != place);
+        }
     }
 }

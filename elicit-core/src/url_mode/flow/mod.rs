@@ -742,6 +742,14 @@ pub enum FlowError {
         /// The store's cap on one principal's flows.
         max: usize,
     },
+    /// The flow has as many tasks waiting for it in
+    /// [`FlowStore::finished`] as the store lets one flow hold (`max`): this one does not wait
+    /// (a retry over the bound is asked again at once), so that retries of one open flow cannot
+    /// keep more than `max` tasks alive.
+    TooManyWaiters {
+        /// The store's bound on one flow's waiters.
+        max: usize,
+    },
     /// A flow's TTL is zero or its expiry overflows.
     Ttl,
     /// The operating system's random source failed.
@@ -795,6 +803,12 @@ impl fmt::Display for FlowError {
                 return write!(
                     f,
                     "too many steps are waiting to be finished for this user (at most {max}): finish or let one expire"
+                );
+            }
+            FlowError::TooManyWaiters { max } => {
+                return write!(
+                    f,
+                    "too many calls wait for this step at once (at most {max}): this one does not wait"
                 );
             }
             FlowError::Unavailable(why) => return write!(f, "the flow store could not decide: {why}"),
@@ -892,6 +906,10 @@ pub trait FlowStore: Send + Sync {
 
     /// Resolves when the flow is finished (or abandoned), or on a poll after it expired. Never resolves for a
     /// flow that stays open: race it against a deadline.
+    ///
+    /// A store keeps what a waiting future needs to be woken (its task's waker) only while the
+    /// future lives: dropped, it leaves nothing behind. It bounds how many futures wait for one
+    /// flow at once; one more resolves at once with [`FlowError::TooManyWaiters`].
     fn finished(&self, id: &FlowId) -> FlowFuture<'_, Flow>;
 }
 

@@ -65,6 +65,10 @@ return 'ok'";
 ///   subscriptions of every waiting flow share it, so thousands of pending flows cost one TCP
 ///   connection, not one each. A flow's channel is subscribed while at least one task of this
 ///   store waits for it, and unsubscribed when the last one returns or is dropped.
+/// - The tasks waiting are this process's: each waiting future holds its task's waker here until
+///   it resolves or is dropped (then nothing of it is kept), and at most
+///   [`max_waiters_per_flow`](RedisFlowStore::with_max_waiters_per_flow) wait for one flow in
+///   one store at once; one more resolves at once with [`FlowError::TooManyWaiters`].
 /// - Fail closed: any Redis failure (unreachable, timed out, refused, a key it did not write) is
 ///   [`FlowError::Unavailable`], never success. If the connection drops, every task waiting in
 ///   `finished` gets [`FlowError::Unavailable`] at once, rather than wait for a message that
@@ -114,6 +118,7 @@ pub struct RedisFlowStore {
     hub: Arc<Hub>,
     clock_skew_margin: Duration,
     max_per_principal: usize,
+    max_waiters: usize,
 }
 
 /// The store's connection and the tasks waiting on it, shared with the connection's push
@@ -142,6 +147,8 @@ struct Waits {
     /// Whether the current connection is up: cleared when its push handler hears it drop.
     alive: bool,
     flows: HashMap<FlowId, Waiting>,
+    /// The number the next waiting task gets: each holds its own place in its flow's `wakers`.
+    next_waiter: u64,
 }
 
 struct Waiting {
@@ -149,7 +156,13 @@ struct Waiting {
     tasks: usize,
     /// How many messages came on the flow's channel.
     messages: u64,
-    wakers: Vec<Waker>,
+    /// The wakers of the tasks waiting for a message, each under its task's number.
+    wakers: Vec<(u64, Waker)>,
+}
+
+/// Wakes every task waiting for a flow's message, emptying its list.
+fn wake_all(wakers: &mut Vec<(u64, Waker)>) {
+    wakers.drain(..).for_each(|(_, waker)| waker.wake());
 }
 
 impl RedisFlowStore {
@@ -165,6 +178,10 @@ impl RedisFlowStore {
     /// The default cap on one principal's flows: the memory store's
     /// ([`MemoryFlowStore::DEFAULT_MAX_PER_PRINCIPAL`](super::MemoryFlowStore::DEFAULT_MAX_PER_PRINCIPAL)).
     pub const DEFAULT_MAX_PER_PRINCIPAL: usize = super::MemoryFlowStore::DEFAULT_MAX_PER_PRINCIPAL;
+    /// The default bound on the tasks of one store waiting for one flow at once: the memory
+    /// store's ([`MemoryFlowStore::DEFAULT_MAX_WAITERS_PER_FLOW`](super::MemoryFlowStore::DEFAULT_MAX_WAITERS_PER_FLOW)).
+    pub const DEFAULT_MAX_WAITERS_PER_FLOW: usize =
+        super::MemoryFlowStore::DEFAULT_MAX_WAITERS_PER_FLOW;
 
     /// A store on the Redis `client` points at. It connects on first use, with RESP3 whatever
     /// the client's URL says (the subscriptions need it).
@@ -182,7 +199,18 @@ impl RedisFlowStore {
             hub: Arc::new(Hub::new(client, Self::DEFAULT_KEY_PREFIX.to_owned())),
             clock_skew_margin: Self::DEFAULT_CLOCK_SKEW_MARGIN,
             max_per_principal: Self::DEFAULT_MAX_PER_PRINCIPAL,
+            max_waiters: Self::DEFAULT_MAX_WAITERS_PER_FLOW,
         }
+    }
+
+    /// At most `max` tasks of this store (this process) waiting for one flow at once
+    /// ([`DEFAULT_MAX_WAITERS_PER_FLOW`](Self::DEFAULT_MAX_WAITERS_PER_FLOW) unless set); one
+    /// more resolves at once with [`FlowError::TooManyWaiters`]. The bound is per replica: the
+    /// waiters are kept in each replica's memory.
+    #[must_use]
+    pub fn with_max_waiters_per_flow(mut self, max: usize) -> Self {
+        self.max_waiters = max;
+        self
     }
 
     /// At most `max` unexpired flows for any one principal, on every replica together (a
@@ -290,7 +318,7 @@ impl RedisFlowStore {
     }
 
     async fn wait_finished(&self, id: FlowId) -> Result<Flow, FlowError> {
-        let _watch = Watch::new(&self.hub, id);
+        let watch = Watch::new(&self.hub, id, self.max_waiters)?;
         let connection_number = self.hub.subscribe(&id).await?;
         let mut connection = self.hub.connection().await?;
         loop {
@@ -308,7 +336,7 @@ impl RedisFlowStore {
             let until_expiry =
                 Duration::from_secs(flow.expires_at().as_secs().saturating_sub(now.as_secs()));
             self.hub
-                .next_message(&id, seen, connection_number, until_expiry)
+                .next_message(&id, watch.place, seen, connection_number, until_expiry)
                 .await?;
         }
     }
@@ -319,7 +347,7 @@ impl Waits {
     fn lose(&mut self) {
         self.alive = false;
         for waiting in self.flows.values_mut() {
-            waiting.wakers.drain(..).for_each(Waker::wake);
+            wake_all(&mut waiting.wakers);
         }
     }
 }
@@ -427,7 +455,7 @@ impl Hub {
                     .and_then(|id| FlowId::parse(id).ok());
                 if let Some(waiting) = id.and_then(|id| waits.flows.get_mut(&id)) {
                     waiting.messages += 1;
-                    waiting.wakers.drain(..).for_each(Waker::wake);
+                    wake_all(&mut waiting.wakers);
                 }
             }
             _ => {}
@@ -472,13 +500,15 @@ impl Hub {
         let _ = connection.unsubscribe(self.channel(&id)).await;
     }
 
-    /// Waits for a message on the flow's channel after the `seen`th, or `timeout`.
+    /// Waits for a message on the flow's channel after the `seen`th, or `timeout`, its waker
+    /// kept under the waiting task's `place`.
     ///
     /// # Errors
     /// [`FlowError::Unavailable`] if the connection numbered `number` dropped.
     async fn next_message(
         &self,
         id: &FlowId,
+        place: u64,
         seen: u64,
         number: u64,
         timeout: Duration,
@@ -497,12 +527,15 @@ impl Hub {
             if waiting.messages != seen || timer.as_mut().poll(context).is_ready() {
                 return Poll::Ready(Ok(()));
             }
-            if !waiting
+            let waker = context.waker();
+            match waiting
                 .wakers
-                .iter()
-                .any(|waker| waker.will_wake(context.waker()))
+                .iter_mut()
+                .find(|(number, _)| *number == place)
             {
-                waiting.wakers.push(context.waker().clone());
+                Some((_, kept)) if kept.will_wake(waker) => {}
+                Some((_, kept)) => kept.clone_from(waker),
+                None => waiting.wakers.push((place, waker.clone())),
             }
             Poll::Pending
         })
@@ -511,27 +544,39 @@ impl Hub {
 }
 
 /// A task's wait for a flow: counted while it lives, so the flow's channel is listened to; when
-/// the last goes (returned, or its future dropped), the channel is unsubscribed.
+/// it goes (returned, or its future dropped) its waker goes with it, and when the last goes the
+/// channel is unsubscribed.
 struct Watch {
     hub: Arc<Hub>,
     id: FlowId,
+    /// The task's number: its place in the flow's `wakers`.
+    place: u64,
 }
 
 impl Watch {
-    fn new(hub: &Arc<Hub>, id: FlowId) -> Self {
-        hub.waits()
-            .flows
-            .entry(id)
-            .or_insert_with(|| Waiting {
-                tasks: 0,
-                messages: 0,
-                wakers: Vec::new(),
-            })
-            .tasks += 1;
-        Self {
+    /// # Errors
+    /// [`FlowError::TooManyWaiters`] if `max` tasks of this store wait for the flow already.
+    fn new(hub: &Arc<Hub>, id: FlowId, max: usize) -> Result<Self, FlowError> {
+        let mut waits = hub.waits();
+        let place = waits.next_waiter;
+        let waiting = waits.flows.entry(id).or_insert_with(|| Waiting {
+            tasks: 0,
+            messages: 0,
+            wakers: Vec::new(),
+        });
+        if waiting.tasks >= max {
+            if waiting.tasks == 0 {
+                waits.flows.remove(&id);
+            }
+            return Err(FlowError::TooManyWaiters { max });
+        }
+        waiting.tasks += 1;
+        waits.next_waiter = place.wrapping_add(1);
+        Ok(Self {
             hub: Arc::clone(hub),
             id,
-        }
+            place,
+        })
     }
 }
 
@@ -541,7 +586,9 @@ impl Drop for Watch {
         let Some(waiting) = waits.flows.get_mut(&self.id) else {
             return;
         };
-        waiting.tasks -= 1;
+        let place = self.place;
+        waiting.wakers.retain(|(number, _)| *number != place);
+        waiting.tasks = waiting.tasks.saturating_sub(1);
         if waiting.tasks > 0 {
             return;
         }
