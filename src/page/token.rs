@@ -89,7 +89,12 @@ const MAX_BODY_BYTES: usize = 16 * 1024;
 /// use mcp_elicit::page::TokenSignIn;
 ///
 /// // A file of `principal:token` lines.
-/// let accounts = TokenSignIn::from_lines("alice:s3cret-token-of-alice\nbob:another-token\n")?;
+/// let accounts = TokenSignIn::from_lines(
+///     "alice:s3cret-token-of-alice\nbob:bX9v2kQ7rT4mW8zL1pN6\n",
+/// )?;
+/// // A short token is refused, naming its line and how to make a good one.
+/// let weak = TokenSignIn::from_lines("alice:s3cret-token-of-alice\nbob:hunter2\n");
+/// assert!(weak.unwrap_err().to_string().contains("line 2: the token is shorter than 16"));
 /// # Ok::<(), mcp_elicit::page::PageError>(())
 /// ```
 #[derive(Clone)]
@@ -121,6 +126,12 @@ impl TokenSignIn {
     /// The longest principal, in characters (an email address is at most 254).
     pub const MAX_PRINCIPAL_LEN: usize = 256;
 
+    /// The shortest token, in characters (not bytes): sixteen. A session cookie seals a few
+    /// bytes of a digest of the token's digest, so whoever holds the pages' keys could guess a
+    /// short token offline, at no cost to the sign-in's bounds. Make each token random, such as
+    /// the output of `openssl rand -base64 24` (32 characters, 192 bits).
+    pub const MIN_TOKEN_LEN: usize = 16;
+
     /// How many sign-ins may fail for one name (whether or not an account has it) before that
     /// name is refused: five. After that, one more every
     /// [`NAME_FAILURE_FORGIVEN_EVERY`](Self::NAME_FAILURE_FORGIVEN_EVERY).
@@ -148,8 +159,13 @@ impl TokenSignIn {
     /// spaces: two accounts that read the same are two names here.
     ///
     /// # Errors
+    /// Each token must be at least [`MIN_TOKEN_LEN`](Self::MIN_TOKEN_LEN) (16) characters:
+    /// `openssl rand -base64 24` makes a good one.
+    ///
+    /// # Errors
     /// [`PageError::Accounts`] naming the account (its place, from 1) and the rule: a principal
-    /// outside the rule above, an empty token, a principal given twice. Nothing is built then.
+    /// outside the rule above, an empty token, a token shorter than 16 characters, a principal
+    /// given twice. Nothing is built then.
     pub fn new(
         accounts: impl IntoIterator<Item = (String, SecretString)>,
     ) -> Result<Self, PageError> {
@@ -181,12 +197,12 @@ impl TokenSignIn {
     /// trimmed); blank lines and lines starting with `#` are skipped.
     ///
     /// Each principal follows [`new`](TokenSignIn::new)'s rule: printable ASCII, no spaces, no
-    /// `:`.
+    /// `:`; each token is at least [`MIN_TOKEN_LEN`](Self::MIN_TOKEN_LEN) (16) characters.
     ///
     /// # Errors
     /// [`PageError::AccountLine`] naming the line (from 1) and the rule: a line without `:`, a
-    /// principal outside [`new`](TokenSignIn::new)'s rule, an empty token, a principal given
-    /// twice. Every line is checked before anything is built.
+    /// principal outside [`new`](TokenSignIn::new)'s rule, an empty token, a token shorter than
+    /// 16 characters, a principal given twice. Every line is checked before anything is built.
     pub fn from_lines(text: &str) -> Result<Self, PageError> {
         let mut accounts = Vec::new();
         for (at, line) in text.lines().enumerate() {
@@ -265,7 +281,8 @@ fn digest(token: &str) -> [u8; 32] {
 }
 
 /// The rules of an account: its principal (1 to [`TokenSignIn::MAX_PRINCIPAL_LEN`] printable
-/// ASCII characters, no space, no `:`) and its token (not empty).
+/// ASCII characters, no space, no `:`) and its token (at least
+/// [`TokenSignIn::MIN_TOKEN_LEN`] characters).
 fn account_rule(principal: &str, token: &SecretString) -> Result<(), &'static str> {
     if principal.is_empty() {
         return Err("the principal is empty");
@@ -287,6 +304,12 @@ fn account_rule(principal: &str, token: &SecretString) -> Result<(), &'static st
     }
     if token.expose_secret().is_empty() {
         return Err("the token is empty");
+    }
+    if token.expose_secret().chars().count() < TokenSignIn::MIN_TOKEN_LEN {
+        return Err(
+            "the token is shorter than 16 characters: give each account a long random token, \
+             such as the output of `openssl rand -base64 24`",
+        );
     }
     Ok(())
 }

@@ -598,11 +598,17 @@ async fn an_identity_naming_the_empty_principal_is_refused() {
 #[test]
 fn a_bad_accounts_file_is_refused_naming_the_line_and_the_rule() {
     for (text, expected) in [
-        ("alice:a\nbob", "line 2: the line is not `principal:token`"),
-        ("alice:a\n:b", "line 2: the principal is empty"),
+        (
+            "alice:alice-token-0123456789\nbob",
+            "line 2: the line is not `principal:token`",
+        ),
+        (
+            "alice:alice-token-0123456789\n:bob-token-9876543210",
+            "line 2: the principal is empty",
+        ),
         ("\nalice:", "line 2: the token is empty"),
         (
-            "alice:a\n# comment\nalice:b",
+            "alice:alice-token-0123456789\n# comment\nalice:alice-token-9876543210",
             "line 3: the principal is given twice",
         ),
     ] {
@@ -641,7 +647,7 @@ fn account_names_are_printable_ascii_without_spaces_or_colons() {
         ("al\u{a0}ice", not_ascii),   // a no-break space
         ("al ice", "the principal has a space"),
     ] {
-        let text = format!("bob:bob-token\n{name}:alice-token\n");
+        let text = format!("bob:bob-token-9876543210\n{name}:alice-token-0123456789\n");
         let error = TokenSignIn::from_lines(&text).unwrap_err();
         let said = error.to_string();
         assert!(said.contains("line 2: "), "{name:?}: {said}");
@@ -651,32 +657,93 @@ fn account_names_are_printable_ascii_without_spaces_or_colons() {
             "{error:?}"
         );
         let error = TokenSignIn::new([
-            ("bob".to_owned(), SecretString::from("bob-token")),
-            (name.to_owned(), SecretString::from("alice-token")),
+            ("bob".to_owned(), SecretString::from("bob-token-9876543210")),
+            (
+                name.to_owned(),
+                SecretString::from("alice-token-0123456789"),
+            ),
         ])
         .unwrap_err();
         assert!(error.to_string().contains("account 2: "), "{error}");
         assert!(error.to_string().contains(rule), "{name:?}: {error}");
     }
-    let error = TokenSignIn::new([("al:ice".to_owned(), SecretString::from("t"))]).unwrap_err();
+    let error = TokenSignIn::new([(
+        "al:ice".to_owned(),
+        SecretString::from("alice-token-0123456789"),
+    )])
+    .unwrap_err();
     assert!(
         error
             .to_string()
             .contains("account 1: the principal has `:`"),
         "{error}"
     );
-    let long = format!("{}:t", "a".repeat(TokenSignIn::MAX_PRINCIPAL_LEN + 1));
+    let long = format!(
+        "{}:alice-token-0123456789",
+        "a".repeat(TokenSignIn::MAX_PRINCIPAL_LEN + 1)
+    );
     let error = TokenSignIn::from_lines(&long).unwrap_err();
     assert!(error.to_string().contains("longer than 256"), "{error}");
-    let longest = format!("{}:t", "a".repeat(TokenSignIn::MAX_PRINCIPAL_LEN));
+    let longest = format!(
+        "{}:alice-token-0123456789",
+        "a".repeat(TokenSignIn::MAX_PRINCIPAL_LEN)
+    );
     TokenSignIn::from_lines(&longest).unwrap();
-    let accounts = TokenSignIn::from_lines("alice.smith+ops@example.com:t\nops-bot_2:u\n").unwrap();
+    let accounts = TokenSignIn::from_lines(
+        "alice.smith+ops@example.com:alice-token-0123456789\nops-bot_2:bot-token-9876543210\n",
+    )
+    .unwrap();
     assert!(accounts.has_account("ops-bot_2"));
     assert!(
         !accounts.has_account("ops-bot"),
         "a prefix is not an account"
     );
     assert!(!accounts.has_account("carol"));
+}
+
+/// A short token could be guessed offline by whoever holds the pages' keys: a token under 16
+/// characters (counted as characters, not bytes) is refused wherever accounts are read, naming
+/// the line (or the account) and how to make a good one; sixteen characters pass.
+#[test]
+fn a_token_shorter_than_sixteen_characters_is_refused_naming_the_line() {
+    let fifteen = "abcdefghijklmno";
+    // Fifteen characters, 30 bytes: counted as characters.
+    let fifteen_wide = "\u{e9}".repeat(15);
+    for short in ["t", "hunter2", fifteen, &fifteen_wide] {
+        let text = format!("# accounts\nalice:alice-token-0123456789\nbob:{short}\n");
+        let error = TokenSignIn::from_lines(&text).unwrap_err();
+        assert!(
+            matches!(error, PageError::AccountLine { line: 3, .. }),
+            "{short:?}: {error:?}"
+        );
+        let said = error.to_string();
+        assert!(
+            said.contains("line 3: the token is shorter than 16 characters"),
+            "{said}"
+        );
+        assert!(said.contains("openssl rand -base64 24"), "{said}");
+        let error = TokenSignIn::new([
+            (
+                "alice".to_owned(),
+                SecretString::from("alice-token-0123456789"),
+            ),
+            ("bob".to_owned(), SecretString::from(short)),
+        ])
+        .unwrap_err();
+        assert!(
+            error
+                .to_string()
+                .contains("account 2: the token is shorter than 16"),
+            "{error}"
+        );
+    }
+    assert_eq!(TokenSignIn::MIN_TOKEN_LEN, 16);
+    let sixteen = format!("{fifteen}p");
+    let sixteen_wide = "\u{e9}".repeat(16);
+    for long_enough in [sixteen.as_str(), &sixteen_wide] {
+        let accounts = TokenSignIn::from_lines(&format!("bob:{long_enough}\n")).unwrap();
+        assert!(accounts.has_account("bob"));
+    }
 }
 
 /// An empty principal names no one: refused where it is built, naming the rule.
