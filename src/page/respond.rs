@@ -206,7 +206,7 @@ pub(super) struct Browser {
 }
 
 /// Where the pages are, for an identity's own routes and check ([`TokenSignIn`](super::TokenSignIn)):
-/// their path, origin, cookies and sealing keys. Put in every request's extensions by the pages
+/// their path, origin, cookies, sealing keys and flows. Put in every request's extensions by the pages
 /// before any handler runs, so an identity made before the pages' flows needs none of it.
 #[derive(Debug, Clone)]
 pub(super) struct Place {
@@ -216,6 +216,8 @@ pub(super) struct Place {
     pub(super) origin: String,
     pub(super) cookies: Cookies,
     pub(super) keys: std::sync::Arc<crate::state::StateKeys>,
+    /// The flows, whose store keeps the sessions signed out before they expired.
+    pub(super) flows: crate::url_mode::Flows,
 }
 
 /// A submission from the pages' own origin: `Origin` when the browser names one (every current
@@ -385,13 +387,19 @@ impl SignOut<'_> {
     }
 
     /// The sign-out form, posted (`body`) by `parts`' browser, `signed_in` as for
-    /// [`page`](SignOut::page): the session cookie is cleared, and the page says so.
-    pub(super) fn post(
+    /// [`page`](SignOut::page): the session is ended in the flows' store by `end` (so that a
+    /// copy of its cookie, anywhere, opens nothing), its cookie is cleared, and the page says
+    /// so. If the store cannot end it, nothing is cleared, and the page says that too.
+    pub(super) async fn post<F>(
         &self,
         parts: &Parts,
         body: &[u8],
         signed_in: Option<(String, &Browser)>,
-    ) -> Response {
+        end: impl FnOnce() -> F,
+    ) -> Response
+    where
+        F: std::future::Future<Output = Result<(), crate::url_mode::FlowError>>,
+    {
         use crate::events::{self, Check};
         if let Err(refused) = same_origin(parts, self.origin) {
             events::page_refused(
@@ -438,6 +446,24 @@ impl SignOut<'_> {
                 "This form was not sent from its page",
                 "The sign-out form's token does not match this browser's session. You are still \
                  signed in.",
+            );
+        }
+        if end().await.is_err() {
+            events::page_refused(
+                Check::Identity,
+                None,
+                None,
+                Some(&principal),
+                "a sign-out the flows' store could not record",
+            );
+            html::signed_in(&principal, Some(&format!("{}signout", self.path)));
+            return refusal_under(
+                self.path,
+                StatusCode::SERVICE_UNAVAILABLE,
+                "You could not be signed out",
+                "The server could not end this session everywhere (its store is unreachable, or \
+                 keeps as many signed-out sessions as it may). You are still signed in: try \
+                 again later.",
             );
         }
         html::signed_out();

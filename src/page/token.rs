@@ -25,7 +25,7 @@ use super::respond::{
     Browser, FormToken, Place, SESSION_COOKIE, SignOut, html_body, refusal, same_origin,
 };
 use crate::events::{self, Check};
-use crate::state::{Binding, ParamsDigest, UnixTime};
+use crate::state::{Binding, ParamsDigest, StateId, UnixTime};
 
 /// The forms' field for their CSRF token (the pages' own name for it).
 const CSRF_FIELD: &str = "_csrf";
@@ -81,7 +81,15 @@ const MAX_BODY_BYTES: usize = 16 * 1024;
 ///   characters without spaces or `:` (an email address fits): no look-alike letters, no
 ///   invisible or control characters ([`new`](Self::new)).
 /// - **Sign-out**: every page links to `<base>signout`, whose form (a POST with its own CSRF
-///   token, from the pages' origin) clears the session.
+///   token, from the pages' origin) ends the session wherever its cookie is: the session's id
+///   (the sealed cookie's own random id) is kept in the flows' store
+///   ([`FlowStore::end_session`](crate::url_mode::FlowStore::end_session)) until the session
+///   would have expired, and every request checks it there, so a copy of the cookie (a shared
+///   profile; on loopback, any server on another port under the same path) opens nothing after
+///   the person signed out; with a [`RedisFlowStore`](crate::url_mode::RedisFlowStore), neither
+///   on another replica nor after a restart. The store bounds what it keeps (64 per principal;
+///   the memory store 65,536 in all): over that, the sign-out says it could not sign out and
+///   the browser stays signed in. A store that cannot be read signs no one in.
 ///
 /// A page opened without a session redirects (303) to `<base>signin?next=<page>`.
 ///
@@ -347,19 +355,42 @@ fn binding<'a>(place: &Place, what: &'a str, principal: &'a str) -> Binding<'a> 
     }
 }
 
+/// A session these pages sealed for this browser, still held: whose, its id (the sealed
+/// cookie's) and when it expires.
+struct Current {
+    principal: String,
+    id: StateId,
+    expires_at: UnixTime,
+}
+
 impl Inner {
-    /// The principal of `browser`'s session: a session these pages sealed for that browser.
-    fn session(&self, place: &Place, headers: &HeaderMap, browser: &Browser) -> Option<String> {
+    /// `browser`'s session: one these pages sealed for that browser, whose account still holds
+    /// its token, and that was not signed out (anywhere: the flows' store keeps the sessions
+    /// signed out until they would have expired). A store that cannot say is a session not
+    /// taken.
+    async fn session(
+        &self,
+        place: &Place,
+        headers: &HeaderMap,
+        browser: &Browser,
+    ) -> Option<Current> {
         let binding = binding(place, "elicit/token-session", "");
         let now = UnixTime::now();
-        place
+        let current = place
             .cookies
             .values(headers, SESSION_COOKIE)
             .iter()
             .filter_map(|sealed| place.keys.open::<Session>(sealed, &binding, now).ok())
-            .map(|opened| opened.into_value())
-            .find(|session| session.b == browser.digest && self.still_holds(session))
-            .map(|session| session.p)
+            .find(|opened| opened.value().b == browser.digest && self.still_holds(opened.value()))
+            .map(|opened| Current {
+                id: opened.id(),
+                expires_at: opened.expires_at(),
+                principal: opened.into_value().p,
+            })?;
+        match place.flows.store().session_ended(&current.id, now).await {
+            Ok(false) => Some(current),
+            Ok(true) | Err(_) => None,
+        }
     }
 
     /// Whether `session`'s account is still there with the token it was signed in with.
@@ -538,10 +569,9 @@ impl Identity for TokenSignIn {
                     "Open the link your MCP client gave you in this browser first.",
                 ));
             };
-            match self.inner.session(place, &request.headers, browser) {
-                Some(principal) => {
-                    Ok(SignedIn::new(principal).with_sign_out(format!("{}signout", place.path)))
-                }
+            match self.inner.session(place, &request.headers, browser).await {
+                Some(current) => Ok(SignedIn::new(current.principal)
+                    .with_sign_out(format!("{}signout", place.path))),
                 None => Verdict::sign_in_at(format!("{}signin", place.path)).answer(request),
             }
         })
@@ -772,13 +802,18 @@ async fn sign_out_page(
         Ok(place) => place,
         Err(refused) => return refused,
     };
-    let browser = parts.extensions.get::<Browser>();
-    inner.sign_out(place).page(
-        browser.and_then(|browser| Some((inner.session(place, &parts.headers, browser)?, browser))),
-    )
+    let Some(browser) = parts.extensions.get::<Browser>() else {
+        return inner.sign_out(place).page(None);
+    };
+    let current = inner.session(place, &parts.headers, browser).await;
+    inner
+        .sign_out(place)
+        .page(current.map(|current| (current.principal, browser)))
 }
 
-/// The sign-out form, posted: the session cookie is cleared, and the page says so.
+/// The sign-out form, posted: the session is ended in the flows' store until it would have
+/// expired (so a copy of its cookie, anywhere, opens nothing), its cookie is cleared, and the
+/// page says so.
 async fn sign_out(
     axum::extract::State(inner): axum::extract::State<Arc<Inner>>,
     parts: Parts,
@@ -789,9 +824,29 @@ async fn sign_out(
         Err(refused) => return refused,
     };
     let browser = parts.extensions.get::<Browser>();
-    let signed_in =
-        browser.and_then(|browser| Some((inner.session(place, &parts.headers, browser)?, browser)));
-    inner.sign_out(place).post(&parts, &body, signed_in)
+    let current = match browser {
+        Some(browser) => inner.session(place, &parts.headers, browser).await,
+        None => None,
+    };
+    let ended = current
+        .as_ref()
+        .map(|current| (current.id, current.principal.clone(), current.expires_at));
+    let signed_in = current
+        .zip(browser)
+        .map(|(current, browser)| (current.principal, browser));
+    inner
+        .sign_out(place)
+        .post(&parts, &body, signed_in, || async move {
+            let Some((id, principal, until)) = ended else {
+                return Ok(());
+            };
+            place
+                .flows
+                .store()
+                .end_session(&id, &principal, until, UnixTime::now())
+                .await
+        })
+        .await
 }
 
 fn no_browser() -> Response {

@@ -359,6 +359,100 @@ async fn a_token_session_is_ended_by_its_sign_out_form_only() {
     assert_eq!(get(&alice, &page).await.status, 303, "signed out");
 }
 
+/// A browser whose cookie jar a test can read and fill: [`browser`], with `jar`.
+fn browser_with(jar: &Arc<reqwest::cookie::Jar>) -> reqwest::Client {
+    reqwest::Client::builder()
+        .cookie_provider(Arc::clone(jar))
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap()
+}
+
+/// Every cookie `from` sends to the pages at `base`, copied into `to`: a copy of the browser's
+/// profile (a shared profile; or, on loopback, a server on another port under the same path).
+fn copy_cookies(from: &reqwest::cookie::Jar, to: &reqwest::cookie::Jar, base: &str) {
+    use reqwest::cookie::CookieStore;
+    let url: reqwest::Url = base.parse().unwrap();
+    let sent = from
+        .cookies(&url)
+        .expect("the browser holds cookies for the pages");
+    for pair in sent.to_str().unwrap().split("; ") {
+        to.add_cookie_str(&format!("{pair}; Path=/"), &url);
+    }
+}
+
+/// Issue 42: sign-out ends the session wherever its cookie is. Alice's browser profile is
+/// copied (every cookie: the browser's name and the session) into a second browser, which opens
+/// her page as her; she signs out in the first; the copy is then sent to sign in (303), its
+/// sign-out page says it is not signed in, and a sign-out form it fetched before is refused.
+/// She signs in again in her browser: a new session, which opens.
+#[tokio::test]
+async fn a_session_signed_out_in_one_browser_is_ended_in_a_copy_of_its_cookies() {
+    let site = Site::on_loopback(tokens(), |router| router).await;
+    let page = site.flow_for("alice").await;
+    let path = page.strip_prefix(&site.origin()).unwrap().to_owned();
+    let (hers, copy) = (Arc::default(), Arc::default());
+    let alice = browser_with(&hers);
+    let copied = browser_with(&copy);
+    sign_in(&site, &alice, "alice", "alice-token-0123456789", &path).await;
+    assert_eq!(get(&alice, &page).await.status, 200);
+    copy_cookies(&hers, &copy, &site.base);
+    let opened = get(&copied, &page).await;
+    assert_eq!(
+        opened.status, 200,
+        "the copy is a whole copy: {}",
+        opened.body
+    );
+    let copys_form = get(&copied, &site.url("signout")).await;
+    assert!(
+        copys_form.body.contains("<strong>alice</strong>"),
+        "{}",
+        copys_form.body
+    );
+
+    let sign_out = get(&alice, &site.url("signout")).await;
+    let done = post(
+        &alice,
+        &site.origin(),
+        &site.url("signout"),
+        &[("_csrf", &csrf(&sign_out.body))],
+    )
+    .await;
+    assert_eq!(done.status, 200, "{}", done.body);
+    assert!(done.body.contains("Signed out"), "{}", done.body);
+
+    let refused = get(&copied, &page).await;
+    assert_eq!(
+        refused.status, 303,
+        "the copy is signed out: {}",
+        refused.body
+    );
+    let location = refused.location.as_deref().unwrap_or_default();
+    assert!(location.contains("signin"), "{location}");
+    let not_signed_in = get(&copied, &site.url("signout")).await;
+    assert!(
+        not_signed_in.body.contains("You are not signed in"),
+        "{}",
+        not_signed_in.body
+    );
+    let late = post(
+        &copied,
+        &site.origin(),
+        &site.url("signout"),
+        &[("_csrf", &csrf(&copys_form.body))],
+    )
+    .await;
+    assert_eq!(late.status, 403, "{}", late.body);
+
+    sign_in(&site, &alice, "alice", "alice-token-0123456789", &path).await;
+    assert_eq!(get(&alice, &page).await.status, 200, "a new session opens");
+    assert_eq!(
+        get(&copied, &page).await.status,
+        303,
+        "the old one stays ended"
+    );
+}
+
 #[tokio::test]
 async fn bind_loopback_with_keeps_the_host_check() {
     let site = Site::on_loopback(tokens(), |router| router).await;
