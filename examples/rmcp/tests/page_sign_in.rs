@@ -84,12 +84,21 @@ impl Site {
     /// `identity`'s pages mounted in an app of the server's own (as an HTTP server mounts them
     /// beside rmcp's service), inside the app's `layers`.
     async fn in_app(identity: impl Identity, layers: impl FnOnce(Router) -> Router) -> Site {
+        Site::in_app_with(MemoryFlowStore::new(), identity, layers).await
+    }
+
+    /// As [`in_app`](Site::in_app), the flows kept in `store`.
+    async fn in_app_with(
+        store: MemoryFlowStore,
+        identity: impl Identity,
+        layers: impl FnOnce(Router) -> Router,
+    ) -> Site {
         let listener = tokio::net::TcpListener::bind(("127.0.0.1", 0))
             .await
             .unwrap();
         let port = listener.local_addr().unwrap().port();
         let base = format!("http://localhost:{port}/elicit/");
-        let flows = Flows::new(MemoryFlowStore::new(), &base).unwrap();
+        let flows = Flows::new(store, &base).unwrap();
         let stored = Stored::default();
         let pages = api_key_page(Pages::new(flows.clone(), identity).unwrap(), &stored);
         let app = layers(Router::new().merge(pages.router()));
@@ -451,6 +460,37 @@ async fn a_session_signed_out_in_one_browser_is_ended_in_a_copy_of_its_cookies()
         303,
         "the old one stays ended"
     );
+}
+
+/// A sign-out the flows' store cannot keep (it keeps as many signed-out sessions as it may) is
+/// not taken for done: the page says so (503, "still signed in"), the cookie is not cleared,
+/// and the browser stays signed in, rather than leave copies of a session the person believes
+/// ended.
+#[tokio::test]
+async fn a_sign_out_the_store_cannot_keep_says_so_and_the_browser_stays_signed_in() {
+    let store = MemoryFlowStore::new().with_max_ended_sessions(0);
+    let site = Site::in_app_with(store, tokens(), |router| router).await;
+    let page = site.flow_for("alice").await;
+    let path = page.strip_prefix(&site.origin()).unwrap().to_owned();
+    let alice = browser();
+    sign_in(&site, &alice, "alice", "alice-token-0123456789", &path).await;
+    assert_eq!(get(&alice, &page).await.status, 200);
+    let sign_out = get(&alice, &site.url("signout")).await;
+    let refused = post(
+        &alice,
+        &site.origin(),
+        &site.url("signout"),
+        &[("_csrf", &csrf(&sign_out.body))],
+    )
+    .await;
+    assert_eq!(refused.status, 503, "{}", refused.body);
+    assert!(
+        refused.body.contains("You are still signed in"),
+        "{}",
+        refused.body
+    );
+    assert!(refused.set_cookie.is_empty(), "{:?}", refused.set_cookie);
+    assert_eq!(get(&alice, &page).await.status, 200, "still signed in");
 }
 
 #[tokio::test]
