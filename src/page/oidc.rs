@@ -22,10 +22,11 @@ use serde_json::json;
 
 use super::identity::{IdentifyFuture, Identity, SignedIn};
 use super::respond::{
-    Browser, Cookies, SESSION_COOKIE, SignOut, base_path, origin_of, refusal, refusal_under,
+    Browser, Cookies, OpenSession, SESSION_COOKIE, SignOut, base_path, origin_of, refusal,
+    refusal_under,
 };
 use crate::events::{self, Check};
-use crate::state::{Binding, ParamsDigest, StateId, StateKeys, UnixTime};
+use crate::state::{Binding, ParamsDigest, StateKeys, UnixTime};
 use crate::url_mode::{FlowStore, Flows};
 
 /// A sign-in under way: a sealed cookie holding its `state`, nonce, PKCE verifier, the page to
@@ -231,14 +232,6 @@ struct Session {
     b: String,
 }
 
-/// A session this sign-in sealed for this browser, not signed out: whose, its id (the sealed
-/// cookie's) and when it expires.
-struct Current {
-    principal: String,
-    id: StateId,
-    expires_at: UnixTime,
-}
-
 impl Inner {
     fn binding<'a>(&self, what: &'a str) -> Binding<'a> {
         Binding {
@@ -257,24 +250,16 @@ impl Inner {
     /// `browser`'s session: one this sign-in sealed for that browser, and no other, that was
     /// not signed out (anywhere: the flows' store keeps the sessions signed out until they
     /// would have expired). A store that cannot say is a session not taken.
-    async fn session(&self, headers: &HeaderMap, browser: &Browser) -> Option<Current> {
+    async fn session(&self, headers: &HeaderMap, browser: &Browser) -> Option<OpenSession> {
         let binding = self.binding("elicit/session");
         let now = UnixTime::now();
-        let current = self
+        let opened = self
             .cookies
             .values(headers, SESSION_COOKIE)
             .iter()
             .filter_map(|sealed| self.keys.open::<Session>(sealed, &binding, now).ok())
-            .find(|opened| opened.value().b == browser.digest)
-            .map(|opened| Current {
-                id: opened.id(),
-                expires_at: opened.expires_at(),
-                principal: opened.into_value().p,
-            })?;
-        match self.store.session_ended(&current.id, now).await {
-            Ok(false) => Some(current),
-            Ok(true) | Err(_) => None,
-        }
+            .find(|opened| opened.value().b == browser.digest)?;
+        OpenSession::unless_signed_out(opened, |session| session.p, self.store.as_ref(), now).await
     }
 
     /// The sign-out's form and its post, for this sign-in's session.
@@ -287,6 +272,7 @@ impl Inner {
             method: "elicit/sign-out",
             params_digest: ParamsDigest::of(&json!(self.client.client_id().as_str())),
             ttl: self.session_ttl,
+            store: self.store.as_ref(),
         }
     }
 
@@ -495,23 +481,9 @@ async fn sign_out(
         Some(browser) => inner.session(&parts.headers, browser).await,
         None => None,
     };
-    let ended = current
-        .as_ref()
-        .map(|current| (current.id, current.principal.clone(), current.expires_at));
-    let signed_in = current
-        .zip(browser)
-        .map(|(current, browser)| (current.principal, browser));
-    let store = &inner.store;
     inner
         .sign_out()
-        .post(&parts, &body, signed_in, || async move {
-            let Some((id, principal, until)) = ended else {
-                return Ok(());
-            };
-            store
-                .end_session(&id, &principal, until, UnixTime::now())
-                .await
-        })
+        .post(&parts, &body, current.zip(browser))
         .await
 }
 

@@ -334,6 +334,50 @@ pub(super) struct SignOut<'a> {
     pub(super) params_digest: crate::state::ParamsDigest,
     /// How long the form's token lasts: the session's own time.
     pub(super) ttl: Duration,
+    /// The flows' store, which keeps the sessions signed out until they would have expired.
+    pub(super) store: &'a dyn crate::url_mode::FlowStore,
+}
+
+/// A browser's session that a sign-in ([`TokenSignIn`](super::TokenSignIn),
+/// [`OidcSignIn`](super::OidcSignIn)) sealed, still open: whose, its id (the sealed cookie's own
+/// random id) and when it expires.
+pub(super) struct OpenSession {
+    pub(super) principal: String,
+    pub(super) id: crate::state::StateId,
+    pub(super) expires_at: crate::state::UnixTime,
+}
+
+impl OpenSession {
+    /// The session `opened`, whose principal `principal` reads, unless it was signed out: the
+    /// flows' `store` keeps the sessions signed out, anywhere, until they would have expired.
+    /// A store that cannot say is a session not taken.
+    pub(super) async fn unless_signed_out<S>(
+        opened: crate::state::Opened<S>,
+        principal: impl FnOnce(S) -> String,
+        store: &dyn crate::url_mode::FlowStore,
+        now: crate::state::UnixTime,
+    ) -> Option<Self> {
+        let session = OpenSession {
+            id: opened.id(),
+            expires_at: opened.expires_at(),
+            principal: principal(opened.into_value()),
+        };
+        match store.session_ended(&session.id, now).await {
+            Ok(false) => Some(session),
+            Ok(true) | Err(_) => None,
+        }
+    }
+
+    /// Ends the session in `store`, until it would have expired: what a sign-out posts.
+    async fn end(
+        self,
+        store: &dyn crate::url_mode::FlowStore,
+    ) -> Result<(), crate::url_mode::FlowError> {
+        let now = crate::state::UnixTime::now();
+        store
+            .end_session(&self.id, &self.principal, self.expires_at, now)
+            .await
+    }
 }
 
 /// The form's CSRF field (every page's name for it).
@@ -387,19 +431,16 @@ impl SignOut<'_> {
     }
 
     /// The sign-out form, posted (`body`) by `parts`' browser, `signed_in` as for
-    /// [`page`](SignOut::page): the session is ended in the flows' store by `end` (so that a
-    /// copy of its cookie, anywhere, opens nothing), its cookie is cleared, and the page says
-    /// so. If the store cannot end it, nothing is cleared, and the page says that too.
-    pub(super) async fn post<F>(
+    /// [`page`](SignOut::page): the session is ended in the flows' store until it would have
+    /// expired (so that a copy of its cookie, anywhere, opens nothing), its cookie is cleared,
+    /// and the page says so. If the store cannot end it, nothing is cleared, and the page says
+    /// that too.
+    pub(super) async fn post(
         &self,
         parts: &Parts,
         body: &[u8],
-        signed_in: Option<(String, &Browser)>,
-        end: impl FnOnce() -> F,
-    ) -> Response
-    where
-        F: std::future::Future<Output = Result<(), crate::url_mode::FlowError>>,
-    {
+        signed_in: Option<(OpenSession, &Browser)>,
+    ) -> Response {
         use crate::events::{self, Check};
         if let Err(refused) = same_origin(parts, self.origin) {
             events::page_refused(
@@ -411,7 +452,7 @@ impl SignOut<'_> {
             );
             return refused;
         }
-        let Some((principal, browser)) = signed_in else {
+        let Some((session, browser)) = signed_in else {
             events::page_refused(
                 Check::Identity,
                 None,
@@ -425,6 +466,7 @@ impl SignOut<'_> {
                 "This browser is not signed in to these pages.",
             );
         };
+        let principal = session.principal.clone();
         let submitted =
             serde_urlencoded::from_bytes::<Vec<(String, String)>>(body).unwrap_or_default();
         let token = submitted
@@ -448,7 +490,7 @@ impl SignOut<'_> {
                  signed in.",
             );
         }
-        if end().await.is_err() {
+        if session.end(self.store).await.is_err() {
             events::page_refused(
                 Check::Identity,
                 None,

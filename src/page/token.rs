@@ -22,10 +22,11 @@ use super::html;
 use super::identity::{IdentifyFuture, Identity, SignedIn, Verdict};
 use super::posted;
 use super::respond::{
-    Browser, FormToken, Place, SESSION_COOKIE, SignOut, html_body, refusal, same_origin,
+    Browser, FormToken, OpenSession, Place, SESSION_COOKIE, SignOut, html_body, refusal,
+    same_origin,
 };
 use crate::events::{self, Check};
-use crate::state::{Binding, ParamsDigest, StateId, UnixTime};
+use crate::state::{Binding, ParamsDigest, UnixTime};
 
 /// The forms' field for their CSRF token (the pages' own name for it).
 const CSRF_FIELD: &str = "_csrf";
@@ -355,14 +356,6 @@ fn binding<'a>(place: &Place, what: &'a str, principal: &'a str) -> Binding<'a> 
     }
 }
 
-/// A session these pages sealed for this browser, still held: whose, its id (the sealed
-/// cookie's) and when it expires.
-struct Current {
-    principal: String,
-    id: StateId,
-    expires_at: UnixTime,
-}
-
 impl Inner {
     /// `browser`'s session: one these pages sealed for that browser, whose account still holds
     /// its token, and that was not signed out (anywhere: the flows' store keeps the sessions
@@ -373,24 +366,18 @@ impl Inner {
         place: &Place,
         headers: &HeaderMap,
         browser: &Browser,
-    ) -> Option<Current> {
+    ) -> Option<OpenSession> {
         let binding = binding(place, "elicit/token-session", "");
         let now = UnixTime::now();
-        let current = place
+        let opened = place
             .cookies
             .values(headers, SESSION_COOKIE)
             .iter()
             .filter_map(|sealed| place.keys.open::<Session>(sealed, &binding, now).ok())
-            .find(|opened| opened.value().b == browser.digest && self.still_holds(opened.value()))
-            .map(|opened| Current {
-                id: opened.id(),
-                expires_at: opened.expires_at(),
-                principal: opened.into_value().p,
+            .find(|opened| {
+                opened.value().b == browser.digest && self.still_holds(opened.value())
             })?;
-        match place.flows.store().session_ended(&current.id, now).await {
-            Ok(false) => Some(current),
-            Ok(true) | Err(_) => None,
-        }
+        OpenSession::unless_signed_out(opened, |session| session.p, place.flows.store(), now).await
     }
 
     /// Whether `session`'s account is still there with the token it was signed in with.
@@ -421,6 +408,7 @@ impl Inner {
             method: "elicit/token-sign-out",
             params_digest: ParamsDigest::of(&json!(place.path)),
             ttl: self.session_ttl,
+            store: place.flows.store().as_ref(),
         }
     }
 }
@@ -828,25 +816,8 @@ async fn sign_out(
         Some(browser) => inner.session(place, &parts.headers, browser).await,
         None => None,
     };
-    let ended = current
-        .as_ref()
-        .map(|current| (current.id, current.principal.clone(), current.expires_at));
-    let signed_in = current
-        .zip(browser)
-        .map(|(current, browser)| (current.principal, browser));
-    inner
-        .sign_out(place)
-        .post(&parts, &body, signed_in, || async move {
-            let Some((id, principal, until)) = ended else {
-                return Ok(());
-            };
-            place
-                .flows
-                .store()
-                .end_session(&id, &principal, until, UnixTime::now())
-                .await
-        })
-        .await
+    let signed_in = current.zip(browser);
+    inner.sign_out(place).post(&parts, &body, signed_in).await
 }
 
 fn no_browser() -> Response {
