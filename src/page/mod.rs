@@ -358,6 +358,7 @@ impl Pages {
             origin: self.origin.clone(),
             cookies: cookies.clone(),
             keys: Arc::clone(&self.keys),
+            flows: self.flows.clone(),
         });
         let shared = Arc::new(Shared {
             place,

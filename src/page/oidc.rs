@@ -22,11 +22,12 @@ use serde_json::json;
 
 use super::identity::{IdentifyFuture, Identity, SignedIn};
 use super::respond::{
-    Browser, Cookies, SESSION_COOKIE, SignOut, base_path, origin_of, refusal, refusal_under,
+    Browser, Cookies, OpenSession, SESSION_COOKIE, SignOut, base_path, origin_of, refusal,
+    refusal_under,
 };
 use crate::events::{self, Check};
 use crate::state::{Binding, ParamsDigest, StateKeys, UnixTime};
-use crate::url_mode::Flows;
+use crate::url_mode::{FlowStore, Flows};
 
 /// A sign-in under way: a sealed cookie holding its `state`, nonce, PKCE verifier, the page to
 /// return to and the browser that started it.
@@ -58,7 +59,10 @@ type Client = CoreClient<
 /// it was issued to (the digest of the name the pages' own sealed cookie gives that browser), and
 /// counts in that browser only: copied into another browser, it signs no one in. Every page says
 /// "Signed in as `<sub>`", with a link to `<base>signout`, whose page signs the browser out with
-/// a form (a POST with a CSRF token, from the pages' own origin). Register
+/// a form (a POST with a CSRF token, from the pages' own origin). Signing out ends the session
+/// wherever its cookie is: its id is kept in the flows' store until it would have expired
+/// ([`FlowStore::end_session`](crate::url_mode::FlowStore::end_session), as for
+/// [`TokenSignIn`](super::TokenSignIn)), and every request checks it there. Register
 /// `<base>signin/callback` as the client's redirect URI.
 ///
 /// The OAuth mix-up that [`AuthorizationPage`](super::AuthorizationPage) defends against (RFC 9700
@@ -81,6 +85,8 @@ struct Inner {
     origin: String,
     cookies: Cookies,
     session_ttl: Duration,
+    /// The flows' store, which keeps the sessions signed out before they expired.
+    store: Arc<dyn FlowStore>,
 }
 
 impl fmt::Debug for OidcSignIn {
@@ -165,6 +171,7 @@ impl OidcSignIn {
                 origin: origin_of(flows),
                 cookies: Cookies::of(flows),
                 session_ttl: Duration::from_secs(60 * 60),
+                store: Arc::clone(flows.store()),
             }),
         })
     }
@@ -191,6 +198,7 @@ impl OidcSignIn {
             origin: shared.origin.clone(),
             cookies: shared.cookies.clone(),
             session_ttl: shared.session_ttl,
+            store: Arc::clone(&shared.store),
         });
         let mut inner = inner;
         change(&mut inner);
@@ -239,18 +247,19 @@ impl Inner {
             .unwrap_or_else(|| HeaderValue::from_static(""))
     }
 
-    /// The principal of `browser`'s session: a session this sign-in sealed for that browser, and
-    /// no other.
-    fn session(&self, headers: &HeaderMap, browser: &Browser) -> Option<String> {
+    /// `browser`'s session: one this sign-in sealed for that browser, and no other, that was
+    /// not signed out (anywhere: the flows' store keeps the sessions signed out until they
+    /// would have expired). A store that cannot say is a session not taken.
+    async fn session(&self, headers: &HeaderMap, browser: &Browser) -> Option<OpenSession> {
         let binding = self.binding("elicit/session");
         let now = UnixTime::now();
-        self.cookies
+        let opened = self
+            .cookies
             .values(headers, SESSION_COOKIE)
             .iter()
             .filter_map(|sealed| self.keys.open::<Session>(sealed, &binding, now).ok())
-            .map(|opened| opened.into_value())
-            .find(|session| session.b == browser.digest)
-            .map(|session| session.p)
+            .find(|opened| opened.value().b == browser.digest)?;
+        OpenSession::unless_signed_out(opened, |session| session.p, self.store.as_ref(), now).await
     }
 
     /// The sign-out's form and its post, for this sign-in's session.
@@ -263,6 +272,7 @@ impl Inner {
             method: "elicit/sign-out",
             params_digest: ParamsDigest::of(&json!(self.client.client_id().as_str())),
             ttl: self.session_ttl,
+            store: self.store.as_ref(),
         }
     }
 
@@ -317,8 +327,9 @@ impl Identity for OidcSignIn {
                     "Open the link your MCP client gave you in this browser first.",
                 ));
             };
-            if let Some(principal) = inner.session(&request.headers, browser) {
-                return Ok(SignedIn::new(principal).with_sign_out(format!("{}signout", inner.path)));
+            if let Some(current) = inner.session(&request.headers, browser).await {
+                return Ok(SignedIn::new(current.principal)
+                    .with_sign_out(format!("{}signout", inner.path)));
             }
             // Only a page of ours is returned to after signing in.
             let path = request.uri.path();
@@ -448,22 +459,32 @@ async fn callback(State(inner): State<Arc<Inner>>, parts: Parts) -> Response {
 
 /// The sign-out page every page links to: who is signed in here, and a form that signs them out.
 async fn sign_out_page(State(inner): State<Arc<Inner>>, parts: Parts) -> Response {
-    let browser = parts.extensions.get::<Browser>();
+    let Some(browser) = parts.extensions.get::<Browser>() else {
+        return inner.sign_out().page(None);
+    };
+    let current = inner.session(&parts.headers, browser).await;
     inner
         .sign_out()
-        .page(browser.and_then(|browser| Some((inner.session(&parts.headers, browser)?, browser))))
+        .page(current.map(|current| (current.principal, browser)))
 }
 
-/// The sign-out form, posted: the session cookie is cleared, and the page says so.
+/// The sign-out form, posted: the session is ended in the flows' store until it would have
+/// expired (so a copy of its cookie, anywhere, opens nothing), its cookie is cleared, and the
+/// page says so.
 async fn sign_out(
     State(inner): State<Arc<Inner>>,
     parts: Parts,
     body: axum::body::Bytes,
 ) -> Response {
     let browser = parts.extensions.get::<Browser>();
-    let signed_in =
-        browser.and_then(|browser| Some((inner.session(&parts.headers, browser)?, browser)));
-    inner.sign_out().post(&parts, &body, signed_in)
+    let current = match browser {
+        Some(browser) => inner.session(&parts.headers, browser).await,
+        None => None,
+    };
+    inner
+        .sign_out()
+        .post(&parts, &body, current.zip(browser))
+        .await
 }
 
 /// The sign-in's refusal when the server cannot sign in now, under the pages' base path `base`.

@@ -206,7 +206,7 @@ pub(super) struct Browser {
 }
 
 /// Where the pages are, for an identity's own routes and check ([`TokenSignIn`](super::TokenSignIn)):
-/// their path, origin, cookies and sealing keys. Put in every request's extensions by the pages
+/// their path, origin, cookies, sealing keys and flows. Put in every request's extensions by the pages
 /// before any handler runs, so an identity made before the pages' flows needs none of it.
 #[derive(Debug, Clone)]
 pub(super) struct Place {
@@ -216,6 +216,8 @@ pub(super) struct Place {
     pub(super) origin: String,
     pub(super) cookies: Cookies,
     pub(super) keys: std::sync::Arc<crate::state::StateKeys>,
+    /// The flows, whose store keeps the sessions signed out before they expired.
+    pub(super) flows: crate::url_mode::Flows,
 }
 
 /// A submission from the pages' own origin: `Origin` when the browser names one (every current
@@ -332,6 +334,50 @@ pub(super) struct SignOut<'a> {
     pub(super) params_digest: crate::state::ParamsDigest,
     /// How long the form's token lasts: the session's own time.
     pub(super) ttl: Duration,
+    /// The flows' store, which keeps the sessions signed out until they would have expired.
+    pub(super) store: &'a dyn crate::url_mode::FlowStore,
+}
+
+/// A browser's session that a sign-in ([`TokenSignIn`](super::TokenSignIn),
+/// [`OidcSignIn`](super::OidcSignIn)) sealed, still open: whose, its id (the sealed cookie's own
+/// random id) and when it expires.
+pub(super) struct OpenSession {
+    pub(super) principal: String,
+    pub(super) id: crate::state::StateId,
+    pub(super) expires_at: crate::state::UnixTime,
+}
+
+impl OpenSession {
+    /// The session `opened`, whose principal `principal` reads, unless it was signed out: the
+    /// flows' `store` keeps the sessions signed out, anywhere, until they would have expired.
+    /// A store that cannot say is a session not taken.
+    pub(super) async fn unless_signed_out<S>(
+        opened: crate::state::Opened<S>,
+        principal: impl FnOnce(S) -> String,
+        store: &dyn crate::url_mode::FlowStore,
+        now: crate::state::UnixTime,
+    ) -> Option<Self> {
+        let session = OpenSession {
+            id: opened.id(),
+            expires_at: opened.expires_at(),
+            principal: principal(opened.into_value()),
+        };
+        match store.session_ended(&session.id, now).await {
+            Ok(false) => Some(session),
+            Ok(true) | Err(_) => None,
+        }
+    }
+
+    /// Ends the session in `store`, until it would have expired: what a sign-out posts.
+    async fn end(
+        self,
+        store: &dyn crate::url_mode::FlowStore,
+    ) -> Result<(), crate::url_mode::FlowError> {
+        let now = crate::state::UnixTime::now();
+        store
+            .end_session(&self.id, &self.principal, self.expires_at, now)
+            .await
+    }
 }
 
 /// The form's CSRF field (every page's name for it).
@@ -385,12 +431,15 @@ impl SignOut<'_> {
     }
 
     /// The sign-out form, posted (`body`) by `parts`' browser, `signed_in` as for
-    /// [`page`](SignOut::page): the session cookie is cleared, and the page says so.
-    pub(super) fn post(
+    /// [`page`](SignOut::page): the session is ended in the flows' store until it would have
+    /// expired (so that a copy of its cookie, anywhere, opens nothing), its cookie is cleared,
+    /// and the page says so. If the store cannot end it, nothing is cleared, and the page says
+    /// that too.
+    pub(super) async fn post(
         &self,
         parts: &Parts,
         body: &[u8],
-        signed_in: Option<(String, &Browser)>,
+        signed_in: Option<(OpenSession, &Browser)>,
     ) -> Response {
         use crate::events::{self, Check};
         if let Err(refused) = same_origin(parts, self.origin) {
@@ -403,7 +452,7 @@ impl SignOut<'_> {
             );
             return refused;
         }
-        let Some((principal, browser)) = signed_in else {
+        let Some((session, browser)) = signed_in else {
             events::page_refused(
                 Check::Identity,
                 None,
@@ -417,6 +466,7 @@ impl SignOut<'_> {
                 "This browser is not signed in to these pages.",
             );
         };
+        let principal = session.principal.clone();
         let submitted =
             serde_urlencoded::from_bytes::<Vec<(String, String)>>(body).unwrap_or_default();
         let token = submitted
@@ -438,6 +488,24 @@ impl SignOut<'_> {
                 "This form was not sent from its page",
                 "The sign-out form's token does not match this browser's session. You are still \
                  signed in.",
+            );
+        }
+        if session.end(self.store).await.is_err() {
+            events::page_refused(
+                Check::Identity,
+                None,
+                None,
+                Some(&principal),
+                "a sign-out the flows' store could not record",
+            );
+            html::signed_in(&principal, Some(&format!("{}signout", self.path)));
+            return refusal_under(
+                self.path,
+                StatusCode::SERVICE_UNAVAILABLE,
+                "You could not be signed out",
+                "The server could not end this session everywhere (its store is unreachable, or \
+                 keeps as many signed-out sessions as it may). You are still signed in: try \
+                 again later.",
             );
         }
         html::signed_out();

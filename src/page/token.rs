@@ -22,7 +22,8 @@ use super::html;
 use super::identity::{IdentifyFuture, Identity, SignedIn, Verdict};
 use super::posted;
 use super::respond::{
-    Browser, FormToken, Place, SESSION_COOKIE, SignOut, html_body, refusal, same_origin,
+    Browser, FormToken, OpenSession, Place, SESSION_COOKIE, SignOut, html_body, refusal,
+    same_origin,
 };
 use crate::events::{self, Check};
 use crate::state::{Binding, ParamsDigest, UnixTime};
@@ -81,7 +82,15 @@ const MAX_BODY_BYTES: usize = 16 * 1024;
 ///   characters without spaces or `:` (an email address fits): no look-alike letters, no
 ///   invisible or control characters ([`new`](Self::new)).
 /// - **Sign-out**: every page links to `<base>signout`, whose form (a POST with its own CSRF
-///   token, from the pages' origin) clears the session.
+///   token, from the pages' origin) ends the session wherever its cookie is: the session's id
+///   (the sealed cookie's own random id) is kept in the flows' store
+///   ([`FlowStore::end_session`](crate::url_mode::FlowStore::end_session)) until the session
+///   would have expired, and every request checks it there, so a copy of the cookie (a shared
+///   profile; on loopback, any server on another port under the same path) opens nothing after
+///   the person signed out; with a [`RedisFlowStore`](crate::url_mode::RedisFlowStore), neither
+///   on another replica nor after a restart. The store bounds what it keeps (64 per principal;
+///   the memory store 65,536 in all): over that, the sign-out says it could not sign out and
+///   the browser stays signed in. A store that cannot be read signs no one in.
 ///
 /// A page opened without a session redirects (303) to `<base>signin?next=<page>`.
 ///
@@ -89,7 +98,12 @@ const MAX_BODY_BYTES: usize = 16 * 1024;
 /// use mcp_elicit::page::TokenSignIn;
 ///
 /// // A file of `principal:token` lines.
-/// let accounts = TokenSignIn::from_lines("alice:s3cret-token-of-alice\nbob:another-token\n")?;
+/// let accounts = TokenSignIn::from_lines(
+///     "alice:s3cret-token-of-alice\nbob:bX9v2kQ7rT4mW8zL1pN6\n",
+/// )?;
+/// // A short token is refused, naming its line and how to make a good one.
+/// let weak = TokenSignIn::from_lines("alice:s3cret-token-of-alice\nbob:hunter2\n");
+/// assert!(weak.unwrap_err().to_string().contains("line 2: the token is shorter than 16"));
 /// # Ok::<(), mcp_elicit::page::PageError>(())
 /// ```
 #[derive(Clone)]
@@ -121,6 +135,12 @@ impl TokenSignIn {
     /// The longest principal, in characters (an email address is at most 254).
     pub const MAX_PRINCIPAL_LEN: usize = 256;
 
+    /// The shortest token, in characters (not bytes): sixteen. A session cookie seals a few
+    /// bytes of a digest of the token's digest, so whoever holds the pages' keys could guess a
+    /// short token offline, at no cost to the sign-in's bounds. Make each token random, such as
+    /// the output of `openssl rand -base64 24` (32 characters, 192 bits).
+    pub const MIN_TOKEN_LEN: usize = 16;
+
     /// How many sign-ins may fail for one name (whether or not an account has it) before that
     /// name is refused: five. After that, one more every
     /// [`NAME_FAILURE_FORGIVEN_EVERY`](Self::NAME_FAILURE_FORGIVEN_EVERY).
@@ -148,8 +168,13 @@ impl TokenSignIn {
     /// spaces: two accounts that read the same are two names here.
     ///
     /// # Errors
+    /// Each token must be at least [`MIN_TOKEN_LEN`](Self::MIN_TOKEN_LEN) (16) characters:
+    /// `openssl rand -base64 24` makes a good one.
+    ///
+    /// # Errors
     /// [`PageError::Accounts`] naming the account (its place, from 1) and the rule: a principal
-    /// outside the rule above, an empty token, a principal given twice. Nothing is built then.
+    /// outside the rule above, an empty token, a token shorter than 16 characters, a principal
+    /// given twice. Nothing is built then.
     pub fn new(
         accounts: impl IntoIterator<Item = (String, SecretString)>,
     ) -> Result<Self, PageError> {
@@ -181,12 +206,12 @@ impl TokenSignIn {
     /// trimmed); blank lines and lines starting with `#` are skipped.
     ///
     /// Each principal follows [`new`](TokenSignIn::new)'s rule: printable ASCII, no spaces, no
-    /// `:`.
+    /// `:`; each token is at least [`MIN_TOKEN_LEN`](Self::MIN_TOKEN_LEN) (16) characters.
     ///
     /// # Errors
     /// [`PageError::AccountLine`] naming the line (from 1) and the rule: a line without `:`, a
-    /// principal outside [`new`](TokenSignIn::new)'s rule, an empty token, a principal given
-    /// twice. Every line is checked before anything is built.
+    /// principal outside [`new`](TokenSignIn::new)'s rule, an empty token, a token shorter than
+    /// 16 characters, a principal given twice. Every line is checked before anything is built.
     pub fn from_lines(text: &str) -> Result<Self, PageError> {
         let mut accounts = Vec::new();
         for (at, line) in text.lines().enumerate() {
@@ -265,7 +290,8 @@ fn digest(token: &str) -> [u8; 32] {
 }
 
 /// The rules of an account: its principal (1 to [`TokenSignIn::MAX_PRINCIPAL_LEN`] printable
-/// ASCII characters, no space, no `:`) and its token (not empty).
+/// ASCII characters, no space, no `:`) and its token (at least
+/// [`TokenSignIn::MIN_TOKEN_LEN`] characters).
 fn account_rule(principal: &str, token: &SecretString) -> Result<(), &'static str> {
     if principal.is_empty() {
         return Err("the principal is empty");
@@ -287,6 +313,12 @@ fn account_rule(principal: &str, token: &SecretString) -> Result<(), &'static st
     }
     if token.expose_secret().is_empty() {
         return Err("the token is empty");
+    }
+    if token.expose_secret().chars().count() < TokenSignIn::MIN_TOKEN_LEN {
+        return Err(
+            "the token is shorter than 16 characters: give each account a long random token, \
+             such as the output of `openssl rand -base64 24`",
+        );
     }
     Ok(())
 }
@@ -325,18 +357,27 @@ fn binding<'a>(place: &Place, what: &'a str, principal: &'a str) -> Binding<'a> 
 }
 
 impl Inner {
-    /// The principal of `browser`'s session: a session these pages sealed for that browser.
-    fn session(&self, place: &Place, headers: &HeaderMap, browser: &Browser) -> Option<String> {
+    /// `browser`'s session: one these pages sealed for that browser, whose account still holds
+    /// its token, and that was not signed out (anywhere: the flows' store keeps the sessions
+    /// signed out until they would have expired). A store that cannot say is a session not
+    /// taken.
+    async fn session(
+        &self,
+        place: &Place,
+        headers: &HeaderMap,
+        browser: &Browser,
+    ) -> Option<OpenSession> {
         let binding = binding(place, "elicit/token-session", "");
         let now = UnixTime::now();
-        place
+        let opened = place
             .cookies
             .values(headers, SESSION_COOKIE)
             .iter()
             .filter_map(|sealed| place.keys.open::<Session>(sealed, &binding, now).ok())
-            .map(|opened| opened.into_value())
-            .find(|session| session.b == browser.digest && self.still_holds(session))
-            .map(|session| session.p)
+            .find(|opened| {
+                opened.value().b == browser.digest && self.still_holds(opened.value())
+            })?;
+        OpenSession::unless_signed_out(opened, |session| session.p, place.flows.store(), now).await
     }
 
     /// Whether `session`'s account is still there with the token it was signed in with.
@@ -367,6 +408,7 @@ impl Inner {
             method: "elicit/token-sign-out",
             params_digest: ParamsDigest::of(&json!(place.path)),
             ttl: self.session_ttl,
+            store: place.flows.store().as_ref(),
         }
     }
 }
@@ -515,10 +557,9 @@ impl Identity for TokenSignIn {
                     "Open the link your MCP client gave you in this browser first.",
                 ));
             };
-            match self.inner.session(place, &request.headers, browser) {
-                Some(principal) => {
-                    Ok(SignedIn::new(principal).with_sign_out(format!("{}signout", place.path)))
-                }
+            match self.inner.session(place, &request.headers, browser).await {
+                Some(current) => Ok(SignedIn::new(current.principal)
+                    .with_sign_out(format!("{}signout", place.path))),
                 None => Verdict::sign_in_at(format!("{}signin", place.path)).answer(request),
             }
         })
@@ -749,13 +790,18 @@ async fn sign_out_page(
         Ok(place) => place,
         Err(refused) => return refused,
     };
-    let browser = parts.extensions.get::<Browser>();
-    inner.sign_out(place).page(
-        browser.and_then(|browser| Some((inner.session(place, &parts.headers, browser)?, browser))),
-    )
+    let Some(browser) = parts.extensions.get::<Browser>() else {
+        return inner.sign_out(place).page(None);
+    };
+    let current = inner.session(place, &parts.headers, browser).await;
+    inner
+        .sign_out(place)
+        .page(current.map(|current| (current.principal, browser)))
 }
 
-/// The sign-out form, posted: the session cookie is cleared, and the page says so.
+/// The sign-out form, posted: the session is ended in the flows' store until it would have
+/// expired (so a copy of its cookie, anywhere, opens nothing), its cookie is cleared, and the
+/// page says so.
 async fn sign_out(
     axum::extract::State(inner): axum::extract::State<Arc<Inner>>,
     parts: Parts,
@@ -766,9 +812,12 @@ async fn sign_out(
         Err(refused) => return refused,
     };
     let browser = parts.extensions.get::<Browser>();
-    let signed_in =
-        browser.and_then(|browser| Some((inner.session(place, &parts.headers, browser)?, browser)));
-    inner.sign_out(place).post(&parts, &body, signed_in)
+    let current = match browser {
+        Some(browser) => inner.session(place, &parts.headers, browser).await,
+        None => None,
+    };
+    let signed_in = current.zip(browser);
+    inner.sign_out(place).post(&parts, &body, signed_in).await
 }
 
 fn no_browser() -> Response {

@@ -287,6 +287,7 @@ impl Asker {
         request_state: Option<&str>,
         context: &RequestContext<RoleServer>,
     ) -> Result<Self, ErrorData> {
+        asking.refuse_unbound_sessions(context)?;
         // Read as JSON once, for what the client can be asked and, on 2026-07-28, what it
         // declared.
         let capabilities = capabilities_json(context.client_capabilities().as_ref());

@@ -439,6 +439,34 @@ impl AskConfig {
         &self.rounds
     }
 
+    /// Refuses to ask on a request served by an `AskingHttpService` built with
+    /// [`SessionBinding::Unbound`](super::SessionBinding::Unbound) when this configuration names
+    /// its users per request: on such a session another user could answer (before 2026-07-28 an
+    /// answer is a response posted to the session). Checked before anything is asked, a form
+    /// before 2026-07-28 included, which needs no principal of its own.
+    pub(super) fn refuse_unbound_sessions(
+        &self,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        #[cfg(feature = "http")]
+        if !matches!(self.principal, Principal::Single(_))
+            && request_extension::<super::session::ServedUnbound>(context).is_some()
+        {
+            tracing::error!(
+                target: crate::events::SESSION,
+                check = "identity",
+                "a question refused: this AskConfig names its users per request, and its \
+                 AskingHttpService was built with SessionBinding::Unbound, so another user \
+                 holding the session's id could answer; build it with SessionBinding::BoundTo \
+                 the same HttpPrincipal"
+            );
+            return Err(per_user_on_unbound_sessions());
+        }
+        #[cfg(not(feature = "http"))]
+        let _ = context;
+        Ok(())
+    }
+
     pub(super) fn principal_of(
         &self,
         context: &RequestContext<RoleServer>,
@@ -452,6 +480,20 @@ impl AskConfig {
             }
         }
     }
+}
+
+/// The refusal of a question asked by an `AskConfig` that names users per request, on a request
+/// an `AskingHttpService` with [`SessionBinding::Unbound`](super::SessionBinding::Unbound) served.
+#[cfg(feature = "http")]
+fn per_user_on_unbound_sessions() -> ErrorData {
+    ErrorData::internal_error(
+        "this server names its users per request (`AskConfig::per_http_user` or `per_user`), \
+         and its `AskingHttpService` was built with `SessionBinding::Unbound`, whose sessions \
+         bind nothing: another user holding this session's id could answer this user's \
+         question, so nothing is asked. Build the service with `SessionBinding::BoundTo` the \
+         same `HttpPrincipal` (or, for a server one user reaches, use `AskConfig::single_user`)",
+        None,
+    )
 }
 
 fn no_principal() -> ErrorData {

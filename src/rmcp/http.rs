@@ -20,7 +20,7 @@ use serde_json::Value;
 
 use super::convert;
 use super::handler::AskingHandler;
-use super::session::{Admitted, BindingSessionManager, Bindings, SessionBinding};
+use super::session::{Admitted, BindingSessionManager, Bindings, ServedUnbound, SessionBinding};
 
 /// The response every streamable HTTP service gives: rmcp's.
 pub type HttpResponse = Response<BoxBody<Bytes, Infallible>>;
@@ -119,6 +119,9 @@ where
 
     fn call(&mut self, request: Request<B>) -> Self::Future {
         let Some(bindings) = &self.sessions.bindings else {
+            // Marked, so that an `AskConfig` naming users per request refuses to ask here.
+            let mut request = request;
+            request.extensions_mut().insert(ServedUnbound);
             let response = self.inner.call(request);
             return Box::pin(
                 async move { Ok(without_empty_elicitation_ids(response.await?).await) },

@@ -62,9 +62,20 @@ pub enum SessionBinding {
     /// it. Only for a server without authentication that one user reaches (a local server on
     /// loopback, a conformance suite), whose [`AskConfig`](super::AskConfig) is
     /// [`single_user`](super::AskConfig::single_user): every request is that user's. Not for a
-    /// server several people reach: one of them could answer another's question.
+    /// server several people reach: one of them could answer another's question. So an
+    /// `AskConfig` that names its users per request
+    /// ([`per_http_user`](super::AskConfig::per_http_user), [`per_user`](super::AskConfig::per_user))
+    /// asks nothing on a request this service serves unbound: the call is refused (`-32603`,
+    /// naming `SessionBinding::BoundTo`, and an `error` log line), before any question goes out.
     Unbound,
 }
+
+/// The mark an `AskingHttpService` built with [`SessionBinding::Unbound`] leaves on each HTTP
+/// request it serves (rmcp keeps the request's parts, this mark with them, in each MCP request's
+/// extensions): an [`AskConfig`](super::AskConfig) that names its users per request refuses to
+/// ask on such a request, since any holder of the session's id could answer.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct ServedUnbound;
 
 /// The principal each live session was opened by.
 pub(super) struct Bindings {

@@ -337,14 +337,22 @@ async fn authenticate(
 async fn listening(
     sessions: rmcp::transport::streamable_http_server::session::local::LocalSessionManager,
 ) -> (std::net::SocketAddr, AskingHttpService<Server>) {
-    let principal = subject();
+    listening_bound_as(sessions, SessionBinding::BoundTo(subject())).await
+}
+
+/// As [`listening`], the sessions bound as `binding` says (the `AskConfig` still names each
+/// request's user with [`subject`]).
+async fn listening_bound_as(
+    sessions: rmcp::transport::streamable_http_server::session::local::LocalSessionManager,
+    binding: SessionBinding,
+) -> (std::net::SocketAddr, AskingHttpService<Server>) {
     let server = Server {
-        asking: AskConfig::per_http_user(Rounds::generate().unwrap(), principal.clone()),
+        asking: AskConfig::per_http_user(Rounds::generate().unwrap(), subject()),
     };
     let service = AskingHttpService::with_session_manager(
         move || Ok(server.clone()),
         std::sync::Arc::new(sessions),
-        SessionBinding::BoundTo(principal),
+        binding,
         StreamableHttpServerConfig::default(),
     );
     let app = axum::Router::new()
@@ -691,5 +699,42 @@ async fn a_binding_is_forgotten_when_its_session_ends() {
             "bob's binding outlived his session"
         );
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+}
+
+/// Issue 42: `AskConfig::per_http_user` inside, `SessionBinding::Unbound` on the service (a
+/// multi-user server that unbound its sessions by configuration). Bob could answer on alice's
+/// session; so nothing is asked: alice's `drop_table` is refused (`-32603`) before any
+/// `elicitation/create` goes out, naming the binding to use instead: there is no question for
+/// bob to answer.
+#[tokio::test]
+async fn per_user_asking_on_unbound_sessions_is_refused_before_anything_is_asked() {
+    let (address, _service) = listening_bound_as(Default::default(), SessionBinding::Unbound).await;
+    let session = open_session(address, ALICE).await;
+    let drop_customers = json!({
+        "jsonrpc": "2.0", "id": 1, "method": "tools/call",
+        "params": {"name": "drop_table", "arguments": {"table": "customers"}},
+    });
+    let mut call = send(
+        address,
+        http::Method::POST,
+        Some(ALICE),
+        Some(&session),
+        Some(&drop_customers),
+    )
+    .await;
+    assert_eq!(call.status, http::StatusCode::OK);
+    let first = call.message().await;
+    assert_ne!(first["method"], "elicitation/create", "{first}");
+    assert_eq!(first["id"], 1, "{first}");
+    assert_eq!(first["error"]["code"], -32603, "{first}");
+    let said = first["error"]["message"].as_str().unwrap_or_default();
+    for needed in [
+        "SessionBinding::Unbound",
+        "SessionBinding::BoundTo",
+        "AskConfig::single_user",
+        "another user",
+    ] {
+        assert!(said.contains(needed), "{needed}: {said}");
     }
 }

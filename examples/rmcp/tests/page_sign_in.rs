@@ -84,12 +84,21 @@ impl Site {
     /// `identity`'s pages mounted in an app of the server's own (as an HTTP server mounts them
     /// beside rmcp's service), inside the app's `layers`.
     async fn in_app(identity: impl Identity, layers: impl FnOnce(Router) -> Router) -> Site {
+        Site::in_app_with(MemoryFlowStore::new(), identity, layers).await
+    }
+
+    /// As [`in_app`](Site::in_app), the flows kept in `store`.
+    async fn in_app_with(
+        store: MemoryFlowStore,
+        identity: impl Identity,
+        layers: impl FnOnce(Router) -> Router,
+    ) -> Site {
         let listener = tokio::net::TcpListener::bind(("127.0.0.1", 0))
             .await
             .unwrap();
         let port = listener.local_addr().unwrap().port();
         let base = format!("http://localhost:{port}/elicit/");
-        let flows = Flows::new(MemoryFlowStore::new(), &base).unwrap();
+        let flows = Flows::new(store, &base).unwrap();
         let stored = Stored::default();
         let pages = api_key_page(Pages::new(flows.clone(), identity).unwrap(), &stored);
         let app = layers(Router::new().merge(pages.router()));
@@ -359,6 +368,131 @@ async fn a_token_session_is_ended_by_its_sign_out_form_only() {
     assert_eq!(get(&alice, &page).await.status, 303, "signed out");
 }
 
+/// A browser whose cookie jar a test can read and fill: [`browser`], with `jar`.
+fn browser_with(jar: &Arc<reqwest::cookie::Jar>) -> reqwest::Client {
+    reqwest::Client::builder()
+        .cookie_provider(Arc::clone(jar))
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap()
+}
+
+/// Every cookie `from` sends to the pages at `base`, copied into `to`: a copy of the browser's
+/// profile (a shared profile; or, on loopback, a server on another port under the same path).
+fn copy_cookies(from: &reqwest::cookie::Jar, to: &reqwest::cookie::Jar, base: &str) {
+    use reqwest::cookie::CookieStore;
+    let url: reqwest::Url = base.parse().unwrap();
+    let sent = from
+        .cookies(&url)
+        .expect("the browser holds cookies for the pages");
+    for pair in sent.to_str().unwrap().split("; ") {
+        to.add_cookie_str(&format!("{pair}; Path=/"), &url);
+    }
+}
+
+/// Issue 42: sign-out ends the session wherever its cookie is. Alice's browser profile is
+/// copied (every cookie: the browser's name and the session) into a second browser, which opens
+/// her page as her; she signs out in the first; the copy is then sent to sign in (303), its
+/// sign-out page says it is not signed in, and a sign-out form it fetched before is refused.
+/// She signs in again in her browser: a new session, which opens.
+#[tokio::test]
+async fn a_session_signed_out_in_one_browser_is_ended_in_a_copy_of_its_cookies() {
+    let site = Site::on_loopback(tokens(), |router| router).await;
+    let page = site.flow_for("alice").await;
+    let path = page.strip_prefix(&site.origin()).unwrap().to_owned();
+    let (hers, copy) = (Arc::default(), Arc::default());
+    let alice = browser_with(&hers);
+    let copied = browser_with(&copy);
+    sign_in(&site, &alice, "alice", "alice-token-0123456789", &path).await;
+    assert_eq!(get(&alice, &page).await.status, 200);
+    copy_cookies(&hers, &copy, &site.base);
+    let opened = get(&copied, &page).await;
+    assert_eq!(
+        opened.status, 200,
+        "the copy is a whole copy: {}",
+        opened.body
+    );
+    let copys_form = get(&copied, &site.url("signout")).await;
+    assert!(
+        copys_form.body.contains("<strong>alice</strong>"),
+        "{}",
+        copys_form.body
+    );
+
+    let sign_out = get(&alice, &site.url("signout")).await;
+    let done = post(
+        &alice,
+        &site.origin(),
+        &site.url("signout"),
+        &[("_csrf", &csrf(&sign_out.body))],
+    )
+    .await;
+    assert_eq!(done.status, 200, "{}", done.body);
+    assert!(done.body.contains("Signed out"), "{}", done.body);
+
+    let refused = get(&copied, &page).await;
+    assert_eq!(
+        refused.status, 303,
+        "the copy is signed out: {}",
+        refused.body
+    );
+    let location = refused.location.as_deref().unwrap_or_default();
+    assert!(location.contains("signin"), "{location}");
+    let not_signed_in = get(&copied, &site.url("signout")).await;
+    assert!(
+        not_signed_in.body.contains("You are not signed in"),
+        "{}",
+        not_signed_in.body
+    );
+    let late = post(
+        &copied,
+        &site.origin(),
+        &site.url("signout"),
+        &[("_csrf", &csrf(&copys_form.body))],
+    )
+    .await;
+    assert_eq!(late.status, 403, "{}", late.body);
+
+    sign_in(&site, &alice, "alice", "alice-token-0123456789", &path).await;
+    assert_eq!(get(&alice, &page).await.status, 200, "a new session opens");
+    assert_eq!(
+        get(&copied, &page).await.status,
+        303,
+        "the old one stays ended"
+    );
+}
+
+/// A sign-out the flows' store cannot keep (it keeps as many signed-out sessions as it may) is
+/// not taken for done: the page says so (503, "still signed in"), the cookie is not cleared,
+/// and the browser stays signed in, rather than leave copies of a session the person believes
+/// ended.
+#[tokio::test]
+async fn a_sign_out_the_store_cannot_keep_says_so_and_the_browser_stays_signed_in() {
+    let store = MemoryFlowStore::new().with_max_ended_sessions(0);
+    let site = Site::in_app_with(store, tokens(), |router| router).await;
+    let page = site.flow_for("alice").await;
+    let path = page.strip_prefix(&site.origin()).unwrap().to_owned();
+    let alice = browser();
+    sign_in(&site, &alice, "alice", "alice-token-0123456789", &path).await;
+    assert_eq!(get(&alice, &page).await.status, 200);
+    let sign_out = get(&alice, &site.url("signout")).await;
+    let refused = post(
+        &alice,
+        &site.origin(),
+        &site.url("signout"),
+        &[("_csrf", &csrf(&sign_out.body))],
+    )
+    .await;
+    assert_eq!(refused.status, 503, "{}", refused.body);
+    assert!(
+        refused.body.contains("You are still signed in"),
+        "{}",
+        refused.body
+    );
+    assert!(refused.set_cookie.is_empty(), "{:?}", refused.set_cookie);
+    assert_eq!(get(&alice, &page).await.status, 200, "still signed in");
+}
+
 #[tokio::test]
 async fn bind_loopback_with_keeps_the_host_check() {
     let site = Site::on_loopback(tokens(), |router| router).await;
@@ -598,11 +732,17 @@ async fn an_identity_naming_the_empty_principal_is_refused() {
 #[test]
 fn a_bad_accounts_file_is_refused_naming_the_line_and_the_rule() {
     for (text, expected) in [
-        ("alice:a\nbob", "line 2: the line is not `principal:token`"),
-        ("alice:a\n:b", "line 2: the principal is empty"),
+        (
+            "alice:alice-token-0123456789\nbob",
+            "line 2: the line is not `principal:token`",
+        ),
+        (
+            "alice:alice-token-0123456789\n:bob-token-9876543210",
+            "line 2: the principal is empty",
+        ),
         ("\nalice:", "line 2: the token is empty"),
         (
-            "alice:a\n# comment\nalice:b",
+            "alice:alice-token-0123456789\n# comment\nalice:alice-token-9876543210",
             "line 3: the principal is given twice",
         ),
     ] {
@@ -641,7 +781,7 @@ fn account_names_are_printable_ascii_without_spaces_or_colons() {
         ("al\u{a0}ice", not_ascii),   // a no-break space
         ("al ice", "the principal has a space"),
     ] {
-        let text = format!("bob:bob-token\n{name}:alice-token\n");
+        let text = format!("bob:bob-token-9876543210\n{name}:alice-token-0123456789\n");
         let error = TokenSignIn::from_lines(&text).unwrap_err();
         let said = error.to_string();
         assert!(said.contains("line 2: "), "{name:?}: {said}");
@@ -651,32 +791,93 @@ fn account_names_are_printable_ascii_without_spaces_or_colons() {
             "{error:?}"
         );
         let error = TokenSignIn::new([
-            ("bob".to_owned(), SecretString::from("bob-token")),
-            (name.to_owned(), SecretString::from("alice-token")),
+            ("bob".to_owned(), SecretString::from("bob-token-9876543210")),
+            (
+                name.to_owned(),
+                SecretString::from("alice-token-0123456789"),
+            ),
         ])
         .unwrap_err();
         assert!(error.to_string().contains("account 2: "), "{error}");
         assert!(error.to_string().contains(rule), "{name:?}: {error}");
     }
-    let error = TokenSignIn::new([("al:ice".to_owned(), SecretString::from("t"))]).unwrap_err();
+    let error = TokenSignIn::new([(
+        "al:ice".to_owned(),
+        SecretString::from("alice-token-0123456789"),
+    )])
+    .unwrap_err();
     assert!(
         error
             .to_string()
             .contains("account 1: the principal has `:`"),
         "{error}"
     );
-    let long = format!("{}:t", "a".repeat(TokenSignIn::MAX_PRINCIPAL_LEN + 1));
+    let long = format!(
+        "{}:alice-token-0123456789",
+        "a".repeat(TokenSignIn::MAX_PRINCIPAL_LEN + 1)
+    );
     let error = TokenSignIn::from_lines(&long).unwrap_err();
     assert!(error.to_string().contains("longer than 256"), "{error}");
-    let longest = format!("{}:t", "a".repeat(TokenSignIn::MAX_PRINCIPAL_LEN));
+    let longest = format!(
+        "{}:alice-token-0123456789",
+        "a".repeat(TokenSignIn::MAX_PRINCIPAL_LEN)
+    );
     TokenSignIn::from_lines(&longest).unwrap();
-    let accounts = TokenSignIn::from_lines("alice.smith+ops@example.com:t\nops-bot_2:u\n").unwrap();
+    let accounts = TokenSignIn::from_lines(
+        "alice.smith+ops@example.com:alice-token-0123456789\nops-bot_2:bot-token-9876543210\n",
+    )
+    .unwrap();
     assert!(accounts.has_account("ops-bot_2"));
     assert!(
         !accounts.has_account("ops-bot"),
         "a prefix is not an account"
     );
     assert!(!accounts.has_account("carol"));
+}
+
+/// A short token could be guessed offline by whoever holds the pages' keys: a token under 16
+/// characters (counted as characters, not bytes) is refused wherever accounts are read, naming
+/// the line (or the account) and how to make a good one; sixteen characters pass.
+#[test]
+fn a_token_shorter_than_sixteen_characters_is_refused_naming_the_line() {
+    let fifteen = "abcdefghijklmno";
+    // Fifteen characters, 30 bytes: counted as characters.
+    let fifteen_wide = "\u{e9}".repeat(15);
+    for short in ["t", "hunter2", fifteen, &fifteen_wide] {
+        let text = format!("# accounts\nalice:alice-token-0123456789\nbob:{short}\n");
+        let error = TokenSignIn::from_lines(&text).unwrap_err();
+        assert!(
+            matches!(error, PageError::AccountLine { line: 3, .. }),
+            "{short:?}: {error:?}"
+        );
+        let said = error.to_string();
+        assert!(
+            said.contains("line 3: the token is shorter than 16 characters"),
+            "{said}"
+        );
+        assert!(said.contains("openssl rand -base64 24"), "{said}");
+        let error = TokenSignIn::new([
+            (
+                "alice".to_owned(),
+                SecretString::from("alice-token-0123456789"),
+            ),
+            ("bob".to_owned(), SecretString::from(short)),
+        ])
+        .unwrap_err();
+        assert!(
+            error
+                .to_string()
+                .contains("account 2: the token is shorter than 16"),
+            "{error}"
+        );
+    }
+    assert_eq!(TokenSignIn::MIN_TOKEN_LEN, 16);
+    let sixteen = format!("{fifteen}p");
+    let sixteen_wide = "\u{e9}".repeat(16);
+    for long_enough in [sixteen.as_str(), &sixteen_wide] {
+        let accounts = TokenSignIn::from_lines(&format!("bob:{long_enough}\n")).unwrap();
+        assert!(accounts.has_account("bob"));
+    }
 }
 
 /// An empty principal names no one: refused where it is built, naming the rule.

@@ -11,7 +11,7 @@ use std::time::Duration;
 use serde_json::Value;
 
 use super::{Abandonment, Claim, Flow, FlowError, FlowFuture, FlowId, FlowStore};
-use crate::state::UnixTime;
+use crate::state::{StateId, UnixTime};
 
 /// The flow store for one server process (a stdio server, or a single HTTP replica): flows in a
 /// mutex-guarded map, and the wakers of the tools waiting for them.
@@ -33,12 +33,54 @@ use crate::state::UnixTime;
 /// resolves at once with [`FlowError::TooManyWaiters`] rather than wait.
 ///
 /// It does not survive a restart and is not shared between replicas.
+///
+/// # Signed-out sessions
+/// The pages' sessions signed out before they expired ([`end_session`](FlowStore::end_session))
+/// are kept, each until it would have expired (some 100 B each), in a map of their own: at most
+/// [`max_ended_sessions`](MemoryFlowStore::with_max_ended_sessions) in all, and
+/// [`MAX_ENDED_SESSIONS_PER_PRINCIPAL`](MemoryFlowStore::MAX_ENDED_SESSIONS_PER_PRINCIPAL) for
+/// any one principal. Over either, a sign-out is refused ([`FlowError::Unavailable`]) rather
+/// than forget one: the sign-out page says the session could not be ended. One user who signs
+/// in and out again and again so fills only their own share; the shares of 1,024 principals
+/// fill the whole. Those expired are forgotten at each sign-out.
 #[derive(Clone)]
 pub struct MemoryFlowStore {
     inner: Arc<Mutex<Flows>>,
     max_flows: usize,
     max_per_principal: usize,
     max_waiters: usize,
+    ended: Arc<Mutex<EndedSessions>>,
+    max_ended_sessions: usize,
+}
+
+/// The sessions signed out before they expired, each until it would have expired.
+#[derive(Default)]
+struct EndedSessions {
+    /// Each session, its principal and when it would have expired.
+    until: HashMap<StateId, (Arc<str>, UnixTime)>,
+    by_expiry: BTreeMap<UnixTime, Vec<StateId>>,
+    per_principal: HashMap<Arc<str>, usize>,
+}
+
+impl EndedSessions {
+    /// Forgets every session that would have expired by `now`.
+    fn forget_expired(&mut self, now: UnixTime) {
+        while let Some(soonest) = self.by_expiry.first_entry() {
+            if *soonest.key() > now {
+                return;
+            }
+            for session in soonest.remove() {
+                if let Some((principal, _)) = self.until.remove(&session)
+                    && let Entry::Occupied(mut count) = self.per_principal.entry(principal)
+                {
+                    *count.get_mut() = count.get().saturating_sub(1);
+                    if *count.get() == 0 {
+                        count.remove();
+                    }
+                }
+            }
+        }
+    }
 }
 
 #[derive(Default)]
@@ -122,6 +164,8 @@ impl MemoryFlowStore {
             max_flows: Self::DEFAULT_MAX_FLOWS,
             max_per_principal: Self::DEFAULT_MAX_PER_PRINCIPAL,
             max_waiters: Self::DEFAULT_MAX_WAITERS_PER_FLOW,
+            ended: Arc::default(),
+            max_ended_sessions: Self::DEFAULT_MAX_ENDED_SESSIONS,
         }
     }
 
@@ -289,7 +333,90 @@ impl MemoryFlowStore {
     }
 }
 
+/// The signed-out sessions ([`FlowStore::end_session`]).
+impl MemoryFlowStore {
+    /// The default cap on signed-out sessions kept ([`FlowStore::end_session`]): 65,536 (some
+    /// 100 B each, some 6 MiB in all).
+    pub const DEFAULT_MAX_ENDED_SESSIONS: usize = 1 << 16;
+    /// The most signed-out sessions kept for one principal: 64. Over it, that principal's
+    /// sign-out is refused until one of them would have expired: signing in and out again and
+    /// again fills one's own share only.
+    pub const MAX_ENDED_SESSIONS_PER_PRINCIPAL: usize = 64;
+
+    /// At most `max` signed-out sessions kept in all (default
+    /// [`DEFAULT_MAX_ENDED_SESSIONS`](Self::DEFAULT_MAX_ENDED_SESSIONS)).
+    #[must_use]
+    pub fn with_max_ended_sessions(mut self, max: usize) -> Self {
+        self.max_ended_sessions = max;
+        self
+    }
+
+    /// [`FlowStore::end_session`], without a future.
+    ///
+    /// # Errors
+    /// [`FlowError::Unavailable`] when the store keeps as many signed-out sessions as it may,
+    /// in all or for `principal`.
+    pub fn end_session_now(
+        &self,
+        session: &StateId,
+        principal: &str,
+        until: UnixTime,
+        now: UnixTime,
+    ) -> Result<(), FlowError> {
+        let mut ended = self.ended.lock().unwrap_or_else(PoisonError::into_inner);
+        ended.forget_expired(now);
+        if until <= now || ended.until.contains_key(session) {
+            return Ok(());
+        }
+        let principal: Arc<str> = Arc::from(principal);
+        let held = ended.per_principal.get(&principal).copied().unwrap_or(0);
+        if held >= Self::MAX_ENDED_SESSIONS_PER_PRINCIPAL {
+            return Err(FlowError::Unavailable(format!(
+                "this principal has signed out of {held} sessions that have not expired yet, \
+                 the most the store keeps for one"
+            )));
+        }
+        if ended.until.len() >= self.max_ended_sessions {
+            return Err(FlowError::Unavailable(format!(
+                "the store keeps {} signed-out sessions that have not expired yet, the most it \
+                 may",
+                ended.until.len()
+            )));
+        }
+        ended
+            .until
+            .insert(*session, (Arc::clone(&principal), until));
+        ended.by_expiry.entry(until).or_default().push(*session);
+        *ended.per_principal.entry(principal).or_insert(0) += 1;
+        Ok(())
+    }
+
+    /// [`FlowStore::session_ended`], without a future.
+    #[must_use]
+    pub fn session_ended_now(&self, session: &StateId, now: UnixTime) -> bool {
+        let ended = self.ended.lock().unwrap_or_else(PoisonError::into_inner);
+        ended
+            .until
+            .get(session)
+            .is_some_and(|(_, until)| *until > now)
+    }
+}
+
 impl FlowStore for MemoryFlowStore {
+    fn end_session(
+        &self,
+        session: &StateId,
+        principal: &str,
+        until: UnixTime,
+        now: UnixTime,
+    ) -> FlowFuture<'_, ()> {
+        Box::pin(ready(self.end_session_now(session, principal, until, now)))
+    }
+
+    fn session_ended(&self, session: &StateId, now: UnixTime) -> FlowFuture<'_, bool> {
+        Box::pin(ready(Ok(self.session_ended_now(session, now))))
+    }
+
     fn begin(&self, flow: Flow, now: UnixTime) -> FlowFuture<'_, ()> {
         Box::pin(ready(self.begin_now(flow, now)))
     }

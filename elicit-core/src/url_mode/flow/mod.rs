@@ -68,7 +68,7 @@ pub use memory::MemoryFlowStore;
 pub use redis::RedisFlowStore;
 
 use super::ElicitationId;
-use crate::state::{ParamsDigest, UnixTime};
+use crate::state::{ParamsDigest, StateId, UnixTime};
 
 /// A flow's id: 128 random bits from the operating system, written as 32 lowercase hex digits.
 ///
@@ -911,6 +911,23 @@ pub trait FlowStore: Send + Sync {
     /// future lives: dropped, it leaves nothing behind. It bounds how many futures wait for one
     /// flow at once; one more resolves at once with [`FlowError::TooManyWaiters`].
     fn finished(&self, id: &FlowId) -> FlowFuture<'_, Flow>;
+
+    /// `principal` signed out of the pages' browser session `session` (the [`StateId`] of its
+    /// sealed cookie), which would have expired at `until`: keep it ended until then, so that
+    /// a copy of its cookie, in any browser and on any replica that shares this store, opens
+    /// nothing. Kept for no longer than `until`; each store bounds how many it keeps (a store
+    /// that cannot keep one more refuses, and the sign-out says so).
+    fn end_session(
+        &self,
+        session: &StateId,
+        principal: &str,
+        until: UnixTime,
+        now: UnixTime,
+    ) -> FlowFuture<'_, ()>;
+
+    /// Whether the browser session `session` was ended ([`end_session`](FlowStore::end_session))
+    /// and would not yet have expired at `now`.
+    fn session_ended(&self, session: &StateId, now: UnixTime) -> FlowFuture<'_, bool>;
 }
 
 impl<S: FlowStore + ?Sized> FlowStore for Arc<S> {
@@ -961,6 +978,18 @@ impl<S: FlowStore + ?Sized> FlowStore for Arc<S> {
     }
     fn finished(&self, id: &FlowId) -> FlowFuture<'_, Flow> {
         (**self).finished(id)
+    }
+    fn end_session(
+        &self,
+        session: &StateId,
+        principal: &str,
+        until: UnixTime,
+        now: UnixTime,
+    ) -> FlowFuture<'_, ()> {
+        (**self).end_session(session, principal, until, now)
+    }
+    fn session_ended(&self, session: &StateId, now: UnixTime) -> FlowFuture<'_, bool> {
+        (**self).session_ended(session, now)
     }
 }
 

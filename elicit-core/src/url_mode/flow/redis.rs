@@ -13,7 +13,7 @@ use ::redis::{AsyncConnectionConfig, Client, ProtocolVersion, PushInfo, PushKind
 use serde_json::Value;
 
 use super::{Abandonment, Claim, Flow, FlowError, FlowFuture, FlowId, FlowStore, wire};
-use crate::state::{ParamsDigest, UnixTime};
+use crate::state::{ParamsDigest, StateId, UnixTime};
 
 /// The compare-and-set every change is written with: the new flow only over the very bytes the
 /// decision was made on, then the news on the flow's channel. The rules stay in Rust
@@ -39,6 +39,21 @@ redis.call('SET', KEYS[1], ARGV[1], 'EXAT', ARGV[2])
 redis.call('ZADD', KEYS[2], ARGV[6], ARGV[5])
 local last = redis.call('ZRANGE', KEYS[2], -1, -1, 'WITHSCORES')
 redis.call('EXPIREAT', KEYS[2], math.max(1, tonumber(last[2]) + tonumber(ARGV[7])))
+return 'ok'";
+
+/// Ends a browser session ([`FlowStore::end_session`]): drops the principal's sessions that
+/// would have expired from its index, refuses over the cap, and keeps the session until it
+/// would have expired (its key expiring a clock-skew margin later). `KEYS`: the session, the
+/// principal's index. `ARGV`: when it would have expired, its key's `EXAT`, now, the cap, the
+/// session's id, the clock-skew margin.
+const END_SESSION: &str = "\
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[3])
+if redis.call('EXISTS', KEYS[1]) == 1 then return 'ok' end
+if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[4]) then return 'full' end
+redis.call('SET', KEYS[1], ARGV[1], 'EXAT', ARGV[2])
+redis.call('ZADD', KEYS[2], ARGV[1], ARGV[5])
+local last = redis.call('ZRANGE', KEYS[2], -1, -1, 'WITHSCORES')
+redis.call('EXPIREAT', KEYS[2], math.max(1, tonumber(last[2]) + tonumber(ARGV[6])))
 return 'ok'";
 
 /// A [`FlowStore`] in Redis (cargo feature `redis`): every replica pointing at the same Redis
@@ -81,6 +96,14 @@ return 'ok'";
 ///   next with [`FlowError::PrincipalFull`], naming the cap, rather than forget one. Each
 ///   principal's flows are indexed under `<prefix>principal:<SHA-256 of the principal>`, a
 ///   sorted set by expiry, counted and written in the same script as the flow.
+///
+/// - A browser session signed out before it expired ([`end_session`](FlowStore::end_session))
+///   is one key, `<prefix>ended:<session id>`, holding when it would have expired, and expiring
+///   a clock-skew margin after that: a restart and every replica see it. One principal keeps at
+///   most [`MemoryFlowStore::MAX_ENDED_SESSIONS_PER_PRINCIPAL`](super::MemoryFlowStore::MAX_ENDED_SESSIONS_PER_PRINCIPAL)
+///   (indexed under `<prefix>ended-by:<SHA-256 of the principal>`, in the same script); over
+///   it, the sign-out is refused ([`FlowError::Unavailable`]). There is no cap in all here, as
+///   for flows: Redis's `maxmemory` bounds it.
 ///
 /// # Round trips per operation
 /// | operation | round trips |
@@ -375,6 +398,22 @@ impl Hub {
             .map(|byte| format!("{byte:02x}"))
             .collect();
         format!("{}principal:{hex}", self.key_prefix)
+    }
+
+    /// The key of a signed-out browser session.
+    fn ended_key(&self, session: &StateId) -> String {
+        format!("{}ended:{session}", self.key_prefix)
+    }
+
+    /// The key of `principal`'s signed-out sessions' index (its SHA-256, as for flows).
+    fn ended_by_key(&self, principal: &str) -> String {
+        let digest = ParamsDigest::of(&serde_json::Value::from(principal));
+        let hex: String = digest
+            .as_bytes()
+            .iter()
+            .map(|byte| format!("{byte:02x}"))
+            .collect();
+        format!("{}ended-by:{hex}", self.key_prefix)
     }
 
     fn channel(&self, id: &FlowId) -> String {
@@ -747,6 +786,69 @@ impl FlowStore for RedisFlowStore {
     fn finished(&self, id: &FlowId) -> FlowFuture<'_, Flow> {
         let id = *id;
         Box::pin(self.wait_finished(id))
+    }
+
+    fn end_session(
+        &self,
+        session: &StateId,
+        principal: &str,
+        until: UnixTime,
+        now: UnixTime,
+    ) -> FlowFuture<'_, ()> {
+        let (key, index) = (
+            self.hub.ended_key(session),
+            self.hub.ended_by_key(principal),
+        );
+        let session = *session;
+        Box::pin(async move {
+            if until <= now {
+                return Ok(());
+            }
+            let max = super::MemoryFlowStore::MAX_ENDED_SESSIONS_PER_PRINCIPAL;
+            let mut connection = self.hub.connection().await?;
+            let reply: String = ::redis::cmd("EVAL")
+                .arg(END_SESSION)
+                .arg(2)
+                .arg(key)
+                .arg(index)
+                .arg(until.as_secs())
+                .arg(
+                    until
+                        .as_secs()
+                        .saturating_add(self.clock_skew_margin.as_secs())
+                        .max(1),
+                )
+                .arg(now.as_secs())
+                .arg(max)
+                .arg(session.to_string())
+                .arg(self.clock_skew_margin.as_secs())
+                .query_async(&mut connection)
+                .await
+                .map_err(|error| self.hub.failed(&error))?;
+            match reply.as_str() {
+                "ok" => Ok(()),
+                "full" => Err(FlowError::Unavailable(format!(
+                    "this principal has signed out of {max} sessions that have not expired \
+                     yet, the most the store keeps for one"
+                ))),
+                _ => Err(FlowError::Unavailable(
+                    "unexpected reply from Redis to a session's end".into(),
+                )),
+            }
+        })
+    }
+
+    fn session_ended(&self, session: &StateId, now: UnixTime) -> FlowFuture<'_, bool> {
+        let key = self.hub.ended_key(session);
+        Box::pin(async move {
+            let mut connection = self.hub.connection().await?;
+            let until: Option<u64> = ::redis::cmd("GET")
+                .arg(key)
+                .query_async(&mut connection)
+                .await
+                .map_err(|error| self.hub.failed(&error))?;
+            Ok(until.is_some_and(|until| until > now.as_secs()))
+        })
     }
 }
 
