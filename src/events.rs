@@ -39,8 +39,8 @@ const MAX_PRINCIPAL_CHARS: usize = 64;
 
 /// A principal as given (the server's own name for the user: `Identity`, `HttpPrincipal`,
 /// `AskConfig`), with control characters escaped (`\n`, `\u{1b}`) so one cannot forge a line
-/// or move a terminal's cursor, and cut at 64 characters. `-` when there is none, `""` for the
-/// single user's (empty) principal.
+/// or move a terminal's cursor, and cut at 64 characters. `-` when there is none, `""` for an
+/// empty one (which names no one: `Flow::names_no_one`).
 #[cfg(any(feature = "page", feature = "http"))]
 pub(crate) struct Principal<'a>(pub(crate) Option<&'a str>);
 

@@ -183,8 +183,14 @@ pub fn asked(elicitation: &str) {
 /// Record how `elicitation` ended, for the client [`for_client`] names (`"unknown"` outside it).
 pub fn answered(elicitation: &str, outcome: Outcome) {
     note_answered(outcome);
+    // The client is named only for whoever counts answers: every reply read passes here, so
+    // with no observer (and no `metrics`) an answer copies no label (BENCHMARKS.md, issue 42).
+    let observer = OBSERVER.get();
+    if observer.is_none() && !cfg!(feature = "metrics") {
+        return;
+    }
     let client = current_client();
-    if let Some(observer) = OBSERVER.get() {
+    if let Some(observer) = observer {
         observer.answered_by(elicitation, &client, outcome);
     }
     #[cfg(feature = "metrics")]

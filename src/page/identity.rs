@@ -12,6 +12,7 @@ use axum::http::request::Parts;
 use axum::response::{IntoResponse, Redirect, Response};
 
 use super::respond::refusal;
+use crate::url_mode::Flow;
 
 /// What [`Identity::identify`] returns: who is signed in, or the response to send instead.
 pub type IdentifyFuture<'a> = Pin<Box<dyn Future<Output = Result<SignedIn, Response>> + Send + 'a>>;
@@ -95,7 +96,7 @@ impl Verdict {
     /// The response to send: a redirect to sign in, or the pages' refusal page.
     pub fn answer(self, request: &Parts) -> Result<SignedIn, Response> {
         match self {
-            Verdict::SignedIn(who) if !names_no_one(&who.principal) => Ok(who),
+            Verdict::SignedIn(who) if !Flow::names_no_one(&who.principal) => Ok(who),
             Verdict::SignedIn(_) => Err(named_no_one()),
             Verdict::SignIn { at } => Err(Redirect::to(&sign_in_url(&at, request)).into_response()),
             Verdict::Refused { why } => Err(refusal(
@@ -271,14 +272,6 @@ pub struct SingleUser {
     name: String,
 }
 
-/// Whether `principal` names no one: empty, or only white space. Such a principal is never a
-/// user whose flows could be opened, whichever identity gave it (a hand-written one, a
-/// provider's claim, the server's single user). The same rule, on the asking side, is
-/// `AskConfig::single_user`'s, which cannot call into the pages (they build on it).
-pub(super) fn names_no_one(principal: &str) -> bool {
-    principal.trim().is_empty()
-}
-
 /// The pages' refusal of a request whose identity named no one.
 pub(super) fn named_no_one() -> Response {
     refusal(
@@ -298,7 +291,7 @@ impl SingleUser {
     /// only white space: it would name no one.
     pub fn named(name: impl Into<String>) -> Result<Self, super::PageError> {
         let name = name.into();
-        if names_no_one(&name) {
+        if Flow::names_no_one(&name) {
             return Err(super::PageError::EmptyPrincipal);
         }
         Ok(Self { name })

@@ -714,7 +714,7 @@ impl Shared {
         };
         // An empty principal is no one, whichever identity said it (a hand-written one, a
         // provider's claim): never a user whose flows could be opened.
-        if identity::names_no_one(&who.principal) {
+        if Flow::names_no_one(&who.principal) {
             events::page_refused(
                 Check::Identity,
                 None,

@@ -11,7 +11,7 @@ use ::rmcp::{ErrorData, RoleServer};
 use crate::mrtr::Rounds;
 use crate::observe::{ClientNames, TooFast};
 use crate::state::{KeyError, MemoryReplayGuard};
-use crate::url_mode::Flows;
+use crate::url_mode::{Flow, Flows};
 
 #[cfg(any(feature = "http", feature = "page"))]
 use super::principal::HttpPrincipal;
@@ -92,9 +92,9 @@ impl From<KeyError> for AskConfigError {
     }
 }
 
-/// `user`, the single user's principal, unless it names no one (empty, or only white space).
+/// `user`, the single user's principal, unless it [names no one](Flow::names_no_one).
 fn single_user_name(user: String) -> Result<String, AskConfigError> {
-    if user.trim().is_empty() {
+    if Flow::names_no_one(&user) {
         return Err(AskConfigError::EmptyPrincipal);
     }
     Ok(user)
@@ -212,7 +212,8 @@ impl AskConfig {
     /// For a server that several people reach: `principal` names who is asking, from the MCP
     /// request (its `_meta`, its extensions, or those of the HTTP request it came in, with
     /// [`request_extension`]). Round state opens only for the same principal and the same call.
-    /// Where it returns `None`, a 2026-07-28 question (whose round state is sealed for its
+    /// Where it returns `None` (or a name that [names no one](crate::url_mode::Flow::names_no_one):
+    /// empty, or only white space), a 2026-07-28 question (whose round state is sealed for its
     /// principal) and a URL flow (bound to its user) are refused (`-32600`) before anything is
     /// asked; a form asked before 2026-07-28 seals nothing and needs no principal.
     ///
@@ -473,7 +474,11 @@ impl AskConfig {
     ) -> Result<String, ErrorData> {
         match &self.principal {
             Principal::Single(user) => Ok(user.clone()),
-            Principal::PerRequest(principal) => principal(context).ok_or_else(no_principal),
+            // A name that names no one (empty, white space) is no principal: round state sealed
+            // for it would open for every request that names no one the same way.
+            Principal::PerRequest(principal) => principal(context)
+                .filter(|name| !Flow::names_no_one(name))
+                .ok_or_else(no_principal),
             #[cfg(any(feature = "http", feature = "page"))]
             Principal::PerHttpRequest(principal) => {
                 principal.of_request(context).ok_or_else(no_principal)

@@ -29,7 +29,8 @@ use ::rmcp::service::RequestContext;
 ///   [`identity_fn`](crate::page::identity_fn) with
 ///   [`Verdict::sign_in_at`](crate::page::Verdict::sign_in_at) instead.
 ///
-/// Give all three the same value (it is cheap to clone). An empty name counts as none.
+/// Give all three the same value (it is cheap to clone). A name that is empty or only white
+/// space counts as none.
 ///
 /// ```
 /// use mcp_elicit::rmcp::HttpPrincipal;
@@ -63,9 +64,10 @@ impl HttpPrincipal {
         Self(Arc::new(name))
     }
 
-    /// Who sent `request`; `None` if the function names no one, or an empty name.
+    /// Who sent `request`; `None` if the function names no one, or a name that
+    /// [names no one](crate::url_mode::Flow::names_no_one) (empty, or only white space).
     pub fn of(&self, request: &http::request::Parts) -> Option<String> {
-        (self.0)(request).filter(|name| !name.is_empty())
+        (self.0)(request).filter(|name| !crate::url_mode::Flow::names_no_one(name))
     }
 
     /// Who sent the HTTP request an MCP request came in: `None` if it came in none (rmcp keeps

@@ -30,8 +30,10 @@ use sha2::{Digest, Sha256};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Binding<'a> {
     /// The authenticated principal making the request, e.g. the OAuth `sub` claim of the access
-    /// token. Use `""` only for a server without authentication, where there is no one to bind
-    /// to (any client holding the state can then use it until it expires).
+    /// token; for a server with one user and no authentication, the server's own name for that
+    /// user. `""` binds to no one: any client holding the state can then use it until it
+    /// expires (rmcp's `AskConfig` never seals for a principal that
+    /// [names no one](crate::url_mode::Flow::names_no_one)).
     pub principal: &'a str,
     /// The JSON-RPC method of the request, e.g. `"tools/call"`.
     pub method: &'a str,

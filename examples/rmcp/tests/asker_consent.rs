@@ -5,7 +5,7 @@
 //! `cargo test -p elicit-examples --features oauth --test asker_consent`
 
 use mcp_elicit::Elicit;
-use mcp_elicit::rmcp::{AskConfig, Asker, AskingServer, ToolResponse, respond};
+use mcp_elicit::rmcp::{AskConfig, Asker, ToolResponse, respond};
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{CallToolRequestParams, CallToolResult, ContentBlock, ElicitResult, ErrorCode};
 use rmcp::service::ServiceError;
@@ -19,19 +19,16 @@ mod common;
 use common::ops_server::DropTable;
 use common::*;
 
-/// A server with the one tool these tests need and `ops_server` does not have: a call that asks
-/// for several consents, each with `ops_server`'s own `DropTable` form, under its own name or
-/// (`named: false`) all under the form's.
-#[derive(Clone)]
-struct DropsTables {
-    asking: AskConfig,
-}
+#[macro_use]
+#[path = "common/servers.rs"]
+mod servers;
 
-impl AskingServer for DropsTables {
-    fn asking(&self) -> &AskConfig {
-        &self.asking
-    }
-}
+asking_server!(
+    /// A server with the one tool these tests need and `ops_server` does not have: a call that asks
+    /// for several consents, each with `ops_server`'s own `DropTable` form, under its own name or
+    /// (`named: false`) all under the form's.
+    DropsTables
+);
 
 #[derive(Deserialize, schemars::JsonSchema)]
 struct Tables {

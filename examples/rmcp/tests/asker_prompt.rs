@@ -3,7 +3,7 @@
 //!
 //! `cargo test -p elicit-examples --features oauth --test asker_prompt`
 
-use mcp_elicit::rmcp::{AskConfig, Asker, AskingServer, PromptResponse, respond_prompt};
+use mcp_elicit::rmcp::{AskConfig, Asker, PromptResponse, respond_prompt};
 use mcp_elicit::{Elicitation, Revision};
 use rmcp::model::{ErrorCode, GetPromptRequestParams, PromptMessage, Role};
 use rmcp::service::ServiceError;
@@ -15,18 +15,15 @@ mod common;
 use common::ops_server::DeployTarget;
 use common::*;
 
-/// A server with a prompt, which `ops_server` does not have; it asks `ops_server`'s own
-/// `DeployTarget` form.
-#[derive(Clone)]
-struct Planner {
-    asking: AskConfig,
-}
+#[macro_use]
+#[path = "common/servers.rs"]
+mod servers;
 
-impl AskingServer for Planner {
-    fn asking(&self) -> &AskConfig {
-        &self.asking
-    }
-}
+asking_server!(
+    /// A server with a prompt, which `ops_server` does not have; it asks `ops_server`'s own
+    /// `DeployTarget` form.
+    Planner
+);
 
 #[prompt_router]
 impl Planner {

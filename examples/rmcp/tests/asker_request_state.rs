@@ -82,3 +82,14 @@ async fn a_per_user_server_refuses_a_request_with_no_principal() {
     let result = s.send("deploy", deploy(), None, None).await;
     assert_eq!(refused(result), ErrorCode::INVALID_REQUEST);
 }
+
+/// A principal that names no one (empty, or only white space) is no principal: a state sealed
+/// for it would open for every request that names no one the same way.
+#[tokio::test]
+async fn a_per_user_server_refuses_a_principal_that_names_no_one() {
+    let s = on_2026_07_28(per_user()).await;
+    for no_one in ["", " ", "\t\u{3000}"] {
+        let result = s.send("deploy", deploy(), Some(no_one), None).await;
+        assert_eq!(refused(result), ErrorCode::INVALID_REQUEST, "{no_one:?}");
+    }
+}

@@ -9,8 +9,7 @@
 use http_body_util::BodyExt;
 use mcp_elicit::mrtr::Rounds;
 use mcp_elicit::rmcp::{
-    AskConfig, Asker, AskingHttpService, AskingServer, HttpPrincipal, SessionBinding, ToolResponse,
-    respond,
+    AskConfig, Asker, AskingHttpService, HttpPrincipal, SessionBinding, ToolResponse, respond,
 };
 use mcp_elicit::url_mode::UrlRequest;
 use mcp_elicit::{Elicit, Elicitation};
@@ -20,6 +19,12 @@ use rmcp::transport::StreamableHttpServerConfig;
 use rmcp::{ServerHandler, schemars, tool, tool_handler, tool_router};
 use serde_json::{Value, json};
 use tower::ServiceExt;
+
+#[macro_use]
+#[path = "common/servers.rs"]
+mod servers;
+
+use servers::{Subject, subject};
 
 /// Drop the table? This cannot be undone.
 #[derive(Elicit)]
@@ -34,16 +39,7 @@ struct Table {
     table: String,
 }
 
-#[derive(Clone)]
-struct Server {
-    asking: AskConfig,
-}
-
-impl AskingServer for Server {
-    fn asking(&self) -> &AskConfig {
-        &self.asking
-    }
-}
+asking_server!(Server);
 
 #[tool_router]
 impl Server {
@@ -107,11 +103,6 @@ fn call(name: &str, params: Value) -> Value {
 async fn post(service: AskingHttpService<Server>, message: &Value) -> (String, String) {
     post_as(service, message, None).await
 }
-
-/// What an authentication layer in front of the service (an axum middleware) leaves in the
-/// HTTP request's extensions.
-#[derive(Clone)]
-struct Subject(String);
 
 /// [`post`], the request carrying `subject` in its extensions as a middleware would leave it.
 async fn post_as(
@@ -235,16 +226,6 @@ async fn a_round_is_bound_to_the_arguments_the_client_sent_whatever_the_paramete
             "{done}"
         );
     }
-}
-
-/// The principal: the subject the authentication layer left in the HTTP request's extensions.
-fn subject() -> HttpPrincipal {
-    HttpPrincipal::new(|request| {
-        request
-            .extensions
-            .get::<Subject>()
-            .map(|subject| subject.0.clone())
-    })
 }
 
 /// 2026-07-28 over streamable HTTP (stateless: no session to bind): the round's state is sealed
@@ -654,6 +635,19 @@ async fn a_request_naming_no_principal_is_refused() {
     .await;
     assert_eq!(hers.status, http::StatusCode::ACCEPTED);
     assert_eq!(result_text(&mut call).await, "`customers` was not dropped.");
+}
+
+/// A name of nothing but white space names no one, as an empty one does: the session, the
+/// round and the pages all refuse it (`Flow::names_no_one`, the one rule).
+#[test]
+fn an_http_principal_of_white_space_names_no_one() {
+    let (parts, ()) = http::Request::new(()).into_parts();
+    for no_one in ["", " ", "\t\u{3000}"] {
+        let principal = HttpPrincipal::new(move |_| Some(no_one.to_owned()));
+        assert_eq!(principal.of(&parts), None, "{no_one:?}");
+    }
+    let alice = HttpPrincipal::new(|_| Some("alice".to_owned()));
+    assert_eq!(alice.of(&parts).as_deref(), Some("alice"));
 }
 
 /// A binding lives as long as its session: forgotten on `DELETE` (the session's id then

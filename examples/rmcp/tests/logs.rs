@@ -12,21 +12,17 @@ use std::io::Write;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
-use axum::Router;
 use axum::body::Body;
 use axum::http::{Request, StatusCode, header};
-use axum::response::{IntoResponse, Redirect};
 use http_body_util::BodyExt;
 use mcp_elicit::client::{Incoming, Scripted, Step};
 use mcp_elicit::mrtr::Rounds;
-use mcp_elicit::page::{IdentifyFuture, Identity, Pages, SecretPage, Secrets, SinkError};
+use mcp_elicit::page::{Pages, Secrets, SinkError};
 use mcp_elicit::rmcp::{
-    AskConfig, Asker, AskingHttpService, AskingServer, HttpPrincipal, SessionBinding, TestKit,
-    ToolResponse, respond,
+    AskConfig, Asker, AskingHttpService, Connected, SessionBinding, TestKit, ToolResponse, respond,
 };
-use mcp_elicit::schema::{Property, StringSchema};
-use mcp_elicit::state::{MemoryReplayGuard, ParamsDigest, UnixTime};
-use mcp_elicit::url_mode::{Flow, FlowId, FlowOutcome, Flows, MemoryFlowStore};
+use mcp_elicit::state::MemoryReplayGuard;
+use mcp_elicit::url_mode::{Flows, MemoryFlowStore};
 use mcp_elicit::{Elicit, Elicitation, Revision};
 use rmcp::transport::StreamableHttpServerConfig;
 use rmcp::{ServerHandler, tool, tool_handler, tool_router};
@@ -35,6 +31,15 @@ use serde_json::{Value, json};
 use tower::ServiceExt;
 use tracing_subscriber::layer::SubscriberExt;
 use tracing_subscriber::{Layer, filter::Targets};
+
+#[macro_use]
+#[path = "common/servers.rs"]
+mod servers;
+#[path = "common/page_site.rs"]
+mod page_site;
+
+use page_site::{BASE, HeaderUser, ORIGIN, api_key_page, csrf, get, post, send};
+use servers::{Subject, subject};
 
 // ------------------------------------------------------------------------- the subscriber
 
@@ -73,6 +78,31 @@ fn captured() -> &'static Captured {
 impl Captured {
     fn text(&self) -> String {
         String::from_utf8(self.0.lock().unwrap().clone()).unwrap()
+    }
+
+    /// The flow of `flow_field` (`flow=<its first 8 characters>`) was opened, then completed.
+    fn assert_opened_and_completed(&self, flow_field: &str) {
+        self.assert_has(&["INFO", "mcp_elicit::flow", "opened", flow_field]);
+        let completed = [
+            "INFO",
+            "mcp_elicit::flow",
+            "finished: completed",
+            flow_field,
+        ];
+        self.assert_has(&completed);
+    }
+
+    /// `correlation=<id>`, the field of the first of `lines` (`what` they are, for a failure)
+    /// that carries a correlation id.
+    fn correlation_field(&self, lines: &[String], what: &str) -> String {
+        let correlation = lines
+            .iter()
+            .find_map(|line| {
+                let at = line.find("correlation=")? + "correlation=".len();
+                Some(line[at..at + 8].to_owned())
+            })
+            .unwrap_or_else(|| panic!("no {what} in\n{}", self.text()));
+        format!("correlation={correlation}")
     }
 
     /// The lines that hold every one of `parts`.
@@ -119,101 +149,8 @@ fn print_for_the_guide(log: &Captured) {
 
 // ----------------------------------------------------------------------------- the pages
 
-const BASE: &str = "http://localhost:8719/elicit/";
-const ORIGIN: &str = "http://localhost:8719";
 /// What the user types: never in a log.
 const SECRET: &str = "sk-live-LOGSEED-7c1e5b2a9d0f4e3c";
-
-/// The `x-user` header names who sent a request, as a sign-in layer would; none: to sign in.
-struct HeaderUser;
-
-impl Identity for HeaderUser {
-    fn identify<'a>(&'a self, request: &'a axum::http::request::Parts) -> IdentifyFuture<'a> {
-        let user = request
-            .headers
-            .get("x-user")
-            .and_then(|user| user.to_str().ok())
-            .map(str::to_owned);
-        Box::pin(async move {
-            user.map(mcp_elicit::page::SignedIn::new)
-                .ok_or_else(|| Redirect::to("/signin").into_response())
-        })
-    }
-}
-
-fn api_key_page() -> SecretPage {
-    SecretPage::new(
-        "api_key",
-        "Your Example Co. API key",
-        vec![
-            Property::new("key", StringSchema::new().min_length(20).max_length(200))
-                .title("API key"),
-        ],
-    )
-    .unwrap()
-}
-
-struct Reply {
-    status: StatusCode,
-    cookie: Option<String>,
-    body: String,
-}
-
-impl Reply {
-    fn token(&self) -> String {
-        let at = self.body.find(r#"name="_csrf" value=""#).expect("a token");
-        let rest = &self.body[at + r#"name="_csrf" value=""#.len()..];
-        rest[..rest.find('"').unwrap()].to_owned()
-    }
-}
-
-async fn send(router: &Router, mut request: Request<Body>) -> Reply {
-    request
-        .headers_mut()
-        .entry(header::HOST)
-        .or_insert(header::HeaderValue::from_static("localhost:8719"));
-    let response = router.clone().oneshot(request).await.unwrap();
-    let status = response.status();
-    let cookie = response
-        .headers()
-        .get(header::SET_COOKIE)
-        .map(|set| set.to_str().unwrap().split(';').next().unwrap().to_owned());
-    let body = axum::body::to_bytes(response.into_body(), 1 << 20)
-        .await
-        .unwrap();
-    Reply {
-        status,
-        cookie,
-        body: String::from_utf8(body.to_vec()).unwrap(),
-    }
-}
-
-fn get(id: &str, user: &str, cookie: Option<&str>) -> Request<Body> {
-    let mut request = Request::get(format!("/elicit/{id}")).header("x-user", user);
-    if let Some(cookie) = cookie {
-        request = request.header(header::COOKIE, cookie);
-    }
-    request.body(Body::empty()).unwrap()
-}
-
-fn post(
-    id: &str,
-    user: &str,
-    cookie: Option<&str>,
-    origin: &str,
-    form: &[(&str, &str)],
-) -> Request<Body> {
-    let mut request = Request::post(format!("/elicit/{id}"))
-        .header("x-user", user)
-        .header("origin", origin)
-        .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded");
-    if let Some(cookie) = cookie {
-        request = request.header(header::COOKIE, cookie);
-    }
-    request
-        .body(Body::from(serde_urlencoded::to_string(form).unwrap()))
-        .unwrap()
-}
 
 /// Every check of the pages that refuses, once each, around one flow its owner finishes: each
 /// refusal is a warning naming its check (and, for another user, the principal the flow is for
@@ -238,18 +175,7 @@ async fn a_page_refusal_is_a_warning_naming_the_check_and_no_secret_reaches_the_
         .secret(api_key_page(), sink)
         .router();
     let (alice, mallory) = ("alice-logs-4d1f", "mallory-logs-8e2a");
-    let id = FlowId::random().unwrap();
-    let now = UnixTime::now();
-    let flow = Flow::new(
-        id,
-        "api_key",
-        alice,
-        ParamsDigest::of(&json!({ "name": "connect_api_key" })),
-        "Enter your key.",
-    )
-    .expiring(now, Duration::from_secs(600))
-    .unwrap();
-    store.begin_now(flow, now).unwrap();
+    let id = page_site::begin(&store, "api_key", alice);
     let (flow_id, short) = (id.to_string(), id.to_string()[..8].to_owned());
 
     // Host: a page on another site rebinding its name to the pages' address.
@@ -313,13 +239,7 @@ async fn a_page_refusal_is_a_warning_naming_the_check_and_no_secret_reaches_the_
     ]);
     log.assert_has(&["WARN", "check=\"browser\"", &flow_field]);
     log.assert_has(&["WARN", "check=\"flow\"", &flow_field, "finished"]);
-    log.assert_has(&["INFO", "mcp_elicit::flow", "opened", &flow_field]);
-    log.assert_has(&[
-        "INFO",
-        "mcp_elicit::flow",
-        "finished: completed",
-        &flow_field,
-    ]);
+    log.assert_opened_and_completed(&flow_field);
     log.assert_never(&[
         SECRET,
         &flow_id,
@@ -333,38 +253,22 @@ async fn a_page_refusal_is_a_warning_naming_the_check_and_no_secret_reaches_the_
 
 // --------------------------------------------------------------- a URL flow, end to end
 
-#[derive(Clone)]
-struct Keys {
-    asking: AskConfig,
-}
+key_server!(Keys, |asker| asker
+    .url_flow::<Value>("api_key", "Enter your Example Co. API key."));
 
-impl AskingServer for Keys {
-    fn asking(&self) -> &AskConfig {
-        &self.asking
-    }
-}
-
-#[tool_router]
 impl Keys {
-    #[tool(description = "Connect the user's Example Co. API key.")]
-    async fn connect_api_key(&self, mut asker: Asker) -> ToolResponse {
-        respond(async {
-            Ok(
-                match asker
-                    .url_flow::<serde_json::Value>("api_key", "Enter your Example Co. API key.")
-                    .await?
-                {
-                    FlowOutcome::Completed(_) => "connected".to_owned(),
-                    other => format!("not connected: {other:?}"),
-                },
-            )
-        })
-        .await
+    /// The server on `revision`, asking with `asking`, its questions answered by `user`.
+    async fn answered_by(
+        asking: AskConfig,
+        revision: Revision,
+        user: &Arc<Scripted>,
+    ) -> Connected<Scripted> {
+        TestKit::new(revision)
+            .connect(Keys { asking }, Arc::clone(user))
+            .await
+            .unwrap()
     }
 }
-
-#[tool_handler]
-impl ServerHandler for Keys {}
 
 /// 2025-11-25, through the test kit, its page served on a loopback listener and driven over
 /// real HTTP by reqwest: the call's span (tool, revision, client), the ask, the flow begun,
@@ -381,15 +285,7 @@ async fn a_url_flows_life_reads_in_the_log_under_its_call() {
     tokio::spawn(pages.serve());
 
     let user = Arc::new(Scripted::new().when_url(Step::OpenPage));
-    let kit = TestKit::new(Revision::V2025_11_25)
-        .connect(
-            Keys {
-                asking: asking.clone(),
-            },
-            Arc::clone(&user),
-        )
-        .await
-        .unwrap();
+    let kit = Keys::answered_by(asking.clone(), Revision::V2025_11_25, &user).await;
     let browser = async {
         let url = loop {
             if let Some((_, Incoming::Url(asked))) = user.seen().into_iter().next() {
@@ -405,12 +301,7 @@ async fn a_url_flows_life_reads_in_the_log_under_its_call() {
         let page = client.get(&url).send().await.unwrap();
         assert_eq!(page.status(), 200);
         let body = page.text().await.unwrap();
-        let token = Reply {
-            status: StatusCode::OK,
-            cookie: None,
-            body,
-        }
-        .token();
+        let token = csrf(&body);
         let done = client
             .post(&url)
             .header("origin", &origin)
@@ -422,13 +313,10 @@ async fn a_url_flows_life_reads_in_the_log_under_its_call() {
         (url, token)
     };
     let (called, (url, token)) = tokio::join!(kit.call("connect_api_key", json!({})), browser);
-    assert_eq!(called.unwrap().text(), "connected");
+    assert_eq!(called.unwrap().text(), r#"connected: {"saved":true}"#);
 
     let declines = Arc::new(Scripted::new().when_url(Step::Decline));
-    let kit = TestKit::new(Revision::V2025_11_25)
-        .connect(Keys { asking }, Arc::clone(&declines))
-        .await
-        .unwrap();
+    let kit = Keys::answered_by(asking, Revision::V2025_11_25, &declines).await;
     let declined = kit.call("connect_api_key", json!({})).await.unwrap();
     assert_eq!(declined.text(), "not connected: Decline");
 
@@ -445,13 +333,7 @@ async fn a_url_flows_life_reads_in_the_log_under_its_call() {
         "mode=\"url\"",
     ]);
     log.assert_has(&["INFO", call, "mcp_elicit::flow", "begun", &flow_field]);
-    log.assert_has(&["INFO", "mcp_elicit::flow", "opened", &flow_field]);
-    log.assert_has(&[
-        "INFO",
-        "mcp_elicit::flow",
-        "finished: completed",
-        &flow_field,
-    ]);
+    log.assert_opened_and_completed(&flow_field);
     log.assert_has(&[
         "INFO",
         call,
@@ -485,10 +367,7 @@ async fn an_accept_of_an_expired_flow_reads_as_expired_in_the_log() {
     // The user opens the page (accepts) and never saves it: the retry waits, then the flow is
     // over (the wait ends at its expiry).
     let user = Arc::new(Scripted::new().when_url(Step::OpenPage));
-    let kit = TestKit::new(Revision::V2026_07_28)
-        .connect(Keys { asking }, Arc::clone(&user))
-        .await
-        .unwrap();
+    let kit = Keys::answered_by(asking, Revision::V2026_07_28, &user).await;
     let called = kit.call("connect_api_key", json!({})).await.unwrap();
     assert_eq!(called.text(), "not connected: Expired");
 
@@ -499,14 +378,7 @@ async fn an_accept_of_an_expired_flow_reads_as_expired_in_the_log() {
     let url = asked.url().to_string();
     let id = url.rsplit('/').next().unwrap();
     let expired = log.lines_with(&["mcp_elicit::flow", "expired", &format!("flow={}", &id[..8])]);
-    let correlation = expired
-        .iter()
-        .find_map(|line| {
-            let at = line.find("correlation=")? + "correlation=".len();
-            Some(line[at..at + 8].to_owned())
-        })
-        .unwrap_or_else(|| panic!("no expired flow under a call in\n{}", log.text()));
-    let field = format!("correlation={correlation}");
+    let field = log.correlation_field(&expired, "an expired flow under a call");
     log.assert_has(&[
         "INFO",
         "revision=\"2026-07-28\"",
@@ -567,16 +439,7 @@ struct DropIt {
     confirm: bool,
 }
 
-#[derive(Clone)]
-struct Tables {
-    asking: AskConfig,
-}
-
-impl AskingServer for Tables {
-    fn asking(&self) -> &AskConfig {
-        &self.asking
-    }
-}
+asking_server!(Tables);
 
 #[tool_router]
 impl Tables {
@@ -594,19 +457,6 @@ impl Tables {
 
 #[tool_handler]
 impl ServerHandler for Tables {}
-
-/// What an authentication layer leaves in the HTTP request's extensions.
-#[derive(Clone)]
-struct Subject(String);
-
-fn subject() -> HttpPrincipal {
-    HttpPrincipal::new(|request| {
-        request
-            .extensions
-            .get::<Subject>()
-            .map(|subject| subject.0.clone())
-    })
-}
 
 fn http_request(
     message: &Value,
@@ -785,14 +635,7 @@ async fn a_calls_rounds_share_a_correlation_id_and_a_replay_is_a_warning() {
         "input required",
         "client=\"other\"",
     ]);
-    let correlation = asked
-        .iter()
-        .find_map(|line| {
-            let at = line.find("correlation=")? + "correlation=".len();
-            Some(line[at..at + 8].to_owned())
-        })
-        .unwrap_or_else(|| panic!("no first round in\n{}", log.text()));
-    let field = format!("correlation={correlation}");
+    let field = log.correlation_field(&asked, "a first round");
     log.assert_has(&["INFO", &field, "answered", "outcome=\"accepted\""]);
     log.assert_has(&["WARN", "mcp_elicit::state", "check=\"replay\"", &field]);
     log.assert_has(&[

@@ -14,39 +14,19 @@ use axum::Router;
 use axum::body::Body;
 use axum::extract::ConnectInfo;
 use axum::http::{HeaderMap, Request, StatusCode, header};
-use axum::response::{IntoResponse, Redirect};
-use mcp_elicit::page::{
-    IdentifyFuture, Identity, PageError, Pages, SecretPage, SecretSink, Secrets, SingleUser,
-    SinkError, SinkFuture,
-};
-use mcp_elicit::schema::{Property, StringSchema};
+use mcp_elicit::page::{PageError, Pages, SecretSink, Secrets, SingleUser, SinkError, SinkFuture};
 use mcp_elicit::state::{KeyId, ParamsDigest, StateKey, StateKeys, UnixTime};
 use mcp_elicit::url_mode::{Abandonment, Flow, FlowId, FlowStatus, Flows, MemoryFlowStore};
 use secrecy::ExposeSecret;
 use serde_json::{Value, json};
 use tower::ServiceExt;
 
-const BASE: &str = "http://localhost:8719/elicit/";
-const ORIGIN: &str = "http://localhost:8719";
+#[path = "common/page_site.rs"]
+mod page_site;
+
+use page_site::{BASE, HeaderUser, ORIGIN, api_key_page};
+
 const KEY: &str = "sk-live-0123456789abcdef";
-
-/// Who sent a request, for these tests: the `x-user` header, as a sign-in layer would put it;
-/// without one, a redirect to sign in.
-struct HeaderUser;
-
-impl Identity for HeaderUser {
-    fn identify<'a>(&'a self, request: &'a axum::http::request::Parts) -> IdentifyFuture<'a> {
-        let user = request
-            .headers
-            .get("x-user")
-            .and_then(|user| user.to_str().ok())
-            .map(str::to_owned);
-        Box::pin(async move {
-            user.map(mcp_elicit::page::SignedIn::new)
-                .ok_or_else(|| Redirect::to("/signin").into_response())
-        })
-    }
-}
 
 /// What reached the sink: (principal, key).
 type Stored = Arc<Mutex<Vec<(String, String)>>>;
@@ -57,18 +37,6 @@ struct Site {
     stored: Stored,
     /// The `Host` its requests name, as a browser sent to the base URL names it.
     host: &'static str,
-}
-
-fn api_key_page() -> SecretPage {
-    SecretPage::new(
-        "api_key",
-        "Your Example Co. API key",
-        vec![
-            Property::new("key", StringSchema::new().min_length(20).max_length(200))
-                .title("API key"),
-        ],
-    )
-    .unwrap()
 }
 
 fn site_with(pages: impl FnOnce(Flows) -> Pages, store: MemoryFlowStore) -> Site {
@@ -114,22 +82,11 @@ fn site() -> Site {
 impl Site {
     /// A pending flow for `user` on the API-key page.
     fn flow_for(&self, user: &str) -> FlowId {
-        let id = FlowId::random().unwrap();
-        let call = ParamsDigest::of(&json!({ "name": "connect_api_key" }));
-        let now = UnixTime::now();
-        let flow = Flow::new(id, "api_key", user, call, "Enter your Example Co. API key.")
-            .expiring(now, Duration::from_secs(600))
-            .unwrap();
-        self.store.begin_now(flow, now).unwrap();
-        id
+        page_site::begin(&self.store, "api_key", user)
     }
 
     fn status(&self, id: &FlowId) -> FlowStatus {
-        self.store
-            .get_now(id, UnixTime::now())
-            .unwrap()
-            .status()
-            .clone()
+        page_site::status(&self.store, id)
     }
 
     async fn send(&self, mut request: Request<Body>) -> Reply {

@@ -6,22 +6,21 @@
 //!
 //! `cargo test -p elicit-examples --features oauth --test page_cookies`
 
-use std::net::SocketAddr;
-use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::sync::Arc;
 
 use axum::Router;
 use axum::http::header;
 use axum::response::IntoResponse;
 use axum::routing::get;
-use mcp_elicit::page::{
-    ExposeSecret, IdentifyFuture, Identity, Pages, SecretPage, Secrets, SingleUser, SinkError,
-};
-use mcp_elicit::schema::{Property, StringSchema};
-use mcp_elicit::state::{ParamsDigest, UnixTime};
-use mcp_elicit::url_mode::{Flow, FlowId, Flows, MemoryFlowStore};
+use mcp_elicit::page::{IdentifyFuture, Identity, Pages, SingleUser};
+use mcp_elicit::url_mode::MemoryFlowStore;
 use reqwest::cookie::{CookieStore as _, Jar};
-use serde_json::json;
+
+#[path = "common/pages_over_http.rs"]
+mod pages_over_http;
+
+use pages_over_http::page_site::{self, Stored, with_api_key_page};
+use pages_over_http::{Loopback, csrf, serve};
 
 const KEY: &str = "sk-live-0123456789abcdef";
 
@@ -46,8 +45,6 @@ impl Identity for CookieUser {
     }
 }
 
-type Stored = Arc<Mutex<Vec<(String, String)>>>;
-
 /// The pages on `127.0.0.1`, under `http://localhost:<port>/elicit/`, served for real.
 struct Site {
     store: MemoryFlowStore,
@@ -58,56 +55,21 @@ struct Site {
 
 impl Site {
     async fn start(identity: impl Identity) -> Site {
-        let listener = tokio::net::TcpListener::bind(("127.0.0.1", 0))
-            .await
-            .unwrap();
-        let port = listener.local_addr().unwrap().port();
-        let base = format!("http://localhost:{port}/elicit/");
-        let store = MemoryFlowStore::new();
-        let flows = Flows::new(store.clone(), &base).unwrap();
+        let loopback = Loopback::bind().await;
         let stored = Stored::default();
-        let sink = {
-            let stored = Arc::clone(&stored);
-            move |principal: String, mut secrets: Secrets| -> Result<serde_json::Value, SinkError> {
-                let key = secrets.take("key").ok_or("no key")?;
-                let key = key.expose_secret().to_owned();
-                stored.lock().unwrap().push((principal.to_owned(), key));
-                Ok(json!({}))
-            }
-        };
-        let page = SecretPage::new(
-            "api_key",
-            "Your Example Co. API key",
-            vec![Property::new("key", StringSchema::new().min_length(20)).title("API key")],
-        )
-        .unwrap();
-        let router = Pages::new(flows, identity)
-            .unwrap()
-            .secret(page, sink)
-            .router();
-        tokio::spawn(async move {
-            axum::serve(
-                listener,
-                router.into_make_service_with_connect_info::<SocketAddr>(),
-            )
-            .await
-        });
+        let pages = Pages::new(loopback.flows, identity).unwrap();
+        let router = with_api_key_page(pages, &stored).router();
+        serve(loopback.listener, router);
         Site {
-            store,
-            base,
-            port,
+            store: loopback.store,
+            base: loopback.base,
+            port: loopback.port,
             stored,
         }
     }
 
     fn flow_for(&self, user: &str) -> String {
-        let id = FlowId::random().unwrap();
-        let call = ParamsDigest::of(&json!({ "name": "connect_api_key" }));
-        let now = UnixTime::now();
-        let flow = Flow::new(id, "api_key", user, call, "Enter your Example Co. API key.")
-            .expiring(now, Duration::from_secs(600))
-            .unwrap();
-        self.store.begin_now(flow, now).unwrap();
+        let id = page_site::begin(&self.store, "api_key", user);
         format!("{}{id}", self.base)
     }
 
@@ -175,15 +137,6 @@ async fn get_page(client: &reqwest::Client, url: &str) -> (reqwest::StatusCode, 
     (response.status(), response.text().await.unwrap())
 }
 
-/// The CSRF token in a page's form.
-fn token(body: &str) -> String {
-    let at = body
-        .find(r#"name="_csrf" value=""#)
-        .expect("a token in the form");
-    let rest = &body[at + r#"name="_csrf" value=""#.len()..];
-    rest[..rest.find('"').unwrap()].to_owned()
-}
-
 async fn post_key(
     client: &reqwest::Client,
     site: &Site,
@@ -241,12 +194,12 @@ async fn a_browser_cookie_the_pages_never_issued_is_not_taken() {
     let (status, refused) = get_page(&planter, &url).await;
     assert_eq!(status, 403, "{refused}");
     assert!(refused.contains("open in another browser"), "{refused}");
-    let (status, refused) = post_key(&planter, &site, &url, &token(&page), KEY).await;
+    let (status, refused) = post_key(&planter, &site, &url, &csrf(&page), KEY).await;
     assert_eq!(status, 403, "{refused}");
     assert!(site.stored().is_empty());
 
     // The user's own browser goes on.
-    let (status, saved) = post_key(&user, &site, &url, &token(&page), KEY).await;
+    let (status, saved) = post_key(&user, &site, &url, &csrf(&page), KEY).await;
     assert_eq!(status, 200, "{saved}");
     assert_eq!(site.stored(), [("me".to_owned(), KEY.to_owned())]);
 }
@@ -312,7 +265,7 @@ async fn every_page_says_who_is_signed_in() {
         "{refused}"
     );
 
-    let (status, saved) = post_key(&alice, &site, &url, &token(&form), KEY).await;
+    let (status, saved) = post_key(&alice, &site, &url, &csrf(&form), KEY).await;
     assert_eq!(status, 200, "{saved}");
     assert!(
         saved.contains("Saved") && saved.contains(alice_line),

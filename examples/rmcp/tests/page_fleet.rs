@@ -9,51 +9,20 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use mcp_elicit::page::{
-    IdentifyFuture, Identity, Pages, SecretPage, SecretSink, Secrets, SinkError, SinkFuture,
-};
-use mcp_elicit::schema::{Property, StringSchema};
-use mcp_elicit::state::{KeyId, ParamsDigest, StateKey, StateKeys, UnixTime};
-use mcp_elicit::url_mode::{Flow, FlowError, FlowId, FlowStatus, FlowStore, Flows, RedisFlowStore};
+use mcp_elicit::page::{Pages, SecretSink, Secrets, SinkError, SinkFuture};
+use mcp_elicit::state::{KeyId, StateKey, StateKeys, UnixTime};
+use mcp_elicit::url_mode::{FlowError, FlowId, FlowStatus, FlowStore, Flows, RedisFlowStore};
 use serde_json::json;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
-/// The pages' public base, the same on every replica (what the balancer serves).
-const BASE: &str = "http://localhost:8719/elicit/";
-const HOST: &str = "localhost:8719";
-const ORIGIN: &str = "http://localhost:8719";
+#[path = "common/page_site.rs"]
+mod page_site;
+
+// The pages' public base, the same on every replica (what the balancer serves).
+use page_site::{BASE, HOST, HeaderUser, ORIGIN, api_key_page};
+
 const KEY: &str = "sk-live-0123456789abcdef";
-
-/// Who sent a request: the `x-user` header, as a sign-in layer would put it.
-struct HeaderUser;
-
-impl Identity for HeaderUser {
-    fn identify<'a>(&'a self, request: &'a axum::http::request::Parts) -> IdentifyFuture<'a> {
-        let user = request
-            .headers
-            .get("x-user")
-            .and_then(|user| user.to_str().ok())
-            .map(str::to_owned);
-        Box::pin(async move {
-            user.map(mcp_elicit::page::SignedIn::new).ok_or_else(|| {
-                axum::response::IntoResponse::into_response(axum::http::StatusCode::UNAUTHORIZED)
-            })
-        })
-    }
-}
-
-fn api_key_page() -> SecretPage {
-    SecretPage::new(
-        "api_key",
-        "Your Example Co. API key",
-        vec![
-            Property::new("key", StringSchema::new().min_length(20).max_length(200))
-                .title("API key"),
-        ],
-    )
-    .unwrap()
-}
 
 fn redis_url() -> String {
     std::env::var("REDIS_URL").unwrap_or_else(|_| "redis://127.0.0.1:6379/".into())
@@ -100,12 +69,7 @@ async fn replica(
 
 /// A pending flow for `user` on the API-key page.
 async fn flow_for(store: &dyn FlowStore, user: &str) -> FlowId {
-    let id = FlowId::random().unwrap();
-    let call = ParamsDigest::of(&json!({ "name": "connect_api_key" }));
-    let now = UnixTime::now();
-    let flow = Flow::new(id, "api_key", user, call, "Enter your Example Co. API key.")
-        .expiring(now, Duration::from_secs(600))
-        .unwrap();
+    let (id, flow, now) = page_site::pending("api_key", user);
     store.begin(flow, now).await.unwrap();
     id
 }

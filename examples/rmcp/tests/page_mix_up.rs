@@ -11,9 +11,7 @@
 //!
 //! `cargo test -p elicit-examples --features oauth --test page_mix_up`
 
-use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
 use axum::Router;
 use axum::extract::State;
@@ -21,10 +19,15 @@ use axum::http::{StatusCode, Uri, header};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
 use mcp_elicit::page::{AuthorizationPage, Pages, SingleUser, Token};
-use mcp_elicit::state::{ParamsDigest, UnixTime};
-use mcp_elicit::url_mode::{Flow, FlowId, FlowStatus, Flows, MemoryFlowStore};
+use mcp_elicit::url_mode::{FlowId, FlowStatus, MemoryFlowStore};
 use serde_json::json;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+#[path = "common/pages_over_http.rs"]
+mod pages_over_http;
+
+use pages_over_http::page_site;
+use pages_over_http::{Loopback, csrf, serve};
 
 const HONEST_CLIENT: &str = "honest-client";
 const EVIL_CLIENT: &str = "evil-client";
@@ -155,13 +158,13 @@ enum Iss {
 }
 
 async fn world(setup: Setup) -> World {
-    let listener = tokio::net::TcpListener::bind(("127.0.0.1", 0))
-        .await
-        .unwrap();
-    let port = listener.local_addr().unwrap().port();
-    let base = format!("http://localhost:{port}/elicit/");
-    let store = MemoryFlowStore::new();
-    let flows = Flows::new(store.clone(), &base).unwrap();
+    let Loopback {
+        listener,
+        base,
+        store,
+        flows,
+        ..
+    } = Loopback::bind().await;
 
     // The honest provider: its URL is needed for its own issuer, so bind first.
     let honest_listener = tokio::net::TcpListener::bind(("127.0.0.1", 0))
@@ -238,13 +241,7 @@ async fn world(setup: Setup) -> World {
         })
         .authorization(evil_page, |_, _: Token| Ok(json!({ "connected": "Evil" })))
         .router();
-    tokio::spawn(async move {
-        axum::serve(
-            listener,
-            router.into_make_service_with_connect_info::<SocketAddr>(),
-        )
-        .await
-    });
+    serve(listener, router);
     World {
         base,
         store,
@@ -257,26 +254,43 @@ async fn world(setup: Setup) -> World {
 impl World {
     /// A flow of the single user's on `page`.
     fn flow_on(&self, page: &str) -> FlowId {
-        let id = FlowId::random().unwrap();
-        let call = ParamsDigest::of(&json!({ "name": "connect" }));
-        let now = UnixTime::now();
-        let flow = Flow::new(id, page, "me", call, "Connect.")
-            .expiring(now, Duration::from_secs(600))
-            .unwrap();
-        self.store.begin_now(flow, now).unwrap();
-        id
+        page_site::begin(&self.store, page, "me")
     }
 
     fn status(&self, id: &FlowId) -> FlowStatus {
-        self.store
-            .get_now(id, UnixTime::now())
-            .unwrap()
-            .status()
-            .clone()
+        page_site::status(&self.store, id)
     }
 
-    fn evil_token_requests(&self) -> usize {
-        self.evil_tokens.lock().unwrap().len()
+    /// The code came back to the address of `page` (the last the browser went to, returned)
+    /// and was refused there (`403`, saying `why`): no token endpoint was sent it, nothing was
+    /// connected, and flow `id` is still open for its owner (refused before it was touched).
+    fn assert_refused_at(
+        &self,
+        page: &str,
+        id: &FlowId,
+        last: &Answer,
+        visited: &[String],
+        why: &str,
+    ) -> String {
+        let back = visited.last().unwrap();
+        let address = format!("{}authorized/{page}?", self.base);
+        assert!(back.starts_with(&address), "{visited:?}");
+        assert_eq!(last.status, 403, "{}", last.body);
+        assert!(last.body.contains(why), "{}", last.body);
+        self.assert_evil_sent_nothing();
+        assert!(self.honest_tokens.lock().unwrap().is_empty());
+        assert!(self.connected.lock().unwrap().is_empty());
+        assert_eq!(self.status(id), FlowStatus::Opened);
+        back.clone()
+    }
+
+    /// The malicious provider's token endpoint was sent nothing: no code reached it.
+    fn assert_evil_sent_nothing(&self) {
+        let sent = self.evil_tokens.lock().unwrap();
+        assert!(
+            sent.is_empty(),
+            "the evil token endpoint was sent a code: {sent:?}"
+        );
     }
 }
 
@@ -370,15 +384,7 @@ impl Browser {
         let page = format!("{}{id}", world.base);
         let shown = self.request("GET", &page, None).await;
         assert_eq!(shown.status, 200, "{}", shown.body);
-        let token = shown
-            .body
-            .split(r#"name="_csrf" value=""#)
-            .nth(1)
-            .unwrap()
-            .split('"')
-            .next()
-            .unwrap()
-            .replace("&#x2F;", "/");
+        let token = csrf(&shown.body).replace("&#x2F;", "/");
         let form = serde_urlencoded::to_string([("_csrf", token.as_str())]).unwrap();
         let mut answer = self.request("POST", &page, Some(form)).await;
         let mut visited = Vec::new();
@@ -391,25 +397,32 @@ impl Browser {
     }
 }
 
+/// The world `setup` makes, and a flow of `page` the user connects in a browser (pressing its
+/// button, following every redirect): the world, the flow, the last answer and the URLs the
+/// browser went through.
+async fn connected_on(setup: Setup, page: &str) -> (World, FlowId, Answer, Vec<String>) {
+    let world = world(setup).await;
+    let id = world.flow_on(page);
+    let (last, visited) = Browser::default().connect(&world, &id).await;
+    (world, id, last, visited)
+}
+
 /// An honest provider that matches redirect URIs exactly refuses the malicious provider's bounce
 /// (the `evil` page's redirect URI is not its client's): no code is issued, none is sent to any
 /// token endpoint. With one redirect URI for every page, this is the attack that worked.
 #[tokio::test]
 async fn a_bounce_with_the_evil_pages_redirect_uri_gets_no_code_from_an_exact_provider() {
-    let world = world(Setup {
-        exact: true,
-        iss: Iss::Absent,
-        substitute: false,
-        issuer_set: false,
-    })
+    let (world, id, last, visited) = connected_on(
+        Setup {
+            exact: true,
+            iss: Iss::Absent,
+            substitute: false,
+            issuer_set: false,
+        },
+        "evil",
+    )
     .await;
-    let id = world.flow_on("evil");
-    let (last, visited) = Browser::default().connect(&world, &id).await;
-    assert_eq!(
-        world.evil_token_requests(),
-        0,
-        "the evil token endpoint was sent a code"
-    );
+    world.assert_evil_sent_nothing();
     assert_eq!(last.status, 400, "{visited:?}: {}", last.body);
     assert!(last.body.contains("invalid redirect_uri"), "{}", last.body);
     assert!(world.honest_tokens.lock().unwrap().is_empty());
@@ -422,31 +435,17 @@ async fn a_bounce_with_the_evil_pages_redirect_uri_gets_no_code_from_an_exact_pr
 /// issuer here, so the redirect URI per page is the only defence at work.
 #[tokio::test]
 async fn a_code_that_comes_back_to_another_pages_redirect_uri_is_refused_and_sent_nowhere() {
-    let world = world(Setup {
-        exact: true,
-        iss: Iss::Absent,
-        substitute: true,
-        issuer_set: false,
-    })
+    let (world, id, last, visited) = connected_on(
+        Setup {
+            exact: true,
+            iss: Iss::Absent,
+            substitute: true,
+            issuer_set: false,
+        },
+        "evil",
+    )
     .await;
-    let id = world.flow_on("evil");
-    let (last, visited) = Browser::default().connect(&world, &id).await;
-    let back = visited.last().unwrap();
-    assert!(
-        back.starts_with(&format!("{}authorized/honest?", world.base)),
-        "{visited:?}"
-    );
-    assert_eq!(
-        world.evil_token_requests(),
-        0,
-        "the evil token endpoint was sent a code"
-    );
-    assert_eq!(last.status, 403, "{}", last.body);
-    assert!(last.body.contains("another page"), "{}", last.body);
-    assert!(world.honest_tokens.lock().unwrap().is_empty());
-    assert!(world.connected.lock().unwrap().is_empty());
-    // Refused before the flow was touched: it is still open for its owner.
-    assert_eq!(world.status(&id), FlowStatus::Opened);
+    world.assert_refused_at("honest", &id, &last, &visited, "another page");
 }
 
 /// A provider that takes any redirect URI on the pages' origin sends its code to the `evil`
@@ -454,29 +453,18 @@ async fn a_code_that_comes_back_to_another_pages_redirect_uri_is_refused_and_sen
 /// refused, and the code is sent nowhere.
 #[tokio::test]
 async fn an_answer_that_names_an_issuer_the_page_does_not_expect_is_refused() {
-    let world = world(Setup {
-        exact: false,
-        iss: Iss::Own,
-        substitute: false,
-        issuer_set: true,
-    })
+    let (world, id, last, visited) = connected_on(
+        Setup {
+            exact: false,
+            iss: Iss::Own,
+            substitute: false,
+            issuer_set: true,
+        },
+        "evil",
+    )
     .await;
-    let id = world.flow_on("evil");
-    let (last, visited) = Browser::default().connect(&world, &id).await;
-    let back = visited.last().unwrap();
-    assert!(
-        back.starts_with(&format!("{}authorized/evil?", world.base)),
-        "{visited:?}"
-    );
+    let back = world.assert_refused_at("evil", &id, &last, &visited, "another provider");
     assert!(back.contains("iss="), "{back}");
-    assert_eq!(
-        world.evil_token_requests(),
-        0,
-        "the evil token endpoint was sent a code"
-    );
-    assert_eq!(last.status, 403, "{}", last.body);
-    assert!(last.body.contains("another provider"), "{}", last.body);
-    assert_eq!(world.status(&id), FlowStatus::Opened);
 }
 
 /// The `honest` page knows its provider's issuer: its own answer connects (the token endpoint is
@@ -484,15 +472,13 @@ async fn an_answer_that_names_an_issuer_the_page_does_not_expect_is_refused() {
 #[tokio::test]
 async fn a_page_that_knows_its_issuer_takes_only_answers_that_name_it() {
     for (iss, connects) in [(Iss::Own, true), (Iss::Other, false), (Iss::Absent, false)] {
-        let world = world(Setup {
+        let setup = Setup {
             exact: true,
             iss,
             substitute: false,
             issuer_set: true,
-        })
-        .await;
-        let id = world.flow_on("honest");
-        let (last, _) = Browser::default().connect(&world, &id).await;
+        };
+        let (world, id, last, _) = connected_on(setup, "honest").await;
         let sent = world.honest_tokens.lock().unwrap().clone();
         if connects {
             assert_eq!(last.status, 200, "{}", last.body);
@@ -515,6 +501,6 @@ async fn a_page_that_knows_its_issuer_takes_only_answers_that_name_it() {
             assert!(world.connected.lock().unwrap().is_empty());
             assert_eq!(world.status(&id), FlowStatus::Opened);
         }
-        assert_eq!(world.evil_token_requests(), 0);
+        world.assert_evil_sent_nothing();
     }
 }

@@ -6,52 +6,25 @@
 //! `cargo test -p elicit-examples --features oauth --test page_sign_in`
 
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
 use axum::Router;
 use axum::http::header;
 use mcp_elicit::page::{
-    ExposeSecret, Identity, PageError, Pages, Parts, SecretPage, SecretString, Secrets, SignedIn,
-    SingleUser, SinkError, TokenSignIn, Verdict, identity_fn,
+    Identity, PageError, Pages, Parts, SecretString, SignedIn, SingleUser, TokenSignIn, Verdict,
+    identity_fn,
 };
 use mcp_elicit::rmcp::{AskConfig, AskConfigError, HttpPrincipal};
-use mcp_elicit::schema::{Property, StringSchema};
-use mcp_elicit::state::{ParamsDigest, UnixTime};
-use mcp_elicit::url_mode::{Flow, FlowId, Flows, MemoryFlowStore};
-use serde_json::json;
+use mcp_elicit::url_mode::{Flows, MemoryFlowStore};
 
 #[path = "common/pages_over_http.rs"]
 mod pages_over_http;
 
-use pages_over_http::{Reply, browser, csrf, get, post, reply, serve};
+use pages_over_http::page_site::{self, Stored, with_api_key_page};
+use pages_over_http::{Loopback, Reply, browser, csrf, get, post, reply, serve};
 
 const KEY: &str = "sk-live-0123456789abcdef";
 const ACCOUNTS: &str =
     "# principal:token\nalice:alice-token-0123456789\nbob:bob-token-9876543210\n";
-
-type Stored = Arc<Mutex<Vec<(String, String)>>>;
-
-/// The page every site serves: a key, kept under the principal that typed it.
-fn api_key_page(pages: Pages, stored: &Stored) -> Pages {
-    let stored = Arc::clone(stored);
-    let page = SecretPage::new(
-        "api_key",
-        "Your Example Co. API key",
-        vec![Property::new("key", StringSchema::new().min_length(20)).title("API key")],
-    )
-    .unwrap();
-    pages.secret(
-        page,
-        move |principal: String, mut secrets: Secrets| -> Result<serde_json::Value, SinkError> {
-            let key = secrets.take("key").ok_or("no key")?;
-            stored
-                .lock()
-                .unwrap()
-                .push((principal, key.expose_secret().to_owned()));
-            Ok(json!({}))
-        },
-    )
-}
 
 /// Pages being served, and what a test needs of them.
 struct Site {
@@ -68,7 +41,7 @@ impl Site {
         layers: impl FnOnce(Router) -> Router + Send + 'static,
     ) -> Site {
         let stored = Stored::default();
-        let pages = api_key_page(Pages::bind_loopback_with(identity).await.unwrap(), &stored);
+        let pages = with_api_key_page(Pages::bind_loopback_with(identity).await.unwrap(), &stored);
         let flows = pages.flows().clone();
         let base = flows.base().as_str().to_owned();
         let port = flows.base().port().unwrap();
@@ -93,31 +66,21 @@ impl Site {
         identity: impl Identity,
         layers: impl FnOnce(Router) -> Router,
     ) -> Site {
-        let listener = tokio::net::TcpListener::bind(("127.0.0.1", 0))
-            .await
-            .unwrap();
-        let port = listener.local_addr().unwrap().port();
-        let base = format!("http://localhost:{port}/elicit/");
-        let flows = Flows::new(store, &base).unwrap();
+        let loopback = Loopback::bind_with(store).await;
         let stored = Stored::default();
-        let pages = api_key_page(Pages::new(flows.clone(), identity).unwrap(), &stored);
-        let app = layers(Router::new().merge(pages.router()));
-        serve(listener, app);
+        let pages = Pages::new(loopback.flows.clone(), identity).unwrap();
+        let app = layers(Router::new().merge(with_api_key_page(pages, &stored).router()));
+        serve(loopback.listener, app);
         Site {
-            flows,
-            base,
-            port,
+            flows: loopback.flows,
+            base: loopback.base,
+            port: loopback.port,
             stored,
         }
     }
 
     async fn flow_for(&self, user: &str) -> String {
-        let id = FlowId::random().unwrap();
-        let call = ParamsDigest::of(&json!({ "name": "connect_api_key" }));
-        let now = UnixTime::now();
-        let flow = Flow::new(id, "api_key", user, call, "Enter your Example Co. API key.")
-            .expiring(now, Duration::from_secs(600))
-            .unwrap();
+        let (id, flow, now) = page_site::pending("api_key", user);
         self.flows.store().begin(flow, now).await.unwrap();
         format!("{}{id}", self.base)
     }
@@ -553,58 +516,56 @@ fn app_identity() -> impl Identity {
     )
 }
 
-async fn closure_verdicts_on(site: Site) {
-    let page = site.flow_for("alice").await;
-    let path = page.strip_prefix(&site.origin()).unwrap().to_owned();
+/// `page` as the app's user `user` sees it (its `x-user` header; `None`: not signed in to the
+/// app), in a browser that follows no redirect.
+async fn as_app_user(page: &str, user: Option<&str>) -> Reply {
     let client = reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
         .build()
         .unwrap();
-    let send = |user: Option<&str>| {
-        let mut request = client.get(&page);
-        if let Some(user) = user {
-            request = request.header("x-user", user);
-        }
-        async move { reply(request.send().await.unwrap()).await }
-    };
-    let shown = send(Some("alice")).await;
-    assert_eq!(shown.status, 200, "{}", shown.body);
-    assert!(
-        shown
-            .body
-            .contains("Signed in as <strong>alice@example.com</strong>"),
-        "{}",
-        shown.body
-    );
+    let mut request = client.get(page);
+    if let Some(user) = user {
+        request = request.header("x-user", user);
+    }
+    reply(request.send().await.unwrap()).await
+}
+
+/// `reply` shows the page, signed in as `name`.
+fn assert_shown_as(reply: &Reply, name: &str) {
+    assert_eq!(reply.status, 200, "{}", reply.body);
+    let signed_in = format!("Signed in as <strong>{name}</strong>");
+    assert!(reply.body.contains(&signed_in), "{}", reply.body);
+}
+
+/// `reply` is the pages' refusal (`403`), saying each of `words`.
+fn assert_refused_saying(reply: &Reply, words: &[&str]) {
+    assert_eq!(reply.status, 403, "{}", reply.body);
+    for words in words {
+        assert!(reply.body.contains(words), "{words:?}: {}", reply.body);
+    }
+}
+
+async fn closure_verdicts_on(site: Site) {
+    let page = site.flow_for("alice").await;
+    let path = page.strip_prefix(&site.origin()).unwrap().to_owned();
+    let shown = as_app_user(&page, Some("alice")).await;
+    assert_shown_as(&shown, "alice@example.com");
     assert!(shown.body.contains(r#"href="/logout""#), "{}", shown.body);
 
-    let to_sign_in = send(None).await;
+    let to_sign_in = as_app_user(&page, None).await;
     assert_eq!(to_sign_in.status, 303);
     assert_eq!(
         to_sign_in.location.as_deref(),
         Some(format!("/login?next={}", path.replace('/', "%2F")).as_str())
     );
 
-    let refused = send(Some("banned")).await;
-    assert_eq!(refused.status, 403, "{}", refused.body);
-    assert!(
-        refused.body.contains("You may not open this page"),
-        "{}",
-        refused.body
+    let refused = as_app_user(&page, Some("banned")).await;
+    assert_refused_saying(
+        &refused,
+        &["You may not open this page", "Your account is suspended."],
     );
-    assert!(
-        refused.body.contains("Your account is suspended."),
-        "{}",
-        refused.body
-    );
-
-    let not_theirs = send(Some("bob")).await;
-    assert_eq!(not_theirs.status, 403, "{}", not_theirs.body);
-    assert!(
-        not_theirs.body.contains("This page is for another user"),
-        "{}",
-        not_theirs.body
-    );
+    let not_theirs = as_app_user(&page, Some("bob")).await;
+    assert_refused_saying(&not_theirs, &["This page is for another user"]);
 }
 
 #[tokio::test]
@@ -631,29 +592,9 @@ async fn an_async_closure_is_an_identity_too() {
     });
     let site = Site::in_app(identity, app_layer).await;
     let page = site.flow_for("alice").await;
-    let client = reqwest::Client::new();
-    let shown = reply(
-        client
-            .get(&page)
-            .header("x-user", "alice")
-            .send()
-            .await
-            .unwrap(),
-    )
-    .await;
-    assert_eq!(shown.status, 200, "{}", shown.body);
-    assert!(
-        shown.body.contains("Signed in as <strong>alice</strong>"),
-        "{}",
-        shown.body
-    );
-    let refused = reply(client.get(&page).send().await.unwrap()).await;
-    assert_eq!(refused.status, 403, "{}", refused.body);
-    assert!(
-        refused.body.contains("Sign in to the app first."),
-        "{}",
-        refused.body
-    );
+    assert_shown_as(&as_app_user(&page, Some("alice")).await, "alice");
+    let refused = as_app_user(&page, None).await;
+    assert_refused_saying(&refused, &["Sign in to the app first."]);
 }
 
 #[tokio::test]
@@ -666,41 +607,15 @@ async fn http_principal_is_the_pages_identity_and_refuses_whom_it_names_no_one()
     });
     let site = Site::in_app(principal.clone(), app_layer).await;
     let page = site.flow_for("alice").await;
-    let client = reqwest::Client::builder()
-        .redirect(reqwest::redirect::Policy::none())
-        .build()
-        .unwrap();
-    let shown = reply(
-        client
-            .get(&page)
-            .header("x-user", "alice")
-            .send()
-            .await
-            .unwrap(),
-    )
-    .await;
-    assert_eq!(shown.status, 200, "{}", shown.body);
-    assert!(
-        shown.body.contains("Signed in as <strong>alice</strong>"),
-        "{}",
-        shown.body
-    );
-    for user in [None, Some("")] {
-        let mut request = client.get(&page);
-        if let Some(user) = user {
-            request = request.header("x-user", user);
-        }
-        let refused = reply(request.send().await.unwrap()).await;
-        assert_eq!(refused.status, 403, "{user:?}: {}", refused.body);
-        assert!(
-            refused.body.contains("You may not open this page"),
-            "{}",
-            refused.body
-        );
-        assert!(
-            refused.body.contains("names no one for this request"),
-            "{}",
-            refused.body
+    assert_shown_as(&as_app_user(&page, Some("alice")).await, "alice");
+    for user in [None, Some(""), Some(" ")] {
+        let refused = as_app_user(&page, user).await;
+        assert_refused_saying(
+            &refused,
+            &[
+                "You may not open this page",
+                "names no one for this request",
+            ],
         );
     }
 }
@@ -720,13 +635,8 @@ impl Identity for NoOne {
 async fn an_identity_naming_the_empty_principal_is_refused() {
     let site = Site::in_app(NoOne, app_layer).await;
     let page = site.flow_for("").await;
-    let refused = reply(reqwest::Client::new().get(&page).send().await.unwrap()).await;
-    assert_eq!(refused.status, 403, "{}", refused.body);
-    assert!(
-        refused.body.contains("named no one for this request"),
-        "{}",
-        refused.body
-    );
+    let refused = as_app_user(&page, None).await;
+    assert_refused_saying(&refused, &["named no one for this request"]);
 }
 
 #[test]

@@ -13,18 +13,14 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
 use axum::Router;
 use axum::body::{Body, Bytes};
 use axum::http::{Request, StatusCode, header};
-use axum::response::{IntoResponse, Redirect};
-use mcp_elicit::page::{
-    ExposeSecret, IdentifyFuture, Identity, Pages, SecretPage, Secrets, SinkError,
-};
+use mcp_elicit::page::{ExposeSecret, Pages, SecretPage, Secrets, SinkError};
 use mcp_elicit::schema::{Property, StringSchema};
-use mcp_elicit::state::{ParamsDigest, UnixTime};
-use mcp_elicit::url_mode::{Flow, FlowId, FlowStatus, Flows, MemoryFlowStore};
+use mcp_elicit::state::UnixTime;
+use mcp_elicit::url_mode::{FlowId, FlowStatus, Flows, MemoryFlowStore};
 use serde_json::{Value, json};
 use tower::ServiceExt;
 
@@ -96,28 +92,10 @@ fn disarm() -> usize {
 
 // ------------------------------------------------------------------------------- the pages
 
-const BASE: &str = "http://localhost:8719/elicit/";
-const ORIGIN: &str = "http://localhost:8719";
+#[path = "common/page_site.rs"]
+mod page_site;
 
-/// The `Host` a browser sent to `BASE` names: the pages serve no other.
-const HOST: &str = "localhost:8719";
-
-/// Who sent a request: the `x-user` header, as a sign-in layer would put it.
-struct HeaderUser;
-
-impl Identity for HeaderUser {
-    fn identify<'a>(&'a self, request: &'a axum::http::request::Parts) -> IdentifyFuture<'a> {
-        let user = request
-            .headers
-            .get("x-user")
-            .and_then(|user| user.to_str().ok())
-            .map(str::to_owned);
-        Box::pin(async move {
-            user.map(mcp_elicit::page::SignedIn::new)
-                .ok_or_else(|| Redirect::to("/signin").into_response())
-        })
-    }
-}
+use page_site::{BASE, HOST, HeaderUser, ORIGIN};
 
 struct Site {
     store: MemoryFlowStore,
@@ -168,13 +146,7 @@ fn site(expected: &'static str) -> Site {
 impl Site {
     /// Alice's flow, opened in a browser: its id, the browser's cookie, the form's token.
     async fn opened(&self) -> (FlowId, String, String) {
-        let id = FlowId::random().unwrap();
-        let call = ParamsDigest::of(&json!({ "name": "connect_api_key" }));
-        let now = UnixTime::now();
-        let flow = Flow::new(id, "api_key", "alice", call, "Enter your key.")
-            .expiring(now, Duration::from_secs(600))
-            .unwrap();
-        self.store.begin_now(flow, now).unwrap();
+        let id = page_site::begin(&self.store, "api_key", "alice");
         let request = Request::get(format!("/elicit/{id}"))
             .header("x-user", "alice")
             // As a browser names the pages' host.

@@ -8,10 +8,14 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use mcp_elicit::client::{Incoming, Scripted, Step};
-use mcp_elicit::rmcp::{AskConfig, Asker, AskingServer, Pace, TestKit, ToolResponse, respond};
+use mcp_elicit::rmcp::{AskConfig, Asker, Pace, TestKit, ToolResponse, respond};
 use mcp_elicit::{Elicit, Elicitation, Revision};
 use rmcp::{ServerHandler, tool, tool_handler, tool_router};
 use serde_json::{Value, json};
+
+#[macro_use]
+#[path = "common/servers.rs"]
+mod servers;
 
 /// Where should the release notes go?
 #[derive(Elicit, Debug)]
@@ -36,16 +40,7 @@ struct Archive {
     reason: String,
 }
 
-#[derive(Clone)]
-struct Releases {
-    asking: AskConfig,
-}
-
-impl AskingServer for Releases {
-    fn asking(&self) -> &AskConfig {
-        &self.asking
-    }
-}
+asking_server!(Releases);
 
 #[tool_router]
 impl Releases {

@@ -6,29 +6,25 @@
 //! `cargo test -p elicit-examples --features page --test secret_form`
 
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
 use axum::Router;
-use axum::body::Body;
-use axum::http::{Request, StatusCode, header};
-use axum::response::{IntoResponse, Redirect};
+use axum::http::StatusCode;
 use mcp_elicit::client::{Incoming, Scripted, Step};
-use mcp_elicit::page::{
-    ExposeSecret, IdentifyFuture, Identity, Pages, SecretForm, SecretString, Secrets, SinkError,
-};
-use mcp_elicit::rmcp::{AskConfig, Asker, AskingServer, TestKit, ToolResponse, respond};
-use mcp_elicit::state::{ParamsDigest, UnixTime};
-use mcp_elicit::url_mode::{
-    ElicitUrl, Flow, FlowId, FlowOutcome, FlowStatus, Flows, MemoryFlowStore,
-};
+use mcp_elicit::page::{ExposeSecret, Pages, SecretForm, SecretString, Secrets, SinkError};
+use mcp_elicit::rmcp::{AskConfig, TestKit};
+use mcp_elicit::state::UnixTime;
+use mcp_elicit::url_mode::{ElicitUrl, FlowId, FlowStatus, Flows, MemoryFlowStore};
 use mcp_elicit::{Elicit, Revision};
-use rmcp::model::{CallToolResult, ContentBlock};
-use rmcp::{ServerHandler, tool, tool_handler, tool_router};
 use serde_json::{Value, json};
-use tower::ServiceExt;
 
-const BASE: &str = "http://localhost:8719/elicit/";
-const ORIGIN: &str = "http://localhost:8719";
+#[macro_use]
+#[path = "common/servers.rs"]
+mod servers;
+#[path = "common/page_site.rs"]
+mod page_site;
+
+use page_site::{BASE, HeaderUser, ORIGIN, get, post, send};
+
 const KEY: &str = "sk-live-0123456789abcdef";
 
 /// Your Example Co. API key
@@ -61,23 +57,6 @@ struct DatabaseLogin {
         max_length = 6
     )]
     one_time_code: SecretString,
-}
-
-/// Who sent a request: the `x-user` header, as a sign-in layer would put it.
-struct HeaderUser;
-
-impl Identity for HeaderUser {
-    fn identify<'a>(&'a self, request: &'a axum::http::request::Parts) -> IdentifyFuture<'a> {
-        let user = request
-            .headers
-            .get("x-user")
-            .and_then(|user| user.to_str().ok())
-            .map(str::to_owned);
-        Box::pin(async move {
-            user.map(mcp_elicit::page::SignedIn::new)
-                .ok_or_else(|| Redirect::to("/signin").into_response())
-        })
-    }
 }
 
 /// What reached the typed sink: (principal, the secrets exposed, in field order).
@@ -125,51 +104,19 @@ fn site() -> Site {
 impl Site {
     /// A pending flow for `user` on the page `page`.
     fn flow(&self, page: &str, user: &str) -> FlowId {
-        let id = FlowId::random().unwrap();
-        let call = ParamsDigest::of(&json!({ "name": "connect" }));
-        let now = UnixTime::now();
-        let flow = Flow::new(id, page, user, call, "Enter it on this page.")
-            .expiring(now, Duration::from_secs(600))
-            .unwrap();
-        self.store.begin_now(flow, now).unwrap();
-        id
+        page_site::begin(&self.store, page, user)
     }
 
     fn status(&self, id: &FlowId) -> FlowStatus {
-        let flow = self.store.get_now(id, UnixTime::now()).unwrap();
-        flow.status().clone()
-    }
-
-    async fn send(&self, mut request: Request<Body>) -> (StatusCode, Option<String>, String) {
-        // As a browser sends it: the pages serve only the host of their base.
-        request
-            .headers_mut()
-            .entry(header::HOST)
-            .or_insert(header::HeaderValue::from_static("localhost:8719"));
-        let response = self.router.clone().oneshot(request).await.unwrap();
-        let status = response.status();
-        let cookie = response
-            .headers()
-            .get(header::SET_COOKIE)
-            .map(|set| set.to_str().unwrap().split(';').next().unwrap().to_owned());
-        let body = axum::body::to_bytes(response.into_body(), 1 << 20)
-            .await
-            .unwrap();
-        (status, cookie, String::from_utf8(body.to_vec()).unwrap())
+        page_site::status(&self.store, id)
     }
 
     /// Alice opens flow `id`: the page, her browser's cookie and the form's token.
     async fn open(&self, id: &FlowId) -> (String, String, String) {
-        let request = Request::get(format!("/elicit/{id}"))
-            .header("x-user", "alice")
-            .body(Body::empty())
-            .unwrap();
-        let (status, cookie, body) = self.send(request).await;
-        assert_eq!(status, StatusCode::OK, "{body}");
-        let at = body.find(r#"name="_csrf" value=""#).expect("a token");
-        let rest = &body[at + r#"name="_csrf" value=""#.len()..];
-        let token = rest[..rest.find('"').unwrap()].to_owned();
-        (body, cookie.expect("a browser cookie"), token)
+        let opened = send(&self.router, get(&id.to_string(), "alice", None)).await;
+        assert_eq!(opened.status, StatusCode::OK, "{}", opened.body);
+        let token = opened.token();
+        (opened.body, opened.cookie.expect("a browser cookie"), token)
     }
 
     /// Alice, in the browser of `cookie`, posts `fields` and the token to flow `id`.
@@ -182,15 +129,9 @@ impl Site {
     ) -> (StatusCode, String) {
         let mut form = vec![("_csrf", token)];
         form.extend_from_slice(fields);
-        let request = Request::post(format!("/elicit/{id}"))
-            .header("x-user", "alice")
-            .header(header::COOKIE, cookie)
-            .header(header::ORIGIN, ORIGIN)
-            .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
-            .body(Body::from(serde_urlencoded::to_string(&form).unwrap()))
-            .unwrap();
-        let (status, _, body) = self.send(request).await;
-        (status, body)
+        let request = post(&id.to_string(), "alice", Some(cookie), ORIGIN, &form);
+        let posted = send(&self.router, request).await;
+        (posted.status, posted.body)
     }
 
     fn stored(&self) -> Vec<(String, Vec<String>)> {
@@ -334,34 +275,7 @@ async fn secrets_of_another_page_are_not_the_type_and_say_which_fields_are_missi
 
 // ------------------------------------------------------------------------------------- the tool
 
-#[derive(Clone)]
-struct Keys {
-    asking: AskConfig,
-}
-
-impl AskingServer for Keys {
-    fn asking(&self) -> &AskConfig {
-        &self.asking
-    }
-}
-
-#[tool_router]
-impl Keys {
-    #[tool(description = "Connect the user's Example Co. API key.")]
-    async fn connect_api_key(&self, mut asker: Asker) -> ToolResponse {
-        respond(async {
-            let text = match asker.url_page::<ApiKey>().await? {
-                FlowOutcome::Completed(receipt) => format!("connected: {receipt}"),
-                other => format!("not connected: {other:?}"),
-            };
-            Ok(CallToolResult::success(vec![ContentBlock::text(text)]))
-        })
-        .await
-    }
-}
-
-#[tool_handler(name = "keys")]
-impl ServerHandler for Keys {}
+key_server!(Keys, |asker| asker.url_page::<ApiKey>());
 
 #[tokio::test]
 async fn url_page_asks_with_the_type_s_message_for_the_type_s_page() {

@@ -393,8 +393,9 @@ impl Flow {
     /// whose submission died with its replica may send the form again a minute later.
     pub const DEFAULT_CLAIM_LEASE: Duration = Duration::from_secs(60);
 
-    /// A pending flow `id` for `principal` (the `AskConfig`'s, `""` for a single-user server),
-    /// finished by the page named `page`, started by the call whose digest is `call`, asking with
+    /// A pending flow `id` for `principal` (the `AskConfig`'s: the single user's name, or the one
+    /// each request names; never one that [names no one](Flow::names_no_one)), finished by the
+    /// page named `page`, started by the call whose digest is `call`, asking with
     /// `message`. It expires [`DEFAULT_TTL`](Flow::DEFAULT_TTL) after the epoch until
     /// [`expiring`](Flow::expiring) sets when.
     #[must_use]
@@ -444,6 +445,24 @@ impl Flow {
     #[must_use]
     pub fn principal(&self) -> &str {
         &self.principal
+    }
+
+    /// Whether `principal` names no one: it is empty, or only white space (Unicode's). Such a
+    /// principal is never a user whose flows could be opened, whichever side names it: the
+    /// asking side refuses it as a single user (`AskConfig::single_user`), the pages as a single
+    /// user (`SingleUser::named`) and as any identity's verdict, with a page of their own.
+    ///
+    /// ```
+    /// # extern crate elicit_core as mcp_elicit;
+    /// use mcp_elicit::url_mode::Flow;
+    ///
+    /// assert!(Flow::names_no_one(""));
+    /// assert!(Flow::names_no_one(" \t\u{3000}"));
+    /// assert!(!Flow::names_no_one("ada"));
+    /// ```
+    #[must_use]
+    pub fn names_no_one(principal: &str) -> bool {
+        principal.trim().is_empty()
     }
 
     /// The digest of the call (name and arguments) that asked.

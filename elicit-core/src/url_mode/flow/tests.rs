@@ -23,6 +23,18 @@ fn flow(principal: &str) -> Flow {
     .unwrap()
 }
 
+/// The one rule every side asks of a principal (`AskConfig`, `HttpPrincipal`, the pages): empty
+/// or only white space, Unicode's included, names no one; anything else names someone.
+#[test]
+fn a_principal_of_nothing_but_white_space_names_no_one() {
+    for no_one in ["", " ", "\t\n", "\u{a0}", "\u{3000}", " \u{2028} "] {
+        assert!(Flow::names_no_one(no_one), "{no_one:?}");
+    }
+    for someone in ["me", " me ", "-", "\u{200b}", "_"] {
+        assert!(!Flow::names_no_one(someone), "{someone:?}");
+    }
+}
+
 #[test]
 fn a_flow_id_is_128_random_bits_and_reads_back_only_as_written() {
     let id = FlowId::random().unwrap();

@@ -4,20 +4,22 @@
 //! [`Site`], pages whose user an `x-user` header names.
 //!
 //! Its own file, included by `#[path]` (as `revisions.rs` is), so that a test takes it without
-//! the in-process harness of `mod.rs`. Each test binary uses a part of it.
+//! the in-process harness of `mod.rs`. Each test binary uses a part of it. What the tests in
+//! process share too is [`page_site`], which this file includes.
 
 #![allow(dead_code)]
 
+#[path = "page_site.rs"]
+pub mod page_site;
+
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
 use axum::Router;
 use axum::http::{StatusCode, header};
 use mcp_elicit::page::{Identity, Pages, Parts, SignedIn, Verdict, identity_fn};
-use mcp_elicit::state::{ParamsDigest, UnixTime};
+use mcp_elicit::state::UnixTime;
 use mcp_elicit::url_mode::{Flow, FlowId, Flows, MemoryFlowStore};
-use serde_json::json;
 
 /// Serves `app` on `listener` until the test ends, each request with its peer's address (the
 /// pages check that it came over loopback).
@@ -110,11 +112,46 @@ pub async fn post(
     .await
 }
 
-/// The CSRF token in a page's form (its `_csrf` input).
-pub fn csrf(body: &str) -> String {
-    let marker = r#"name="_csrf" value=""#;
-    let at = body.find(marker).expect("a token in the form") + marker.len();
-    body[at..][..body[at..].find('"').unwrap()].to_owned()
+pub use page_site::csrf;
+
+/// A loopback listener for pages, and the flows those pages finish, under
+/// `http://localhost:<port>/elicit/`.
+pub struct Loopback {
+    pub listener: tokio::net::TcpListener,
+    pub port: u16,
+    /// The pages' base.
+    pub base: String,
+    pub store: MemoryFlowStore,
+    pub flows: Flows,
+}
+
+impl Loopback {
+    /// A listener on `127.0.0.1` with a port of its own, and a memory store for its flows.
+    pub async fn bind() -> Loopback {
+        Loopback::bind_with(MemoryFlowStore::new()).await
+    }
+
+    /// As [`bind`](Loopback::bind), the flows kept in `store`.
+    pub async fn bind_with(store: MemoryFlowStore) -> Loopback {
+        let listener = tokio::net::TcpListener::bind(("127.0.0.1", 0))
+            .await
+            .unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let base = format!("http://localhost:{port}/elicit/");
+        let flows = Flows::new(store.clone(), &base).unwrap();
+        Loopback {
+            listener,
+            port,
+            base,
+            store,
+            flows,
+        }
+    }
+
+    /// The pages' origin, as a browser names it on a form's `POST`.
+    pub fn origin(&self) -> String {
+        format!("http://localhost:{}", self.port)
+    }
 }
 
 /// The user named by the `x-user` header ([`browser_of`] sends it on every request).
@@ -142,36 +179,22 @@ impl Site {
     /// The pages `sinks` declares (given the list each sink pushes what it was handed to),
     /// bound and served.
     pub async fn start(sinks: impl FnOnce(Pages, &Seen) -> Pages) -> Site {
-        let listener = tokio::net::TcpListener::bind(("127.0.0.1", 0))
-            .await
-            .unwrap();
-        let port = listener.local_addr().unwrap().port();
-        let base = format!("http://localhost:{port}/elicit/");
-        let store = MemoryFlowStore::new();
-        let flows = Flows::new(store.clone(), &base).unwrap();
+        let loopback = Loopback::bind().await;
+        let origin = loopback.origin();
         let seen = Seen::default();
-        serve(
-            listener,
-            sinks(Pages::new(flows, header_user()).unwrap(), &seen).router(),
-        );
+        let pages = Pages::new(loopback.flows, header_user()).unwrap();
+        serve(loopback.listener, sinks(pages, &seen).router());
         Site {
-            store,
-            base,
-            origin: format!("http://localhost:{port}"),
+            store: loopback.store,
+            base: loopback.base,
+            origin,
             seen,
         }
     }
 
     /// A flow of `page` for `user`, as a tool begins it.
     pub fn flow_for(&self, page: &str, user: &str) -> FlowId {
-        let id = FlowId::random().unwrap();
-        let call = ParamsDigest::of(&json!({ "name": "connect_api_key" }));
-        let now = UnixTime::now();
-        let flow = Flow::new(id, page, user, call, "Enter it on the page.")
-            .expiring(now, Duration::from_secs(600))
-            .unwrap();
-        self.store.begin_now(flow, now).unwrap();
-        id
+        page_site::begin(&self.store, page, user)
     }
 
     pub fn flow(&self, id: &FlowId) -> Flow {
