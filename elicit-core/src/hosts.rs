@@ -31,9 +31,13 @@
 //! assert!(HostTable::off().find("codex-mcp-client", "0.171.0").is_none());
 //! ```
 
+mod adapt;
+
 use std::borrow::Cow;
 use std::fmt;
 use std::sync::{Arc, LazyLock};
+
+pub use self::adapt::{Adaptation, MAX_INTEGER_OPTIONS, adapt};
 
 /// A field kind some hosts cannot draw as a form field. Text, boolean and single-select fields
 /// every host draws, so they have no kind here.
