@@ -500,9 +500,12 @@ impl Asker {
     ) -> Result<Elicitation<T>, Stop> {
         self.start(Mode::Form, request.name())?;
         if self.has_rounds() {
-            return self
-                .answer(Ask::form_request(request.name().to_owned(), request))
-                .await;
+            let key = request.name().to_owned();
+            let ask = match self.adapt_to() {
+                Some(kinds) => Ask::form_request_drawn(key, request, kinds),
+                None => Ask::form_request(key, request),
+            };
+            return self.answer(ask).await;
         }
         self.ask_form(request, Prefill::Kept, form_outcome).await
     }
@@ -529,9 +532,12 @@ impl Asker {
     ) -> Result<Elicitation<Consent<T>>, Stop> {
         self.start(Mode::Form, request.name())?;
         if self.has_rounds() {
-            return self
-                .answer(Ask::consent_request(request.name().to_owned(), request))
-                .await;
+            let key = request.name().to_owned();
+            let ask = match self.adapt_to() {
+                Some(kinds) => Ask::consent_request_drawn(key, request, kinds),
+                None => Ask::consent_request(key, request),
+            };
+            return self.answer(ask).await;
         }
         let form = request.name().to_owned();
         self.answered_too_fast = None;
