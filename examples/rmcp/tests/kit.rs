@@ -702,3 +702,31 @@ async fn codex_is_reasked_for_the_same_reasons() {
     );
     assert!(again[0].1.contains("Diet"), "{:?}", again[0]);
 }
+
+/// On 2026-07-28 a host whose row says it draws no integer is asked the party size as a
+/// select of its values' text, and the text it sends reads as the same `u8`, round after round
+/// (the adapted request is the question its round seals). A server's own row, for Claude Code's
+/// `clientInfo`, stands in for such a host.
+#[tokio::test(start_paused = true)]
+async fn on_2026_07_28_a_form_is_adapted_to_the_row_too() {
+    use mcp_elicit::hosts::{FieldKinds, Host};
+    let row = Host::new("text only", "claude-code", "*")
+        .unwrap()
+        .draws(FieldKinds::BASIC);
+    let asking = AskConfig::single_user("me")
+        .unwrap()
+        .with_hosts(HostTable::off().with_host(row));
+    let restaurant = booking::Restaurant { asking };
+    let answer = json!({"party_size": "4", "date": "2026-08-01", "seating": "indoors"});
+    let user = Arc::new(Scripted::new().otherwise(Step::accept(answer)));
+    let connected = Profile::ClaudeCode
+        .kit()
+        .connect(restaurant, Arc::clone(&user));
+    let called = connected.await.unwrap().call("book_table", json!({})).await;
+    assert_eq!(called.unwrap().text(), "A table for 4 on 2026-08-01.");
+    let Incoming::Form(form) = &user.seen()[0].1 else {
+        panic!("a form")
+    };
+    let size = form.schema().property("party_size").unwrap();
+    assert!(matches!(size.kind(), PropertyKind::Select(_)), "{size:?}");
+}
