@@ -56,6 +56,14 @@ pub mod protocol {
 pub mod observe {
     pub use elicit_core::observe::*;
 }
+/// The host table: per MCP host (Claude Code, Codex, GitHub Copilot CLI, fast-agent, the MCP
+/// Inspector), what it draws and needs, and how each row was checked; and the pure pair that
+/// adapts a form to what a host draws and reads its answer back. The rmcp `Asker` looks each
+/// client up here ([`AskConfig::with_hosts`](crate::rmcp::AskConfig::with_hosts), feature
+/// `rmcp`); the guide `rmcp::hosts` lists what each host gets.
+pub mod hosts {
+    pub use elicit_core::hosts::*;
+}
 #[cfg(feature = "mrtr")]
 #[cfg_attr(not(doctest), doc = include_str!("guide/state.md"))]
 pub mod state {

@@ -46,6 +46,8 @@ mod violation;
 mod requested;
 // Rust types as form fields.
 mod field;
+// What each MCP host draws and needs, and the form adapted to what it draws.
+pub mod hosts;
 // Replies: actions, outcomes, the reader.
 mod outcome;
 mod read;

@@ -9,6 +9,7 @@ use serde::{Serialize, Serializer};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
+use crate::hosts::{Adaptation, FieldKinds};
 use crate::outcome::{Action, Elicitation, ReplyError};
 use crate::read::{
     FromContent, parse_parts_with_schema, parse_text_with_schema, parse_with_schema,
@@ -243,6 +244,26 @@ impl<T> FormRequest<T> {
         let result = parse_parts_with_schema(&self.schema, action, content);
         crate::outcome::record_reply(&self.name, &result);
         result
+    }
+}
+
+impl<T> FormRequest<T> {
+    /// This form as a host that draws `kinds` can draw it ([`adapt`](crate::hosts::adapt)):
+    /// the request to send (the same name and message, the adapted schema) and the
+    /// [`Adaptation`] that reads its answer back, to be read by this form
+    /// (`self.parse_parts(action, adaptation.restore(content))`), so that the tool gets the
+    /// same typed value by the same rules. `None` when the host draws every field of it: send
+    /// this form as it is.
+    pub fn adapted(&self, kinds: FieldKinds) -> Option<(Self, Adaptation)> {
+        let adaptation = crate::hosts::adapt(&self.schema, kinds)?;
+        let sent = Self {
+            name: self.name.clone(),
+            message: self.message.clone(),
+            schema: Cow::Owned(adaptation.schema().clone()),
+            wire: None,
+            target: PhantomData,
+        };
+        Some((sent, adaptation))
     }
 }
 

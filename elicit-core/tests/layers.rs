@@ -29,6 +29,8 @@ const LAYERS: &[&[&str]] = &[
     &["requested"],
     // Rust types as form fields.
     &["field"],
+    // What each MCP host draws and needs, and a form adapted to it.
+    &["hosts"],
     // Replies: actions, outcomes, the reader.
     &["outcome", "read"],
     // Forms: the request, the derived trait, consent.

@@ -28,6 +28,7 @@ use super::convert::{
 use super::keep_alive::{self, KeepAlive};
 use super::stop::{AutomaticConsent, Stop};
 use crate::events::{self, ShortFlow};
+use crate::hosts::{FieldKinds, Host};
 use crate::mrtr::{Answer, Ask, Asks, DeclaredCapabilities, MrtrError, ParkedRound, Retry, Round};
 use crate::observe::{self, ClientLabel, Outcome, TimedAnswer, TooFast};
 use crate::state::{Binding, ParamsDigest, UnixTime};
@@ -106,6 +107,9 @@ pub struct Asker {
     keep_alive: Option<KeepAlive>,
     /// The client's label, for what is recorded in `observe`.
     client: ClientLabel,
+    /// The client's row in the host table ([`AskConfig::with_hosts`]), looked up once per
+    /// request from its `clientInfo`; `None` for a client the table does not know.
+    host: Option<Host>,
     /// How fast is faster than a person.
     too_fast: TooFast,
     /// Before 2026-07-28: the last answer's time and the least a person takes for its form, if
@@ -297,8 +301,15 @@ impl Asker {
             None => (Revision::V2025_06_18, ElicitationSupport::NONE),
         };
         let principal = asking.principal_of(context);
-        let client_name = context.client_info().map(|info| info.name);
-        let client = asking.client_names.label(client_name.as_deref());
+        let client_info = context.client_info();
+        let client = asking
+            .client_names
+            .label(client_info.as_ref().map(|info| info.name.as_str()));
+        // Once per request, not per field: a client no row names costs a few name compares.
+        let host = client_info
+            .as_ref()
+            .and_then(|info| asking.hosts.find(&info.name, &info.version))
+            .cloned();
         // One call's events read together under its span; on 2026-07-28 its rounds share the
         // correlation id sealed in their state, on whichever replica each runs.
         let span = tracing::info_span!(
@@ -346,6 +357,7 @@ impl Asker {
         Ok(Self {
             keep_alive,
             client,
+            host,
             too_fast: asking.too_fast,
             answered_too_fast: None,
             context: kept,
@@ -408,6 +420,21 @@ impl Asker {
     /// What the client declared it can be asked, for this request.
     pub fn support(&self) -> ElicitationSupport {
         self.support
+    }
+
+    /// The client's row in the host table ([`AskConfig::with_hosts`]): what it draws and needs,
+    /// looked up once per request from its `clientInfo` (name and version). `None` for a
+    /// client the table does not know, or with the table off.
+    pub fn host(&self) -> Option<&Host> {
+        self.host.as_ref()
+    }
+
+    /// The field kinds to adapt a form to: the client's row's, if it does not draw them all.
+    fn adapt_to(&self) -> Option<FieldKinds> {
+        self.host
+            .as_ref()
+            .map(Host::field_kinds)
+            .filter(|kinds| !kinds.draws_all())
     }
 
     /// 2026-07-28: the round, for asking several inputs at once (a tuple of [`Ask`]s) or for
@@ -474,9 +501,12 @@ impl Asker {
     ) -> Result<Elicitation<T>, Stop> {
         self.start(Mode::Form, request.name())?;
         if self.has_rounds() {
-            return self
-                .answer(Ask::form_request(request.name().to_owned(), request))
-                .await;
+            let key = request.name().to_owned();
+            let ask = match self.adapt_to() {
+                Some(kinds) => Ask::form_request_drawn(key, request, kinds),
+                None => Ask::form_request(key, request),
+            };
+            return self.answer(ask).await;
         }
         self.ask_form(request, Prefill::Kept, form_outcome).await
     }
@@ -503,9 +533,12 @@ impl Asker {
     ) -> Result<Elicitation<Consent<T>>, Stop> {
         self.start(Mode::Form, request.name())?;
         if self.has_rounds() {
-            return self
-                .answer(Ask::consent_request(request.name().to_owned(), request))
-                .await;
+            let key = request.name().to_owned();
+            let ask = match self.adapt_to() {
+                Some(kinds) => Ask::consent_request_drawn(key, request, kinds),
+                None => Ask::consent_request(key, request),
+            };
+            return self.answer(ask).await;
         }
         let form = request.name().to_owned();
         self.answered_too_fast = None;
@@ -1014,16 +1047,28 @@ impl Asker {
         read: impl Fn(&FormRequest<T>, ElicitResult) -> Result<Elicitation<O>, ReplyError>,
     ) -> Result<Elicitation<O>, Stop> {
         let revision = self.revision;
+        // A host that cannot draw a field kind is asked it in one it draws, and its answer is
+        // put back in the form's shape before the form reads it (`hosts::adapt`).
+        let kinds = self.adapt_to();
+        let adaptation = kinds
+            .and_then(|kinds| request.adapted(kinds))
+            .map(|(_, a)| a);
+        let params = |asked: &FormRequest<T>| match kinds.and_then(|kinds| asked.adapted(kinds)) {
+            Some((sent, _)) => form_params(&sent, revision),
+            None => form_params(asked, revision),
+        };
         self.ask_legacy(
             request.name(),
             |unusable: Option<&Unusable>| match unusable {
-                None => Ok(form_params(&request, revision)?),
-                Some(Unusable { error, content }) => Ok(form_params(
-                    &request.reasked_keeping(error, content.as_ref()),
-                    revision,
-                )?),
+                None => Ok(params(&request)?),
+                Some(Unusable { error, content }) => {
+                    Ok(params(&request.reasked_keeping(error, content.as_ref()))?)
+                }
             },
-            |result| {
+            |mut result| {
+                if let Some(adaptation) = &adaptation {
+                    result.content = adaptation.restore(result.content.take());
+                }
                 // What the answer held, kept for the re-ask only if it is not used: `read`
                 // moves the content into the form's fields.
                 let content = match (prefill, &result.action) {

@@ -393,7 +393,10 @@ impl<A: Answerer + 'static> ClientHandler for AnsweringClient<A> {
             serde_json::from_value(capabilities).unwrap_or_default();
         let mut config = ClientConfig::new(
             capabilities,
-            Implementation::new(self.name.clone(), env!("CARGO_PKG_VERSION")),
+            match self.host.and_then(Profile::client_info) {
+                Some((name, version)) => Implementation::new(name, version),
+                None => Implementation::new(self.name.clone(), env!("CARGO_PKG_VERSION")),
+            },
         );
         if let Some(version) = &self.protocol_version {
             config.protocol_version = version.clone();

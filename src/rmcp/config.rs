@@ -8,6 +8,7 @@ use std::time::Duration;
 use ::rmcp::service::RequestContext;
 use ::rmcp::{ErrorData, RoleServer};
 
+use crate::hosts::HostTable;
 use crate::mrtr::Rounds;
 use crate::observe::{ClientNames, TooFast};
 use crate::state::{KeyError, MemoryReplayGuard};
@@ -52,6 +53,8 @@ pub struct AskConfig {
     pub(super) client_names: Arc<ClientNames>,
     /// How fast is faster than a person ([`with_too_fast`](AskConfig::with_too_fast)).
     pub(super) too_fast: TooFast,
+    /// What each known host draws and needs ([`with_hosts`](AskConfig::with_hosts)).
+    pub(super) hosts: HostTable,
 }
 
 /// Why an [`AskConfig`] could not be made.
@@ -300,6 +303,7 @@ impl AskConfig {
             keep_alive: Some(Self::DEFAULT_KEEP_ALIVE),
             flows: None,
             client_names: Arc::default(),
+            hosts: HostTable::known(),
             too_fast: TooFast::DEFAULT,
         }
     }
@@ -433,6 +437,30 @@ impl AskConfig {
     pub fn with_too_fast(mut self, too_fast: TooFast) -> Self {
         self.too_fast = too_fast;
         self
+    }
+
+    /// Look each client up in `hosts` ([`HostTable::known`] by default): a host that cannot
+    /// draw a field kind is asked that field in a kind it draws, and the tool gets the same
+    /// typed value, read by the same rules (the guide [`hosts`](super::hosts) says what each
+    /// host gets). [`HostTable::off`] turns it off: every client is asked as if the library
+    /// knew no host. [`HostTable::with_host`] adds a host, or replaces a known row.
+    ///
+    /// ```
+    /// use mcp_elicit::hosts::HostTable;
+    /// use mcp_elicit::rmcp::AskConfig;
+    /// let asking = AskConfig::single_user("me")?.with_hosts(HostTable::off());
+    /// assert!(asking.hosts().is_off());
+    /// # Ok::<(), mcp_elicit::rmcp::AskConfigError>(())
+    /// ```
+    #[must_use]
+    pub fn with_hosts(mut self, hosts: HostTable) -> Self {
+        self.hosts = hosts;
+        self
+    }
+
+    /// The host table clients are looked up in ([`with_hosts`](AskConfig::with_hosts)).
+    pub fn hosts(&self) -> &HostTable {
+        &self.hosts
     }
 
     /// The rounds: their keys, TTL and re-asks.

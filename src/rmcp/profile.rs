@@ -76,11 +76,15 @@ pub enum Profile {
     /// their answer. Source: `/specification/<revision>/client/elicitation` on
     /// modelcontextprotocol.io.
     WellBehaved(Revision),
-    /// Claude Code: 2026-07-28, declaring `elicitation: {}`, which means form only; a URL
-    /// request cannot reach it (the library's [`CannotAsk`](crate::protocol::CannotAsk) names
-    /// `elicitation.url`). The person answers forms. Source:
-    /// <https://github.com/anthropics/claude-code/issues/88075>.
+    /// Claude Code 2.1.337 (`clientInfo` `claude-code`): 2026-07-28, declaring form and URL
+    /// mode. The person answers forms, and a URL question ("wants to open a URL": Open in
+    /// browser / I'm done, continue / Decline); "I'm done" sends `accept` without content.
+    /// Source: run by hand on 2026-12-07 (issue 43); the host table's `claude-code` row.
     ClaudeCode,
+    /// Claude Code's print mode (`claude -p`, `clientInfo` `claude-code`), with no
+    /// `Elicitation` hook: 2026-07-28, form and URL declared, and every question cancelled at
+    /// once, by no person. Source: run by hand on 2026-12-07 (issue 43).
+    ClaudeCodePrint,
     /// Claude Code with an `Elicitation` hook that answers every form itself, at once, with the
     /// content it was written to give (your script's answers), and no person. Source:
     /// <https://github.com/anthropics/claude-code/issues/38755> (a hook answering
@@ -97,15 +101,23 @@ pub enum Profile {
     /// <https://github.com/gleanwork/glean-plugins-vnext/pull/39> (Cursor 3.10.20, verified
     /// against Cursor's own bundle there).
     Cursor,
-    /// Codex: 2026-07-28, form only; a form with a number or integer field is shown as an
-    /// approval dialog ("Yes, provide the requested info"), and the person's yes is an `accept`
-    /// with empty content `{}`. Other forms the person answers. Source:
-    /// <https://github.com/openai/codex/issues/41797>.
+    /// Codex 0.171.0 (`clientInfo` `codex-mcp-client`): 2025-06-18, declaring form and URL
+    /// mode. Its TUI draws a form only when every field is text, a boolean or a single select:
+    /// a form with an integer, number or multi-select field is shown as an approval dialog
+    /// whose yes is an `accept` with empty content `{}`. Other forms the person answers, each
+    /// field as the TUI's widget sends it (a number typed in a text field is text). A URL
+    /// question whose link is not `https` is declined at once, unseen. Sources:
+    /// <https://github.com/openai/codex/issues/41797>, and a run by hand on 2026-12-07
+    /// (issue 43). The library adapts its forms from the host table's `codex-mcp-client` row
+    /// (what [`kit`](Profile::kit) sees is what Codex sees); this rule stays written by hand,
+    /// so that a wrong row fails a kit test.
     Codex,
-    /// GitHub Copilot CLI: 2025-11-25, form only; the first option of a single select is shown
-    /// highlighted but is not selected, so a person who keeps it submits the form without that
-    /// field. Source: <https://github.com/github/copilot-cli/issues/1872>. (The issue names no
-    /// protocol revision; the profile speaks 2025-11-25, the latest before rounds.)
+    /// GitHub Copilot CLI 1.0.102 (`clientInfo` `copilot-cli`): 2026-07-28 when offered,
+    /// declaring form and URL mode. The first option of a single select is shown highlighted
+    /// but is not selected, so a person who keeps it submits the form without that field
+    /// (<https://github.com/github/copilot-cli/issues/1872>). A 2026-07-28 URL question
+    /// without an `elicitationId` fails before the person sees anything; the kit plays it as a
+    /// dismissal (`cancel`). Source: run by hand on 2026-12-07 (issue 43).
     CopilotCli,
     /// MCP Inspector 1.x (1.0.3): 2025-11-25, form and URL mode; a call is given up 60 s after
     /// it was sent, whatever the progress notifications say (its maximum total timeout, 60 s by
@@ -125,11 +137,12 @@ pub enum Profile {
 
 impl Profile {
     /// Every profile: a well-behaved host per revision, then the hosts by name.
-    pub const ALL: [Profile; 11] = [
+    pub const ALL: [Profile; 12] = [
         Profile::WellBehaved(Revision::V2025_06_18),
         Profile::WellBehaved(Revision::V2025_11_25),
         Profile::WellBehaved(Revision::V2026_07_28),
         Profile::ClaudeCode,
+        Profile::ClaudeCodePrint,
         Profile::ClaudeCodeHook,
         Profile::VsCode,
         Profile::Cursor,
@@ -148,12 +161,14 @@ impl Profile {
     pub fn revision(self) -> Revision {
         match self {
             Profile::WellBehaved(revision) => revision,
-            Profile::ClaudeCode | Profile::ClaudeCodeHook | Profile::Codex => Revision::V2026_07_28,
-            Profile::VsCode
-            | Profile::Cursor
-            | Profile::CopilotCli
-            | Profile::Inspector1
-            | Profile::FastAgent => Revision::V2025_11_25,
+            Profile::ClaudeCode
+            | Profile::ClaudeCodePrint
+            | Profile::ClaudeCodeHook
+            | Profile::CopilotCli => Revision::V2026_07_28,
+            Profile::Codex => Revision::V2025_06_18,
+            Profile::VsCode | Profile::Cursor | Profile::Inspector1 | Profile::FastAgent => {
+                Revision::V2025_11_25
+            }
         }
     }
 
@@ -164,12 +179,14 @@ impl Profile {
         match self {
             Profile::WellBehaved(revision) if revision.has_url_mode() => BOTH,
             Profile::WellBehaved(_) => FORM,
+            Profile::ClaudeCodeHook | Profile::Cursor => FORM,
             Profile::ClaudeCode
-            | Profile::ClaudeCodeHook
-            | Profile::Cursor
+            | Profile::ClaudeCodePrint
             | Profile::Codex
-            | Profile::CopilotCli => FORM,
-            Profile::VsCode | Profile::Inspector1 | Profile::FastAgent => BOTH,
+            | Profile::CopilotCli
+            | Profile::VsCode
+            | Profile::Inspector1
+            | Profile::FastAgent => BOTH,
         }
     }
 
@@ -180,6 +197,7 @@ impl Profile {
             Profile::WellBehaved(Revision::V2025_11_25) => "a well-behaved host (2025-11-25)",
             Profile::WellBehaved(_) => "a well-behaved host (2026-07-28)",
             Profile::ClaudeCode => "Claude Code",
+            Profile::ClaudeCodePrint => "Claude Code in print mode (claude -p)",
             Profile::ClaudeCodeHook => "Claude Code with an auto-accepting hook",
             Profile::VsCode => "VS Code",
             Profile::Cursor => "Cursor",
@@ -202,20 +220,41 @@ impl Profile {
             Profile::WellBehaved(_) => {
                 "https://modelcontextprotocol.io/specification/2026-07-28/client/elicitation"
             }
-            Profile::ClaudeCode => "https://github.com/anthropics/claude-code/issues/88075",
+            Profile::ClaudeCode | Profile::ClaudeCodePrint => {
+                "claude-code 2.1.337, run by hand on 2026-12-07 (issue 43)"
+            }
             Profile::ClaudeCodeHook => "https://github.com/anthropics/claude-code/issues/38755",
             Profile::VsCode => {
                 "https://github.com/modelcontextprotocol/modelcontextprotocol/issues/1819"
             }
             Profile::Cursor => "https://github.com/gleanwork/glean-plugins-vnext/pull/39",
             Profile::Codex => "https://github.com/openai/codex/issues/41797",
-            Profile::CopilotCli => "https://github.com/github/copilot-cli/issues/1872",
+            Profile::CopilotCli => {
+                "https://github.com/github/copilot-cli/issues/1872; copilot-cli 1.0.102, run by \
+                 hand on 2026-12-07 (issue 43)"
+            }
             Profile::Inspector1 => {
                 "https://github.com/modelcontextprotocol/inspector/blob/main/client/src/lib/constants.ts"
             }
             Profile::FastAgent => {
                 "https://github.com/evalstate/fast-agent/blob/main/src/fast_agent/mcp/elicitation_handlers.py"
             }
+        }
+    }
+
+    /// The `clientInfo` (name, version) the host sends, for the hosts whose own is known; the
+    /// others send the kit client's (`elicit-client`). A server looks the name up in its host
+    /// table, so the kit of a host in the table is asked as that host is.
+    pub fn client_info(self) -> Option<(&'static str, &'static str)> {
+        match self {
+            Profile::ClaudeCode | Profile::ClaudeCodePrint | Profile::ClaudeCodeHook => {
+                Some(("claude-code", "2.1.337"))
+            }
+            Profile::Codex => Some(("codex-mcp-client", "0.171.0")),
+            Profile::CopilotCli => Some(("copilot-cli", "1.0.102")),
+            Profile::FastAgent => Some(("fast-agent-mcp", "0.10.48")),
+            Profile::Inspector1 => Some(("mcp-inspector", "1.0.3")),
+            Profile::WellBehaved(_) | Profile::VsCode | Profile::Cursor => None,
         }
     }
 
@@ -229,6 +268,15 @@ impl Profile {
     pub(super) fn answers_itself(self, request: &Incoming) -> Option<Value> {
         match (self, request) {
             (Profile::FastAgent, Incoming::Url(_)) => Some(json!({"action": "accept"})),
+            (Profile::ClaudeCodePrint, _) => Some(json!({"action": "cancel"})),
+            // Any link that is not https, declined at once, unseen.
+            (Profile::Codex, Incoming::Url(url)) if url.url().as_str().starts_with("http:") => {
+                Some(json!({"action": "decline"}))
+            }
+            // Its client fails the question before the person sees it.
+            (Profile::CopilotCli, Incoming::Url(url)) if url.elicitation_id().is_none() => {
+                Some(json!({"action": "cancel"}))
+            }
             _ => None,
         }
     }
@@ -241,6 +289,12 @@ impl Profile {
     /// What the host sends when the answer given in its UI is `answer`.
     pub(super) fn sends(self, request: &Incoming, mut answer: Value) -> Value {
         let Incoming::Form(form) = request else {
+            // "I'm done, continue": an accept, with no content.
+            if self == Profile::ClaudeCode
+                && answer.get("action").and_then(Value::as_str) == Some("accept")
+            {
+                return json!({"action": "accept"});
+            }
             return answer;
         };
         if answer.get("action").and_then(Value::as_str) != Some("accept") {
@@ -251,10 +305,23 @@ impl Profile {
             // The approval dialog's yes: no field reaches the server.
             Profile::Codex
                 if properties.iter().any(|p| {
-                    matches!(p.kind(), PropertyKind::Integer(_) | PropertyKind::Number(_))
+                    matches!(
+                        p.kind(),
+                        PropertyKind::Integer(_)
+                            | PropertyKind::Number(_)
+                            | PropertyKind::MultiSelect(_)
+                    )
                 }) =>
             {
                 json!({"action": "accept", "content": {}})
+            }
+            // Its widgets send text: a number typed in a text field, or picked from a select
+            // of numbers' text, is text.
+            Profile::Codex => {
+                if let Some(content) = answer.get_mut("content").and_then(Value::as_object_mut) {
+                    numbers_as_text(properties, content);
+                }
+                answer
             }
             // The first option, highlighted, is not selected: kept, it is not sent.
             Profile::CopilotCli => {
@@ -264,6 +331,23 @@ impl Profile {
                 answer
             }
             _ => answer,
+        }
+    }
+}
+
+/// Writes each number answered to a text or single-select field as its text.
+fn numbers_as_text(properties: &[crate::schema::Property], content: &mut Map<String, Value>) {
+    for property in properties {
+        if !matches!(
+            property.kind(),
+            PropertyKind::String(_) | PropertyKind::Select(_)
+        ) {
+            continue;
+        }
+        if let Some(value) = content.get_mut(property.name())
+            && let Value::Number(number) = value
+        {
+            *value = Value::String(number.to_string());
         }
     }
 }

@@ -8,6 +8,7 @@ use serde_json::{Map, Value};
 use super::result::elicit_request;
 use crate::consent::{Consent, ConsentForm, consent_of};
 use crate::elicit::Elicit;
+use crate::hosts::{Adaptation, FieldKinds};
 use crate::outcome::{Action, Elicitation, MalformedReply, ReplyError};
 use crate::read::{FromContent, parse_with_schema};
 use crate::request::FormRequest;
@@ -119,6 +120,37 @@ impl Unusable {
     }
 }
 
+impl Unusable {
+    /// An answer to an adapted `form` that broke its rules: `again` (the form asked again) is
+    /// sent adapted as the first question was.
+    fn of_adapted<T>(
+        form: &FormRequest<T>,
+        again: &FormRequest<T>,
+        kinds: FieldKinds,
+        error: ReplyError,
+    ) -> Box<Self> {
+        let again = match again.adapted(kinds) {
+            Some((sent, _)) => elicit_request(&sent),
+            None => elicit_request(again),
+        };
+        Box::new(Self {
+            explanation: form.explain(&error),
+            again: Some(again),
+            error,
+            counted: true,
+        })
+    }
+}
+
+/// A reply to an adapted form, its `content` in the form's shape ([`Adaptation::restore`]).
+fn restored(adaptation: &Adaptation, reply: &Value) -> Value {
+    let mut reply = reply.clone();
+    if let Some(content) = reply.get_mut("content").and_then(Value::as_object_mut) {
+        adaptation.restore_map(content);
+    }
+    reply
+}
+
 impl fmt::Display for Unusable {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Display::fmt(&self.error, f)
@@ -153,6 +185,72 @@ impl Ask<()> {
             read: Box::new(move |reply| {
                 parse_with_schema(form.schema(), reply)
                     .map_err(|e| Unusable::of_form(&form, e, reply))
+            }),
+        }
+    }
+
+    /// [`form_request`](Ask::form_request), asked as a host that draws `kinds` can draw it
+    /// ([`FormRequest::adapted`]): a field of a kind it does not draw is asked in one it does,
+    /// and the answer is put back in the form's shape before this form reads it, by its own
+    /// rules. The question is the adapted request's, so an answer is read only against the
+    /// schema its question had: a retry whose client would be asked otherwise finds no answer
+    /// to its question and is asked again. A form the host draws whole is
+    /// [`form_request`](Ask::form_request), byte for byte; an adapted form is never taken from
+    /// a derived form's cache, which holds the unadapted question.
+    #[must_use]
+    pub fn form_request_drawn<T>(
+        key: impl Into<String>,
+        form: FormRequest<T>,
+        kinds: FieldKinds,
+    ) -> Ask<Elicitation<T>>
+    where
+        T: FromContent + 'static,
+    {
+        let Some((sent, adaptation)) = form.adapted(kinds) else {
+            return Self::form_request(key, form);
+        };
+        Ask {
+            key: key.into(),
+            request: Request::Owned(elicit_request(&sent)),
+            name: Some(form.name().to_owned().into()),
+            before_asked: Unsolicited::Ignored,
+            counted: None,
+            read: Box::new(move |reply| {
+                let reply = restored(&adaptation, reply);
+                parse_with_schema(form.schema(), &reply).map_err(|e| {
+                    let again = form.reasked_keeping(&e, reply.get("content"));
+                    Unusable::of_adapted(&form, &again, kinds, e)
+                })
+            }),
+        }
+    }
+
+    /// [`consent_request`](Ask::consent_request), asked as a host that draws `kinds` can draw
+    /// it ([`form_request_drawn`](Ask::form_request_drawn)); nothing is pre-filled when it is
+    /// asked again.
+    #[must_use]
+    pub fn consent_request_drawn<T>(
+        key: impl Into<String>,
+        form: FormRequest<T>,
+        kinds: FieldKinds,
+    ) -> Ask<Elicitation<Consent<T>>>
+    where
+        T: ConsentForm + 'static,
+    {
+        let Some((sent, adaptation)) = form.adapted(kinds) else {
+            return Self::consent_request(key, form);
+        };
+        Ask {
+            key: key.into(),
+            request: Request::Owned(elicit_request(&sent)),
+            name: Some(form.name().to_owned().into()),
+            before_asked: Unsolicited::Never,
+            counted: Some(Elicitation::outcome),
+            read: Box::new(move |reply| {
+                let reply = restored(&adaptation, reply);
+                parse_with_schema(form.schema(), &reply)
+                    .map(|outcome| consent_of(outcome, form.message()))
+                    .map_err(|e| Unusable::of_adapted(&form, &form.reasked(&e), kinds, e))
             }),
         }
     }

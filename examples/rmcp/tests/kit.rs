@@ -6,7 +6,9 @@ use std::time::Duration;
 
 use mcp_elicit::Revision;
 use mcp_elicit::client::{Incoming, Scripted, Step};
+use mcp_elicit::hosts::HostTable;
 use mcp_elicit::rmcp::{AskConfig, Called, KitError, TestKit};
+use mcp_elicit::schema::PropertyKind;
 use serde_json::json;
 
 // Your own server in a library: `use my_server as booking;` in place of the `mod booking` below.
@@ -412,9 +414,10 @@ fn patient_restaurant() -> booking::Restaurant {
     booking::Restaurant { asking }
 }
 
-/// `book_table` finishes in every host that shows the form, fails legibly where the host sends
-/// nothing usable (Codex's empty accept, asked again once naming the fields, then a stop), and
-/// ends in the tool's own `NoReply` where the host never answers (Cursor).
+/// `book_table` finishes in every host that shows the form (Codex too: its party size, an
+/// integer from 1 to 12, is asked as a select of the numbers, issue 43), fails legibly where
+/// the host sends nothing usable, is dismissed where the host cancels every question
+/// (`claude -p`), and ends in the tool's own `NoReply` where the host never answers (Cursor).
 #[tokio::test(start_paused = true)]
 async fn book_table_in_every_host() {
     for profile in Profile::ALL {
@@ -430,15 +433,23 @@ async fn book_table_in_every_host() {
                 assert_eq!(called.text(), "No answer arrived: nothing was booked.");
                 assert_eq!(asked, 0, "Cursor shows nothing");
             }
+            Profile::ClaudeCodePrint => {
+                assert_eq!(called.text(), "You dismissed the form: nothing was booked.");
+                assert_eq!(asked, 0, "the host cancels, and nobody is asked");
+            }
+            // Codex sees the party size as a select of "1" … "12", and sends the one picked
+            // as text: the tool gets the same `u8`.
             Profile::Codex => {
-                assert!(called.is_error(), "{}", called.text());
-                let text = called.text();
-                let named = "The answer could not be used after 2 tries: Party size is required; \
-                             Date is required";
-                assert!(text.starts_with(named), "{text}");
-                assert_eq!(asked, 2, "asked once, then once again naming the fields");
-                let again = user.seen()[1].1.message().to_owned();
-                assert!(again.contains("Party size"), "{again}");
+                assert_eq!(called.text(), "A table for 4 on 2026-08-01.");
+                assert_eq!(asked, 1);
+                let Incoming::Form(form) = &user.seen()[0].1 else {
+                    panic!("a form")
+                };
+                let size = form.schema().property("party_size").unwrap();
+                assert!(
+                    matches!(size.kind(), PropertyKind::Select(s) if s.options().len() == 12),
+                    "{size:?}"
+                );
             }
             // The first seating option, highlighted, is not sent: the form is asked again
             // naming the field, and the same answer ends in a legible stop.
@@ -501,8 +512,221 @@ async fn drop_table_in_every_host() {
         let text = called.map(|c| c.text().to_owned());
         let text = text.unwrap_or_else(|e| panic!("{profile:?}: {e}"));
         match profile {
-            Profile::Cursor => assert_eq!(text, "`scratch` was not dropped."),
+            Profile::Cursor | Profile::ClaudeCodePrint => {
+                assert_eq!(text, "`scratch` was not dropped.", "{profile:?}")
+            }
             _ => assert_eq!(text, "Dropped table `scratch`.", "{profile:?}"),
         }
     }
+}
+
+/// With the host table off, Codex is asked the booking form as any client is, and sends what
+/// its approval dialog sends: nothing usable, asked again once naming the fields, then a
+/// legible stop (what every Codex user got before issue 43).
+#[tokio::test(start_paused = true)]
+async fn with_the_host_table_off_codex_cannot_book() {
+    let user = a_full_booking();
+    let asking = AskConfig::single_user("me")
+        .unwrap()
+        .with_hosts(HostTable::off());
+    let restaurant = booking::Restaurant { asking };
+    let connected = Profile::Codex.kit().connect(restaurant, Arc::clone(&user));
+    let called = connected.await.unwrap().call("book_table", json!({})).await;
+    let called = called.unwrap();
+    assert!(called.is_error(), "{}", called.text());
+    let named = "The answer could not be used after 2 tries: Party size is required; \
+                 Date is required";
+    assert!(called.text().starts_with(named), "{}", called.text());
+    let Incoming::Form(form) = &user.seen()[0].1 else {
+        panic!("a form")
+    };
+    let size = form.schema().property("party_size").unwrap();
+    assert!(matches!(size.kind(), PropertyKind::Integer(_)), "{size:?}");
+}
+
+/// A client the table does not know is asked the form byte for byte as before: the kit's own
+/// client (`elicit-client`) on each revision sees the derived form's schema unchanged, with or
+/// without the table.
+#[tokio::test(start_paused = true)]
+async fn a_host_the_table_does_not_know_gets_the_form_as_it_is() {
+    for revision in [
+        Revision::V2025_06_18,
+        Revision::V2025_11_25,
+        Revision::V2026_07_28,
+    ] {
+        let mut seen = Vec::new();
+        for hosts in [HostTable::known(), HostTable::off()] {
+            let user = a_full_booking();
+            let asking = AskConfig::single_user("me").unwrap().with_hosts(hosts);
+            let restaurant = booking::Restaurant { asking };
+            let connected = TestKit::new(revision).connect(restaurant, Arc::clone(&user));
+            let called = connected.await.unwrap().call("book_table", json!({})).await;
+            assert_eq!(called.unwrap().text(), "A table for 4 on 2026-08-01.");
+            let Incoming::Form(form) = &user.seen()[0].1 else {
+                panic!("a form")
+            };
+            seen.push(form.schema().clone());
+        }
+        assert_eq!(seen[0], seen[1], "{revision}");
+        let size = seen[0].property("party_size").unwrap();
+        assert!(
+            matches!(size.kind(), PropertyKind::Integer(_)),
+            "{revision}"
+        );
+    }
+}
+
+/// A form with a multi-select and a number, built at run time.
+struct Diets {
+    asking: AskConfig,
+}
+
+impl AskingServer for Diets {
+    fn asking(&self) -> &AskConfig {
+        &self.asking
+    }
+}
+
+fn diet_form() -> mcp_elicit::FormRequest {
+    use mcp_elicit::schema::{
+        EnumOption, MultiSelectSchema, NumberSchema, Property, RequestedSchema,
+    };
+    let options = vec![
+        EnumOption::titled("veg", "Vegetarian"),
+        EnumOption::titled("gf", "Gluten free"),
+        EnumOption::titled("nuts", "No nuts"),
+    ];
+    let schema = RequestedSchema::new(vec![
+        Property::new(
+            "diet",
+            MultiSelectSchema::new(options).min_items(1).max_items(2),
+        )
+        .title("Diet"),
+        Property::new("budget", NumberSchema::new().minimum(10.0).maximum(500.0)).title("Budget"),
+    ])
+    .unwrap();
+    mcp_elicit::FormRequest::new("Any diet, and your budget?", schema).unwrap()
+}
+
+#[tool_router]
+impl Diets {
+    #[tool(description = "Ask for a diet and a budget.")]
+    async fn choose_diet(&self, mut asker: Asker) -> ToolResponse {
+        respond(async {
+            Ok(match asker.form_request(diet_form()).await? {
+                Elicitation::Accept(content) => serde_json::Value::Object(content).to_string(),
+                _ => "Nothing chosen.".to_owned(),
+            })
+        })
+        .await
+    }
+}
+
+#[tool_handler]
+impl ServerHandler for Diets {}
+
+fn diets() -> Diets {
+    Diets {
+        asking: AskConfig::single_user("me").unwrap(),
+    }
+}
+
+/// Codex speaks 2025-06-18, which has no multi-select: the library used to refuse the form
+/// before sending it. Now Codex is asked one boolean per option and a text field for the
+/// number, and the tool gets the same list and number.
+#[tokio::test(start_paused = true)]
+async fn a_multi_select_reaches_codex_on_2025_06_18_as_booleans() {
+    let answer = json!({"diet.0": true, "diet.1": false, "diet.2": true, "budget": 80});
+    let user = Arc::new(Scripted::new().otherwise(Step::accept(answer)));
+    let connected = Profile::Codex.kit().connect(diets(), Arc::clone(&user));
+    let called = connected
+        .await
+        .unwrap()
+        .call("choose_diet", json!({}))
+        .await;
+    let called = called.unwrap();
+    assert_eq!(called.text(), r#"{"diet":["veg","nuts"],"budget":80}"#);
+    let Incoming::Form(form) = &user.seen()[0].1 else {
+        panic!("a form")
+    };
+    let names: Vec<&str> = form
+        .schema()
+        .properties()
+        .iter()
+        .map(|p| p.name())
+        .collect();
+    assert_eq!(names, ["diet.0", "diet.1", "diet.2", "budget"]);
+
+    // Unadapted, the same revision cannot ask it at all.
+    let user = Arc::new(Scripted::new());
+    let kit = TestKit::new(Revision::V2025_06_18);
+    let called = kit.connect(diets(), Arc::clone(&user)).await.unwrap();
+    let called = called.call("choose_diet", json!({})).await;
+    assert!(
+        called.is_err() || called.as_ref().is_ok_and(Called::is_error),
+        "{called:?}"
+    );
+    assert!(user.seen().is_empty());
+}
+
+/// Too many ticked: Codex is asked again for the same reason, in the same words, as a host
+/// that draws the multi-select is for the same answer (`maxItems`).
+#[tokio::test(start_paused = true)]
+async fn codex_is_reasked_for_the_same_reasons() {
+    let ticked = json!({"diet.0": true, "diet.1": true, "diet.2": true, "budget": 900});
+    let listed = json!({"diet": ["veg", "gf", "nuts"], "budget": 900});
+    let mut again = Vec::new();
+    for (profile, answer) in [
+        (Profile::Codex, ticked),
+        (Profile::WellBehaved(Revision::V2025_11_25), listed),
+    ] {
+        let user = Arc::new(Scripted::new().otherwise(Step::accept(answer)));
+        let connected = profile.kit().connect(diets(), Arc::clone(&user));
+        let called = connected
+            .await
+            .unwrap()
+            .call("choose_diet", json!({}))
+            .await;
+        let called = called.unwrap();
+        assert!(called.is_error(), "{profile:?}: {}", called.text());
+        again.push((
+            called.text().to_owned(),
+            user.seen()[1].1.message().to_owned(),
+        ));
+    }
+    assert_eq!(again[0], again[1]);
+    assert!(
+        again[0].1.contains("Budget must be at most 500"),
+        "{:?}",
+        again[0]
+    );
+    assert!(again[0].1.contains("Diet"), "{:?}", again[0]);
+}
+
+/// On 2026-07-28 a host whose row says it draws no integer is asked the party size as a
+/// select of its values' text, and the text it sends reads as the same `u8`, round after round
+/// (the adapted request is the question its round seals). A server's own row, for Claude Code's
+/// `clientInfo`, stands in for such a host.
+#[tokio::test(start_paused = true)]
+async fn on_2026_07_28_a_form_is_adapted_to_the_row_too() {
+    use mcp_elicit::hosts::{FieldKinds, Host};
+    let row = Host::new("text only", "claude-code", "*")
+        .unwrap()
+        .draws(FieldKinds::BASIC);
+    let asking = AskConfig::single_user("me")
+        .unwrap()
+        .with_hosts(HostTable::off().with_host(row));
+    let restaurant = booking::Restaurant { asking };
+    let answer = json!({"party_size": "4", "date": "2026-08-01", "seating": "indoors"});
+    let user = Arc::new(Scripted::new().otherwise(Step::accept(answer)));
+    let connected = Profile::ClaudeCode
+        .kit()
+        .connect(restaurant, Arc::clone(&user));
+    let called = connected.await.unwrap().call("book_table", json!({})).await;
+    assert_eq!(called.unwrap().text(), "A table for 4 on 2026-08-01.");
+    let Incoming::Form(form) = &user.seen()[0].1 else {
+        panic!("a form")
+    };
+    let size = form.schema().property("party_size").unwrap();
+    assert!(matches!(size.kind(), PropertyKind::Select(_)), "{size:?}");
 }

@@ -40,6 +40,10 @@ pub struct ObserveGuide;
 #[cfg(doctest)]
 #[doc = include_str!("../../../src/guide/rmcp.md")]
 pub struct RmcpGuide;
+// The hosts guide's table API (its test-kit loop is `ignore`: it needs a server).
+#[cfg(doctest)]
+#[doc = include_str!("../../../src/guide/hosts.md")]
+pub struct HostsGuide;
 #[cfg(doctest)]
 #[doc = include_str!("../../../src/guide/client.md")]
 pub struct ClientGuide;
