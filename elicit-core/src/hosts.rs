@@ -389,23 +389,22 @@ static KNOWN: LazyLock<Arc<[Host]>> = LazyLock::new(|| known_rows().into());
 /// (a unit test holds every row to parse).
 fn known_rows() -> Vec<Host> {
     let rows = [
-        // The issue 43 trial, 2026-12-07: everything drawn; the URL question shown with Open in
-        // browser / I'm done / Decline.
+        // `tests/hosts/test_coding_hosts.py`: everything drawn; the URL question shown with Open
+        // in browser / I'm done / Decline.
         Host::new("Claude Code", "claude-code", "^2.1.337").map(|h| {
-            h.checked(Checked::ByHand {
+            h.checked(Checked::InCi {
                 version: "2.1.337".into(),
-                date: "2026-12-07".into(),
             })
         }),
         // 2025-06-18 with form and URL declared. Its TUI draws a form only when every field is
         // text, boolean or single-select (openai/codex#41797: otherwise an approval dialog
         // whose yes is `accept` with `{}`), and declines a link that is not https at once.
+        // `tests/hosts/test_coding_hosts.py`.
         Host::new("Codex", "codex-mcp-client", "^0.171.0").map(|h| {
             h.draws(FieldKinds::BASIC)
                 .declines_http_links()
-                .checked(Checked::ByHand {
+                .checked(Checked::InCi {
                     version: "0.171.0".into(),
-                    date: "2026-12-07".into(),
                 })
         }),
         // 2026-07-28 when offered; its URL question fails without `elicitationId`.
@@ -432,9 +431,9 @@ fn known_rows() -> Vec<Host> {
 }
 
 impl HostTable {
-    /// The hosts this release was checked against: Claude Code 2.1.337, Codex 0.171.0 and
-    /// GitHub Copilot CLI 1.0.102 (by hand, 2026-12-07), fast-agent 0.10.48 and the MCP
-    /// Inspector 2.12 (in CI). The guide `hosts` of `mcp-elicit` lists each row.
+    /// The hosts this release was checked against: Claude Code 2.1.337, Codex 0.171.0,
+    /// fast-agent 0.10.48 and the MCP Inspector 2.12 (in CI), GitHub Copilot CLI 1.0.102 (by
+    /// hand, 2026-12-07). The guide `hosts` of `mcp-elicit` lists each row.
     pub fn known() -> Self {
         Self {
             rows: Arc::clone(&KNOWN),

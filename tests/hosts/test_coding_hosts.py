@@ -397,13 +397,17 @@ class Codex(Host):
         raise AssertionError(f"no option {option!r}; Codex shows:\n{term.text()}")
 
 
-def codex_booking_declined(host: Codex, term: Terminal) -> None:
+def codex_booking_form_offers_no_decline(host: Codex, term: Terminal) -> None:
+    """Codex 0.171.0 draws the (adapted) booking form field by field, and its keys are enter,
+    ^p / ^n and esc: a person can fill it in or dismiss it, never decline it. Should a later
+    Codex offer a decline, this fails, and its profile and the hosts guide are to follow."""
     before = host.ask(term, "book_table")
-    if host.booking_question(term) == "form":
-        raise AssertionError("Codex drew the booking form, which offers no decline (its keys: "
-                             "enter, ^p / ^n, esc to cancel); a person cannot decline it")
-    host.choose(term, "No, but continue without it")
-    expect(host.result(term, before), DECLINED)
+    assert host.booking_question(term) == "form", (
+        f"Codex did not draw the booking form as a form:\n{term.text()}")
+    keys = term.wait_for(r"(?m)^.*esc to cancel.*$").group(0)
+    assert not re.search(r"(?i)decline", keys), f"Codex's form offers a decline now: {keys!r}"
+    term.type(ESC)
+    expect(host.result(term, before), DISMISSED)
 
 
 def codex_booking_dismissed(host: Codex, term: Terminal) -> None:
@@ -423,7 +427,8 @@ def codex_drop_table(host: Codex, term: Terminal) -> None:
 
 
 def codex_booking_accepted(host: Codex, term: Terminal) -> None:
-    """ADAPTED: needs the form adaptation (issue 43, item 2: party size as a single-select)."""
+    """Party size (an integer from 1 to 12) reaches Codex as a single-select: the form adapted
+    to what Codex draws (`mcp_elicit::hosts`); the tool gets the same typed value."""
     before = host.ask(term, "book_table")
     answers = {"Party size": "4", "Date": "2026-12-24", "Seating": "Indoors|indoors",
                "Anything we should know": None}
@@ -527,10 +532,10 @@ CASES = {
         ("print_mode_cancels", claude_print_mode_cancels, False),
     ],
     "codex": [
-        ("booking_declined", codex_booking_declined, False),
+        ("booking_accepted", codex_booking_accepted, False),
+        ("booking_form_offers_no_decline", codex_booking_form_offers_no_decline, False),
         ("booking_dismissed", codex_booking_dismissed, False),
         ("drop_table_at_a_persons_pace", codex_drop_table, False),
-        ("booking_accepted", codex_booking_accepted, True),
         ("api_key_saved_then_accepted", codex_api_key_saved_then_accepted, True),
         ("api_key_accepted_then_saved", codex_api_key_accepted_then_saved, True),
         ("api_key_declined", codex_api_key_declined, True),
