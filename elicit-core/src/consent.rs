@@ -89,7 +89,7 @@ impl std::error::Error for ConsentMismatch {}
 /// hook, an auto-approver) is not a person's consent, so it is not taken. Before 2026-07-28 the
 /// time runs from sending the form to its answer; on 2026-07-28 from the round that asked (its
 /// time sealed in the state) to the retry that answers
-/// ([`MrtrError::AutomaticConsent`](crate::mrtr::MrtrError::AutomaticConsent)).
+/// (`mrtr::MrtrError::AutomaticConsent`, feature `mrtr`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AutomaticConsent {
     form: String,

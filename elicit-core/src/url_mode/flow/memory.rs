@@ -114,7 +114,7 @@ impl MemoryFlowStore {
     /// A principal that holds fewer flows than this may take the store's reserve: one eighth of
     /// its cap in all ([`RESERVE_DIVISOR`](Self::RESERVE_DIVISOR)), which principals holding
     /// more never take. So a user with none can start one (up to four) while others fill their
-    /// own caps. The [Redis store](super::RedisFlowStore) keeps the same reserve.
+    /// own caps. The Redis store (`RedisFlowStore`, feature `redis`) keeps the same reserve.
     pub const FEW_FLOWS: usize = 4;
     /// The store's cap in all, divided by this and rounded up, is kept for principals that hold
     /// fewer than [`FEW_FLOWS`](Self::FEW_FLOWS): an eighth.
