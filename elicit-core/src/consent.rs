@@ -10,6 +10,7 @@
 //! cannot forge").
 
 use std::fmt;
+use std::time::Duration;
 
 use serde_json::Value;
 
@@ -83,6 +84,62 @@ impl fmt::Display for ConsentMismatch {
 }
 
 impl std::error::Error for ConsentMismatch {}
+
+/// A consent accepted faster than a person can read its form: an automatic answer (a host's
+/// hook, an auto-approver) is not a person's consent, so it is not taken. Before 2026-07-28 the
+/// time runs from sending the form to its answer; on 2026-07-28 from the round that asked (its
+/// time sealed in the state) to the retry that answers
+/// (`mrtr::MrtrError::AutomaticConsent`, feature `mrtr`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AutomaticConsent {
+    form: String,
+    elapsed: Duration,
+    threshold: Duration,
+}
+
+impl AutomaticConsent {
+    /// The consent form `form`, accepted `elapsed` after it was asked, where a person takes at
+    /// least `threshold` ([`TooFast::threshold`](crate::observe::TooFast::threshold)).
+    #[must_use]
+    pub fn new(form: String, elapsed: Duration, threshold: Duration) -> Self {
+        Self {
+            form,
+            elapsed,
+            threshold,
+        }
+    }
+
+    /// The consent form's name.
+    pub fn form(&self) -> &str {
+        &self.form
+    }
+
+    /// From asking the form to its acceptance.
+    pub fn elapsed(&self) -> Duration {
+        self.elapsed
+    }
+
+    /// The least time a person takes to answer it ([`TooFast::threshold`](crate::observe::TooFast::threshold)).
+    pub fn threshold(&self) -> Duration {
+        self.threshold
+    }
+}
+
+impl fmt::Display for AutomaticConsent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "the consent `{}` was accepted {} ms after it was asked, faster than a person can \
+             read it (at least {} ms): an automatic answer is not the user's consent, so it was \
+             not taken; the user must answer the form themselves",
+            self.form,
+            self.elapsed.as_millis(),
+            self.threshold.as_millis()
+        )
+    }
+}
+
+impl std::error::Error for AutomaticConsent {}
 
 /// A form whose acceptance is consent. `#[derive(Elicit)]` with `#[elicit(consent)]` implements
 /// it: consent is granted when the reply is accepted, valid, and every field marked

@@ -95,7 +95,7 @@ pub mod schema {
 /// What comes back: the four outcomes of a form, the client's action, the errors of a reply
 /// that cannot be used, and consent bound to what it agreed to.
 pub mod reply {
-    pub use crate::consent::{Consent, ConsentForm, ConsentMismatch};
+    pub use crate::consent::{AutomaticConsent, Consent, ConsentForm, ConsentMismatch};
     pub use crate::outcome::{Action, Elicitation, MalformedReply, Rejected, ReplyError};
     pub use crate::read::{Content, FromContent};
 }

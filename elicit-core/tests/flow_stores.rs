@@ -573,6 +573,30 @@ async fn a_flow_holds_at_most_its_bound_of_waiters(replicas: Replicas) {
     }
 }
 
+/// The last eighth of the store's cap is kept for principals that hold fewer than four flows:
+/// principals that fill their own caps stop at seven eighths of it, and a user with none (up
+/// to four) still starts one there; past the whole cap, everyone is refused. Each store capped
+/// at 16 in all (a reserve of 2) and 8 a principal, on two replicas.
+async fn the_last_eighth_is_kept_for_principals_holding_few_flows(replicas: Replicas) {
+    let now = UnixTime::now();
+    for (n, principal) in ["mallory"; 8].into_iter().chain(["trudy"; 6]).enumerate() {
+        let store = if n % 2 == 0 { &replicas.a } else { &replicas.b };
+        store.begin(flow(principal), now).await.unwrap();
+    }
+    // Fourteen of sixteen: the reserve is not for trudy, who holds six, on either replica.
+    for store in [&replicas.a, &replicas.b] {
+        assert_eq!(store.begin(flow("trudy"), now).await, Err(FlowError::Full));
+    }
+    // Alice and bob hold none: they take the reserve.
+    replicas.a.begin(flow("alice"), now).await.unwrap();
+    replicas.b.begin(flow("bob"), now).await.unwrap();
+    // The whole cap is the whole cap.
+    assert_eq!(
+        replicas.a.begin(flow("carol"), now).await,
+        Err(FlowError::Full)
+    );
+}
+
 /// Each case as a test for each store.
 macro_rules! every_store {
     ($($case:ident),* $(,)?) => {
@@ -624,6 +648,37 @@ every_store!(
     a_dropped_waiter_leaves_no_waker_behind,
     a_flow_holds_at_most_its_bound_of_waiters,
 );
+
+/// [`the_last_eighth_is_kept_for_principals_holding_few_flows`] on the memory store.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn memory_keeps_the_last_eighth_for_principals_holding_few_flows() {
+    let store = elicit_core::url_mode::MemoryFlowStore::new()
+        .with_max_flows(16)
+        .with_max_per_principal(8);
+    the_last_eighth_is_kept_for_principals_holding_few_flows(Replicas {
+        a: Arc::new(store.clone()),
+        b: Arc::new(store),
+    })
+    .await;
+}
+
+/// [`the_last_eighth_is_kept_for_principals_holding_few_flows`] on Redis, two replicas.
+#[cfg(feature = "redis")]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs redis-server (REDIS_URL)"]
+async fn redis_keeps_the_last_eighth_for_principals_holding_few_flows() {
+    let prefix = redis_only::prefix("reserve");
+    let store = || {
+        redis_only::store(&prefix)
+            .with_max_flows(16)
+            .with_max_per_principal(8)
+    };
+    the_last_eighth_is_kept_for_principals_holding_few_flows(Replicas {
+        a: Arc::new(store()),
+        b: Arc::new(store()),
+    })
+    .await;
+}
 
 /// What only a store in another process has.
 #[cfg(feature = "redis")]

@@ -451,3 +451,76 @@ fn a_parked_round_reads_the_same_url_answers_once_resumed() {
         matches!(ready(resumed.answer(asks()).unwrap()), Elicitation::Accept(w) if w == Window { hour: 9 })
     );
 }
+
+/// Drop the table for good?
+#[derive(elicit_derive::Elicit, Debug)]
+#[elicit(crate = elicit_core, consent)]
+struct DropIt {
+    #[elicit(consent)]
+    confirm: bool,
+}
+
+/// A consent accepted sooner after the round that asked it than a person can read it (the
+/// asking time sealed in the state, against the retry's arrival) is neither taken nor carried:
+/// with another question still missing, the run ends in `AutomaticConsent`, and a later round
+/// asks the consent again rather than read the automatic yes. At a person's pace (here a
+/// threshold of 50 ms, the server's to set) it is taken.
+#[test]
+fn a_consent_faster_than_a_person_is_neither_taken_nor_carried() {
+    use elicit_core::observe::TooFast;
+    use std::time::Duration;
+
+    let rounds = rounds();
+    let params = call();
+    let asks = || {
+        (
+            Ask::consent::<DropIt>("drop"),
+            Ask::form::<Window>("window"),
+        )
+    };
+    let first = asked(&rounds, &params, asks());
+    let retried = retry(
+        &params,
+        &first,
+        json!({ "drop": accept(json!({ "confirm": true })) }),
+    );
+    let mut run = round::<()>(&rounds, &retried).unwrap();
+    let error = run.answer(asks()).unwrap_err();
+    let MrtrError::AutomaticConsent(automatic) = &error else {
+        panic!("expected an automatic consent, got {error:?}");
+    };
+    assert_eq!(automatic.form(), "DropIt");
+    assert_eq!(automatic.threshold(), Duration::from_millis(1_250));
+    assert!(
+        automatic.elapsed() < Duration::from_millis(1_250),
+        "{automatic}"
+    );
+    assert_eq!(
+        error.to_jsonrpc_error().to_value()["data"],
+        json!({ "field": "inputResponses" })
+    );
+    // Whatever the handler does next in this run, the automatic yes is not in its state.
+    let checkpoint = run.checkpoint().unwrap();
+    let later = retry(
+        &params,
+        &checkpoint,
+        json!({ "window": accept(json!({ "hour": 9 })) }),
+    );
+    let mut run = round::<()>(&rounds, &later).unwrap();
+    run.set_too_fast(TooFast::new(Duration::ZERO, Duration::ZERO));
+    let again = ask(run.answer(asks()).unwrap());
+    assert!(keys_of(&again).contains(&"drop"), "{:?}", keys_of(&again));
+
+    // A person's pace: taken.
+    let first = asked(&rounds, &params, Ask::consent::<DropIt>("drop"));
+    std::thread::sleep(Duration::from_millis(80));
+    let retried = retry(
+        &params,
+        &first,
+        json!({ "drop": accept(json!({ "confirm": true })) }),
+    );
+    let mut run = round::<()>(&rounds, &retried).unwrap();
+    run.set_too_fast(TooFast::new(Duration::from_millis(50), Duration::ZERO));
+    let consent = ready(run.answer(Ask::consent::<DropIt>("drop")).unwrap());
+    assert!(consent.is_accepted());
+}

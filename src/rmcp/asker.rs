@@ -310,13 +310,15 @@ impl Asker {
             .as_ref()
             .and_then(|info| asking.hosts.find(&info.name, &info.version))
             .cloned();
+        // The name the request gave, which a hand-written handler may not have matched.
+        let tool = events::logged(tool);
         // One call's events read together under its span; on 2026-07-28 its rounds share the
         // correlation id sealed in their state, on whichever replica each runs.
         let span = tracing::info_span!(
             target: events::ASK,
             "elicit",
             method,
-            tool,
+            tool = &*tool,
             revision = revision.as_str(),
             client = client.as_str(),
             correlation = tracing::field::Empty,
@@ -1230,10 +1232,20 @@ impl Asker {
             )));
         };
         let (answer, counted) = observe::read_for_client(&client, || round.answer(asks));
-        let answer = answer?;
         for (key, rule) in round.unusable_answers() {
             tracing::info!(target: events::ASK, parent: &span, key, rule, "reasked");
         }
+        let answer = match answer {
+            Ok(answer) => answer,
+            // The same legible stop as before 2026-07-28, timed from the round that asked.
+            Err(MrtrError::AutomaticConsent(automatic)) => {
+                return Err(Stop::AutomaticConsent {
+                    automatic,
+                    hint: self.hint.clone(),
+                });
+            }
+            Err(error) => return Err(error.into()),
+        };
         match answer {
             Answer::Ready(outcome) => {
                 if let Some(counted) = counted {

@@ -432,7 +432,8 @@ impl AskConfig {
     /// `too_fast`'s threshold for its form ([`TooFast::DEFAULT`] by default: 1 s plus 250 ms a
     /// field), on every revision: before 2026-07-28 timed while the call waits for it, on
     /// 2026-07-28 from the round that asked to the retry that answers (the time the round asked
-    /// travels sealed in its `requestState`, so the retry may land on any replica).
+    /// travels sealed in its `requestState`, so the retry may land on any replica). A consent
+    /// accepted faster than that is not taken, on either ([`Stop::AutomaticConsent`](super::Stop)).
     #[must_use]
     pub fn with_too_fast(mut self, too_fast: TooFast) -> Self {
         self.too_fast = too_fast;

@@ -58,7 +58,7 @@ use crate::client::{Answerer, WrongMode};
 /// host per revision) by that host's one documented rule; loop over
 /// [`Profile::ALL`](super::Profile::ALL) to test a tool in each (the guide
 /// [`hosts`](super::hosts)). The user answers at once by default; [`with_pace`](TestKit::with_pace)
-/// gives them a person's time ([`Pace::PERSON`]), which a consent needs before 2026-07-28.
+/// gives them a person's time ([`Pace::PERSON`]), which a consent needs.
 ///
 /// In a `#[tokio::test(start_paused = true)]` (tokio's `test-util` feature) neither wait takes
 /// any time: tokio's clock jumps ahead whenever every task is waiting. Outside it, set short
@@ -191,9 +191,10 @@ impl TestKit {
     }
 
     /// The user answers at `pace` ([`Pace::INSTANT`] by default: a script answers at once).
-    /// Give a test whose user consents [`Pace::PERSON`]: before 2026-07-28 a consent accepted
-    /// faster than a person can read it is not taken ([`Stop::AutomaticConsent`](super::Stop)),
-    /// and nothing in the library lets a test skip that. The kit still waits
+    /// Give a test whose user consents [`Pace::PERSON`]: a consent accepted faster than a
+    /// person can read it is not taken ([`Stop::AutomaticConsent`](super::Stop); on 2026-07-28
+    /// timed on the wall clock, so on the real clock, not a paused one), and nothing in the
+    /// library lets a test skip that. The kit still waits
     /// [`DEFAULT_WAIT`](Self::DEFAULT_WAIT) for a whole call: a call whose forms a person takes
     /// longer over (3 s and 2 s a field each) needs [`with_wait`](Self::with_wait) too.
     #[must_use]

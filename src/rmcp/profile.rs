@@ -15,8 +15,10 @@ use crate::{Mode, Revision};
 /// only lever on speed: the library has no switch that takes a fast answer for a person's.
 ///
 /// A consent accepted faster than the server's [`TooFast`](crate::observe::TooFast) threshold
-/// is not taken as the user's before 2026-07-28 ([`Stop::AutomaticConsent`](super::Stop)): a
-/// test whose user consents answers at [`PERSON`](Pace::PERSON), as a person would.
+/// is not taken as the user's ([`Stop::AutomaticConsent`](super::Stop)): a test whose user
+/// consents answers at [`PERSON`](Pace::PERSON), as a person would. On 2026-07-28 the time is
+/// the wall clock's, sealed in the round's state, which a paused clock does not move: such a
+/// test runs on the real clock.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Pace {
     floor: Duration,

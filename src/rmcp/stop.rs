@@ -5,7 +5,6 @@ use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
 use std::task::{Context, Poll};
-use std::time::Duration;
 
 use ::rmcp::ErrorData;
 use ::rmcp::handler::server::prompt::IntoGetPromptResult;
@@ -16,6 +15,7 @@ use ::rmcp::model::{
 
 use super::convert::{ConvertError, cannot_ask_result, jsonrpc_error, mrtr_error};
 use crate::mrtr::MrtrError;
+pub use crate::reply::AutomaticConsent;
 use crate::state::{KeyError, RedeemError, SealError, StateError};
 use crate::{
     protocol::{CannotAsk, CapabilityError, RevisionError},
@@ -57,11 +57,13 @@ pub enum Stop {
     /// ([`Consent::ensure`](crate::Consent::ensure)): nothing was done. An `isError` result
     /// says so, with the hint.
     ConsentMismatch(ConsentMismatch),
-    /// Before 2026-07-28: a consent form came back accepted faster than a person can read it
+    /// A consent form came back accepted faster than a person can read it
     /// ([`AskConfig::with_too_fast`](super::AskConfig::with_too_fast)): an automatic answer (a
     /// host's hook, an auto-approver) is not a person's consent, so the tool gets none and
-    /// nothing is done. An `isError` result says so, with the hint. The guide's "The hosts your
-    /// users have" says what "faster than a person" can and cannot tell.
+    /// nothing is done. An `isError` result says so, with the hint. Before 2026-07-28 timed
+    /// from the request to its answer; on 2026-07-28 from the round that asked (its time sealed
+    /// in the state) to the retry that answers. The guide's "The hosts your users have" says
+    /// what "faster than a person" can and cannot tell.
     AutomaticConsent {
         /// The form, the answer's time and the least a person takes.
         automatic: AutomaticConsent,
@@ -72,53 +74,6 @@ pub enum Stop {
     /// A protocol error: a `requestState` that does not open (`-32602`), or a request this
     /// server could not build or send (`-32603`).
     Error(ErrorData),
-}
-
-/// A consent accepted faster than a person can read its form ([`Stop::AutomaticConsent`]).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct AutomaticConsent {
-    form: String,
-    elapsed: Duration,
-    threshold: Duration,
-}
-
-impl AutomaticConsent {
-    pub(super) fn new(form: String, elapsed: Duration, threshold: Duration) -> Self {
-        Self {
-            form,
-            elapsed,
-            threshold,
-        }
-    }
-
-    /// The consent form's name.
-    pub fn form(&self) -> &str {
-        &self.form
-    }
-
-    /// From sending the form to its acceptance.
-    pub fn elapsed(&self) -> Duration {
-        self.elapsed
-    }
-
-    /// The least time a person takes to answer it ([`TooFast::threshold`](crate::observe::TooFast::threshold)).
-    pub fn threshold(&self) -> Duration {
-        self.threshold
-    }
-}
-
-impl fmt::Display for AutomaticConsent {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "the consent `{}` was accepted {} ms after it was asked, faster than a person can \
-             read it (at least {} ms): an automatic answer is not the user's consent, so it was \
-             not taken; the user must answer the form themselves",
-            self.form,
-            self.elapsed.as_millis(),
-            self.threshold.as_millis()
-        )
-    }
 }
 
 impl Stop {

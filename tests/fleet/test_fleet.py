@@ -52,7 +52,7 @@ from mcp.client.streamable_http import streamable_http_client
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "e2e"))
-from harness import accept, expect, only_on, result_text, run_cases  # noqa: E402
+from harness import A_PERSON, accept, expect, only_on, result_text, run_cases  # noqa: E402
 from page_browser import Browser  # noqa: E402
 from processes import free_port, stop, wait_for_port  # noqa: E402
 
@@ -268,6 +268,8 @@ async def a_replica_dies_between_rounds(mode):
         asked_on = [replica for method, _, replica in wire.exchanges if method == "tools/call"][-1] \
             if mode != "legacy" else [r for _, _, r in wire.exchanges if r][-1]
         FLEET.kill(asked_on)
+        # A person's time: a consent sooner than that is not taken, on 2026-07-28 too.
+        await anyio.sleep(A_PERSON)
         return CONSENT
 
     try:
@@ -336,6 +338,8 @@ async def consent_retry(http: httpx2.AsyncClient, url: str, table: str) -> dict:
     result = asked["result"]
     assert result["resultType"] == "input_required", asked
     consent = {"action": "accept", "content": {"confirm": True}}
+    # A person's time: a consent sooner than that is not taken (the asking time is sealed).
+    await anyio.sleep(A_PERSON)
     return tools_call("drop_table", {"table": table}, requestState=result["requestState"],
                       inputResponses={key: consent for key in result["inputRequests"]})
 

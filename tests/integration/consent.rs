@@ -142,7 +142,10 @@ fn consent_checkbox_is_declared_as_a_boolean_without_a_default() {
 
 #[test]
 fn a_multi_round_trip_consent_ask_yields_consent_only_when_accepted() {
+    use std::time::Duration;
+
     use mcp_elicit::mrtr::{Answer, Ask, Retry, Rounds};
+    use mcp_elicit::observe::TooFast;
     use mcp_elicit::state::{Binding, KeyId, ParamsDigest, StateKey, StateKeys, UnixTime};
 
     let rounds = Rounds::new(StateKeys::single(
@@ -164,6 +167,8 @@ fn a_multi_round_trip_consent_ask_yields_consent_only_when_accepted() {
         let mut round = rounds
             .round::<()>(retry, binding, UnixTime::now())
             .expect("opens");
+        // The server's threshold for a person: 50 ms (1 s plus 250 ms a field by default).
+        round.set_too_fast(TooFast::new(Duration::from_millis(50), Duration::ZERO));
         match round
             .answer(Ask::consent::<DropTable>("confirm"))
             .expect("answers")
@@ -179,6 +184,8 @@ fn a_multi_round_trip_consent_ask_yields_consent_only_when_accepted() {
         "elicitation/create"
     );
 
+    // A person reads the form first: a consent faster than that is not taken.
+    std::thread::sleep(Duration::from_millis(80));
     let mut retry = call.clone();
     retry["requestState"] = asked["requestState"].clone();
     retry["inputResponses"] =

@@ -494,6 +494,10 @@ pub(crate) mod sealed {
         /// A fresh answer to the elicitation `name`, a form of `fields` fields (0: a URL
         /// question), came to `outcome`: counted, and timed from the round that asked it.
         fn answered(&mut self, name: &str, outcome: crate::observe::Outcome, fields: usize);
+        /// A fresh acceptance of the consent form `name`, of `fields` fields: whether it is
+        /// taken (`false`: sooner after the round that asked than a person can read it; the
+        /// round's `answer` says so, and nothing is carried).
+        fn consented(&mut self, name: &str, fields: usize) -> bool;
     }
 
     impl<O> Sealed for Ask<O> {}
@@ -521,7 +525,15 @@ impl<O> Asks for Ask<O> {
                         read.as_ref().map_or_else(|why| !why.counted, |_| true),
                     ),
                 };
-                round.answered(name, outcome, fields_of(self.request.value()));
+                let fields = fields_of(self.request.value());
+                round.answered(name, outcome, fields);
+                // A consent is a person's only if it came as slowly as a person gives one.
+                if self.before_asked == Unsolicited::Never
+                    && outcome == crate::observe::Outcome::Accepted
+                    && !round.consented(name, fields)
+                {
+                    return None;
+                }
             }
             match read {
                 Ok(answer) => {

@@ -106,6 +106,14 @@ pub enum MrtrError {
     /// A URL flow could not be started for the round ([`Round::flow_id`](super::Round::flow_id)).
     /// A server problem: `-32603`.
     Flow(crate::url_mode::FlowError),
+    /// A consent form ([`Ask::consent`](super::Ask::consent)) came back accepted sooner after
+    /// the round that asked it than a person can read it
+    /// ([`Round::set_too_fast`](super::Round::set_too_fast)): the retry's arrival against the
+    /// asking time sealed in the state. An automatic answer is not the user's consent: it is not
+    /// taken, not carried into a later round, and nothing more is asked in this run. `-32602`
+    /// (`data.field`: `inputResponses`); `mcp_elicit::rmcp` ends the tool with an `isError`
+    /// result instead.
+    AutomaticConsent(crate::consent::AutomaticConsent),
 }
 
 impl MrtrError {
@@ -115,7 +123,8 @@ impl MrtrError {
             Self::ParamsNotAnObject { .. }
             | Self::InputResponsesNotAnObject { .. }
             | Self::RequestStateNotAString { .. }
-            | Self::Capabilities(_) => JsonRpcError::INVALID_PARAMS,
+            | Self::Capabilities(_)
+            | Self::AutomaticConsent(_) => JsonRpcError::INVALID_PARAMS,
             Self::State(error) => error.to_jsonrpc_error().code(),
             Self::Redeem(error) => error.to_jsonrpc_error().code(),
             Self::MissingCapabilities(_) => JsonRpcError::MISSING_REQUIRED_CLIENT_CAPABILITY,
@@ -152,7 +161,9 @@ impl MrtrError {
         let field = |name: &str| Some(json!({ "field": name }));
         match self {
             Self::ParamsNotAnObject { .. } => field("params"),
-            Self::InputResponsesNotAnObject { .. } => field("inputResponses"),
+            Self::InputResponsesNotAnObject { .. } | Self::AutomaticConsent(_) => {
+                field("inputResponses")
+            }
             Self::RequestStateNotAString { .. }
             | Self::State(_)
             | Self::Redeem(RedeemError::AlreadyRedeemed) => field("requestState"),
@@ -226,6 +237,7 @@ impl fmt::Display for MrtrError {
             ),
             Self::Seal(error) => fmt::Display::fmt(error, f),
             Self::Flow(error) => fmt::Display::fmt(error, f),
+            Self::AutomaticConsent(automatic) => fmt::Display::fmt(automatic, f),
         }
     }
 }
@@ -238,6 +250,7 @@ impl Error for MrtrError {
             Self::Redeem(error) => Some(error),
             Self::Capabilities(error) => Some(error),
             Self::Flow(error) => Some(error),
+            Self::AutomaticConsent(automatic) => Some(automatic),
             _ => None,
         }
     }

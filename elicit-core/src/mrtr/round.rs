@@ -16,6 +16,7 @@ use super::error::MrtrError;
 use super::result::{InputRequests, InputRequiredResult};
 use super::retry::Retry;
 use super::rounds::Rounds;
+use crate::consent::AutomaticConsent;
 use crate::outcome::Rejected;
 use crate::requested::Text;
 use crate::state::{Binding, ReplayGuard, StateId, UnixTime};
@@ -120,6 +121,7 @@ where
             reasks,
             rejections: envelope.rejections,
             rejected: None,
+            automatic: None,
             missing: InputRequests::new(),
             missing_names: BTreeMap::new(),
             unusable: Vec::new(),
@@ -301,6 +303,9 @@ pub struct Round<'r, S = ()> {
     rejections: BTreeMap<String, u32>,
     /// A question whose re-asks are spent, in this run.
     rejected: Option<Box<Rejected>>,
+    /// A consent accepted faster than a person can read it, in this run: not taken, and the
+    /// run's `answer` fails with [`MrtrError::AutomaticConsent`].
+    automatic: Option<Box<AutomaticConsent>>,
     missing: InputRequests,
     /// The elicitation names of the missing requests, counted as asked when they are sent.
     missing_names: BTreeMap<String, Text>,
@@ -361,7 +366,14 @@ where
         }
         self.read_keys
             .extend(seen.into_iter().map(ToOwned::to_owned));
-        match asks.collect(self) {
+        let collected = asks.collect(self);
+        if let Some(automatic) = self.automatic.take() {
+            // Nothing else is asked: the call ends here, and the consent is not carried.
+            self.missing = InputRequests::new();
+            self.missing_names.clear();
+            return Err(MrtrError::AutomaticConsent(*automatic));
+        }
+        match collected {
             Some(answers) => Ok(Answer::Ready(answers)),
             None => match self.rejected.take() {
                 Some(rejected) => {
@@ -986,6 +998,8 @@ impl<'r, S> Round<'r, S> {
             reasks,
             rejections,
             rejected,
+            // Read by the `answer` that set it: none is left to park.
+            automatic: _,
             missing,
             missing_names,
             unusable,
@@ -1158,6 +1172,7 @@ impl<'r, S> ParkedRound<'r, S> {
             reasks,
             rejections,
             rejected,
+            automatic: None,
             missing,
             missing_names: unpack(keys, |k| k.odd.as_deref_mut()?.missing_name.take()),
             unusable,
@@ -1233,6 +1248,30 @@ impl<S> sealed::Collect for Round<'_, S> {
             let elapsed = std::time::Duration::from_millis(now.saturating_sub(asked_at));
             crate::observe::timed_in_scope(name, outcome, elapsed, fields, self.too_fast);
         }
+    }
+
+    fn consented(&mut self, name: &str, fields: usize) -> bool {
+        // The retry's arrival, against the asking time the state sealed: one wall clock each
+        // (SECURITY.md, "Consent"). None sealed, or a reading clock behind the sealing one's,
+        // reads no time at all: the consent is not taken.
+        let elapsed = match (self.asked_at, millis_now()) {
+            (Some(asked_at), Some(now)) => {
+                std::time::Duration::from_millis(now.saturating_sub(asked_at))
+            }
+            _ => std::time::Duration::ZERO,
+        };
+        if !self.too_fast.is_too_fast(elapsed, fields) {
+            return true;
+        }
+        if self.automatic.is_none() {
+            let threshold = self.too_fast.threshold(fields);
+            self.automatic = Some(Box::new(AutomaticConsent::new(
+                name.to_owned(),
+                elapsed,
+                threshold,
+            )));
+        }
+        false
     }
 
     fn lookup(&mut self, key: &str, question: &str, unasked: bool) -> Option<(Value, bool)> {

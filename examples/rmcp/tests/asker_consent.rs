@@ -144,6 +144,8 @@ on_both_revisions! {
 async fn a_consent_is_spent_once() {
     let s = on_2026_07_28(ops()).await;
     let asked = s.first_round("drop_table", drop_users(), None).await;
+    // A person reads the form before ticking it (the real clock: the state seals wall time).
+    tokio::time::sleep(A_PERSON).await;
     let first = s.send(
         "drop_table",
         drop_users(),
@@ -158,4 +160,77 @@ async fn a_consent_is_spent_once() {
         Some(asked.answered(&yes())),
     );
     assert_eq!(refused(replayed.await), ErrorCode::INVALID_PARAMS);
+}
+
+/// On 2026-07-28 too, a consent accepted sooner after the round that asked than a person can
+/// read it is not taken (`Stop::AutomaticConsent`): the asking time is sealed in the state, and
+/// the retry's arrival says how long the answer took. Claude Code 2.1.337's hook accepted
+/// `drop_table` 1.0 s after the form appeared; here the retry comes at once, and then 1.0 s
+/// later, and nothing is dropped. Sent again under the same state at a person's pace it is a
+/// replay, refused; a new question answered at a person's pace drops. On the real clock: the
+/// sealed time is the wall clock's, which tokio's paused clock does not move.
+#[tokio::test]
+async fn on_2026_07_28_a_consent_faster_than_a_person_is_not_taken() {
+    let s = on_2026_07_28(ops()).await;
+    let automatic = |elapsed: &str| {
+        error(&format!(
+            "Nothing was done: the consent `DropTable` was accepted {elapsed} ms after it was \
+             asked, faster than a person can read it (at least 1250 ms): an automatic answer is \
+             not the user's consent, so it was not taken; the user must answer the form \
+             themselves. `users` was not dropped."
+        ))
+    };
+    let asked = s.first_round("drop_table", drop_users(), None).await;
+    let instant = s.send(
+        "drop_table",
+        drop_users(),
+        None,
+        Some(asked.answered(&yes())),
+    );
+    let (text, is_error) = completed(instant.await);
+    let elapsed = text
+        .strip_prefix("Nothing was done: the consent `DropTable` was accepted ")
+        .and_then(|rest| rest.split(' ').next())
+        .unwrap_or_else(|| panic!("not an automatic consent: {text}"));
+    assert!(elapsed.parse::<u64>().unwrap() < 1_000, "{text}");
+    assert_eq!((text.clone(), is_error), automatic(elapsed));
+
+    // The hook's second: still faster than a person.
+    let asked = s.first_round("drop_table", drop_users(), None).await;
+    tokio::time::sleep(std::time::Duration::from_millis(1_000)).await;
+    let hook = completed(
+        s.send(
+            "drop_table",
+            drop_users(),
+            None,
+            Some(asked.answered(&yes())),
+        )
+        .await,
+    );
+    assert!(
+        hook.0.contains("faster than a person can read it"),
+        "{}",
+        hook.0
+    );
+    assert!(hook.1, "an isError result");
+    // The same retry, sent again once a person's time has passed: its state is spent.
+    tokio::time::sleep(A_PERSON).await;
+    let again = s.send(
+        "drop_table",
+        drop_users(),
+        None,
+        Some(asked.answered(&yes())),
+    );
+    assert_eq!(refused(again.await), ErrorCode::INVALID_PARAMS);
+
+    // A person's pace, from a new question: taken.
+    let asked = s.first_round("drop_table", drop_users(), None).await;
+    tokio::time::sleep(A_PERSON).await;
+    let paced = s.send(
+        "drop_table",
+        drop_users(),
+        None,
+        Some(asked.answered(&yes())),
+    );
+    assert_eq!(completed(paced.await), ok("Dropped table `users`."));
 }

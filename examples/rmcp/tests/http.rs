@@ -216,6 +216,9 @@ async fn a_round_is_bound_to_the_arguments_the_client_sent_whatever_the_paramete
                 }),
             )
         };
+        // A person reads the form before ticking it (on the real clock: the state seals the
+        // wall clock's time, and a consent sooner than a person's is not taken).
+        tokio::time::sleep(A_PERSON).await;
         let replayed = answered(&service, json_response, &retry("customers")).await;
         assert_eq!(replayed["error"]["code"], -32602, "{replayed}");
         let why = replayed["error"]["message"].as_str().unwrap();
@@ -227,6 +230,10 @@ async fn a_round_is_bound_to_the_arguments_the_client_sent_whatever_the_paramete
         );
     }
 }
+
+/// How long a person takes to read the consent form and tick its box: longer than the server's
+/// threshold for a person (1.25 s for its one field).
+const A_PERSON: std::time::Duration = std::time::Duration::from_millis(1_500);
 
 /// 2026-07-28 over streamable HTTP (stateless: no session to bind): the round's state is sealed
 /// to the principal `per_http_user` names from the HTTP request. No principal: refused (`403`)
@@ -275,6 +282,7 @@ async fn a_principal_left_by_an_http_layer_binds_the_round() {
             "requestState": result["requestState"],
         }),
     );
+    tokio::time::sleep(A_PERSON).await;
     let as_bob = read(post_as(service.clone(), &retry, Some("bob")).await);
     assert_eq!(as_bob["error"]["code"], -32602, "{as_bob}");
     let as_alice = read(post_as(service, &retry, Some("alice")).await);

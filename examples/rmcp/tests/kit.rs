@@ -500,21 +500,34 @@ async fn a_consent_faster_than_a_person_is_not_taken() {
     }
 }
 
-/// `drop_table` in every host: it drops only where a person (or, in Claude Code, the user's
-/// own hook) accepted the consent, and never where the host sends nothing (Cursor).
+/// `drop_table` in every host: it drops only where a person accepted the consent, never where
+/// the host sends nothing (Cursor), nor where the user's own hook accepts it at once (Claude
+/// Code with a hook: on 2026-07-28 the retry is timed against the asking time sealed in its
+/// state), nor where the host cancels every question (`claude -p`). On tokio's paused clock: the hosts that speak 2026-07-28, where a person's time is
+/// the wall clock's, are in the next test.
 #[tokio::test(start_paused = true)]
 async fn drop_table_in_every_host() {
+    let speaks_2026 = |profile: Profile| profile.revision() == Revision::V2026_07_28;
     for profile in Profile::ALL {
-        let user = Arc::new(Scripted::new().otherwise(Step::accept(json!({"confirm": true}))));
-        let connected = profile.kit().connect(dropper(), Arc::clone(&user));
-        let called = connected.await.unwrap();
-        let called = called.call("drop_table", json!({"table": "scratch"})).await;
-        let text = called.map(|c| c.text().to_owned());
-        let text = text.unwrap_or_else(|e| panic!("{profile:?}: {e}"));
+        if speaks_2026(profile)
+            && !matches!(profile, Profile::ClaudeCodeHook | Profile::ClaudeCodePrint)
+        {
+            continue;
+        }
+        let text = drop_scratch_in(profile, profile.kit()).await;
         match profile {
             Profile::Cursor | Profile::ClaudeCodePrint => {
                 assert_eq!(text, "`scratch` was not dropped.", "{profile:?}")
             }
+            // Timed on the wall clock, which runs on under the paused one: a few ms at most.
+            Profile::ClaudeCodeHook => assert!(
+                text.starts_with("Nothing was done: the consent `DropIt` was accepted ")
+                    && text.contains(
+                        " ms after it was asked, faster than a person can read it (at least \
+                         1250 ms)"
+                    ),
+                "{text}"
+            ),
             _ => assert_eq!(text, "Dropped table `scratch`.", "{profile:?}"),
         }
     }
@@ -729,4 +742,32 @@ async fn on_2026_07_28_a_form_is_adapted_to_the_row_too() {
     };
     let size = form.schema().property("party_size").unwrap();
     assert!(matches!(size.kind(), PropertyKind::Select(_)), "{size:?}");
+}
+
+/// [`drop_table_in_every_host`] in the hosts that speak 2026-07-28 and show the form to a
+/// person, on the real clock: a person's time (1.5 s, over the 1.25 s threshold for the form's
+/// one field) is the wall clock's, which the sealed asking time is read against.
+#[tokio::test]
+async fn drop_table_in_every_host_that_speaks_2026_07_28() {
+    let person = Pace::new(Duration::from_millis(1_500), Duration::ZERO);
+    for profile in Profile::ALL {
+        if profile.revision() != Revision::V2026_07_28
+            || matches!(profile, Profile::ClaudeCodeHook | Profile::ClaudeCodePrint)
+        {
+            continue;
+        }
+        let text = drop_scratch_in(profile, profile.kit().with_pace(person)).await;
+        assert_eq!(text, "Dropped table `scratch`.", "{profile:?}");
+    }
+}
+
+/// What `drop_table` of `scratch` answers in `profile`'s host, connected by `kit`, its user
+/// accepting every consent.
+async fn drop_scratch_in(profile: Profile, kit: TestKit) -> String {
+    let user = Arc::new(Scripted::new().otherwise(Step::accept(json!({"confirm": true}))));
+    let connected = kit.connect(dropper(), Arc::clone(&user));
+    let called = connected.await.unwrap();
+    let called = called.call("drop_table", json!({"table": "scratch"})).await;
+    let text = called.map(|c| c.text().to_owned());
+    text.unwrap_or_else(|e| panic!("{profile:?}: {e}"))
 }

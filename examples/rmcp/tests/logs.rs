@@ -508,7 +508,11 @@ fn response_in(body: &str) -> Value {
 async fn a_session_used_by_another_principal_is_a_warning_naming_both() {
     let log = captured();
     // Bob's principal as his layer names it: a server's own text, which could hold anything.
-    let (alice, bob) = ("alice-session-3c9e", "bob\u{1b}[31m-session\nWARN forged");
+    // U+2028 is a new line to many log viewers and JSON readers; U+202E reverses what follows.
+    let (alice, bob) = (
+        "alice-session-3c9e",
+        "bob\u{1b}[31m-session\nWARN forged\u{2028}INFO forged\u{202e}ecila",
+    );
     let principal = subject();
     let server = Tables {
         asking: AskConfig::per_http_user(Rounds::generate().unwrap(), principal.clone()),
@@ -555,10 +559,17 @@ async fn a_session_used_by_another_principal_is_a_warning_naming_both() {
         "check=\"identity\"",
         &format!("expected={alice}"),
         // Escaped: no line of its own, no terminal control.
-        r"seen=bob\u{1b}[31m-session\nWARN forged",
+        r"seen=bob\u{1b}[31m-session\nWARN forged\u{2028}INFO forged\u{202e}ecila",
     ]);
     log.assert_has(&["WARN", "mcp_elicit::session", "names no principal"]);
-    log.assert_never(&[&session, bob, "\u{1b}[31m", "\nWARN forged"]);
+    log.assert_never(&[
+        &session,
+        bob,
+        "\u{1b}[31m",
+        "\nWARN forged",
+        "\u{2028}",
+        "\u{202e}",
+    ]);
 }
 
 /// 2026-07-28 over streamable HTTP, a replay guard on: the first round and its retry share one
@@ -622,6 +633,9 @@ async fn a_calls_rounds_share_a_correlation_id_and_a_replay_is_a_warning() {
     let retry = call(json!({
         "arguments": {}, "inputResponses": responses, "requestState": state,
     }));
+    // A person reads the form before ticking it (on the real clock: the state seals the wall
+    // clock's time, and a consent sooner than a person's is not taken).
+    tokio::time::sleep(Duration::from_millis(1_500)).await;
     let as_bob = post(retry.clone(), "bob-rounds-1e4c").await;
     assert_eq!(as_bob["error"]["code"], -32602, "{as_bob}");
     let done = post(retry.clone(), alice).await;

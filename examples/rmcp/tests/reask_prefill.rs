@@ -8,6 +8,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use mcp_elicit::client::{Incoming, Scripted, Step};
+use mcp_elicit::observe::TooFast;
 use mcp_elicit::rmcp::{AskConfig, Asker, Pace, TestKit, ToolResponse, respond};
 use mcp_elicit::{Elicit, Elicitation, Revision};
 use rmcp::{ServerHandler, tool, tool_handler, tool_router};
@@ -83,6 +84,17 @@ async fn called(
     tool: &str,
     answers: [Value; 2],
 ) -> (String, Vec<Vec<(String, Option<Value>)>>) {
+    called_at(revision, tool, answers, Pace::PERSON, TooFast::DEFAULT).await
+}
+
+/// [`called`], the user answering at `pace`, the server's threshold for a person `too_fast`.
+async fn called_at(
+    revision: Revision,
+    tool: &str,
+    answers: [Value; 2],
+    pace: Pace,
+    too_fast: TooFast,
+) -> (String, Vec<Vec<(String, Option<Value>)>>) {
     let [first, second] = answers;
     let user = Arc::new(
         Scripted::new()
@@ -90,11 +102,13 @@ async fn called(
             .then(Step::accept(second)),
     );
     let server = Releases {
-        asking: AskConfig::single_user("me").unwrap(),
+        asking: AskConfig::single_user("me")
+            .unwrap()
+            .with_too_fast(too_fast),
     };
-    // A person's pace: before 2026-07-28 an instant consent is not taken as the user's.
+    // A person's pace: an instant consent is not taken as the user's.
     let kit = TestKit::new(revision)
-        .with_pace(Pace::PERSON)
+        .with_pace(pace)
         .with_wait(Duration::from_secs(60))
         .connect(server, Arc::clone(&user));
     let called = kit.await.unwrap().call(tool, json!({})).await.unwrap();
@@ -165,13 +179,17 @@ async fn a_reask_prefills_each_field_that_kept_its_rules_and_not_the_one_that_br
     }
 }
 
-#[tokio::test(start_paused = true)]
+/// On the real clock: on 2026-07-28 a consent is timed on the wall clock (sealed in the round's
+/// state), which tokio's paused clock does not move. A threshold of 200 ms, answers after 300.
+#[tokio::test]
 async fn a_consent_form_asked_again_prefills_nothing() {
+    let pace = Pace::new(Duration::from_millis(300), Duration::ZERO);
+    let too_fast = TooFast::new(Duration::from_millis(200), Duration::ZERO);
     for revision in EVERY {
         // The box ticked and the reason too short: asked again, and the box is not pre-ticked.
         let short = json!({"confirm": true, "reason": "old"});
         let good = json!({"confirm": true, "reason": "the project moved to a new repository"});
-        let (text, forms) = called(revision, "archive", [short, good]).await;
+        let (text, forms) = called_at(revision, "archive", [short, good], pace, too_fast).await;
         assert_eq!(text, "Archived.", "{revision}");
         let nothing = defaults(&[("confirm", None), ("reason", None)]);
         assert_eq!(forms, [nothing.clone(), nothing], "{revision}");

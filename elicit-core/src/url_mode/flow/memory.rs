@@ -24,6 +24,11 @@ use crate::state::{StateId, UnixTime};
 ///   [`max_flows`](MemoryFlowStore::with_max_flows) in all, and
 ///   [`max_per_principal`](MemoryFlowStore::with_max_per_principal) for any one user, so one
 ///   user cannot fill the store for the others.
+/// - The last eighth of `max_flows` ([`RESERVE_DIVISOR`](MemoryFlowStore::RESERVE_DIVISOR)) is
+///   kept for principals that hold fewer than [`FEW_FLOWS`](MemoryFlowStore::FEW_FLOWS) flows:
+///   however many principals fill their own caps, a user with none can still start one. Many
+///   accounts can still fill it all (with the default caps, 896 at 64 flows fill the seven
+///   eighths anyone may take, then 2,048 more at four each the reserve): SECURITY.md says so.
 ///
 /// # Who waits
 /// Each [`finished`](FlowStore::finished) future that waits holds one place in its flow's
@@ -136,6 +141,19 @@ impl Flows {
     }
 }
 
+/// How many flows a store capped at `max_flows` in all may hold when a principal that holds
+/// `held` begins one: all of them for a principal holding few
+/// ([`FEW_FLOWS`](MemoryFlowStore::FEW_FLOWS)), all but the reserve
+/// ([`RESERVE_DIVISOR`](MemoryFlowStore::RESERVE_DIVISOR)) for the others. The one statement of
+/// the reserve: both stores decide by it (the Redis store hands both numbers to its script).
+pub(super) const fn room_for(max_flows: usize, held: usize) -> usize {
+    if held < MemoryFlowStore::FEW_FLOWS {
+        max_flows
+    } else {
+        max_flows.saturating_sub(max_flows.div_ceil(MemoryFlowStore::RESERVE_DIVISOR))
+    }
+}
+
 impl Default for MemoryFlowStore {
     fn default() -> Self {
         Self::new()
@@ -155,6 +173,14 @@ impl MemoryFlowStore {
     /// time (before 2026-07-28, its watch and then its wait; on 2026-07-28, its retry), so
     /// eight leaves room for a client that sends one retry several times at once, and no more.
     pub const DEFAULT_MAX_WAITERS_PER_FLOW: usize = 8;
+    /// A principal that holds fewer flows than this may take the store's reserve: one eighth of
+    /// its cap in all ([`RESERVE_DIVISOR`](Self::RESERVE_DIVISOR)), which principals holding
+    /// more never take. So a user with none can start one (up to four) while others fill their
+    /// own caps. The Redis store (`RedisFlowStore`, feature `redis`) keeps the same reserve.
+    pub const FEW_FLOWS: usize = 4;
+    /// The store's cap in all, divided by this and rounded up, is kept for principals that hold
+    /// fewer than [`FEW_FLOWS`](Self::FEW_FLOWS): an eighth.
+    pub const RESERVE_DIVISOR: usize = 8;
 
     /// An empty store with the default caps.
     #[must_use]
@@ -212,7 +238,7 @@ impl MemoryFlowStore {
         }
         let principal: Arc<str> = Arc::from(flow.principal());
         let held = flows.per_principal.get(&principal).copied().unwrap_or(0);
-        if flows.flows.len() >= self.max_flows {
+        if flows.flows.len() >= room_for(self.max_flows, held) {
             return Err(FlowError::Full);
         }
         if held >= self.max_per_principal {

@@ -12,7 +12,10 @@ use ::redis::aio::MultiplexedConnection;
 use ::redis::{AsyncConnectionConfig, Client, ProtocolVersion, PushInfo, PushKind, RedisError};
 use serde_json::Value;
 
-use super::{Abandonment, Claim, Flow, FlowError, FlowFuture, FlowId, FlowStore, wire};
+use super::memory::room_for;
+use super::{
+    Abandonment, Claim, Flow, FlowError, FlowFuture, FlowId, FlowStore, MemoryFlowStore, wire,
+};
 use crate::state::{ParamsDigest, StateId, UnixTime};
 
 /// The compare-and-set every change is written with: the new flow only over the very bytes the
@@ -26,19 +29,31 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then
 end
 return 0";
 
-/// The begin of a flow, with its principal's cap: the principal's index (a sorted set of its
-/// flows' ids by expiry) drops the expired ones, then the flow is written only if its id is new
-/// and the principal holds fewer than the cap, and joins the index, which lives as long as its
-/// longest-lived flow's key. `KEYS`: the flow, the index. `ARGV`: the flow's JSON, its key's
-/// `EXAT`, now, the cap, the flow's id, its expiry, the clock-skew margin.
+/// The begin of a flow, with its principal's cap and the store's: the principal's index (a
+/// sorted set of its flows' ids by expiry) and the store's (every flow's) drop the expired ones,
+/// then the flow is written only if its id is new, the store holds fewer than its cap for this
+/// principal (all of it for one holding few flows, all but the reserve for the others:
+/// [`room_for`](super::memory::room_for), decided in Rust, both numbers handed here) and the
+/// principal fewer than its own; it joins both indexes, each living as long as its
+/// longest-lived flow's key. `KEYS`: the flow, the principal's index, the store's. `ARGV`: the
+/// flow's JSON, its key's `EXAT`, now, the principal's cap, the flow's id, its expiry, the
+/// clock-skew margin, the store's cap for a principal holding few, for the others, and how
+/// many is few.
 const BEGIN: &str = "\
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[3])
+redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', ARGV[3])
 if redis.call('EXISTS', KEYS[1]) == 1 then return 'exists' end
-if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[4]) then return 'full' end
+local held = redis.call('ZCARD', KEYS[2])
+local room = tonumber(ARGV[9])
+if held < tonumber(ARGV[10]) then room = tonumber(ARGV[8]) end
+if redis.call('ZCARD', KEYS[3]) >= room then return 'store full' end
+if held >= tonumber(ARGV[4]) then return 'full' end
 redis.call('SET', KEYS[1], ARGV[1], 'EXAT', ARGV[2])
-redis.call('ZADD', KEYS[2], ARGV[6], ARGV[5])
-local last = redis.call('ZRANGE', KEYS[2], -1, -1, 'WITHSCORES')
-redis.call('EXPIREAT', KEYS[2], math.max(1, tonumber(last[2]) + tonumber(ARGV[7])))
+for i = 2, 3 do
+  redis.call('ZADD', KEYS[i], ARGV[6], ARGV[5])
+  local last = redis.call('ZRANGE', KEYS[i], -1, -1, 'WITHSCORES')
+  redis.call('EXPIREAT', KEYS[i], math.max(1, tonumber(last[2]) + tonumber(ARGV[7])))
+end
 return 'ok'";
 
 /// Ends a browser session ([`FlowStore::end_session`]): drops the principal's sessions that
@@ -96,6 +111,13 @@ return 'ok'";
 ///   next with [`FlowError::PrincipalFull`], naming the cap, rather than forget one. Each
 ///   principal's flows are indexed under `<prefix>principal:<SHA-256 of the principal>`, a
 ///   sorted set by expiry, counted and written in the same script as the flow.
+/// - The store holds at most [`max_flows`](RedisFlowStore::with_max_flows) unexpired flows in
+///   all, on every replica together (default
+///   [`DEFAULT_MAX_FLOWS`](RedisFlowStore::DEFAULT_MAX_FLOWS), as the memory store's), and
+///   keeps the same reserve: the last eighth for principals that hold fewer than
+///   [`FEW_FLOWS`](super::MemoryFlowStore::FEW_FLOWS) flows, so a user with none can start one
+///   however many others fill their own caps; past it, [`FlowError::Full`]. Every flow is also
+///   indexed under `<prefix>all`, by expiry, in the same script.
 ///
 /// - A browser session signed out before it expired ([`end_session`](FlowStore::end_session))
 ///   is one key, `<prefix>ended:<session id>`, holding when it would have expired, and expiring
@@ -108,7 +130,7 @@ return 'ok'";
 /// # Round trips per operation
 /// | operation | round trips |
 /// |---|---|
-/// | `begin` | 1: a script (`EVAL`) that drops the principal's expired flows from its index, counts the rest, and writes the flow (`SET EXAT`) and its index entry |
+/// | `begin` | 1: a script (`EVAL`) that drops expired flows from the principal's index and the store's, counts the rest, and writes the flow (`SET EXAT`) and its entry in both |
 /// | `get` | 1: `GET` |
 /// | `open`, `claim`, `finish`, `abandon` | 2: `GET`, then the script (`EVAL`), which writes and publishes; 2 more per conflict; 1 when nothing changes (a reload; abandoning a flow that is over) |
 /// | `finished` | `SUBSCRIBE` (none if this store already listens to the flow) and a `GET`; a `GET` per message; `UNSUBSCRIBE` when the last waiter goes |
@@ -142,6 +164,7 @@ pub struct RedisFlowStore {
     clock_skew_margin: Duration,
     max_per_principal: usize,
     max_waiters: usize,
+    max_flows: usize,
 }
 
 /// The store's connection and the tasks waiting on it, shared with the connection's push
@@ -206,6 +229,10 @@ impl RedisFlowStore {
     pub const DEFAULT_MAX_WAITERS_PER_FLOW: usize =
         super::MemoryFlowStore::DEFAULT_MAX_WAITERS_PER_FLOW;
 
+    /// The default cap on flows in all: the memory store's
+    /// ([`MemoryFlowStore::DEFAULT_MAX_FLOWS`](super::MemoryFlowStore::DEFAULT_MAX_FLOWS)).
+    pub const DEFAULT_MAX_FLOWS: usize = super::MemoryFlowStore::DEFAULT_MAX_FLOWS;
+
     /// A store on the Redis `client` points at. It connects on first use, with RESP3 whatever
     /// the client's URL says (the subscriptions need it).
     #[must_use]
@@ -223,6 +250,7 @@ impl RedisFlowStore {
             clock_skew_margin: Self::DEFAULT_CLOCK_SKEW_MARGIN,
             max_per_principal: Self::DEFAULT_MAX_PER_PRINCIPAL,
             max_waiters: Self::DEFAULT_MAX_WAITERS_PER_FLOW,
+            max_flows: Self::DEFAULT_MAX_FLOWS,
         }
     }
 
@@ -233,6 +261,15 @@ impl RedisFlowStore {
     #[must_use]
     pub fn with_max_waiters_per_flow(mut self, max: usize) -> Self {
         self.max_waiters = max;
+        self
+    }
+
+    /// At most `max` unexpired flows in all, on every replica together, the last eighth of them
+    /// kept for principals that hold few ([`FEW_FLOWS`](super::MemoryFlowStore::FEW_FLOWS)).
+    /// Every replica should say the same.
+    #[must_use]
+    pub fn with_max_flows(mut self, max: usize) -> Self {
+        self.max_flows = max;
         self
     }
 
@@ -387,6 +424,11 @@ impl Hub {
 
     fn key(&self, id: &FlowId) -> String {
         format!("{}{id}", self.key_prefix)
+    }
+
+    /// The key of the store's index of every flow.
+    fn all_key(&self) -> String {
+        format!("{}all", self.key_prefix)
     }
 
     /// The key of `principal`'s index: its SHA-256, so any principal makes one bounded key.
@@ -650,9 +692,10 @@ impl FlowStore for RedisFlowStore {
             let mut connection = self.hub.connection().await?;
             let reply: String = ::redis::cmd("EVAL")
                 .arg(BEGIN)
-                .arg(2)
+                .arg(3)
                 .arg(self.hub.key(&flow.id()))
                 .arg(self.hub.principal_key(flow.principal()))
+                .arg(self.hub.all_key())
                 .arg(text)
                 .arg(self.expire_at(&flow))
                 .arg(now.as_secs())
@@ -660,12 +703,16 @@ impl FlowStore for RedisFlowStore {
                 .arg(flow.id().to_string())
                 .arg(flow.expires_at().as_secs())
                 .arg(self.clock_skew_margin.as_secs())
+                .arg(room_for(self.max_flows, 0))
+                .arg(room_for(self.max_flows, MemoryFlowStore::FEW_FLOWS))
+                .arg(MemoryFlowStore::FEW_FLOWS)
                 .query_async(&mut connection)
                 .await
                 .map_err(|error| self.hub.failed(&error))?;
             match reply.as_str() {
                 "ok" => Ok(()),
                 "exists" => Err(FlowError::Exists),
+                "store full" => Err(FlowError::Full),
                 "full" => Err(FlowError::PrincipalFull {
                     max: self.max_per_principal,
                 }),
@@ -858,6 +905,7 @@ impl fmt::Debug for RedisFlowStore {
             .field("key_prefix", &self.hub.key_prefix)
             .field("clock_skew_margin", &self.clock_skew_margin)
             .field("max_per_principal", &self.max_per_principal)
+            .field("max_flows", &self.max_flows)
             .finish_non_exhaustive()
     }
 }
