@@ -530,6 +530,14 @@ mod tests {
             .filter(|h| h.checked_in_ci())
             .map(Host::client_name)
             .collect();
-        assert_eq!(in_ci, ["fast-agent-mcp", "mcp-inspector"]);
+        assert_eq!(
+            in_ci,
+            [
+                "claude-code",
+                "codex-mcp-client",
+                "fast-agent-mcp",
+                "mcp-inspector"
+            ]
+        );
     }
 }

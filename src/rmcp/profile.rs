@@ -81,11 +81,13 @@ pub enum Profile {
     /// Claude Code 2.1.337 (`clientInfo` `claude-code`): 2026-07-28, declaring form and URL
     /// mode. The person answers forms, and a URL question ("wants to open a URL": Open in
     /// browser / I'm done, continue / Decline); "I'm done" sends `accept` without content.
-    /// Source: run by hand on 2026-12-07 (issue 43); the host table's `claude-code` row.
+    /// Source: run in CI against 2.1.337 (`tests/hosts/test_coding_hosts.py`); the host table's
+    /// `claude-code` row.
     ClaudeCode,
     /// Claude Code's print mode (`claude -p`, `clientInfo` `claude-code`), with no
     /// `Elicitation` hook: 2026-07-28, form and URL declared, and every question cancelled at
-    /// once, by no person. Source: run by hand on 2026-12-07 (issue 43).
+    /// once, by no person. Source: run in CI against 2.1.337 (`tests/hosts/test_coding_hosts.py`,
+    /// `print_mode_cancels`).
     ClaudeCodePrint,
     /// Claude Code with an `Elicitation` hook that answers every form itself, at once, with the
     /// content it was written to give (your script's answers), and no person. Source:
@@ -108,9 +110,10 @@ pub enum Profile {
     /// a form with an integer, number or multi-select field is shown as an approval dialog
     /// whose yes is an `accept` with empty content `{}`. Other forms the person answers, each
     /// field as the TUI's widget sends it (a number typed in a text field is text). A URL
-    /// question whose link is not `https` is declined at once, unseen. Sources:
-    /// <https://github.com/openai/codex/issues/41797>, and a run by hand on 2026-12-07
-    /// (issue 43). The library adapts its forms from the host table's `codex-mcp-client` row
+    /// question whose link is not `https` is declined at once, unseen. Its own form offers no
+    /// decline: enter, ^p / ^n and esc, which sends `cancel`. Sources:
+    /// <https://github.com/openai/codex/issues/41797>, and runs in CI against 0.171.0
+    /// (`tests/hosts/test_coding_hosts.py`). The library adapts its forms from the host table's `codex-mcp-client` row
     /// (what [`kit`](Profile::kit) sees is what Codex sees); this rule stays written by hand,
     /// so that a wrong row fails a kit test.
     Codex,
@@ -223,14 +226,17 @@ impl Profile {
                 "https://modelcontextprotocol.io/specification/2026-07-28/client/elicitation"
             }
             Profile::ClaudeCode | Profile::ClaudeCodePrint => {
-                "claude-code 2.1.337, run by hand on 2026-12-07 (issue 43)"
+                "claude-code 2.1.337, run in CI (tests/hosts/test_coding_hosts.py)"
             }
             Profile::ClaudeCodeHook => "https://github.com/anthropics/claude-code/issues/38755",
             Profile::VsCode => {
                 "https://github.com/modelcontextprotocol/modelcontextprotocol/issues/1819"
             }
             Profile::Cursor => "https://github.com/gleanwork/glean-plugins-vnext/pull/39",
-            Profile::Codex => "https://github.com/openai/codex/issues/41797",
+            Profile::Codex => {
+                "https://github.com/openai/codex/issues/41797; codex 0.171.0, run in CI \
+                 (tests/hosts/test_coding_hosts.py)"
+            }
             Profile::CopilotCli => {
                 "https://github.com/github/copilot-cli/issues/1872; copilot-cli 1.0.102, run by \
                  hand on 2026-12-07 (issue 43)"

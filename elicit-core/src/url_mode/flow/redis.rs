@@ -433,13 +433,7 @@ impl Hub {
 
     /// The key of `principal`'s index: its SHA-256, so any principal makes one bounded key.
     fn principal_key(&self, principal: &str) -> String {
-        let digest = ParamsDigest::of(&serde_json::Value::from(principal));
-        let hex: String = digest
-            .as_bytes()
-            .iter()
-            .map(|byte| format!("{byte:02x}"))
-            .collect();
-        format!("{}principal:{hex}", self.key_prefix)
+        format!("{}principal:{}", self.key_prefix, principal_hex(principal))
     }
 
     /// The key of a signed-out browser session.
@@ -449,13 +443,7 @@ impl Hub {
 
     /// The key of `principal`'s signed-out sessions' index (its SHA-256, as for flows).
     fn ended_by_key(&self, principal: &str) -> String {
-        let digest = ParamsDigest::of(&serde_json::Value::from(principal));
-        let hex: String = digest
-            .as_bytes()
-            .iter()
-            .map(|byte| format!("{byte:02x}"))
-            .collect();
-        format!("{}ended-by:{hex}", self.key_prefix)
+        format!("{}ended-by:{}", self.key_prefix, principal_hex(principal))
     }
 
     fn channel(&self, id: &FlowId) -> String {
@@ -622,6 +610,15 @@ impl Hub {
         })
         .await
     }
+}
+
+/// `principal`'s SHA-256 in hex: a principal's keys, bounded whatever the principal.
+fn principal_hex(principal: &str) -> String {
+    ParamsDigest::of(&serde_json::Value::from(principal))
+        .as_bytes()
+        .iter()
+        .map(|byte| format!("{byte:02x}"))
+        .collect()
 }
 
 /// A task's wait for a flow: counted while it lives, so the flow's channel is listened to; when
