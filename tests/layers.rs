@@ -107,7 +107,8 @@ fn is_own_file(file: &Path) -> bool {
         .is_some_and(|name| name == "lib.rs" || name == "mod.rs")
 }
 
-/// The code of a file: without comments and without `#[cfg(test)]` modules.
+/// The code of a file: without comments and without `#[cfg(test)]` (or `#[cfg(all(test, ..))]`)
+/// modules.
 fn code(text: &str) -> String {
     let mut out = String::new();
     let mut skipping_test_module = None::<usize>;
@@ -116,7 +117,7 @@ fn code(text: &str) -> String {
     while let Some(line) = lines.next() {
         let trimmed = line.trim_start();
         if skipping_test_module.is_none()
-            && trimmed.starts_with("#[cfg(test)]")
+            && (trimmed.starts_with("#[cfg(test)]") || trimmed.starts_with("#[cfg(all(test,"))
             && lines
                 .peek()
                 .is_some_and(|next| next.trim_start().starts_with("mod ") && next.ends_with('{'))

@@ -480,7 +480,7 @@ impl AskConfig {
     ) -> Result<(), ErrorData> {
         #[cfg(feature = "http")]
         if !matches!(self.principal, Principal::Single(_))
-            && request_extension::<super::session::ServedUnbound>(context).is_some()
+            && request_extension::<ServedUnbound>(context).is_some()
         {
             tracing::error!(
                 target: crate::events::SESSION,
@@ -554,3 +554,10 @@ pub fn request_extension<T: Send + Sync + 'static>(
     }
     None
 }
+
+/// The mark an `AskingHttpService` built with `SessionBinding::Unbound` leaves on each HTTP
+/// request it serves (rmcp keeps the request's parts, this mark with them, in each MCP request's
+/// extensions): an [`AskConfig`] that names its users per request refuses to
+/// ask on such a request, since any holder of the session's id could answer.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct ServedUnbound;

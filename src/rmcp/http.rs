@@ -18,9 +18,10 @@ use http_body_util::combinators::BoxBody;
 use http_body_util::{BodyExt, Full};
 use serde_json::Value;
 
+use super::config::ServedUnbound;
 use super::convert;
 use super::handler::AskingHandler;
-use super::session::{Admitted, BindingSessionManager, Bindings, ServedUnbound, SessionBinding};
+use super::session::{Admitted, BindingSessionManager, Bindings, SessionBinding};
 
 /// The response every streamable HTTP service gives: rmcp's.
 pub type HttpResponse = Response<BoxBody<Bytes, Infallible>>;

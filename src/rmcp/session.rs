@@ -70,13 +70,6 @@ pub enum SessionBinding {
     Unbound,
 }
 
-/// The mark an `AskingHttpService` built with [`SessionBinding::Unbound`] leaves on each HTTP
-/// request it serves (rmcp keeps the request's parts, this mark with them, in each MCP request's
-/// extensions): an [`AskConfig`](super::AskConfig) that names its users per request refuses to
-/// ask on such a request, since any holder of the session's id could answer.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct ServedUnbound;
-
 /// The principal each live session was opened by.
 pub(super) struct Bindings {
     principal: HttpPrincipal,

@@ -6,9 +6,7 @@ use std::time::Duration;
 
 use mcp_elicit::Revision;
 use mcp_elicit::client::{Incoming, Scripted, Step};
-use mcp_elicit::hosts::HostTable;
 use mcp_elicit::rmcp::{AskConfig, Called, KitError, TestKit};
-use mcp_elicit::schema::PropertyKind;
 use serde_json::json;
 
 // Your own server in a library: `use my_server as booking;` in place of the `mod booking` below.
@@ -94,6 +92,9 @@ async fn a_client_that_cannot_be_asked() {
 }
 
 // ----------------------------------------------- the README shows this file down to here
+
+use mcp_elicit::hosts::HostTable;
+use mcp_elicit::schema::PropertyKind;
 
 #[tokio::test(start_paused = true)]
 async fn cancel() {
