@@ -559,5 +559,6 @@ pub fn request_extension<T: Send + Sync + 'static>(
 /// request it serves (rmcp keeps the request's parts, this mark with them, in each MCP request's
 /// extensions): an [`AskConfig`] that names its users per request refuses to
 /// ask on such a request, since any holder of the session's id could answer.
+#[cfg(feature = "http")]
 #[derive(Clone, Copy, Debug)]
 pub(super) struct ServedUnbound;
