@@ -26,6 +26,7 @@ use super::convert::{
     revision, support_of, url_outcome, url_params,
 };
 use super::keep_alive::{self, KeepAlive};
+use super::link_form::{HostFacts, LinkForm, LinkFormReason, link_form_reason};
 use super::stop::{AutomaticConsent, Stop};
 use crate::events::{self, ShortFlow};
 use crate::hosts::{FieldKinds, Host};
@@ -110,6 +111,8 @@ pub struct Asker {
     /// The client's row in the host table ([`AskConfig::with_hosts`]), looked up once per
     /// request from its `clientInfo`; `None` for a client the table does not know.
     host: Option<Host>,
+    /// Whether a URL step may be carried in a link form ([`AskConfig::with_link_form`]).
+    link_form: LinkForm,
     /// How fast is faster than a person.
     too_fast: TooFast,
     /// Before 2026-07-28: the last answer's time and the least a person takes for its form, if
@@ -360,6 +363,7 @@ impl Asker {
             keep_alive,
             client,
             host,
+            link_form: asking.link_form,
             too_fast: asking.too_fast,
             answered_too_fast: None,
             context: kept,
@@ -664,6 +668,20 @@ impl Asker {
                 None,
             )));
         };
+        // Before 2026-07-28, a client that cannot take the URL question is asked the step in a
+        // link form, where the server allows it for its host.
+        // TODO(a-flows-wip): on 2026-07-28 the choice must be sealed in the request state first.
+        if !self.has_rounds()
+            && let Some(reason) = link_form_reason(
+                self.link_form,
+                self.revision,
+                self.support,
+                self.host.as_ref().map(HostFacts::of),
+                flows.base().scheme() == "http",
+            )
+        {
+            return self.link_form_flow(&flows, page, message, reason).await;
+        }
         self.start(Mode::Url, page)?;
         let Some(principal) = self.principal.clone() else {
             return Err(Stop::Error(ErrorData::invalid_request(
@@ -880,6 +898,144 @@ impl Asker {
             tell_complete(&self.context.peer, &id).await;
         }
         Ok(FlowOutcome::of(UrlOutcome::Accept, &status).unwrap_or(FlowOutcome::NotFinished))
+    }
+
+    /// Before 2026-07-28: the flow's step asked as a link form ([`LinkFormReason`]): a form with
+    /// no field whose message gives the page's URL; accept means "I finished there". The flow
+    /// is then read as the URL question's: finished, the receipt; still open, a wait for the page
+    /// (`page_wait`), then the form again saying the step is not finished (not a re-ask of a bad
+    /// answer), until the asker's timeout or the flow's expiry; declined or dismissed, the flow
+    /// is abandoned. No completion notification: the host never had a URL question. An accept
+    /// faster than a person can read the form ends the call ([`Stop::Error`] saying the host did
+    /// not show the step), never a loop.
+    async fn link_form_flow(
+        &mut self,
+        flows: &Flows,
+        page: &str,
+        message: Text,
+        reason: LinkFormReason,
+    ) -> Result<FlowOutcome, Stop> {
+        self.start(Mode::Form, page)?;
+        let Some(principal) = self.principal.clone() else {
+            return Err(Stop::Error(ErrorData::invalid_request(
+                "this tool asks its user, and the request names no authenticated principal",
+                None,
+            )));
+        };
+        let now = UnixTime::now();
+        let id = FlowId::random()?;
+        let flow = Flow::new(id, page, principal.as_str(), self.call, message.as_ref())
+            .expiring(now, flows.ttl())?;
+        let left = Duration::from_secs(flow.expires_at().as_secs().saturating_sub(now.as_secs()));
+        flows.store().begin(flow, now).await?;
+        flow_event(&self.span, &id, page, "begun");
+        tracing::info!(
+            target: events::ASK,
+            parent: &self.span,
+            key = page,
+            reason = reason.as_str(),
+            "the URL step is asked in a link form"
+        );
+        let mut abandon = AbandonUnlessOver {
+            flows: flows.clone(),
+            id,
+            principal,
+            armed: true,
+        };
+        let url = flows.url_of(&id)?;
+        let deadline = tokio::time::Instant::now() + self.timeout.min(left);
+        let mut not_finished = false;
+        loop {
+            let text = link_form_text(&message, url.as_str(), not_finished);
+            let request = FormRequest::new(text, crate::schema::RequestedSchema::new(Vec::new())?)?
+                .with_name(page.to_owned());
+            let params = super::convert::form_params(&request, self.revision)?;
+            self.answered_too_fast = None;
+            let answered = self
+                .ask_legacy(
+                    page,
+                    |_| Ok(params.clone()),
+                    |result| super::convert::url_outcome(page, &result),
+                    |asks, error| Rejected::unreadable(page, asks, error),
+                    || UrlOutcome::NoReply,
+                )
+                .await?;
+            let too_fast = self.answered_too_fast.take();
+            let why = match answered {
+                UrlOutcome::Accept => None,
+                UrlOutcome::Decline => Some(Abandonment::Declined),
+                UrlOutcome::Cancel => Some(Abandonment::Dismissed),
+                _ => Some(Abandonment::CallEnded),
+            };
+            if let Some(why) = why {
+                let status = match abandon.now(why).await {
+                    Ok(flow) => flow.status().clone(),
+                    Err(_) => FlowStatus::Pending,
+                };
+                flow_status_event(&self.span, &id, page, &status);
+                return Ok(FlowOutcome::of(answered, &status).unwrap_or(FlowOutcome::NoReply));
+            }
+            if let Some((elapsed, threshold)) = too_fast {
+                // Nobody read the form: the host answered it by itself.
+                if let Ok(flow) = abandon.now(Abandonment::CallEnded).await
+                    && matches!(flow.status(), FlowStatus::Abandoned(_))
+                {
+                    flow_event(&self.span, &id, page, "abandoned");
+                }
+                return Err(Stop::Error(ErrorData::invalid_request(
+                    format!(
+                        "the step `{page}` was accepted {} ms after it was asked, faster than a \
+                         person can read it (at least {} ms): the host did not show it to the \
+                         user, so nothing was done; the user must open the page from a host that \
+                         shows it",
+                        elapsed.as_millis(),
+                        threshold.as_millis()
+                    ),
+                    None,
+                )));
+            }
+            let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+            let waited = self
+                .wait_for_page(flows, &id, page, self.page_wait.min(left))
+                .await;
+            let status = match waited {
+                Waited::Over(Ok(status)) => status,
+                Waited::Over(Err(FlowError::Unknown)) => FlowStatus::Expired,
+                Waited::Over(Err(error)) => return Err(error.into()),
+                Waited::Cancelled | Waited::StillOpen
+                    if matches!(waited, Waited::Cancelled)
+                        || tokio::time::Instant::now() >= deadline =>
+                {
+                    let why = if matches!(waited, Waited::Cancelled) {
+                        Abandonment::Cancelled
+                    } else {
+                        Abandonment::CallEnded
+                    };
+                    match abandon.now(why).await {
+                        Ok(flow) if matches!(flow.status(), FlowStatus::Abandoned(_)) => {
+                            flow_event(&self.span, &id, page, "abandoned");
+                            return Ok(if why == Abandonment::Cancelled {
+                                FlowOutcome::Abandoned
+                            } else {
+                                FlowOutcome::NotFinished
+                            });
+                        }
+                        Ok(flow) => flow.status().clone(),
+                        Err(FlowError::Unknown) => FlowStatus::Expired,
+                        Err(error) => return Err(error.into()),
+                    }
+                }
+                Waited::Cancelled | Waited::StillOpen => {
+                    not_finished = true;
+                    continue;
+                }
+            };
+            abandon.armed = false;
+            flow_status_event(&self.span, &id, page, &status);
+            return Ok(
+                FlowOutcome::of(UrlOutcome::Accept, &status).unwrap_or(FlowOutcome::NotFinished)
+            );
+        }
     }
 
     /// The flow `id` as the store holds it at `now`, checked to be this user's and this call's;
@@ -1458,6 +1614,21 @@ impl Drop for Asker {
 /// Abandon flow `id` from a task that outlives its call (no span is left), and log it if this
 /// abandoned it: a flow over already is left as it is, and a store that cannot decide leaves
 /// it to expire.
+/// A link form's message: the step's own, what to do, the page's URL, and (asked again) that
+/// the step is not finished yet.
+fn link_form_text(message: &Text, url: &str, not_finished: bool) -> String {
+    let again = if not_finished {
+        "The step is not finished yet. "
+    } else {
+        ""
+    };
+    format!(
+        "{again}{}\n\nOpen this page in your browser and finish there: {url}\n\nThen accept here \
+         to say you finished; decline if you will not.",
+        message.as_ref()
+    )
+}
+
 /// How a wait for a page ended ([`Asker::wait_for_page`]).
 enum Waited {
     /// The store woke with the flow over, its status (or said why it could not read it).

@@ -55,6 +55,9 @@ pub struct AskConfig {
     pub(super) too_fast: TooFast,
     /// What each known host draws and needs ([`with_hosts`](AskConfig::with_hosts)).
     pub(super) hosts: HostTable,
+    /// Whether a URL step is carried in a form where the client cannot take the URL question
+    /// ([`with_link_form`](AskConfig::with_link_form)).
+    pub(super) link_form: super::link_form::LinkForm,
 }
 
 /// Why an [`AskConfig`] could not be made.
@@ -305,6 +308,7 @@ impl AskConfig {
             client_names: Arc::default(),
             hosts: HostTable::known(),
             too_fast: TooFast::DEFAULT,
+            link_form: super::link_form::LinkForm::HostsCheckedInCi,
         }
     }
 
@@ -456,6 +460,17 @@ impl AskConfig {
     #[must_use]
     pub fn with_hosts(mut self, hosts: HostTable) -> Self {
         self.hosts = hosts;
+        self
+    }
+
+    /// Whether `Asker::url_flow` carries its step in a form with no field (the page's URL in
+    /// its message) where the client cannot take the URL question:
+    /// [`LinkForm::HostsCheckedInCi`](super::LinkForm::HostsCheckedInCi) by default,
+    /// [`LinkForm::Off`](super::LinkForm::Off) for what a server got before (the client cannot
+    /// be asked: [`Stop::CannotAsk`](super::Stop::CannotAsk)).
+    #[must_use]
+    pub fn with_link_form(mut self, link_form: super::link_form::LinkForm) -> Self {
+        self.link_form = link_form;
         self
     }
 

@@ -991,3 +991,157 @@ async fn on_2026_07_28_a_handler_that_gives_up_on_the_page_keeps_its_round() {
         ("waited: false, round: true", false)
     );
 }
+
+// ------------------------------------------------------------------ the link form (issue 43)
+
+/// A client that cannot take the URL question (2025-06-18, or form only on 2025-11-25), whose
+/// row in the server's table was checked in CI: it is asked the step in a form with no field.
+#[derive(Clone)]
+struct LinkClient {
+    store: MemoryFlowStore,
+    version: ProtocolVersion,
+    /// Answer at once (a host that approves a form with no field by itself), or after a person's
+    /// pace; finish the page only on the second form.
+    at_once: bool,
+    seen: Arc<Mutex<Vec<(String, usize)>>>,
+}
+
+impl ClientHandler for LinkClient {
+    async fn create_elicitation(
+        &self,
+        request: ElicitRequestParams,
+        _context: RequestContext<RoleClient>,
+    ) -> Result<ElicitResult, ErrorData> {
+        let ElicitRequestParams::FormElicitationParams {
+            message,
+            requested_schema,
+            ..
+        } = request
+        else {
+            panic!("a form was expected: the client cannot take a URL question");
+        };
+        let asked = {
+            let mut seen = self.seen.lock().unwrap();
+            seen.push((message.clone(), requested_schema.properties.len()));
+            seen.len()
+        };
+        if !self.at_once {
+            tokio::time::sleep(Duration::from_millis(150)).await;
+        }
+        if asked == 2 {
+            let url = message
+                .split_whitespace()
+                .find(|word| word.starts_with(BASE))
+                .expect("the message gives the page's URL");
+            finish_flow(&self.store, url, Ok(json!({ "ending": "4f2a" })));
+        }
+        Ok(ElicitResult::new(ElicitationAction::Accept))
+    }
+
+    fn get_info(&self) -> ClientConfig {
+        let capabilities =
+            serde_json::from_value(json!({ "elicitation": { "form": {} } })).unwrap();
+        let mut info = ClientConfig::new(capabilities, Implementation::new("link-test", "1.0.0"));
+        info.protocol_version = self.version.clone();
+        info
+    }
+}
+
+fn link_server(store: &MemoryFlowStore, link_form: mcp_elicit::rmcp::LinkForm) -> Keys {
+    use mcp_elicit::hosts::{Checked, Host, HostTable};
+    let mut keys = server(store, Duration::from_secs(2));
+    let row = Host::new("the link test", "link-test", "*")
+        .unwrap()
+        .checked(Checked::InCi {
+            version: "1.0.0".into(),
+        });
+    keys.asking = keys
+        .asking
+        .clone()
+        .with_hosts(HostTable::known().with_host(row))
+        .with_link_form(link_form)
+        .with_page_wait(Duration::from_millis(200))
+        .with_too_fast(mcp_elicit::observe::TooFast::new(
+            Duration::from_millis(50),
+            Duration::ZERO,
+        ));
+    keys
+}
+
+async fn link_call(
+    version: ProtocolVersion,
+    link_form: mcp_elicit::rmcp::LinkForm,
+    at_once: bool,
+) -> ((String, bool), Vec<(String, usize)>) {
+    let store = MemoryFlowStore::new();
+    let client = LinkClient {
+        store: store.clone(),
+        version,
+        at_once,
+        seen: Arc::default(),
+    };
+    let seen = Arc::clone(&client.seen);
+    let (server_io, client_io) = tokio::io::duplex(1 << 16);
+    let keys = link_server(&store, link_form);
+    tokio::spawn(async move {
+        if let Ok(running) = mcp_elicit::rmcp::AskingService(keys).serve(server_io).await {
+            let _ = running.waiting().await;
+        }
+    });
+    let running = client.serve(client_io).await.unwrap();
+    let params = rmcp::model::CallToolRequestParams::new("connect_api_key");
+    let called = within_a_while(running.call_tool(params)).await;
+    let returned = match called {
+        Ok(result) => returned(&result),
+        Err(error) => (error.to_string(), true),
+    };
+    let seen = seen.lock().unwrap().clone();
+    (returned, seen)
+}
+
+/// 2025-06-18 (no URL mode) and 2025-11-25 declared form only: the step in a form with no
+/// field, its message giving the page's URL; the first accept finds the page still open, so the
+/// form is asked again saying so; the second reads the finished page. The URL is never in the
+/// tool's result. With the link form off, the client cannot be asked, as before.
+#[tokio::test]
+async fn a_client_that_cannot_take_the_url_question_is_asked_a_link_form() {
+    use mcp_elicit::rmcp::LinkForm;
+    for version in [ProtocolVersion::V_2025_06_18, ProtocolVersion::V_2025_11_25] {
+        let ((text, is_error), seen) =
+            link_call(version.clone(), LinkForm::HostsCheckedInCi, false).await;
+        assert_eq!(
+            (text.as_str(), is_error),
+            (r#"connected: {"ending":"4f2a"}"#, false),
+            "{version:?}: {seen:?}"
+        );
+        let [(first, 0), (again, 0)] = &seen[..] else {
+            panic!("{version:?}: {seen:?}")
+        };
+        assert!(first.contains(BASE), "{first}");
+        assert!(
+            first.starts_with("Enter your Example Co. API key on our page."),
+            "{first}"
+        );
+        assert!(again.contains("not finished"), "{again}");
+        assert!(!text.contains(BASE));
+
+        let ((text, is_error), seen) = link_call(version.clone(), LinkForm::Off, false).await;
+        assert!(is_error, "{version:?}: {text}");
+        assert!(seen.is_empty(), "{version:?}: {seen:?}");
+    }
+}
+
+/// A link form accepted faster than a person can read it was not read by one: the call ends,
+/// saying the host did not show the step, after one form (never a loop).
+#[tokio::test]
+async fn a_link_form_accepted_at_once_ends_the_call_saying_the_host_did_not_show_it() {
+    let ((text, is_error), seen) = link_call(
+        ProtocolVersion::V_2025_06_18,
+        mcp_elicit::rmcp::LinkForm::HostsCheckedInCi,
+        true,
+    )
+    .await;
+    assert!(is_error, "{text}");
+    assert!(text.contains("did not show"), "{text}");
+    assert_eq!(seen.len(), 1, "{seen:?}");
+}
