@@ -26,7 +26,7 @@ use super::convert::{
     revision, support_of, url_outcome, url_params,
 };
 use super::keep_alive::{self, KeepAlive};
-use super::link_form::{HostFacts, LinkForm, LinkFormReason, link_form_reason};
+use super::link_form::{HostFacts, LinkForm, LinkFormNotShown, link_form_reason};
 use super::stop::{AutomaticConsent, Stop};
 use crate::events::{self, ShortFlow};
 use crate::hosts::{FieldKinds, Host};
@@ -660,6 +660,13 @@ impl Asker {
     }
 
     /// [`url_flow`](Asker::url_flow), its receipt as the store keeps it.
+    ///
+    /// One flow, asked one of three ways, each a piece of its own: the URL question before
+    /// 2026-07-28 ([`url_question`](Asker::url_question)), a link form before 2026-07-28
+    /// ([`link_form_question`](Asker::link_form_question)), and either in rounds on 2026-07-28
+    /// ([`flow_in_rounds`](Asker::flow_in_rounds), whose only difference per way is the
+    /// [`Ask`] it reads). What the flow came to after the answer is read once per revision:
+    /// [`read_flow`](Asker::read_flow) before 2026-07-28, for both ways.
     async fn url_flow_json(&mut self, page: &str, message: Text) -> Result<FlowOutcome, Stop> {
         let Some(flows) = self.flows.clone() else {
             return Err(Stop::Error(ErrorData::internal_error(
@@ -668,127 +675,95 @@ impl Asker {
                 None,
             )));
         };
-        // Before 2026-07-28, a client that cannot take the URL question is asked the step in a
-        // link form, where the server allows it for its host.
-        // TODO(a-flows-wip): on 2026-07-28 the choice must be sealed in the request state first.
-        if !self.has_rounds()
-            && let Some(reason) = link_form_reason(
-                self.link_form,
-                self.revision,
-                self.support,
-                self.host.as_ref().map(HostFacts::of),
-                flows.base().scheme() == "http",
-            )
-        {
-            return self.link_form_flow(&flows, page, message, reason).await;
-        }
-        self.start(Mode::Url, page)?;
+        let way = self.way_to_ask(&flows, page).await?;
+        self.start(way.mode(), page)?;
         let Some(principal) = self.principal.clone() else {
             return Err(Stop::Error(ErrorData::invalid_request(
                 "this tool asks its user, and the request names no authenticated principal",
                 None,
             )));
         };
-        let now = UnixTime::now();
-        let begin = |id| {
-            Flow::new(id, page, principal.as_str(), self.call, message.as_ref())
-                .expiring(now, flows.ttl())
-        };
-        if let Some(round) = RoundSlot::live(&mut self.round) {
-            spent(&self.span, round.spend().await)?;
-            let flow = round.flow_id(page)?;
-            if flow.started {
-                flows.store().begin(begin(flow.id)?, now).await?;
-            }
-            if flow.started {
-                flow_event(&self.span, &flow.id, page, "begun");
-            }
-            let id = flow.id;
-            // Only what the wait needs is kept through it: of the flow, its status and expiry.
-            let (mut status, expires_at) = {
-                let held = self.held(&flows, &id, &principal, now).await?;
-                (held.status().clone(), held.expires_at())
-            };
-            // The question, built when it is read rather than kept through the wait.
-            let request = || -> Result<UrlRequest, Stop> {
-                Ok(UrlRequest::with_url(message.clone(), flows.url_of(&id)?)?
-                    .with_name(page.to_owned()))
-            };
-            if status.is_open() && self.accepted(page)? {
-                // The user agreed to open the page: wait for it, as before 2026-07-28.
-                let left = expires_at.as_secs().saturating_sub(now.as_secs());
-                let bound = self.page_wait.min(Duration::from_secs(left));
-                // The round is put away while the call waits: it is read again only after.
-                self.park_round();
-                let waited = self.wait_for_page(&flows, &id, page, bound).await;
-                status = match waited {
-                    Waited::Over(Ok(status)) => status,
-                    Waited::Over(Err(FlowError::Unknown)) => FlowStatus::Expired,
-                    Waited::Over(Err(error)) => return Err(error.into()),
-                    Waited::Cancelled => {
-                        // The client gave the call up: nobody retries it.
-                        let abandoned = flows
-                            .store()
-                            .abandon(&id, &principal, Abandonment::Cancelled, UnixTime::now())
-                            .await;
-                        return Ok(match abandoned {
-                            Ok(flow) => FlowOutcome::of(UrlOutcome::Accept, flow.status())
-                                .unwrap_or(FlowOutcome::Abandoned),
-                            Err(_) => FlowOutcome::Abandoned,
-                        });
-                    }
-                    // Still open at the bound (or at its expiry), or not waited for (too many
-                    // waiters): as it is now.
-                    Waited::StillOpen => self
-                        .held(&flows, &id, &principal, UnixTime::now())
-                        .await?
-                        .status()
-                        .clone(),
-                };
-            }
-            flow_status_event(&self.span, &id, page, &status);
-            // The `answered` event says what the flow was by then: an accept of an expired one
-            // is no connection.
-            let over = flow_over(&status);
-            let ask = Ask::url_flow(page, request()?, status);
-            let outcome = self.answer_noting(ask, over).await?;
-            let declined = match outcome {
-                FlowOutcome::Decline => Some(Abandonment::Declined),
-                FlowOutcome::Cancel => Some(Abandonment::Dismissed),
-                _ => None,
-            };
-            if let Some(why) = declined {
-                // The page was refused in the client: it takes nothing from now on. The answer
-                // stands whatever the store says.
-                if let Ok(flow) = flows
-                    .store()
-                    .abandon(&id, &principal, why, UnixTime::now())
-                    .await
-                    && matches!(flow.status(), FlowStatus::Abandoned(_))
-                {
-                    flow_event(&self.span, &id, page, "abandoned");
-                }
-            }
-            return Ok(outcome);
+        if self.has_rounds() {
+            return self
+                .flow_in_rounds(&flows, page, &message, principal, way)
+                .await;
         }
+        // From here on, however the call ends, a flow it left open is abandoned.
+        let now = UnixTime::now();
         let id = FlowId::random()?;
-        let flow = begin(id)?;
-        let expires_at = flow.expires_at();
+        let flow = Flow::new(id, page, principal.as_str(), self.call, message.as_ref())
+            .expiring(now, flows.ttl())?;
+        let left = Duration::from_secs(flow.expires_at().as_secs().saturating_sub(now.as_secs()));
         flows.store().begin(flow, now).await?;
         flow_event(&self.span, &id, page, "begun");
-        // From here on, however the call ends, a flow it left open is abandoned.
-        let mut abandon = AbandonUnlessOver {
+        let flow = AbandonUnlessOver {
             flows: flows.clone(),
             id,
             principal,
             armed: true,
         };
-        let request = UrlRequest::with_url(message.clone(), flows.url_of(&id)?)?
+        match way {
+            Way::Url => self.url_question(&flows, page, message, flow, left).await,
+            Way::LinkForm => {
+                self.link_form_question(&flows, page, &message, flow, left)
+                    .await
+            }
+        }
+    }
+
+    /// How the step of the flow asked under `page` is asked. On 2026-07-28 a retry is asked
+    /// the way an earlier round sealed in its state (the key its flow is sealed under,
+    /// [`Way::sealed_key`]), whatever the retry says of its client; a first question, and every
+    /// question before 2026-07-28, the way [`link_form_reason`] says for this client.
+    async fn way_to_ask(&mut self, flows: &Flows, page: &str) -> Result<Way, Stop> {
+        let span = self.span.clone();
+        if let Some(round) = RoundSlot::live(&mut self.round) {
+            spent(&span, round.spend().await)?;
+            for way in [Way::LinkForm, Way::Url] {
+                if round.sealed_flow(&way.sealed_key(page))?.is_some() {
+                    return Ok(way);
+                }
+            }
+        }
+        let reason = link_form_reason(
+            self.link_form,
+            self.revision,
+            self.support,
+            self.host.as_ref().map(HostFacts::of),
+            flows.base().scheme() == "http",
+        );
+        let Some(reason) = reason else {
+            return Ok(Way::Url);
+        };
+        tracing::info!(
+            target: events::ASK,
+            parent: &span,
+            key = page,
+            reason = reason.as_str(),
+            "the URL step is asked in a link form"
+        );
+        Ok(Way::LinkForm)
+    }
+
+    /// Before 2026-07-28: the step asked as a URL question. While the client has not answered,
+    /// the page may finish: the client hears of it at once
+    /// (`notifications/elicitation/complete`), so a host that waits for the notification
+    /// before it accepts is not stuck. Then [`read_flow`](Asker::read_flow), waiting at most
+    /// the asker's timeout.
+    async fn url_question(
+        &mut self,
+        flows: &Flows,
+        page: &str,
+        message: Text,
+        mut flow: AbandonUnlessOver,
+        left: Duration,
+    ) -> Result<FlowOutcome, Stop> {
+        let id = flow.id;
+        let request = UrlRequest::with_url(message, flows.url_of(&id)?)?
             .with_name(page.to_owned())
             .with_elicitation_id(id.elicitation_id());
         let params = url_params(&request, self.revision)?;
-        // While the client has not answered, the page may finish: the client hears of it at
-        // once, so a host that waits for the notification before it accepts is not stuck.
+        drop(request);
         let (opened, told) = {
             let peer = self.context.peer.clone();
             let store = Arc::clone(flows.store());
@@ -836,37 +811,114 @@ impl Asker {
             .await?;
             (opened, told)
         };
-        if !opened.is_accepted() {
-            // The page was offered and not taken: it takes nothing later, and says why. The
-            // answer stands whatever the store says; a page that finished meanwhile is read.
-            let why = match opened {
-                UrlOutcome::Decline => Abandonment::Declined,
-                UrlOutcome::Cancel => Abandonment::Dismissed,
-                _ => Abandonment::CallEnded,
+        let wait = Wait {
+            bound: self.timeout.min(left),
+            again_until: None,
+        };
+        let read = self
+            .read_flow(flows, page, &mut flow, opened, wait, Some(told))
+            .await?;
+        // Asked once: a page still open at the bound was abandoned, not asked again.
+        Ok(read.unwrap_or(FlowOutcome::NotFinished))
+    }
+
+    /// Before 2026-07-28: the step asked as a link form ([`LinkFormReason`](super::LinkFormReason)): a form with no
+    /// field whose message gives the page's URL; accept means "I finished there". Then
+    /// [`read_flow`](Asker::read_flow), waiting at most `page_wait` each time, and asking the
+    /// form again, saying the step is not finished (not a re-ask of a bad answer), until the
+    /// asker's timeout or the flow's expiry. An accept faster than a person can read the form
+    /// ends the call ([`Stop::LinkFormNotShown`]), never a loop.
+    async fn link_form_question(
+        &mut self,
+        flows: &Flows,
+        page: &str,
+        message: &Text,
+        mut flow: AbandonUnlessOver,
+        left: Duration,
+    ) -> Result<FlowOutcome, Stop> {
+        let url = flows.url_of(&flow.id)?;
+        let deadline = tokio::time::Instant::now() + self.timeout.min(left);
+        let mut not_finished = false;
+        loop {
+            let form = link_form_request(page, message, url.as_str(), not_finished)?;
+            let params = form_params(&form, self.revision)?;
+            drop(form);
+            self.answered_too_fast = None;
+            let answered = self
+                .ask_legacy(
+                    page,
+                    |_| Ok(params.clone()),
+                    |result| url_outcome(page, &result),
+                    |asks, error| Rejected::unreadable(page, asks, error),
+                    || UrlOutcome::NoReply,
+                )
+                .await?;
+            if answered.is_accepted()
+                && let Some((elapsed, threshold)) = self.answered_too_fast.take()
+            {
+                return Err(self.not_shown(&mut flow, page, elapsed, threshold).await);
+            }
+            let wait = Wait {
+                bound: self
+                    .page_wait
+                    .min(deadline.saturating_duration_since(tokio::time::Instant::now())),
+                again_until: Some(deadline),
             };
-            let status = match abandon.now(why).await {
+            if let Some(outcome) = self
+                .read_flow(flows, page, &mut flow, answered, wait, None)
+                .await?
+            {
+                return Ok(outcome);
+            }
+            not_finished = true;
+        }
+    }
+
+    /// Before 2026-07-28, every way of asking: what the flow came to after `answered`, the
+    /// answer to the question that asked its step. Not accepted (declined, dismissed, no
+    /// reply): the flow is abandoned, saying why, and the answer stands whatever the store
+    /// says; a page that finished meanwhile is read. Accepted: a wait for the page (see
+    /// [`Wait`]), only while the client waits for the call (on `notifications/cancelled` rmcp
+    /// cancels the request's token; it does not drop this future); a call cancelled, or a page
+    /// still open at the end, abandons the flow. The status event, and, only where a URL
+    /// question was sent (`told`: whether the watch told the client already), the completion
+    /// notification of a page that finished. `Ok(None)`: the page is still open before the
+    /// wait's `again_until`: ask again.
+    async fn read_flow(
+        &mut self,
+        flows: &Flows,
+        page: &str,
+        flow: &mut AbandonUnlessOver,
+        answered: UrlOutcome,
+        wait: Wait,
+        told: Option<bool>,
+    ) -> Result<Option<FlowOutcome>, Stop> {
+        let id = flow.id;
+        if !answered.is_accepted() {
+            // The page was offered and not taken: it takes nothing later, and says why.
+            let why = abandonment(answered);
+            let status = match flow.now(why).await {
                 Ok(flow) => flow.status().clone(),
                 Err(_) => FlowStatus::Pending,
             };
-            flow_status_event(&self.span, &id, page, &status);
-            if !told && is_finished(&status) {
-                tell_complete(&self.context.peer, &id).await;
-            }
-            return Ok(FlowOutcome::of(opened, &status).unwrap_or(FlowOutcome::NoReply));
+            self.flow_read(&id, page, &status, told).await;
+            return Ok(Some(
+                FlowOutcome::of(answered, &status).unwrap_or(FlowOutcome::NoReply),
+            ));
         }
-        // The user agreed to open the page: wait for the step, at most the asker's timeout and
-        // never past the flow's expiry, and only while the client waits for the call. (On
-        // `notifications/cancelled` rmcp cancels the request's token; it does not drop this
-        // future.)
-        let left = Duration::from_secs(expires_at.as_secs().saturating_sub(now.as_secs()));
-        let waited = self
-            .wait_for_page(&flows, &id, page, self.timeout.min(left))
-            .await;
+        let waited = self.wait_for_page(flows, &id, page, wait.bound).await;
         let cancelled = matches!(waited, Waited::Cancelled);
         let status = match waited {
             Waited::Over(Ok(status)) => status,
             Waited::Over(Err(FlowError::Unknown)) => FlowStatus::Expired,
             Waited::Over(Err(error)) => return Err(error.into()),
+            Waited::StillOpen
+                if wait
+                    .again_until
+                    .is_some_and(|until| tokio::time::Instant::now() < until) =>
+            {
+                return Ok(None);
+            }
             // Cancelled, or not finished in time (the tool is about to say so): the page must
             // not take the step afterwards. Abandoning reads the flow too: a step that finished
             // as the wait ended keeps its result.
@@ -876,166 +928,214 @@ impl Asker {
                 } else {
                     Abandonment::CallEnded
                 };
-                match abandon.now(why).await {
-                    Ok(flow) if matches!(flow.status(), FlowStatus::Abandoned(_)) => {
+                match flow.now(why).await {
+                    Ok(over) if matches!(over.status(), FlowStatus::Abandoned(_)) => {
                         flow_event(&self.span, &id, page, "abandoned");
                         // A cancelled call's result is read by nobody; it says what happened.
-                        return Ok(if cancelled {
+                        return Ok(Some(if cancelled {
                             FlowOutcome::Abandoned
                         } else {
                             FlowOutcome::NotFinished
-                        });
+                        }));
                     }
-                    Ok(flow) => flow.status().clone(),
+                    Ok(over) => over.status().clone(),
                     Err(FlowError::Unknown) => FlowStatus::Expired,
                     Err(error) => return Err(error.into()),
                 }
             }
         };
-        abandon.armed = false;
-        flow_status_event(&self.span, &id, page, &status);
-        if !told && is_finished(&status) {
-            tell_complete(&self.context.peer, &id).await;
-        }
-        Ok(FlowOutcome::of(UrlOutcome::Accept, &status).unwrap_or(FlowOutcome::NotFinished))
+        flow.armed = false;
+        self.flow_read(&id, page, &status, told).await;
+        Ok(Some(
+            FlowOutcome::of(UrlOutcome::Accept, &status).unwrap_or(FlowOutcome::NotFinished),
+        ))
     }
 
-    /// Before 2026-07-28: the flow's step asked as a link form ([`LinkFormReason`]): a form with
-    /// no field whose message gives the page's URL; accept means "I finished there". The flow
-    /// is then read as the URL question's: finished, the receipt; still open, a wait for the page
-    /// (`page_wait`), then the form again saying the step is not finished (not a re-ask of a bad
-    /// answer), until the asker's timeout or the flow's expiry; declined or dismissed, the flow
-    /// is abandoned. No completion notification: the host never had a URL question. An accept
-    /// faster than a person can read the form ends the call ([`Stop::Error`] saying the host did
-    /// not show the step), never a loop.
-    async fn link_form_flow(
-        &mut self,
-        flows: &Flows,
+    /// What the call read of its flow: the status event, and where a URL question was sent
+    /// and its watch has not told the client yet (`told: Some(false)`), the completion
+    /// notification of a page that finished. A link form (`None`) sends none: its host never
+    /// had a URL question.
+    async fn flow_read(&self, id: &FlowId, page: &str, status: &FlowStatus, told: Option<bool>) {
+        flow_status_event(&self.span, id, page, status);
+        if told == Some(false) && is_finished(status) {
+            tell_complete(&self.context.peer, id).await;
+        }
+    }
+
+    /// A link form accepted faster than a person can read it: nobody read it, the host answered
+    /// it by itself. Its flow is abandoned, and the call ends saying so
+    /// ([`Stop::LinkFormNotShown`]).
+    async fn not_shown(
+        &self,
+        flow: &mut AbandonUnlessOver,
         page: &str,
-        message: Text,
-        reason: LinkFormReason,
-    ) -> Result<FlowOutcome, Stop> {
-        self.start(Mode::Form, page)?;
-        let Some(principal) = self.principal.clone() else {
-            return Err(Stop::Error(ErrorData::invalid_request(
-                "this tool asks its user, and the request names no authenticated principal",
-                None,
-            )));
-        };
-        let now = UnixTime::now();
-        let id = FlowId::random()?;
-        let flow = Flow::new(id, page, principal.as_str(), self.call, message.as_ref())
-            .expiring(now, flows.ttl())?;
-        let left = Duration::from_secs(flow.expires_at().as_secs().saturating_sub(now.as_secs()));
-        flows.store().begin(flow, now).await?;
-        flow_event(&self.span, &id, page, "begun");
-        tracing::info!(
+        elapsed: Duration,
+        threshold: Duration,
+    ) -> Stop {
+        if let Ok(over) = flow.now(Abandonment::CallEnded).await
+            && matches!(over.status(), FlowStatus::Abandoned(_))
+        {
+            flow_event(&self.span, &flow.id, page, "abandoned");
+        }
+        tracing::warn!(
             target: events::ASK,
             parent: &self.span,
             key = page,
-            reason = reason.as_str(),
-            "the URL step is asked in a link form"
+            elapsed_ms = elapsed.as_millis(),
+            "the link form was accepted faster than a person can read it: the host did not show it"
         );
-        let mut abandon = AbandonUnlessOver {
-            flows: flows.clone(),
-            id,
-            principal,
-            armed: true,
+        Stop::LinkFormNotShown {
+            not_shown: LinkFormNotShown::new(page, elapsed, threshold),
+            hint: self.hint.clone(),
+        }
+    }
+
+    /// On 2026-07-28, every way of asking (`way`, as [`way_to_ask`](Asker::way_to_ask) read
+    /// it): the flow's id travels in the sealed round state under the way's key, so every round
+    /// asks with the same URL, and the way it was asked. A retry that accepts while the step is
+    /// still open waits for the page ([`AskConfig::with_page_wait`], never past the flow's
+    /// expiry) before its answer is read; a link form's accept is first timed against the
+    /// asking time sealed in the state, and one faster than a person can read it ends the call
+    /// ([`Stop::LinkFormNotShown`]). The answer is then read by the way's [`Ask`]
+    /// ([`Ask::url_flow`], [`Ask::flow_form`]): a page still open is asked again, not counted
+    /// as a re-ask; a decline or a cancel abandons the flow.
+    async fn flow_in_rounds(
+        &mut self,
+        flows: &Flows,
+        page: &str,
+        message: &Text,
+        principal: String,
+        way: Way,
+    ) -> Result<FlowOutcome, Stop> {
+        let now = UnixTime::now();
+        let span = self.span.clone();
+        let Some(round) = RoundSlot::live(&mut self.round) else {
+            return Err(Stop::Error(ErrorData::internal_error(
+                "a URL flow in rounds needs protocol 2026-07-28",
+                None,
+            )));
         };
-        let url = flows.url_of(&id)?;
-        let deadline = tokio::time::Instant::now() + self.timeout.min(left);
-        let mut not_finished = false;
-        loop {
-            let text = link_form_text(&message, url.as_str(), not_finished);
-            let request = FormRequest::new(text, crate::schema::RequestedSchema::new(Vec::new())?)?
-                .with_name(page.to_owned());
-            let params = super::convert::form_params(&request, self.revision)?;
-            self.answered_too_fast = None;
-            let answered = self
-                .ask_legacy(
-                    page,
-                    |_| Ok(params.clone()),
-                    |result| super::convert::url_outcome(page, &result),
-                    |asks, error| Rejected::unreadable(page, asks, error),
-                    || UrlOutcome::NoReply,
-                )
-                .await?;
-            let too_fast = self.answered_too_fast.take();
-            let why = match answered {
-                UrlOutcome::Accept => None,
-                UrlOutcome::Decline => Some(Abandonment::Declined),
-                UrlOutcome::Cancel => Some(Abandonment::Dismissed),
-                _ => Some(Abandonment::CallEnded),
+        spent(&span, round.spend().await)?;
+        let flow = round.flow_id(&way.sealed_key(page))?;
+        if flow.started {
+            let begun = Flow::new(
+                flow.id,
+                page,
+                principal.as_str(),
+                self.call,
+                message.as_ref(),
+            )
+            .expiring(now, flows.ttl())?;
+            flows.store().begin(begun, now).await?;
+            flow_event(&self.span, &flow.id, page, "begun");
+        }
+        let id = flow.id;
+        // Only what the wait needs is kept through it: of the flow, its status and expiry.
+        let (mut status, expires_at) = {
+            let held = self.held(flows, &id, &principal, now).await?;
+            (held.status().clone(), held.expires_at())
+        };
+        // Never read before it was asked: a link form's answer is a person's only if a round
+        // asked it.
+        let before_asked = self.before_asked && way == Way::Url;
+        if status.is_open() && self.accepted(page, before_asked)? {
+            let too_fast = match way {
+                Way::LinkForm => self
+                    .live_round()
+                    .and_then(|round| round.answered_too_fast(0)),
+                Way::Url => None,
             };
-            if let Some(why) = why {
-                let status = match abandon.now(why).await {
-                    Ok(flow) => flow.status().clone(),
-                    Err(_) => FlowStatus::Pending,
-                };
-                flow_status_event(&self.span, &id, page, &status);
-                return Ok(FlowOutcome::of(answered, &status).unwrap_or(FlowOutcome::NoReply));
-            }
             if let Some((elapsed, threshold)) = too_fast {
-                // Nobody read the form: the host answered it by itself.
-                if let Ok(flow) = abandon.now(Abandonment::CallEnded).await
-                    && matches!(flow.status(), FlowStatus::Abandoned(_))
-                {
-                    flow_event(&self.span, &id, page, "abandoned");
-                }
-                return Err(Stop::Error(ErrorData::invalid_request(
-                    format!(
-                        "the step `{page}` was accepted {} ms after it was asked, faster than a \
-                         person can read it (at least {} ms): the host did not show it to the \
-                         user, so nothing was done; the user must open the page from a host that \
-                         shows it",
-                        elapsed.as_millis(),
-                        threshold.as_millis()
-                    ),
-                    None,
-                )));
+                let mut flow = AbandonUnlessOver {
+                    flows: flows.clone(),
+                    id,
+                    principal,
+                    armed: false,
+                };
+                return Err(self.not_shown(&mut flow, page, elapsed, threshold).await);
             }
-            let left = deadline.saturating_duration_since(tokio::time::Instant::now());
-            let waited = self
-                .wait_for_page(flows, &id, page, self.page_wait.min(left))
-                .await;
-            let status = match waited {
+            // The user agreed to open the page, or said they finished there: wait for it.
+            let left = expires_at.as_secs().saturating_sub(now.as_secs());
+            let bound = self.page_wait.min(Duration::from_secs(left));
+            // The round is put away while the call waits: it is read again only after.
+            self.park_round();
+            let waited = self.wait_for_page(flows, &id, page, bound).await;
+            status = match waited {
                 Waited::Over(Ok(status)) => status,
                 Waited::Over(Err(FlowError::Unknown)) => FlowStatus::Expired,
                 Waited::Over(Err(error)) => return Err(error.into()),
-                Waited::Cancelled | Waited::StillOpen
-                    if matches!(waited, Waited::Cancelled)
-                        || tokio::time::Instant::now() >= deadline =>
-                {
-                    let why = if matches!(waited, Waited::Cancelled) {
-                        Abandonment::Cancelled
-                    } else {
-                        Abandonment::CallEnded
-                    };
-                    match abandon.now(why).await {
-                        Ok(flow) if matches!(flow.status(), FlowStatus::Abandoned(_)) => {
-                            flow_event(&self.span, &id, page, "abandoned");
-                            return Ok(if why == Abandonment::Cancelled {
-                                FlowOutcome::Abandoned
-                            } else {
-                                FlowOutcome::NotFinished
-                            });
-                        }
-                        Ok(flow) => flow.status().clone(),
-                        Err(FlowError::Unknown) => FlowStatus::Expired,
-                        Err(error) => return Err(error.into()),
-                    }
+                Waited::Cancelled => {
+                    // The client gave the call up: nobody retries it.
+                    let abandoned = flows
+                        .store()
+                        .abandon(&id, &principal, Abandonment::Cancelled, UnixTime::now())
+                        .await;
+                    return Ok(match abandoned {
+                        Ok(flow) => FlowOutcome::of(UrlOutcome::Accept, flow.status())
+                            .unwrap_or(FlowOutcome::Abandoned),
+                        Err(_) => FlowOutcome::Abandoned,
+                    });
                 }
-                Waited::Cancelled | Waited::StillOpen => {
-                    not_finished = true;
-                    continue;
-                }
+                // Still open at the bound (or at its expiry), or not waited for (too many
+                // waiters): as it is now.
+                Waited::StillOpen => self
+                    .held(flows, &id, &principal, UnixTime::now())
+                    .await?
+                    .status()
+                    .clone(),
             };
-            abandon.armed = false;
-            flow_status_event(&self.span, &id, page, &status);
-            return Ok(
-                FlowOutcome::of(UrlOutcome::Accept, &status).unwrap_or(FlowOutcome::NotFinished)
-            );
         }
+        flow_status_event(&self.span, &id, page, &status);
+        // The `answered` event says what the flow was by then: an accept of an expired one
+        // is no connection.
+        let over = flow_over(&status);
+        let url = flows.url_of(&id)?;
+        let outcome = match way {
+            Way::Url => {
+                let request =
+                    UrlRequest::with_url(message.clone(), url)?.with_name(page.to_owned());
+                self.answer_noting(Ask::url_flow(page, request, status), over)
+                    .await
+            }
+            Way::LinkForm => {
+                let form = link_form_request(page, message, url.as_str(), false)?;
+                let again = link_form_request(page, message, url.as_str(), true)?;
+                let ask = Ask::flow_form(page, &form, &again, status);
+                drop((form, again));
+                match self.answer_noting(ask, over).await {
+                    // Read fresh, too soon after the round that asked: as above.
+                    Err(Stop::AutomaticConsent { automatic, .. }) => {
+                        let mut flow = AbandonUnlessOver {
+                            flows: flows.clone(),
+                            id,
+                            principal,
+                            armed: false,
+                        };
+                        let (elapsed, threshold) = (automatic.elapsed(), automatic.threshold());
+                        return Err(self.not_shown(&mut flow, page, elapsed, threshold).await);
+                    }
+                    read => read,
+                }
+            }
+        }?;
+        let declined = match outcome {
+            FlowOutcome::Decline => Some(Abandonment::Declined),
+            FlowOutcome::Cancel => Some(Abandonment::Dismissed),
+            _ => None,
+        };
+        if let Some(why) = declined {
+            // The page was refused in the client: it takes nothing from now on. The answer
+            // stands whatever the store says.
+            if let Ok(flow) = flows
+                .store()
+                .abandon(&id, &principal, why, UnixTime::now())
+                .await
+                && matches!(flow.status(), FlowStatus::Abandoned(_))
+            {
+                flow_event(&self.span, &id, page, "abandoned");
+            }
+        }
+        Ok(outcome)
     }
 
     /// The flow `id` as the store holds it at `now`, checked to be this user's and this call's;
@@ -1059,11 +1159,11 @@ impl Asker {
         }
     }
 
-    /// 2026-07-28: whether this run's retry answers the URL question of the flow asked under
-    /// `page` with an accept, before the answer is read; looked up by the question's key, with
-    /// no question built ([`Round::flow_response`]).
-    fn accepted(&mut self, page: &str) -> Result<bool, Stop> {
-        let before_asked = self.before_asked;
+    /// 2026-07-28: whether this run's retry answers the question of the flow asked under `page`
+    /// (a URL question or a link form) with an accept, before the answer is read; looked up by
+    /// the question's key, with no question built ([`Round::flow_response`]), and with
+    /// `before_asked`, also if no round asked it.
+    fn accepted(&mut self, page: &str, before_asked: bool) -> Result<bool, Stop> {
         let Some(round) = self.live_round() else {
             return Ok(false);
         };
@@ -1611,11 +1711,76 @@ impl Drop for Asker {
     }
 }
 
-/// Abandon flow `id` from a task that outlives its call (no span is left), and log it if this
-/// abandoned it: a flow over already is left as it is, and a store that cannot decide leaves
-/// it to expire.
+/// How a flow's step is asked ([`Asker::way_to_ask`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Way {
+    /// As a URL question.
+    Url,
+    /// As a link form: a form with no field whose message gives the page's URL.
+    LinkForm,
+}
+
+/// What a link form's flow is sealed under, after its page's name: a page name is letters,
+/// digits, `_` and `-` (`PageError`), so no URL question's key is this.
+const LINK_FORM_KEY: &str = "#link-form";
+
+impl Way {
+    /// The mode its question is asked in.
+    fn mode(self) -> Mode {
+        match self {
+            Way::Url => Mode::Url,
+            Way::LinkForm => Mode::Form,
+        }
+    }
+
+    /// 2026-07-28: the key the flow of the step asked under `page` is sealed under in the
+    /// round's state ([`Round::flow_id`]): the page's name for a URL question, the page's name
+    /// and [`LINK_FORM_KEY`] for a link form. The way a step was asked is read back from it
+    /// ([`Round::sealed_flow`]), so a retry is read against the question it answers.
+    fn sealed_key(self, page: &str) -> std::borrow::Cow<'_, str> {
+        match self {
+            Way::Url => std::borrow::Cow::Borrowed(page),
+            Way::LinkForm => std::borrow::Cow::Owned(format!("{page}{LINK_FORM_KEY}")),
+        }
+    }
+}
+
+/// Before 2026-07-28: how long [`Asker::read_flow`] waits for an accepted step's page.
+struct Wait {
+    /// At most this long.
+    bound: Duration,
+    /// A page still open at the bound before this is asked again (a link form); `None`, or a
+    /// page still open after it, is not finished, and its flow abandoned.
+    again_until: Option<tokio::time::Instant>,
+}
+
+/// Why a flow whose question was not accepted is abandoned.
+fn abandonment(answered: UrlOutcome) -> Abandonment {
+    match answered {
+        UrlOutcome::Decline => Abandonment::Declined,
+        UrlOutcome::Cancel => Abandonment::Dismissed,
+        _ => Abandonment::CallEnded,
+    }
+}
+
+/// A link form: a form with no field (nowhere to type a secret), named after the page, whose
+/// message is [`link_form_text`].
+fn link_form_request(
+    page: &str,
+    message: &Text,
+    url: &str,
+    not_finished: bool,
+) -> Result<FormRequest, Stop> {
+    let text = link_form_text(message, url, not_finished);
+    Ok(
+        FormRequest::new(text, crate::schema::RequestedSchema::new(Vec::new())?)?
+            .with_name(page.to_owned()),
+    )
+}
+
 /// A link form's message: the step's own, what to do, the page's URL, and (asked again) that
-/// the step is not finished yet.
+/// the step is not finished yet. The real hosts' tests (`tests/hosts`) read this text on
+/// screen: change it only with them.
 fn link_form_text(message: &Text, url: &str, not_finished: bool) -> String {
     let again = if not_finished {
         "The step is not finished yet. "
@@ -1640,6 +1805,9 @@ enum Waited {
     StillOpen,
 }
 
+/// Abandon flow `id` from a task that outlives its call (no span is left), and log it if this
+/// abandoned it: a flow over already is left as it is, and a store that cannot decide leaves
+/// it to expire.
 async fn abandon_logged(
     flows: &Flows,
     id: &FlowId,

@@ -3,6 +3,9 @@
 //! facts, so that the host table ([`crate::hosts`]) and the client's declaration are read in
 //! one place.
 
+use std::fmt;
+use std::time::Duration;
+
 use crate::hosts::Host;
 use crate::{ElicitationSupport, Mode, Revision};
 
@@ -68,6 +71,63 @@ impl LinkFormReason {
         }
     }
 }
+
+/// A link form accepted faster than a person can read it ([`Stop::LinkFormNotShown`](super::Stop::LinkFormNotShown)):
+/// the step's name, how soon the accept came, and the least a person takes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LinkFormNotShown {
+    page: String,
+    elapsed: Duration,
+    threshold: Duration,
+}
+
+impl LinkFormNotShown {
+    /// The step `page`, accepted `elapsed` after it was asked, where a person takes at least
+    /// `threshold`.
+    #[must_use]
+    pub fn new(page: impl Into<String>, elapsed: Duration, threshold: Duration) -> Self {
+        Self {
+            page: page.into(),
+            elapsed,
+            threshold,
+        }
+    }
+
+    /// The step's name (its page's).
+    #[must_use]
+    pub fn page(&self) -> &str {
+        &self.page
+    }
+
+    /// How soon after it was asked the accept came.
+    #[must_use]
+    pub fn elapsed(&self) -> Duration {
+        self.elapsed
+    }
+
+    /// The least a person takes to read the form.
+    #[must_use]
+    pub fn threshold(&self) -> Duration {
+        self.threshold
+    }
+}
+
+/// Never the page's URL: this goes into the tool's result.
+impl fmt::Display for LinkFormNotShown {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "the step `{}` was accepted {} ms after it was asked, faster than a person can read \
+             it (at least {} ms): the host did not show it to the user; the user must open the \
+             page from a host that shows it",
+            self.page,
+            self.elapsed.as_millis(),
+            self.threshold.as_millis()
+        )
+    }
+}
+
+impl std::error::Error for LinkFormNotShown {}
 
 /// Whether the URL step of a flow whose page is at an `http` link (`url_is_http`) is asked as a
 /// link form, and why: `None` asks the URL question as today (or refuses as today, when the

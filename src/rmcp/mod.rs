@@ -6,10 +6,10 @@ mod convert;
 // Who sent an HTTP request: the one function that names a principal over HTTP.
 #[cfg(any(feature = "http", feature = "page"))]
 mod principal;
-// Why a tool stops before the answer, and what it returns then.
-mod stop;
 // A URL step asked as a form with no field, and when it is.
 mod link_form;
+// Why a tool stops before the answer, and what it returns then.
+mod stop;
 // How a server asks: its keys, who is asking, how long to wait.
 mod config;
 // Progress notifications that keep a call open while the user answers.
@@ -50,7 +50,7 @@ pub use convert::{
 };
 #[cfg(feature = "http")]
 pub use http::{AskingHttpService, HttpResponse};
-pub use link_form::{HostFacts, LinkForm, LinkFormReason, link_form_reason};
+pub use link_form::{HostFacts, LinkForm, LinkFormNotShown, LinkFormReason, link_form_reason};
 #[cfg(any(feature = "http", feature = "page"))]
 pub use principal::HttpPrincipal;
 #[cfg(feature = "http")]

@@ -71,6 +71,20 @@ pub enum Stop {
         /// ([`Asker::set_hint`](super::Asker::set_hint)).
         hint: Option<Text>,
     },
+    /// A URL step asked in a link form (a form with no field whose message gives the page's
+    /// URL, [`LinkForm`](super::LinkForm)) came back accepted faster than a person can read it
+    /// ([`AskConfig::with_too_fast`](super::AskConfig::with_too_fast)): the host answered it by
+    /// itself without showing it (an auto-approver), so nobody went to the page. Its flow is
+    /// abandoned and nothing is done; the call ends here rather than asking again. An `isError`
+    /// result says the host did not show the step, with the hint. Timed as
+    /// [`AutomaticConsent`](Stop::AutomaticConsent) is, on every revision.
+    LinkFormNotShown {
+        /// The step, the answer's time and the least a person takes.
+        not_shown: super::link_form::LinkFormNotShown,
+        /// What was not done, or what the user can do instead
+        /// ([`Asker::set_hint`](super::Asker::set_hint)).
+        hint: Option<Text>,
+    },
     /// A protocol error: a `requestState` that does not open (`-32602`), or a request this
     /// server could not build or send (`-32603`).
     Error(ErrorData),
@@ -101,6 +115,10 @@ impl Stop {
                 let text = automatic_text(&automatic, hint.as_deref());
                 Ok(CallToolResult::error(vec![ContentBlock::text(text)]).into())
             }
+            Stop::LinkFormNotShown { not_shown, hint } => {
+                let text = nothing_done(&not_shown, hint.as_deref());
+                Ok(CallToolResult::error(vec![ContentBlock::text(text)]).into())
+            }
             Stop::Error(error) => Err(error),
         }
     }
@@ -128,6 +146,10 @@ impl Stop {
                 automatic_text(&automatic, hint.as_deref()),
                 None,
             )),
+            Stop::LinkFormNotShown { not_shown, hint } => Err(ErrorData::invalid_request(
+                nothing_done(&not_shown, hint.as_deref()),
+                None,
+            )),
             Stop::Error(error) => Err(error),
         }
     }
@@ -135,9 +157,14 @@ impl Stop {
 
 /// What an automatic consent says to the user: that nothing was done and why, then the hint.
 fn automatic_text(automatic: &AutomaticConsent, hint: Option<&str>) -> String {
+    nothing_done(automatic, hint)
+}
+
+/// That nothing was done, and `why`, then the hint.
+fn nothing_done(why: &dyn fmt::Display, hint: Option<&str>) -> String {
     match hint {
-        Some(hint) => format!("Nothing was done: {automatic}. {hint}"),
-        None => format!("Nothing was done: {automatic}."),
+        Some(hint) => format!("Nothing was done: {why}. {hint}"),
+        None => format!("Nothing was done: {why}."),
     }
 }
 
@@ -157,6 +184,7 @@ impl fmt::Display for Stop {
             Stop::Rejected { rejected, .. } => fmt::Display::fmt(rejected, f),
             Stop::ConsentMismatch(mismatch) => fmt::Display::fmt(mismatch, f),
             Stop::AutomaticConsent { automatic, .. } => fmt::Display::fmt(automatic, f),
+            Stop::LinkFormNotShown { not_shown, .. } => fmt::Display::fmt(not_shown, f),
             Stop::Error(error) => fmt::Display::fmt(&error.message, f),
         }
     }

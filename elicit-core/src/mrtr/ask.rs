@@ -15,6 +15,9 @@ use crate::request::FormRequest;
 use crate::requested::Text;
 use crate::url_mode::{FlowOutcome, FlowStatus, UrlOutcome, UrlRequest};
 
+// A URL flow's step asked in a form with no field ([`Ask::flow_form`]).
+mod flow_form;
+
 type Reader<O> = Box<dyn Fn(&Value) -> Result<O, Box<Unusable>> + Send + Sync>;
 
 /// One input a handler needs: the key it is asked under, the input request to send while there

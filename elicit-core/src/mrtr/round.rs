@@ -21,6 +21,9 @@ use crate::outcome::Rejected;
 use crate::requested::Text;
 use crate::state::{Binding, ReplayGuard, StateId, UnixTime};
 
+// What a URL flow's step asked in a form reads of a round ([`Round::sealed_flow`]).
+mod flow_form;
+
 /// The [`Rounds`] a round seals with: borrowed, or shared with the round's owner.
 #[derive(Debug)]
 pub(super) enum Shared<'r> {
@@ -1254,17 +1257,11 @@ impl<S> sealed::Collect for Round<'_, S> {
         // The retry's arrival, against the asking time the state sealed: one wall clock each
         // (SECURITY.md, "Consent"). None sealed, or a reading clock behind the sealing one's,
         // reads no time at all: the consent is not taken.
-        let elapsed = match (self.asked_at, millis_now()) {
-            (Some(asked_at), Some(now)) => {
-                std::time::Duration::from_millis(now.saturating_sub(asked_at))
-            }
-            _ => std::time::Duration::ZERO,
-        };
-        if !self.too_fast.is_too_fast(elapsed, fields) {
+        // The rule is `answered_too_fast`'s, one place for consent and the link form.
+        let Some((elapsed, threshold)) = self.answered_too_fast(fields) else {
             return true;
-        }
+        };
         if self.automatic.is_none() {
-            let threshold = self.too_fast.threshold(fields);
             self.automatic = Some(Box::new(AutomaticConsent::new(
                 name.to_owned(),
                 elapsed,
