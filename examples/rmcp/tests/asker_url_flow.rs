@@ -1047,14 +1047,16 @@ impl ClientHandler for LinkClient {
     }
 }
 
-fn link_server(store: &MemoryFlowStore, link_form: mcp_elicit::rmcp::LinkForm) -> Keys {
-    use mcp_elicit::hosts::{Checked, Host, HostTable};
+fn link_server(
+    store: &MemoryFlowStore,
+    link_form: mcp_elicit::rmcp::LinkForm,
+    checked: mcp_elicit::hosts::Checked,
+) -> Keys {
+    use mcp_elicit::hosts::{Host, HostTable};
     let mut keys = server(store, Duration::from_secs(2));
     let row = Host::new("the link test", "link-test", "*")
         .unwrap()
-        .checked(Checked::InCi {
-            version: "1.0.0".into(),
-        });
+        .checked(checked);
     keys.asking = keys
         .asking
         .clone()
@@ -1073,6 +1075,19 @@ async fn link_call(
     link_form: mcp_elicit::rmcp::LinkForm,
     at_once: bool,
 ) -> ((String, bool), Vec<(String, usize)>) {
+    let checked = mcp_elicit::hosts::Checked::InCi {
+        version: "1.0.0".into(),
+    };
+    link_call_checked(version, link_form, at_once, checked).await
+}
+
+/// [`link_call`] to a server whose row for the client was checked as `checked` says.
+async fn link_call_checked(
+    version: ProtocolVersion,
+    link_form: mcp_elicit::rmcp::LinkForm,
+    at_once: bool,
+    checked: mcp_elicit::hosts::Checked,
+) -> ((String, bool), Vec<(String, usize)>) {
     let store = MemoryFlowStore::new();
     let client = LinkClient {
         store: store.clone(),
@@ -1082,7 +1097,7 @@ async fn link_call(
     };
     let seen = Arc::clone(&client.seen);
     let (server_io, client_io) = tokio::io::duplex(1 << 16);
-    let keys = link_server(&store, link_form);
+    let keys = link_server(&store, link_form, checked);
     tokio::spawn(async move {
         if let Ok(running) = mcp_elicit::rmcp::AskingService(keys).serve(server_io).await {
             let _ = running.waiting().await;
@@ -1144,4 +1159,292 @@ async fn a_link_form_accepted_at_once_ends_the_call_saying_the_host_did_not_show
     assert!(is_error, "{text}");
     assert!(text.contains("did not show"), "{text}");
     assert_eq!(seen.len(), 1, "{seen:?}");
+}
+
+/// A client that declares form mode only, asked by a server whose row for it was checked by
+/// hand, not in CI: no link form (a form message owes none of URL mode's duties, so it is on
+/// by default only where a run of the host showed it); the client cannot be asked, as before.
+#[tokio::test]
+async fn a_host_not_checked_in_ci_gets_no_link_form() {
+    use mcp_elicit::hosts::Checked;
+    let checked = Checked::ByHand {
+        version: "1.0.0".into(),
+        date: "2026-12-07".into(),
+    };
+    let ((text, is_error), seen) = link_call_checked(
+        ProtocolVersion::V_2025_11_25,
+        mcp_elicit::rmcp::LinkForm::HostsCheckedInCi,
+        false,
+        checked,
+    )
+    .await;
+    assert!(is_error, "{text}");
+    assert!(text.contains("elicitation.url"), "{text}");
+    assert!(seen.is_empty(), "{seen:?}");
+}
+
+/// The link form's text as the hosts' own tests read it on screen: the step's message, then
+/// the page's line, then what accept and decline mean; asked again, it begins by saying the
+/// step is not finished.
+#[tokio::test]
+async fn the_link_forms_text_is_the_steps_message_the_page_and_what_accept_means() {
+    let (_, seen) = link_call(
+        ProtocolVersion::V_2025_06_18,
+        mcp_elicit::rmcp::LinkForm::HostsCheckedInCi,
+        false,
+    )
+    .await;
+    let [(first, 0), (again, 0)] = &seen[..] else {
+        panic!("{seen:?}")
+    };
+    let url = first
+        .split_whitespace()
+        .find(|word| word.starts_with(BASE))
+        .unwrap();
+    assert_eq!(
+        first,
+        &format!(
+            "Enter your Example Co. API key on our page.\n\nOpen this page in your browser and \
+             finish there: {url}\n\nThen accept here to say you finished; decline if you will not."
+        )
+    );
+    assert_eq!(again, &format!("The step is not finished yet. {first}"));
+}
+
+// ------------------------------------------------------------ the link form on 2026-07-28
+
+/// fast-agent 0.10.48 as the host table knows it (checked in CI; it shows a URL question's link
+/// only after the call ends).
+const FAST_AGENT: (&str, &str) = ("fast-agent-mcp", "0.10.48");
+/// A client no row names: it would be asked the URL question.
+const UNKNOWN: (&str, &str) = ("flow-test", "0");
+/// The least a person takes to read the link form here: the retries below come later.
+const PERSON: Duration = Duration::from_millis(300);
+
+/// A server for 2026-07-28 link forms: the known hosts' table, a page wait of 200 ms, and a
+/// person's pace of [`PERSON`].
+fn rounds_server(store: &MemoryFlowStore, link_form: mcp_elicit::rmcp::LinkForm) -> Keys {
+    let mut keys = server(store, Duration::from_millis(200));
+    keys.asking = keys
+        .asking
+        .clone()
+        .with_link_form(link_form)
+        .with_too_fast(mcp_elicit::observe::TooFast::new(PERSON, Duration::ZERO));
+    keys
+}
+
+/// A 2026-07-28 session whose calls are sent by hand ([`send_as`]).
+async fn by_hand(store: &MemoryFlowStore, link_form: mcp_elicit::rmcp::LinkForm) -> Session {
+    connect(
+        Revision::V2026_07_28,
+        rounds_server(store, link_form),
+        Client::new(store, User::Decline),
+    )
+    .await
+}
+
+/// One `connect_api_key` round sent by hand as the client `who` (its `clientInfo` in the
+/// request's `_meta`), declaring form and URL mode; `retry` answers every question of `asked`
+/// with `answer`, under its state.
+async fn send_as(
+    s: &Session,
+    who: (&str, &str),
+    retry: Option<(&rmcp::model::InputRequiredResult, Value)>,
+) -> rmcp::model::ServerResult {
+    let mut params = rmcp::model::CallToolRequestParams::new("connect_api_key");
+    if let Some((asked, answer)) = retry {
+        let responses: rmcp::model::InputResponses = asked
+            .input_requests
+            .as_ref()
+            .unwrap()
+            .keys()
+            .map(|key| (key.clone(), answer.clone()))
+            .collect();
+        params = params.with_input_responses(responses);
+        params.request_state = asked.request_state.clone();
+    }
+    let mut meta = rmcp::model::RequestMetaObject::new();
+    meta.insert(
+        "io.modelcontextprotocol/clientInfo".to_owned(),
+        json!({ "name": who.0, "version": who.1 }),
+    );
+    meta.insert(
+        "io.modelcontextprotocol/clientCapabilities".to_owned(),
+        json!({ "elicitation": { "form": {}, "url": {} } }),
+    );
+    let request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
+    let options = PeerRequestOptions::no_options().with_meta(meta);
+    let sent = s.client.send_request_with_option(request, options).await;
+    within_a_while(sent.unwrap().await_response())
+        .await
+        .unwrap()
+}
+
+/// The question of an input-required result: its message and `requestedSchema`, or its URL.
+fn asked_in(result: &rmcp::model::ServerResult) -> (&rmcp::model::InputRequiredResult, Value) {
+    let rmcp::model::ServerResult::InputRequiredResult(asked) = result else {
+        panic!("an input-required result, not {result:?}")
+    };
+    let requests = serde_json::to_value(asked.input_requests.as_ref().unwrap()).unwrap();
+    (asked, requests["api_key"]["params"].clone())
+}
+
+/// What the tool returned: its text and `isError`.
+fn tool_result(result: &rmcp::model::ServerResult) -> (String, bool) {
+    let rmcp::model::ServerResult::CallToolResult(called) = result else {
+        panic!("a tool result, not {result:?}")
+    };
+    returned(called)
+}
+
+/// The page's URL in a link form's message.
+fn url_in(message: &str) -> String {
+    message
+        .split_whitespace()
+        .find(|word| word.starts_with(BASE))
+        .unwrap_or_else(|| panic!("the message gives the page's URL: {message}"))
+        .to_owned()
+}
+
+fn accept() -> Value {
+    json!({ "action": "accept" })
+}
+
+/// fast-agent shows a URL question's link only after the call ends: on 2026-07-28 its step goes
+/// out in an input-required result as a link form (form mode, no field, the URL only in the
+/// message). The choice is sealed in the state: a retry that says it comes from a client that
+/// would be asked the URL question is read against the link form it answers, and reads the
+/// finished page. The URL is never in the tool's result.
+#[tokio::test]
+async fn on_2026_07_28_a_host_that_shows_the_link_too_late_gets_a_link_form_sealed_in_the_state() {
+    let store = MemoryFlowStore::new();
+    let s = by_hand(&store, mcp_elicit::rmcp::LinkForm::HostsCheckedInCi).await;
+    let first = send_as(&s, FAST_AGENT, None).await;
+    let (asked, params) = asked_in(&first);
+    assert_eq!(
+        params["requestedSchema"]["properties"],
+        json!({}),
+        "{params}"
+    );
+    assert!(params.get("url").is_none(), "{params}");
+    assert_ne!(params["mode"], "url", "{params}");
+    let message = params["message"].as_str().unwrap();
+    assert!(
+        message.starts_with("Enter your Example Co. API key on our page.\n\nOpen this page"),
+        "{message}"
+    );
+    let url = url_in(message);
+    tokio::time::sleep(PERSON + Duration::from_millis(100)).await;
+    finish_flow(&store, &url, Ok(json!({ "ending": "4f2a" })));
+    let done = send_as(&s, UNKNOWN, Some((asked, accept()))).await;
+    let (text, is_error) = tool_result(&done);
+    assert_eq!(
+        (text.as_str(), is_error),
+        (r#"connected: {"ending":"4f2a"}"#, false)
+    );
+    assert!(!text.contains(BASE));
+}
+
+/// The other way round: a URL question sealed for a client no row names is read as one on a
+/// retry that says it is fast-agent (no link form, and no time rule for a URL question's accept).
+#[tokio::test]
+async fn on_2026_07_28_a_url_question_sealed_in_the_state_stays_one_whoever_retries() {
+    let store = MemoryFlowStore::new();
+    let s = by_hand(&store, mcp_elicit::rmcp::LinkForm::HostsCheckedInCi).await;
+    let first = send_as(&s, UNKNOWN, None).await;
+    let (asked, params) = asked_in(&first);
+    assert_eq!(params["mode"], "url", "{params}");
+    let url = params["url"].as_str().unwrap().to_owned();
+    finish_flow(&store, &url, Ok(json!({ "ending": "4f2a" })));
+    let done = send_as(&s, FAST_AGENT, Some((asked, accept()))).await;
+    assert_eq!(
+        tool_result(&done),
+        (r#"connected: {"ending":"4f2a"}"#.to_owned(), false)
+    );
+}
+
+/// Accepted while the page is still open: the retry waits for the page (200 ms here), then
+/// the link form is asked again, saying the step is not finished, with the same URL, more times
+/// than the re-ask bound allows bad answers (it is not one); then the finished page is read.
+#[tokio::test]
+async fn on_2026_07_28_a_link_form_accepted_before_the_page_is_finished_is_asked_again() {
+    let store = MemoryFlowStore::new();
+    let s = by_hand(&store, mcp_elicit::rmcp::LinkForm::HostsCheckedInCi).await;
+    let mut round = send_as(&s, FAST_AGENT, None).await;
+    let url = url_in(asked_in(&round).1["message"].as_str().unwrap());
+    for _ in 0..4 {
+        tokio::time::sleep(PERSON + Duration::from_millis(50)).await;
+        let started = std::time::Instant::now();
+        round = send_as(&s, FAST_AGENT, Some((asked_in(&round).0, accept()))).await;
+        assert!(started.elapsed() >= Duration::from_millis(200), "it waited");
+        let params = asked_in(&round).1;
+        let message = params["message"].as_str().unwrap();
+        assert!(
+            message.starts_with("The step is not finished yet. Enter your Example Co."),
+            "{message}"
+        );
+        assert_eq!(url_in(message), url);
+        assert!(status(&store, &url).is_open());
+    }
+    tokio::time::sleep(PERSON + Duration::from_millis(50)).await;
+    finish_flow(&store, &url, Ok(json!({ "ending": "4f2a" })));
+    let done = send_as(&s, FAST_AGENT, Some((asked_in(&round).0, accept()))).await;
+    assert_eq!(
+        tool_result(&done),
+        (r#"connected: {"ending":"4f2a"}"#.to_owned(), false)
+    );
+}
+
+/// Declined or dismissed: the flow is abandoned, saying which, and the tool reads it so.
+#[tokio::test]
+async fn on_2026_07_28_a_declined_or_dismissed_link_form_abandons_its_flow() {
+    for (action, outcome, why) in [
+        ("decline", "Decline", Abandonment::Declined),
+        ("cancel", "Cancel", Abandonment::Dismissed),
+    ] {
+        let store = MemoryFlowStore::new();
+        let s = by_hand(&store, mcp_elicit::rmcp::LinkForm::HostsCheckedInCi).await;
+        let first = send_as(&s, FAST_AGENT, None).await;
+        let (asked, params) = asked_in(&first);
+        let url = url_in(params["message"].as_str().unwrap());
+        let done = send_as(&s, FAST_AGENT, Some((asked, json!({ "action": action })))).await;
+        assert_eq!(
+            tool_result(&done),
+            (format!("not connected: {outcome}"), false)
+        );
+        assert_eq!(status(&store, &url), FlowStatus::Abandoned(why));
+    }
+}
+
+/// Accepted sooner after the round that asked it than a person can read it (timed against the
+/// asking time sealed in the state): the host did not show it. The call ends at once, saying
+/// so (no wait for the page, no form asked again), and the flow is abandoned.
+#[tokio::test]
+async fn on_2026_07_28_a_link_form_accepted_too_fast_ends_the_call_saying_the_host_did_not_show_it()
+{
+    let store = MemoryFlowStore::new();
+    let s = by_hand(&store, mcp_elicit::rmcp::LinkForm::HostsCheckedInCi).await;
+    let first = send_as(&s, FAST_AGENT, None).await;
+    let (asked, params) = asked_in(&first);
+    let url = url_in(params["message"].as_str().unwrap());
+    let started = std::time::Instant::now();
+    let done = send_as(&s, FAST_AGENT, Some((asked, accept()))).await;
+    assert!(started.elapsed() < Duration::from_millis(200), "no wait");
+    let (text, is_error) = tool_result(&done);
+    assert!(is_error, "{text}");
+    assert!(text.contains("the host did not show it"), "{text}");
+    assert!(!text.contains(BASE), "{text}");
+    assert_eq!(
+        status(&store, &url),
+        FlowStatus::Abandoned(Abandonment::CallEnded)
+    );
+}
+
+/// With the link form off, fast-agent is asked the URL question on 2026-07-28, as before.
+#[tokio::test]
+async fn on_2026_07_28_with_the_link_form_off_fast_agent_gets_the_url_question() {
+    let store = MemoryFlowStore::new();
+    let s = by_hand(&store, mcp_elicit::rmcp::LinkForm::Off).await;
+    let first = send_as(&s, FAST_AGENT, None).await;
+    assert_eq!(asked_in(&first).1["mode"], "url");
 }
