@@ -42,10 +42,10 @@ const LAYERS: &[(&str, &[&[&str]])] = &[
         "client/terminal",
         &[&["screen"], &["accepted"], &["form", "page", "wait"]],
     ),
-    // Conversions to and from rmcp's types, and when a URL step is asked in a form; why a tool stops; how a server asks, and the
-    // progress that keeps a call open while it waits; the asker; the service that records each
-    // call, and the same over streamable HTTP; then the hosts the kit plays, the test kit's
-    // client (which plays them), and the kit.
+    // Conversions to and from rmcp's types, and when a URL step is asked in a form; why a tool
+    // stops; how a server asks, and the progress that keeps a call open while it waits; the
+    // asker; the service that records each call, and the same over streamable HTTP; then the
+    // hosts the kit plays, the test kit's client (which plays them), and the kit.
     (
         "rmcp",
         &[

@@ -1004,6 +1004,8 @@ struct LinkClient {
     /// pace; finish the page only on the second form.
     at_once: bool,
     seen: Arc<Mutex<Vec<(String, usize)>>>,
+    /// Every notification of the server's own (`notifications/elicitation/complete`).
+    notes: Arc<Mutex<Vec<String>>>,
 }
 
 impl ClientHandler for LinkClient {
@@ -1036,6 +1038,14 @@ impl ClientHandler for LinkClient {
             finish_flow(&self.store, url, Ok(json!({ "ending": "4f2a" })));
         }
         Ok(ElicitResult::new(ElicitationAction::Accept))
+    }
+
+    async fn on_custom_notification(
+        &self,
+        notification: rmcp::model::CustomNotification,
+        _context: rmcp::service::NotificationContext<RoleClient>,
+    ) {
+        self.notes.lock().unwrap().push(notification.method);
     }
 
     fn get_info(&self) -> ClientConfig {
@@ -1094,8 +1104,10 @@ async fn link_call_checked(
         version,
         at_once,
         seen: Arc::default(),
+        notes: Arc::default(),
     };
     let seen = Arc::clone(&client.seen);
+    let notes = Arc::clone(&client.notes);
     let (server_io, client_io) = tokio::io::duplex(1 << 16);
     let keys = link_server(&store, link_form, checked);
     tokio::spawn(async move {
@@ -1111,6 +1123,12 @@ async fn link_call_checked(
         Err(error) => (error.to_string(), true),
     };
     let seen = seen.lock().unwrap().clone();
+    // The host never had a URL question: no completion notification, whatever the page did.
+    assert!(
+        notes.lock().unwrap().is_empty(),
+        "{:?}",
+        notes.lock().unwrap()
+    );
     (returned, seen)
 }
 
@@ -1447,4 +1465,39 @@ async fn on_2026_07_28_with_the_link_form_off_fast_agent_gets_the_url_question()
     let s = by_hand(&store, mcp_elicit::rmcp::LinkForm::Off).await;
     let first = send_as(&s, FAST_AGENT, None).await;
     assert_eq!(asked_in(&first).1["mode"], "url");
+}
+
+// ------------------------------------------------------------ the link form in Codex's kit
+
+/// Codex 0.171.0 as the test kit plays it (`Profile::Codex`: 2025-06-18, form and URL declared,
+/// `http` links declined; its row checked in CI): its URL step comes as a link form, which it
+/// draws (no field); the person opens the page from the message, finishes there, and answers
+/// "I finished" (an accept with `{}`): the tool reads the receipt. No URL question is ever sent,
+/// and no completion notification (Codex never had a URL question).
+#[tokio::test(start_paused = true)]
+async fn codex_gets_the_url_step_in_a_link_form_and_connects_the_key() {
+    use mcp_elicit::client::{FnAnswerer, Incoming};
+    use mcp_elicit::rmcp::Profile;
+    let store = MemoryFlowStore::new();
+    let finishing = store.clone();
+    let user = Arc::new(FnAnswerer::new(move |_, asked: &Incoming| {
+        let Incoming::Form(form) = asked else {
+            panic!("Codex is asked no URL question: {asked:?}");
+        };
+        assert!(form.schema().properties().is_empty(), "{form:?}");
+        finish_flow(
+            &finishing,
+            &url_in(form.message()),
+            Ok(json!({ "ending": "4f2a" })),
+        );
+        Some(json!({ "action": "accept", "content": {} }))
+    }));
+    let connected = Profile::Codex
+        .kit()
+        .connect(server(&store, Duration::from_secs(10)), Arc::clone(&user))
+        .await
+        .unwrap();
+    let called = connected.call("connect_api_key", json!({})).await.unwrap();
+    assert_eq!(called.text(), r#"connected: {"ending":"4f2a"}"#);
+    assert!(!called.is_error());
 }

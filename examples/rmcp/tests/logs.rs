@@ -667,3 +667,53 @@ async fn a_calls_rounds_share_a_correlation_id_and_a_replay_is_a_warning() {
         "Claude Code\u{1b}",
     ]);
 }
+
+/// Codex (2025-06-18, its row checked in CI) gets the URL step in a link form: the log says so,
+/// with the reason, and the question's mode is a form; the page's URL, its path and the flow's
+/// id are in the question the person sees, never in the log (at any level the library logs).
+#[tokio::test]
+async fn a_link_form_is_logged_with_its_reason_and_never_its_url() {
+    let log = captured();
+    let pages = Pages::bind_loopback("me")
+        .await
+        .unwrap()
+        .secret(api_key_page(), |_, _: Secrets| Ok(json!({ "saved": true })));
+    let asking = AskConfig::single_user("me").unwrap().with_pages(&pages);
+    tokio::spawn(pages.serve());
+    // The person dismisses the form (Codex's esc).
+    let user = Arc::new(Scripted::new().otherwise(Step::Cancel));
+    let kit = mcp_elicit::rmcp::Profile::Codex
+        .kit()
+        .connect(Keys { asking }, Arc::clone(&user))
+        .await
+        .unwrap();
+    let called = kit.call("connect_api_key", json!({})).await.unwrap();
+    assert_eq!(called.text(), "not connected: Cancel");
+    let Some((_, Incoming::Form(form))) = user.seen().into_iter().next() else {
+        panic!("a link form: {:?}", user.seen());
+    };
+    let url = form
+        .message()
+        .split_whitespace()
+        .find(|word| word.starts_with("http://"))
+        .unwrap()
+        .to_owned();
+    let call = "elicit{method=\"tools/call\" tool=\"connect_api_key\" revision=\"2025-06-18\"";
+    log.assert_has(&[
+        "INFO",
+        call,
+        "the URL step is asked in a link form",
+        "reason=\"revision_lacks_url_mode\"",
+    ]);
+    log.assert_has(&["INFO", call, "ask", "key=\"api_key\"", "mode=\"form\""]);
+    let id = url.rsplit('/').next().unwrap().to_owned();
+    log.assert_has(&[
+        "INFO",
+        call,
+        "mcp_elicit::flow",
+        "abandoned",
+        &format!("flow={}", &id[..8]),
+    ]);
+    let path = url.split_once("//").unwrap().1.split_once('/').unwrap().1;
+    log.assert_never(&[&url, &id, path]);
+}
