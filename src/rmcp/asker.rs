@@ -637,6 +637,17 @@ impl Asker {
     ///   8 by default): a retry over it does not wait but is asked again at once, as a page
     ///   still open, and a warning says so (a call before 2026-07-28 over it is not finished).
     ///
+    /// - Where the client cannot take the URL question (its revision has no URL mode, it declared
+    ///   form mode only, or its row in the host table says it shows the link too late or
+    ///   refuses the page's `http` link) and its row was checked in CI, the step is asked in a
+    ///   **link form** ([`AskConfig::with_link_form`]): a form with no field whose message is
+    ///   `message`, then the page's URL and what to do; accept means "I finished there", and
+    ///   the flow is read as above (not finished: the form again, saying so, not counted as a
+    ///   re-ask, until the timeout or the flow's expiry; declined or dismissed: abandoned). No
+    ///   completion notification is sent. One accepted faster than a person can read it ends
+    ///   the call ([`Stop::LinkFormNotShown`]). On 2026-07-28 the way it was asked is sealed in
+    ///   the round's state: a retry is read against it, whatever its `clientInfo` says.
+    ///
     /// - The receipt is read as `R`, the type the page's sink returns (`serde_json::Value` to
     ///   read it untyped: `url_flow::<Value>`); a page of a declared type is asked with
     ///   [`url_page`](Asker::url_page), which names `R` itself.

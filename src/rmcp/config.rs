@@ -437,7 +437,9 @@ impl AskConfig {
     /// field), on every revision: before 2026-07-28 timed while the call waits for it, on
     /// 2026-07-28 from the round that asked to the retry that answers (the time the round asked
     /// travels sealed in its `requestState`, so the retry may land on any replica). A consent
-    /// accepted faster than that is not taken, on either ([`Stop::AutomaticConsent`](super::Stop)).
+    /// accepted faster than that is not taken, on either ([`Stop::AutomaticConsent`](super::Stop)),
+    /// and a link form accepted faster than that was not shown by its host
+    /// ([`Stop::LinkFormNotShown`](super::Stop)).
     #[must_use]
     pub fn with_too_fast(mut self, too_fast: TooFast) -> Self {
         self.too_fast = too_fast;
@@ -463,8 +465,10 @@ impl AskConfig {
         self
     }
 
-    /// Whether `Asker::url_flow` carries its step in a form with no field (the page's URL in
-    /// its message) where the client cannot take the URL question:
+    /// Whether `Asker::url_flow` carries its step in a link form, a form with no field (the
+    /// page's URL in its message), where the client cannot take the URL question (on every
+    /// revision; on 2026-07-28 the way it was asked is sealed in the round's state), as
+    /// [`link_form_reason`](super::link_form_reason) decides:
     /// [`LinkForm::HostsCheckedInCi`](super::LinkForm::HostsCheckedInCi) by default,
     /// [`LinkForm::Off`](super::LinkForm::Off) for what a server got before (the client cannot
     /// be asked: [`Stop::CannotAsk`](super::Stop::CannotAsk)).
