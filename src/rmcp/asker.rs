@@ -1057,6 +1057,7 @@ impl Asker {
                 Way::Url => None,
             };
             if let Some((elapsed, threshold)) = too_fast {
+                // Not armed: on 2026-07-28 the round's flows are abandoned as the call ends.
                 let mut flow = AbandonUnlessOver {
                     flows: flows.clone(),
                     id,
