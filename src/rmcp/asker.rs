@@ -691,10 +691,18 @@ impl Asker {
                 let held = self.held(&flows, &id, &principal, now).await?;
                 (held.status().clone(), held.expires_at())
             };
-            // The question, built when it is read rather than kept through the wait.
+            // The question, built when it is read rather than kept through the wait; with the
+            // flow's `elicitationId` for a host whose row needs one on this revision.
+            let needs_id = self
+                .host
+                .as_ref()
+                .is_some_and(Host::url_needs_elicitation_id);
             let request = || -> Result<UrlRequest, Stop> {
-                Ok(UrlRequest::with_url(message.clone(), flows.url_of(&id)?)?
-                    .with_name(page.to_owned()))
+                let request = UrlRequest::with_url(message.clone(), flows.url_of(&id)?)?;
+                let request = request.with_name(page.to_owned());
+                Ok(super::convert::url_question_for_host(
+                    request, needs_id, &id,
+                ))
             };
             if status.is_open() && self.accepted(page)? {
                 // The user agreed to open the page: wait for it, as before 2026-07-28.
