@@ -504,10 +504,9 @@ impl Asker {
         self.start(Mode::Form, request.name())?;
         if self.has_rounds() {
             let key = request.name().to_owned();
-            let ask = match self.adapt_to() {
-                Some(kinds) => Ask::form_request_drawn(key, request, kinds),
-                None => Ask::form_request(key, request),
-            };
+            // Drawn always: a retry is read as the state sealed its form, whatever its client.
+            let kinds = self.adapt_to().unwrap_or(FieldKinds::ALL);
+            let ask = Ask::form_request_drawn(key, request, kinds);
             return self.answer(ask).await;
         }
         self.ask_form(request, Prefill::Kept, form_outcome).await
@@ -536,10 +535,9 @@ impl Asker {
         self.start(Mode::Form, request.name())?;
         if self.has_rounds() {
             let key = request.name().to_owned();
-            let ask = match self.adapt_to() {
-                Some(kinds) => Ask::consent_request_drawn(key, request, kinds),
-                None => Ask::consent_request(key, request),
-            };
+            // Drawn always: a retry is read as the state sealed its form, whatever its client.
+            let kinds = self.adapt_to().unwrap_or(FieldKinds::ALL);
+            let ask = Ask::consent_request_drawn(key, request, kinds);
             return self.answer(ask).await;
         }
         let form = request.name().to_owned();

@@ -913,3 +913,94 @@ async fn other_hosts_get_no_elicitation_id_on_2026_07_28() {
         }
     }
 }
+
+// 2026-07-28 (issue 43): the form that was sent is sealed in the request state, so a retry is
+// read against the schema its question had, whatever the retry's `clientInfo` says.
+use mcp_elicit::hosts::{Checked, FieldKinds, Host};
+use rmcp::model::CallToolResult;
+
+/// `diets()` with a row for the kit's own client (`elicit-client`) that draws no number and no
+/// multi-select, as Codex draws none: its form is adapted; Claude Code's is not.
+fn diets_adapted_for_the_kit() -> Diets {
+    let row = Host::new("The kit, as Codex draws", "elicit-client", "*")
+        .unwrap()
+        .draws(FieldKinds::BASIC)
+        .checked(Checked::Tracker { link: "".into() });
+    let hosts = HostTable::known().with_host(row);
+    Diets {
+        asking: AskConfig::single_user("me").unwrap().with_hosts(hosts),
+    }
+}
+
+/// Asked of the kit's client (the adapted form: one box per diet, the budget as text), the
+/// retry comes from a client that calls itself Claude Code, which draws the whole form, with
+/// `answer` and the first round's state: what the tool returned.
+async fn diets_retried_as_claude_code(answer: serde_json::Value) -> CallToolResponse {
+    let server = diets_adapted_for_the_kit();
+    let asking = server.asking.clone();
+    let kit = TestKit::new(Revision::V2026_07_28);
+    let first = kit
+        .connect(server, Arc::new(Scripted::new()))
+        .await
+        .unwrap();
+    let asked = first
+        .client()
+        .call_tool_once(CallToolRequestParams::new("choose_diet"))
+        .await
+        .unwrap();
+    let CallToolResponse::InputRequired(asked) = asked else {
+        panic!("{asked:?}")
+    };
+    let requests = asked.input_requests.clone().unwrap_or_default();
+    let sent = serde_json::to_value(&requests).unwrap();
+    let properties = sent["form"]["params"]["requestedSchema"]["properties"].clone();
+    assert_eq!(properties["diet.0"]["type"], "boolean", "{sent}");
+    assert_eq!(properties["budget"]["type"], "string", "{sent}");
+
+    // The same server (its keys), another client.
+    let other = Diets { asking };
+    let claude = Profile::ClaudeCode.kit();
+    let second = claude.connect(other, Arc::new(Scripted::new())).await;
+    let responses = requests
+        .into_keys()
+        .map(|key| (key, answer.clone()))
+        .collect();
+    let mut retry = CallToolRequestParams::new("choose_diet").with_input_responses(responses);
+    retry.request_state = asked.request_state;
+    second
+        .unwrap()
+        .client()
+        .call_tool_once(retry)
+        .await
+        .unwrap()
+}
+
+/// The adapted answer (boxes, the budget as text) is read back into the same list and number,
+/// though the retry's client would have been asked the whole form.
+#[tokio::test(start_paused = true)]
+async fn a_retry_from_another_host_is_read_as_its_question_was_sent() {
+    let answer = json!({"action": "accept",
+        "content": {"diet.0": true, "diet.1": false, "diet.2": true, "budget": "80"}});
+    let done = diets_retried_as_claude_code(answer).await;
+    let CallToolResponse::Complete(CallToolResult { content, .. }) = &done else {
+        panic!("the answer read: {done:?}")
+    };
+    let text = serde_json::to_value(content).unwrap();
+    assert_eq!(text[0]["text"], r#"{"diet":["veg","nuts"],"budget":80}"#);
+}
+
+/// An answer to the whole form, sent to the adapted question, does not fit it (no box ticked:
+/// a diet is required): it is asked again, adapted as it was first sent, never read as accepted.
+#[tokio::test(start_paused = true)]
+async fn an_answer_that_does_not_fit_the_sealed_form_is_asked_again() {
+    let answer = json!({"action": "accept",
+        "content": {"diet": ["veg"], "budget": 80}});
+    let again = diets_retried_as_claude_code(answer).await;
+    let CallToolResponse::InputRequired(again) = &again else {
+        panic!("asked again: {again:?}")
+    };
+    let sent = serde_json::to_value(&again.input_requests).unwrap();
+    let properties = &sent["form"]["params"]["requestedSchema"]["properties"];
+    assert_eq!(properties["diet.0"]["type"], "boolean", "{sent}");
+    assert!(properties.get("diet").is_none(), "{sent}");
+}
