@@ -110,6 +110,23 @@ impl FieldKinds {
     pub const fn draws_all(self) -> bool {
         self.integer && self.number && self.multi_select
     }
+
+    /// The kinds as three bits (integer 1, number 2, multi-select 4), for a 2026-07-28 round's
+    /// sealed state: a form's adaptation is sealed as the kinds it was adapted to.
+    #[cfg(feature = "mrtr")]
+    pub(crate) const fn bits(self) -> u8 {
+        (self.integer as u8) | (self.number as u8) << 1 | (self.multi_select as u8) << 2
+    }
+
+    /// The kinds [`bits`](FieldKinds::bits) wrote (other bits are ignored).
+    #[cfg(feature = "mrtr")]
+    pub(crate) const fn from_bits(bits: u8) -> Self {
+        FieldKinds {
+            integer: bits & 1 != 0,
+            number: bits & 2 != 0,
+            multi_select: bits & 4 != 0,
+        }
+    }
 }
 
 /// How a row of the table was checked.

@@ -508,10 +508,9 @@ impl Asker {
         self.start(Mode::Form, request.name())?;
         if self.has_rounds() {
             let key = request.name().to_owned();
-            let ask = match self.adapt_to() {
-                Some(kinds) => Ask::form_request_drawn(key, request, kinds),
-                None => Ask::form_request(key, request),
-            };
+            // Drawn always: a retry is read as the state sealed its form, whatever its client.
+            let kinds = self.adapt_to().unwrap_or(FieldKinds::ALL);
+            let ask = Ask::form_request_drawn(key, request, kinds);
             return self.answer(ask).await;
         }
         self.ask_form(request, Prefill::Kept, form_outcome).await
@@ -540,10 +539,9 @@ impl Asker {
         self.start(Mode::Form, request.name())?;
         if self.has_rounds() {
             let key = request.name().to_owned();
-            let ask = match self.adapt_to() {
-                Some(kinds) => Ask::consent_request_drawn(key, request, kinds),
-                None => Ask::consent_request(key, request),
-            };
+            // Drawn always: a retry is read as the state sealed its form, whatever its client.
+            let kinds = self.adapt_to().unwrap_or(FieldKinds::ALL);
+            let ask = Ask::consent_request_drawn(key, request, kinds);
             return self.answer(ask).await;
         }
         let form = request.name().to_owned();
@@ -1104,8 +1102,17 @@ impl Asker {
         let url = flows.url_of(&id)?;
         let outcome = match way {
             Way::Url => {
-                let request =
-                    UrlRequest::with_url(message.clone(), url)?.with_name(page.to_owned());
+                // With the flow's `elicitationId` for a host whose row needs one on this
+                // revision.
+                let needs_id = self
+                    .host
+                    .as_ref()
+                    .is_some_and(Host::url_needs_elicitation_id);
+                let request = super::convert::url_question_for_host(
+                    UrlRequest::with_url(message.clone(), url)?.with_name(page.to_owned()),
+                    needs_id,
+                    &id,
+                );
                 self.answer_noting(Ask::url_flow(page, request, status), over)
                     .await
             }

@@ -166,13 +166,15 @@ pub fn elicitation_schema(
 /// The `elicitation/create` params of a URL request, as `revision` writes them, in rmcp's type.
 /// 2025-06-18 has no URL mode ([`ConvertError::Revision`]).
 ///
-/// rmcp always writes an `elicitationId`; for 2026-07-28, which has none, it writes `""`.
+/// rmcp always writes an `elicitationId`; for 2026-07-28, which has none, it writes `""`
+/// (unless the request writes its id on every revision,
+/// [`UrlRequest::with_elicitation_id_on_every_revision`]).
 pub fn url_params(
     request: &UrlRequest,
     revision: Revision,
 ) -> Result<ElicitRequestParams, ConvertError> {
     request.for_revision(revision)?;
-    let elicitation_id = if revision.has_elicitation_id() {
+    let elicitation_id = if request.writes_elicitation_id(revision) {
         request.elicitation_id().as_str().to_owned()
     } else {
         String::new()
@@ -183,6 +185,26 @@ pub fn url_params(
         url: request.url().as_str().to_owned(),
         elicitation_id,
     })
+}
+
+/// A 2026-07-28 URL question as its host needs it on the wire: for a host whose row says it
+/// needs an `elicitationId` on a revision that removed it (`needs_id`:
+/// [`Host::url_needs_elicitation_id`](crate::hosts::Host::url_needs_elicitation_id), GitHub
+/// Copilot CLI 1.0.102), the question carries the flow's own id
+/// ([`FlowId::elicitation_id`](crate::url_mode::FlowId::elicitation_id)), the id a completion
+/// of the flow names; for any other client it is `request` as it is, with no `elicitationId`.
+pub(crate) fn url_question_for_host(
+    request: UrlRequest,
+    needs_id: bool,
+    flow: &crate::url_mode::FlowId,
+) -> UrlRequest {
+    if needs_id {
+        request
+            .with_elicitation_id(flow.elicitation_id())
+            .with_elicitation_id_on_every_revision()
+    } else {
+        request
+    }
 }
 
 /// An input-required result of the [`mrtr`](crate::mrtr) module in rmcp's type, to return from a

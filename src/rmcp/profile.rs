@@ -122,7 +122,10 @@ pub enum Profile {
     /// but is not selected, so a person who keeps it submits the form without that field
     /// (<https://github.com/github/copilot-cli/issues/1872>). A 2026-07-28 URL question
     /// without an `elicitationId` fails before the person sees anything; the kit plays it as a
-    /// dismissal (`cancel`). Source: run by hand on 2026-12-07 (issue 43).
+    /// dismissal (`cancel`). The library sends it the flow's `elicitationId` from the host
+    /// table's `copilot-cli` row ([`Host::url_needs_elicitation_id`](crate::hosts::Host::url_needs_elicitation_id));
+    /// this rule stays written by hand, so that a wrong row fails a kit test. Source: run by
+    /// hand on 2026-12-07 (issue 43); not run in CI.
     CopilotCli,
     /// MCP Inspector 1.x (1.0.3): 2025-11-25, form and URL mode; a call is given up 60 s after
     /// it was sent, whatever the progress notifications say (its maximum total timeout, 60 s by

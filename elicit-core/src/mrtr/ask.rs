@@ -2,6 +2,7 @@
 
 use std::borrow::Cow;
 use std::fmt;
+use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
@@ -55,6 +56,16 @@ pub struct Ask<O> {
     /// How an answer that was read counts in the interrupt budget; `None`: by the client's
     /// action. A consent form counts its consent: accepted with a box unticked is a decline.
     counted: Option<fn(&O) -> crate::observe::Outcome>,
+    /// For a form asked as a host draws it ([`Ask::form_request_drawn`]): what it was adapted
+    /// to, and the same question for the kinds an earlier round sealed.
+    drawn: Option<Drawn<O>>,
+}
+
+/// A form asked as a host draws it: the kinds it was adapted to (`None`: sent as it is), and
+/// the same ask, under a key, adapted to other kinds.
+struct Drawn<O> {
+    adapted_to: Option<FieldKinds>,
+    redraw: Box<dyn FnOnce(String, FieldKinds) -> Ask<O> + Send + Sync>,
 }
 
 /// Whether an ask reads answers to a question no earlier round asked.
@@ -154,6 +165,123 @@ fn restored(adaptation: &Adaptation, reply: &Value) -> Value {
     reply
 }
 
+/// [`Ask::form_request_drawn`]: `form` asked under `key` as a host that draws `kinds` draws it,
+/// and able to ask it for other kinds ([`Drawn`]).
+fn drawn_form<T>(key: String, form: Arc<FormRequest<T>>, kinds: FieldKinds) -> Ask<Elicitation<T>>
+where
+    T: FromContent + 'static,
+{
+    let again = Arc::clone(&form);
+    let redraw = Box::new(move |key, kinds| drawn_form(key, again, kinds));
+    let name = Some(form.name().to_owned().into());
+    let Some((sent, adaptation)) = form.adapted(kinds) else {
+        return Ask {
+            key,
+            request: asked(&form),
+            name,
+            before_asked: Unsolicited::Ignored,
+            counted: None,
+            drawn: Some(Drawn {
+                adapted_to: None,
+                redraw,
+            }),
+            read: Box::new(move |reply| {
+                parse_with_schema(form.schema(), reply)
+                    .map_err(|e| Unusable::of_form(&form, e, reply))
+            }),
+        };
+    };
+    Ask {
+        key,
+        request: Request::Owned(elicit_request(&sent)),
+        name,
+        before_asked: Unsolicited::Ignored,
+        counted: None,
+        drawn: Some(Drawn {
+            adapted_to: Some(kinds),
+            redraw,
+        }),
+        read: Box::new(move |reply| {
+            let reply = restored(&adaptation, reply);
+            parse_with_schema(form.schema(), &reply).map_err(|e| {
+                let again = form.reasked_keeping(&e, reply.get("content"));
+                Unusable::of_adapted(&form, &again, kinds, e)
+            })
+        }),
+    }
+}
+
+/// [`Ask::consent_request_drawn`], as [`drawn_form`].
+fn drawn_consent<T>(
+    key: String,
+    form: Arc<FormRequest<T>>,
+    kinds: FieldKinds,
+) -> Ask<Elicitation<Consent<T>>>
+where
+    T: ConsentForm + 'static,
+{
+    let again = Arc::clone(&form);
+    let redraw = Box::new(move |key, kinds| drawn_consent(key, again, kinds));
+    let name = Some(form.name().to_owned().into());
+    let Some((sent, adaptation)) = form.adapted(kinds) else {
+        return Ask {
+            key,
+            request: asked(&form),
+            name,
+            before_asked: Unsolicited::Never,
+            counted: Some(Elicitation::outcome),
+            drawn: Some(Drawn {
+                adapted_to: None,
+                redraw,
+            }),
+            read: Box::new(move |reply| {
+                parse_with_schema(form.schema(), reply)
+                    .map(|outcome| consent_of(outcome, form.message()))
+                    .map_err(|e| Unusable::of_consent_form(&form, e))
+            }),
+        };
+    };
+    Ask {
+        key,
+        request: Request::Owned(elicit_request(&sent)),
+        name,
+        before_asked: Unsolicited::Never,
+        counted: Some(Elicitation::outcome),
+        drawn: Some(Drawn {
+            adapted_to: Some(kinds),
+            redraw,
+        }),
+        read: Box::new(move |reply| {
+            let reply = restored(&adaptation, reply);
+            parse_with_schema(form.schema(), &reply)
+                .map(|outcome| consent_of(outcome, form.message()))
+                .map_err(|e| Unusable::of_adapted(&form, &form.reasked(&e), kinds, e))
+        }),
+    }
+}
+
+impl<O> Drawn<O> {
+    /// `ask` (whose `Drawn` this was) as the round it is read in has it sealed: asked again
+    /// for the kinds an earlier round adapted its form to, if they are not the ones it was
+    /// made for (a retry whose client would be given other kinds); else `ask` as it is. With
+    /// the kinds it is sent adapted to (`None`: as it is), to seal.
+    fn settle(self, ask: Ask<O>, round: &dyn sealed::Collect) -> (Ask<O>, Option<FieldKinds>) {
+        let made_for = self.adapted_to.unwrap_or(FieldKinds::ALL);
+        match round.drawn_as(&ask.key) {
+            Some(sealed) if sealed != made_for => {
+                let Ask {
+                    key, before_asked, ..
+                } = ask;
+                let mut again = (self.redraw)(key, sealed);
+                again.before_asked = before_asked;
+                let adapted_to = again.drawn.take().and_then(|drawn| drawn.adapted_to);
+                (again, adapted_to)
+            }
+            _ => (ask, self.adapted_to),
+        }
+    }
+}
+
 impl fmt::Display for Unusable {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Display::fmt(&self.error, f)
@@ -185,6 +313,7 @@ impl Ask<()> {
             name: Some(form.name().to_owned().into()),
             before_asked: Unsolicited::Ignored,
             counted: None,
+            drawn: None,
             read: Box::new(move |reply| {
                 parse_with_schema(form.schema(), reply)
                     .map_err(|e| Unusable::of_form(&form, e, reply))
@@ -195,11 +324,16 @@ impl Ask<()> {
     /// [`form_request`](Ask::form_request), asked as a host that draws `kinds` can draw it
     /// ([`FormRequest::adapted`]): a field of a kind it does not draw is asked in one it does,
     /// and the answer is put back in the form's shape before this form reads it, by its own
-    /// rules. The question is the adapted request's, so an answer is read only against the
-    /// schema its question had: a retry whose client would be asked otherwise finds no answer
-    /// to its question and is asked again. A form the host draws whole is
-    /// [`form_request`](Ask::form_request), byte for byte; an adapted form is never taken from
-    /// a derived form's cache, which holds the unadapted question.
+    /// rules. A form the host draws whole is sent as [`form_request`](Ask::form_request) sends
+    /// it, byte for byte; an adapted form is never taken from a derived form's cache, which
+    /// holds the unadapted question.
+    ///
+    /// The form is sealed as it was sent: a round that asks it seals the kinds it was adapted
+    /// to in the request state (nothing for a form sent as it is), and a later round reads the
+    /// answer, and asks again, with the form adapted as the state says, whatever `kinds` the
+    /// retry's client would be given. A client that calls itself another host on the retry
+    /// (or none) is read against the schema its question had; an answer that does not fit that
+    /// schema breaks the form's rules and is asked again, never read as another.
     #[must_use]
     pub fn form_request_drawn<T>(
         key: impl Into<String>,
@@ -209,28 +343,12 @@ impl Ask<()> {
     where
         T: FromContent + 'static,
     {
-        let Some((sent, adaptation)) = form.adapted(kinds) else {
-            return Self::form_request(key, form);
-        };
-        Ask {
-            key: key.into(),
-            request: Request::Owned(elicit_request(&sent)),
-            name: Some(form.name().to_owned().into()),
-            before_asked: Unsolicited::Ignored,
-            counted: None,
-            read: Box::new(move |reply| {
-                let reply = restored(&adaptation, reply);
-                parse_with_schema(form.schema(), &reply).map_err(|e| {
-                    let again = form.reasked_keeping(&e, reply.get("content"));
-                    Unusable::of_adapted(&form, &again, kinds, e)
-                })
-            }),
-        }
+        drawn_form(key.into(), Arc::new(form), kinds)
     }
 
     /// [`consent_request`](Ask::consent_request), asked as a host that draws `kinds` can draw
-    /// it ([`form_request_drawn`](Ask::form_request_drawn)); nothing is pre-filled when it is
-    /// asked again.
+    /// it ([`form_request_drawn`](Ask::form_request_drawn), sealed as it was sent); nothing is
+    /// pre-filled when it is asked again.
     #[must_use]
     pub fn consent_request_drawn<T>(
         key: impl Into<String>,
@@ -240,22 +358,7 @@ impl Ask<()> {
     where
         T: ConsentForm + 'static,
     {
-        let Some((sent, adaptation)) = form.adapted(kinds) else {
-            return Self::consent_request(key, form);
-        };
-        Ask {
-            key: key.into(),
-            request: Request::Owned(elicit_request(&sent)),
-            name: Some(form.name().to_owned().into()),
-            before_asked: Unsolicited::Never,
-            counted: Some(Elicitation::outcome),
-            read: Box::new(move |reply| {
-                let reply = restored(&adaptation, reply);
-                parse_with_schema(form.schema(), &reply)
-                    .map(|outcome| consent_of(outcome, form.message()))
-                    .map_err(|e| Unusable::of_adapted(&form, &form.reasked(&e), kinds, e))
-            }),
-        }
+        drawn_consent(key.into(), Arc::new(form), kinds)
     }
 
     /// A consent form (`#[elicit(consent)]`): the answer is an [`Elicitation`] of a
@@ -285,6 +388,7 @@ impl Ask<()> {
             name: Some(form.name().to_owned().into()),
             before_asked: Unsolicited::Never,
             counted: Some(Elicitation::outcome),
+            drawn: None,
             read: Box::new(move |reply| {
                 parse_with_schema(form.schema(), reply)
                     .map(|outcome| consent_of(outcome, form.message()))
@@ -304,6 +408,7 @@ impl Ask<()> {
             name: Some(request.name().to_owned().into()),
             before_asked: Unsolicited::Ignored,
             counted: None,
+            drawn: None,
             read: Box::new(move |reply| {
                 UrlOutcome::from_reply(reply).map_err(Unusable::unreadable)
             }),
@@ -334,6 +439,7 @@ impl Ask<()> {
             name: Some(request.name().to_owned().into()),
             before_asked: Unsolicited::Ignored,
             counted: None,
+            drawn: None,
             read: Box::new(move |reply| {
                 let outcome = UrlOutcome::from_reply(reply).map_err(Unusable::unreadable)?;
                 FlowOutcome::of(outcome, &status).ok_or_else(|| {
@@ -374,6 +480,7 @@ impl Ask<()> {
             name: None,
             before_asked: Unsolicited::Ignored,
             counted: None,
+            drawn: None,
             read: Box::new(|response| match response {
                 Value::Object(_) => Ok(response.clone()),
                 _ => Err(Unusable::unreadable(ReplyError::Malformed(
@@ -497,6 +604,13 @@ pub(crate) mod sealed {
         /// A fresh answer to the elicitation `name`, a form of `fields` fields (0: a URL
         /// question), came to `outcome`: counted, and timed from the round that asked it.
         fn answered(&mut self, name: &str, outcome: crate::observe::Outcome, fields: usize);
+        /// The field kinds the form asked under `key` was adapted to by the earlier round that
+        /// asked it, as its state sealed them: [`FieldKinds::ALL`](crate::hosts::FieldKinds::ALL)
+        /// for one it asked as it was; `None` if no earlier round asked `key`.
+        fn drawn_as(&self, key: &str) -> Option<crate::hosts::FieldKinds>;
+        /// The form asked (or answered) under `key` was sent adapted to `kinds` (`None`: as it
+        /// was, or not a form asked as a host draws it): sealed with its question.
+        fn drew(&mut self, key: &str, kinds: Option<crate::hosts::FieldKinds>);
         /// A fresh acceptance of the consent form `name`, of `fields` fields: whether it is
         /// taken (`false`: sooner after the round that asked than a person can read it; the
         /// round's `answer` says so, and nothing is carried).
@@ -513,7 +627,16 @@ impl<O> Asks for Ask<O> {
         keys.push((&self.key, self.before_asked == Unsolicited::Read));
     }
 
-    fn collect(self, round: &mut dyn sealed::Collect) -> Option<O> {
+    fn collect(mut self, round: &mut dyn sealed::Collect) -> Option<O> {
+        // A drawn form is read, and asked again, as the state sealed it.
+        let adapted_to = match self.drawn.take() {
+            Some(drawn) => {
+                let (settled, adapted_to) = drawn.settle(self, round);
+                self = settled;
+                adapted_to
+            }
+            None => None,
+        };
         let unasked = self.before_asked == Unsolicited::Read;
         let question = self.request.question();
         if let Some((response, fresh)) = round.lookup(&self.key, &question, unasked) {
@@ -540,6 +663,7 @@ impl<O> Asks for Ask<O> {
             }
             match read {
                 Ok(answer) => {
+                    round.drew(&self.key, adapted_to);
                     round.usable(self.key, question, response);
                     return Some(answer);
                 }
@@ -550,12 +674,14 @@ impl<O> Asks for Ask<O> {
                     }
                     let (key, request, name) = self.into_parts();
                     let request = again.map_or(request, Cow::Owned);
+                    round.drew(&key, adapted_to);
                     round.missing(key, question, request, name);
                     return None;
                 }
             }
         }
         let (key, request, name) = self.into_parts();
+        round.drew(&key, adapted_to);
         round.missing(key, question, request, name);
         None
     }

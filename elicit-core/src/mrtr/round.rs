@@ -17,6 +17,7 @@ use super::result::{InputRequests, InputRequiredResult};
 use super::retry::Retry;
 use super::rounds::Rounds;
 use crate::consent::AutomaticConsent;
+use crate::hosts::FieldKinds;
 use crate::outcome::Rejected;
 use crate::requested::Text;
 use crate::state::{Binding, ReplayGuard, StateId, UnixTime};
@@ -117,6 +118,7 @@ where
             asked: envelope.asked,
             questions: envelope.questions,
             flows: envelope.flows,
+            drawn: envelope.drawn,
             correlation,
             read_keys: BTreeSet::new(),
             carried: envelope.answers,
@@ -165,6 +167,12 @@ struct Envelope<S> {
     /// The call's [`CorrelationId`] (absent in a state sealed before there was one: a new one).
     #[serde(rename = "c", default)]
     correlation: Option<u32>,
+    /// The field kinds each form asked as a host draws it was adapted to
+    /// ([`Ask::form_request_drawn`](super::Ask::form_request_drawn)), by key, as
+    /// [`FieldKinds`]' three bits; a key with a question and no entry was sent as it is. A
+    /// retry reads the answer against the schema its question had, whatever its client says.
+    #[serde(rename = "d", default)]
+    drawn: BTreeMap<String, u8>,
 }
 
 impl<S> Default for Envelope<S> {
@@ -178,6 +186,7 @@ impl<S> Default for Envelope<S> {
             flows: BTreeMap::new(),
             asked_at: None,
             correlation: None,
+            drawn: BTreeMap::new(),
         }
     }
 }
@@ -204,6 +213,8 @@ struct EnvelopeRef<'a, S> {
     asked_at: Option<u64>,
     #[serde(rename = "c")]
     correlation: u32,
+    #[serde(rename = "d", skip_serializing_if = "BTreeMap::is_empty")]
+    drawn: BTreeMap<&'a str, u8>,
 }
 
 /// The outcome of asking: the answers are here, or the input-required result to return.
@@ -294,6 +305,9 @@ pub struct Round<'r, S = ()> {
     questions: BTreeMap<String, String>,
     /// The URL flow of each URL question, by key, carried from round to round.
     flows: BTreeMap<String, String>,
+    /// The field kinds each adapted form was sent for, by key ([`FieldKinds::bits`]), carried
+    /// from round to round with its question.
+    drawn: BTreeMap<String, u8>,
     /// The call's correlation id, carried from round to round.
     correlation: CorrelationId,
     /// Every key an `answer` of this run has read: each is read once per run.
@@ -412,6 +426,7 @@ where
             .filter(|(key, _)| self.carried.contains_key(*key) || asked.contains(&key.as_str()))
             .map(|(key, question)| (key.as_str(), question.as_str()))
             .collect();
+        let drawn = sealed_drawn(&self.drawn, &questions);
         let envelope = EnvelopeRef {
             asked,
             answers: &self.carried,
@@ -421,6 +436,7 @@ where
             flows: &self.flows,
             asked_at: millis_now(),
             correlation: self.correlation.0,
+            drawn,
         };
         let sealed =
             self.rounds
@@ -745,6 +761,9 @@ struct ParkedKey {
     flags: u8,
     /// Unusable answers so far (a key has one from its first, so 0 is none).
     rejections: u32,
+    /// The kinds its form was adapted to ([`FieldKinds::bits`]) with [`ParkedKey::DRAWN`]
+    /// set; 0: none.
+    drawn: u8,
     odd: Option<Box<OddKey>>,
 }
 
@@ -853,6 +872,8 @@ impl ParkedKey {
     const QUESTION: u8 = 4;
     /// `flow` holds the flow's id.
     const FLOW: u8 = 8;
+    /// In `drawn`: the key's form was adapted.
+    const DRAWN: u8 = 0x80;
 
     fn has(&self, flag: u8) -> bool {
         self.flags & flag != 0
@@ -875,6 +896,7 @@ impl ParkedKey {
             carried: ParkedAnswer::None,
             flags: 0,
             rejections: 0,
+            drawn: 0,
             odd: None,
         }
     }
@@ -994,6 +1016,7 @@ impl<'r, S> Round<'r, S> {
             asked,
             questions,
             flows,
+            drawn,
             correlation,
             read_keys,
             carried,
@@ -1036,6 +1059,9 @@ impl<'r, S> Round<'r, S> {
             flag(|k| k.flags |= ParkedKey::READ),
         );
         pack(&mut keys, rejections, |k, count| k.rejections = count);
+        pack(&mut keys, drawn, |k, bits| {
+            k.drawn = ParkedKey::DRAWN | bits
+        });
         pack(&mut keys, missing_names, |k, name| {
             k.odd().missing_name = Some(name)
         });
@@ -1166,6 +1192,9 @@ impl<'r, S> ParkedRound<'r, S> {
                 let hex = k.has(ParkedKey::FLOW).then_some(k.flow);
                 k.unpack_hex(hex, |o| &mut o.flow)
             }),
+            drawn: unpack(keys, |k| {
+                (k.drawn & ParkedKey::DRAWN != 0).then_some(k.drawn & !ParkedKey::DRAWN)
+            }),
             correlation,
             read_keys: unpack::<(), BTreeMap<_, _>>(keys, |k| k.has(ParkedKey::READ).then_some(()))
                 .into_keys()
@@ -1235,6 +1264,19 @@ impl Spend {
     }
 }
 
+/// The adaptations to seal: those of the keys whose question is sealed (asked now, or of an
+/// answer carried forward).
+fn sealed_drawn<'a>(
+    drawn: &'a BTreeMap<String, u8>,
+    questions: &BTreeMap<&str, &str>,
+) -> BTreeMap<&'a str, u8> {
+    drawn
+        .iter()
+        .filter(|(key, _)| questions.contains_key(key.as_str()))
+        .map(|(key, bits)| (key.as_str(), *bits))
+        .collect()
+}
+
 /// Now, in milliseconds since the Unix epoch; `None` on a clock set before it.
 fn millis_now() -> Option<u64> {
     let since = std::time::SystemTime::now()
@@ -1285,6 +1327,25 @@ impl<S> sealed::Collect for Round<'_, S> {
             return self.responses.remove(key).map(|fresh| (fresh, true));
         }
         None
+    }
+
+    fn drawn_as(&self, key: &str) -> Option<FieldKinds> {
+        match self.drawn.get(key) {
+            Some(bits) => Some(FieldKinds::from_bits(*bits)),
+            // Asked (or answered) as it was.
+            None => self.questions.contains_key(key).then_some(FieldKinds::ALL),
+        }
+    }
+
+    fn drew(&mut self, key: &str, kinds: Option<FieldKinds>) {
+        match kinds {
+            Some(kinds) => {
+                self.drawn.insert(key.to_owned(), kinds.bits());
+            }
+            None => {
+                self.drawn.remove(key);
+            }
+        }
     }
 
     fn usable(&mut self, key: String, question: String, response: Value) {
@@ -1420,6 +1481,8 @@ mod parked {
             .missing_names
             .insert("d".to_owned(), Text::from("Window"));
         round.unusable.push(("b".to_owned(), "rule".to_owned()));
+        round.drawn.insert("a".to_owned(), 0);
+        round.drawn.insert("b".to_owned(), 5);
         // Every map and list a parked round packs, as the live round holds them.
         let maps = |round: &Round<'_>| {
             (
@@ -1432,6 +1495,7 @@ mod parked {
                 round.rejections.clone(),
                 round.missing_names.clone(),
                 round.unusable.clone(),
+                round.drawn.clone(),
             )
         };
         let before = maps(&round);

@@ -45,6 +45,8 @@ pub struct UrlRequest {
     message: Text,
     url: ElicitationUrl,
     id: ElicitationId,
+    /// Whether the `elicitationId` is written on every revision, also one that removed it.
+    id_always: bool,
 }
 
 impl UrlRequest {
@@ -70,6 +72,7 @@ impl UrlRequest {
             message,
             url,
             id: ElicitationId::random()?,
+            id_always: false,
         })
     }
 
@@ -91,6 +94,36 @@ impl UrlRequest {
         self
     }
 
+    /// Write the `elicitationId` on every revision, also on one that removed it (2026-07-28,
+    /// whose schema allows members it does not name), for a host that still needs it
+    /// ([`Host::url_needs_elicitation_id`](crate::hosts::Host::url_needs_elicitation_id): GitHub
+    /// Copilot CLI 1.0.102). Set the id the server knows the step by first
+    /// ([`with_elicitation_id`](UrlRequest::with_elicitation_id)).
+    ///
+    /// ```
+    /// # extern crate elicit_core as mcp_elicit;
+    /// use mcp_elicit::{Revision, UrlRequest};
+    /// let request = UrlRequest::new("Connect your account.", "https://mcp.example.com/c/7f3a")?;
+    /// let latest = serde_json::to_value(request.for_revision(Revision::V2026_07_28)?)?;
+    /// assert!(latest.get("elicitationId").is_none());
+    /// let request = request.with_elicitation_id_on_every_revision();
+    /// let latest = serde_json::to_value(request.for_revision(Revision::V2026_07_28)?)?;
+    /// assert_eq!(latest["elicitationId"], request.elicitation_id().as_str());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn with_elicitation_id_on_every_revision(mut self) -> Self {
+        self.id_always = true;
+        self
+    }
+
+    /// Whether `revision` writes this request's `elicitationId`: the revisions that have one
+    /// (2025-11-25), and every revision once
+    /// [`with_elicitation_id_on_every_revision`](UrlRequest::with_elicitation_id_on_every_revision).
+    pub fn writes_elicitation_id(&self, revision: Revision) -> bool {
+        self.id_always || revision.has_elicitation_id()
+    }
+
     /// The same request (URL, id, name) with `note` after its message: asked again.
     #[cfg(feature = "mrtr")]
     pub(crate) fn noted(&self, note: &str) -> Self {
@@ -110,7 +143,8 @@ impl UrlRequest {
         &self.url
     }
 
-    /// The id sent in 2025-11-25 (unused by other revisions).
+    /// The id sent in 2025-11-25 (unused by other revisions unless
+    /// [`with_elicitation_id_on_every_revision`](UrlRequest::with_elicitation_id_on_every_revision)).
     pub fn elicitation_id(&self) -> &ElicitationId {
         &self.id
     }
@@ -190,7 +224,7 @@ impl Serialize for RevisionedUrlRequest<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut map = serializer.serialize_map(None)?;
         map.serialize_entry("mode", "url")?;
-        if self.revision.has_elicitation_id() {
+        if self.request.writes_elicitation_id(self.revision) {
             map.serialize_entry("elicitationId", &self.request.id)?;
         }
         map.serialize_entry("message", self.request.message.as_ref())?;

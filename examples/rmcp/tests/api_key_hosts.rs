@@ -70,8 +70,12 @@ async fn connect_api_key_in_every_host() {
             }
             // 2026-07-28: each accept is a retry that waits for the page (issue 33); nobody
             // finishes it, so each wait ends in the same URL asked again, never counted as a bad
-            // answer. The host's patience ends it: the kit's, at its round limit.
-            Profile::WellBehaved(mcp_elicit::Revision::V2026_07_28) | Profile::ClaudeCode => {
+            // answer. The host's patience ends it: the kit's, at its round limit. Copilot CLI
+            // too: its client needs the `elicitationId` 2026-07-28 removed, and the host table's
+            // row has the question carry the flow's.
+            Profile::WellBehaved(mcp_elicit::Revision::V2026_07_28)
+            | Profile::ClaudeCode
+            | Profile::CopilotCli => {
                 assert!(
                     matches!(called, Err(KitError::RoundsExceeded { .. })),
                     "{called:?}"
@@ -87,10 +91,8 @@ async fn connect_api_key_in_every_host() {
                 assert!(urls.len() > 2, "{urls:?}");
                 assert!(urls.iter().all(|url| url == &urls[0]), "{urls:?}");
             }
-            // `claude -p` cancels the question, unseen; Copilot CLI's client fails a 2026-07-28
-            // URL question without an `elicitationId` before the person sees it (the kit plays
-            // it as a dismissal): nothing connects, and nobody is asked.
-            Profile::ClaudeCodePrint | Profile::CopilotCli => {
+            // `claude -p` cancels the question, unseen: nothing connects, and nobody is asked.
+            Profile::ClaudeCodePrint => {
                 let called = called.map(|c| c.text().to_owned());
                 assert!(called.is_ok(), "{profile:?}: {called:?}");
                 assert!(user.seen().is_empty(), "{profile:?}");

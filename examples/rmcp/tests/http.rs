@@ -65,6 +65,18 @@ impl Server {
         .await
     }
 
+    /// A URL question that starts a flow (the server's flows, `flows_service`).
+    #[tool(description = "Send the user to a page of the server's own.")]
+    async fn connect_flow(&self, mut asker: Asker) -> ToolResponse {
+        respond(async {
+            let outcome = asker
+                .url_flow::<Value>("api_key", "Enter your key.")
+                .await?;
+            Ok(format!("{outcome:?}"))
+        })
+        .await
+    }
+
     /// A result that holds the member the service removes from URL requests: it is the
     /// tool's own data, and must reach the client as the tool wrote it.
     #[tool(description = "Return data that looks like an empty elicitationId.")]
@@ -88,15 +100,36 @@ fn service(json_response: bool) -> AskingHttpService<Server> {
 
 /// A 2026-07-28 `tools/call` (stateless: everything about the client is in its `_meta`).
 fn call(name: &str, params: Value) -> Value {
+    call_from(name, params, json!({"name": "http-test", "version": "1"}))
+}
+
+/// [`call`] from a client whose `clientInfo` is `client_info`.
+fn call_from(name: &str, params: Value, client_info: Value) -> Value {
     let mut params = params;
     params["name"] = json!(name);
     params["_meta"] = json!({
         "io.modelcontextprotocol/protocolVersion": "2026-07-28",
         "io.modelcontextprotocol/clientCapabilities": {"elicitation": {"form": {}, "url": {}}},
-        "io.modelcontextprotocol/clientInfo": {"name": "http-test", "version": "1"},
+        "io.modelcontextprotocol/clientInfo": client_info,
     });
     json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params})
 }
+
+/// [`service`] with flows, whose pages are under [`PAGES`].
+fn flows_service(json_response: bool) -> AskingHttpService<Server> {
+    let flows = mcp_elicit::url_mode::Flows::new(MemoryFlowStore::new(), PAGES).unwrap();
+    let server = Server {
+        asking: AskConfig::single_user("me").unwrap().with_flows(flows),
+    };
+    let config = StreamableHttpServerConfig::default()
+        .with_legacy_session_mode(false)
+        .with_json_response(json_response);
+    AskingHttpService::new(move || Ok(server.clone()), SessionBinding::Unbound, config)
+}
+
+const PAGES: &str = "https://pages.example.com/elicit/";
+
+use mcp_elicit::url_mode::{FlowId, MemoryFlowStore};
 
 /// The bytes of the JSON-RPC message answering `message`, as the service wrote them (the
 /// `data:` of its event, or its JSON body), and the response's content type.
@@ -173,6 +206,35 @@ async fn a_url_request_on_2026_07_28_goes_out_without_an_elicitation_id() {
         assert_eq!(params["url"], "https://example.com/connect");
         assert!(params.get("elicitationId").is_none(), "{params}");
         assert!(result["requestState"].is_string());
+    }
+}
+
+/// GitHub Copilot CLI needs a 2026-07-28 URL question's `elicitationId` (the host table's
+/// `copilot-cli` row): over streamable HTTP, in both response modes, its question carries the
+/// flow's own id, and another client's carries none.
+#[tokio::test]
+async fn a_url_flow_on_2026_07_28_carries_the_flows_id_to_copilot_cli_only() {
+    let copilot = json!({"name": "copilot-cli", "version": "1.0.102"});
+    let other = json!({"name": "http-test", "version": "1"});
+    for json_response in [false, true] {
+        for (client, wants_id) in [(&copilot, true), (&other, false)] {
+            let message = call_from("connect_flow", json!({}), client.clone());
+            let (_, data) = post(flows_service(json_response), &message).await;
+            let message: Value = serde_json::from_str(&data).unwrap();
+            let params = &message["result"]["inputRequests"]["api_key"]["params"];
+            assert_eq!(params["mode"], "url", "{message}");
+            let url = params["url"].as_str().unwrap();
+            let flow = FlowId::parse(url.strip_prefix(PAGES).unwrap()).unwrap();
+            if wants_id {
+                assert_eq!(
+                    params["elicitationId"],
+                    flow.elicitation_id().as_str(),
+                    "{data}"
+                );
+            } else {
+                assert!(!data.contains("elicitationId"), "{data}");
+            }
+        }
     }
 }
 

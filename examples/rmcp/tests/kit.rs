@@ -772,3 +772,235 @@ async fn drop_scratch_in(profile: Profile, kit: TestKit) -> String {
     let text = called.map(|c| c.text().to_owned());
     text.unwrap_or_else(|e| panic!("{profile:?}: {e}"))
 }
+
+// GitHub Copilot CLI 1.0.102 on 2026-07-28 (issue 43): its client fails a URL question without
+// the `elicitationId` the revision removed. The host table's `copilot-cli` row says so, and the
+// question goes to it with the flow's own id, served either way; to any other host, without.
+use mcp_elicit::client::{Answerer, IncomingUrl};
+use mcp_elicit::url_mode::{Flow, FlowId, FlowOutcome, Flows, MemoryFlowStore};
+
+/// The pages' base of [`Connector`]'s flows.
+const PAGES: &str = "http://localhost:8719/elicit/";
+
+/// A tool that asks its user to connect a key on a page of its flows, and says what came of it.
+struct Connector {
+    asking: AskConfig,
+}
+
+impl AskingServer for Connector {
+    fn asking(&self) -> &AskConfig {
+        &self.asking
+    }
+}
+
+#[tool_router]
+impl Connector {
+    #[tool(description = "Connect an API key on a page.")]
+    async fn connect_key(&self, mut asker: Asker) -> ToolResponse {
+        respond(async {
+            let outcome = asker
+                .url_flow::<serde_json::Value>("api_key", "Enter your Example Co. API key.")
+                .await?;
+            Ok(match outcome {
+                FlowOutcome::Completed(receipt) => format!("Connected: {receipt}."),
+                other => format!("Not connected: {other:?}."),
+            })
+        })
+        .await
+    }
+}
+
+#[tool_handler]
+impl ServerHandler for Connector {}
+
+/// A person who, shown a URL question, opens the page and saves the key there (the flow
+/// finished in `store` as the page finishes it once its sink has answered), then says they are
+/// done: their script's answer (accept). Each URL question they were shown is kept.
+struct SavesTheKey {
+    store: MemoryFlowStore,
+    user: Scripted,
+    shown: std::sync::Mutex<Vec<IncomingUrl>>,
+}
+
+impl Answerer for SavesTheKey {
+    fn modes(&self) -> &[mcp_elicit::Mode] {
+        self.user.modes()
+    }
+
+    fn answer(
+        &self,
+        server: &str,
+        request: &Incoming,
+    ) -> impl std::future::Future<Output = Option<serde_json::Value>> + Send {
+        if let Incoming::Url(url) = request {
+            self.shown.lock().unwrap().push(url.clone());
+            let id = url.url().as_str().strip_prefix(PAGES).unwrap();
+            let id = FlowId::parse(id).unwrap();
+            let now = mcp_elicit::state::UnixTime::now();
+            // Saved once: a later round's question is the same page, finished.
+            let open = self.store.get_now(&id, now).unwrap().status().is_open();
+            if open {
+                self.store.open_now(&id, "me", "browser-1", now).unwrap();
+                let lease = Flow::DEFAULT_CLAIM_LEASE;
+                let claim = self.store.claim_now(&id, "me", "browser-1", lease, now);
+                let saved = self
+                    .store
+                    .finish_now(&claim.unwrap(), Ok(json!("ex_…1234")), now);
+                saved.unwrap();
+            }
+        }
+        self.user.answer(server, request)
+    }
+}
+
+/// `connect_key` in `profile`'s host, served as `served`, by a person who saves the key: what
+/// it answered, and each URL question the person was shown.
+async fn connect_key_in(profile: Profile, served: Served) -> (String, Vec<IncomingUrl>) {
+    let store = MemoryFlowStore::new();
+    let flows = Flows::new(store.clone(), PAGES).unwrap();
+    let asking = AskConfig::single_user("me").unwrap().with_flows(flows);
+    let person = Arc::new(SavesTheKey {
+        store,
+        user: Scripted::new().when_url(Step::OpenPage),
+        shown: Default::default(),
+    });
+    let kit = profile.kit().served_as(served);
+    let connected = kit.connect(Connector { asking }, Arc::clone(&person));
+    let called = connected
+        .await
+        .unwrap()
+        .call("connect_key", json!({}))
+        .await;
+    let text = called.unwrap_or_else(|e| panic!("{profile:?} {served:?}: {e}"));
+    let shown = person.shown.lock().unwrap().clone();
+    (text.text().to_owned(), shown)
+}
+
+/// Copilot CLI, served either way, is asked the URL question with the flow's own
+/// `elicitationId` (the flow its URL names), shows it, and the key connects. Without it (the
+/// row's need ignored) its client fails the question before the person sees it.
+#[tokio::test(start_paused = true)]
+async fn copilot_cli_gets_the_flows_elicitation_id_on_2026_07_28() {
+    for served in SERVED {
+        let (text, shown) = connect_key_in(Profile::CopilotCli, served).await;
+        assert_eq!(text, "Connected: \"ex_…1234\".", "{served:?}");
+        let [url] = &shown[..] else {
+            panic!("{served:?}: one URL question, not {shown:?}")
+        };
+        let flow = url.url().as_str().strip_prefix(PAGES).unwrap();
+        let flow = FlowId::parse(flow).unwrap();
+        assert_eq!(
+            url.elicitation_id(),
+            Some(flow.elicitation_id().as_str()),
+            "{served:?}"
+        );
+    }
+}
+
+/// Every other host that speaks 2026-07-28 and shows a URL question gets it as the revision
+/// writes it, with no `elicitationId`, served either way; the key connects there too.
+#[tokio::test(start_paused = true)]
+async fn other_hosts_get_no_elicitation_id_on_2026_07_28() {
+    for served in SERVED {
+        for profile in [
+            Profile::ClaudeCode,
+            Profile::WellBehaved(Revision::V2026_07_28),
+        ] {
+            let (text, shown) = connect_key_in(profile, served).await;
+            assert_eq!(text, "Connected: \"ex_…1234\".", "{profile:?} {served:?}");
+            assert_eq!(shown.len(), 1, "{profile:?} {served:?}");
+            assert_eq!(shown[0].elicitation_id(), None, "{profile:?} {served:?}");
+        }
+    }
+}
+
+// 2026-07-28 (issue 43): the form that was sent is sealed in the request state, so a retry is
+// read against the schema its question had, whatever the retry's `clientInfo` says.
+use mcp_elicit::hosts::{Checked, FieldKinds, Host};
+use rmcp::model::CallToolResult;
+
+/// `diets()` with a row for the kit's own client (`elicit-client`) that draws no number and no
+/// multi-select, as Codex draws none: its form is adapted; Claude Code's is not.
+fn diets_adapted_for_the_kit() -> Diets {
+    let row = Host::new("The kit, as Codex draws", "elicit-client", "*")
+        .unwrap()
+        .draws(FieldKinds::BASIC)
+        .checked(Checked::Tracker { link: "".into() });
+    let hosts = HostTable::known().with_host(row);
+    Diets {
+        asking: AskConfig::single_user("me").unwrap().with_hosts(hosts),
+    }
+}
+
+/// Asked of the kit's client (the adapted form: one box per diet, the budget as text), the
+/// retry comes from a client that calls itself Claude Code, which draws the whole form, with
+/// `answer` and the first round's state: what the tool returned.
+async fn diets_retried_as_claude_code(answer: serde_json::Value) -> CallToolResponse {
+    let server = diets_adapted_for_the_kit();
+    let asking = server.asking.clone();
+    let kit = TestKit::new(Revision::V2026_07_28);
+    let first = kit
+        .connect(server, Arc::new(Scripted::new()))
+        .await
+        .unwrap();
+    let asked = first
+        .client()
+        .call_tool_once(CallToolRequestParams::new("choose_diet"))
+        .await
+        .unwrap();
+    let CallToolResponse::InputRequired(asked) = asked else {
+        panic!("{asked:?}")
+    };
+    let requests = asked.input_requests.clone().unwrap_or_default();
+    let sent = serde_json::to_value(&requests).unwrap();
+    let properties = sent["form"]["params"]["requestedSchema"]["properties"].clone();
+    assert_eq!(properties["diet.0"]["type"], "boolean", "{sent}");
+    assert_eq!(properties["budget"]["type"], "string", "{sent}");
+
+    // The same server (its keys), another client.
+    let other = Diets { asking };
+    let claude = Profile::ClaudeCode.kit();
+    let second = claude.connect(other, Arc::new(Scripted::new())).await;
+    let responses = requests
+        .into_keys()
+        .map(|key| (key, answer.clone()))
+        .collect();
+    let mut retry = CallToolRequestParams::new("choose_diet").with_input_responses(responses);
+    retry.request_state = asked.request_state;
+    second
+        .unwrap()
+        .client()
+        .call_tool_once(retry)
+        .await
+        .unwrap()
+}
+
+/// The adapted answer (boxes, the budget as text) is read back into the same list and number,
+/// though the retry's client would have been asked the whole form.
+#[tokio::test(start_paused = true)]
+async fn a_retry_from_another_host_is_read_as_its_question_was_sent() {
+    let answer = json!({"action": "accept",
+        "content": {"diet.0": true, "diet.1": false, "diet.2": true, "budget": "80"}});
+    let done = diets_retried_as_claude_code(answer).await;
+    let CallToolResponse::Complete(CallToolResult { content, .. }) = &done else {
+        panic!("the answer read: {done:?}")
+    };
+    let text = serde_json::to_value(content).unwrap();
+    assert_eq!(text[0]["text"], r#"{"diet":["veg","nuts"],"budget":80}"#);
+}
+
+/// An answer to the whole form, sent to the adapted question, does not fit it (no box ticked:
+/// a diet is required): it is asked again, adapted as it was first sent, never read as accepted.
+#[tokio::test(start_paused = true)]
+async fn an_answer_that_does_not_fit_the_sealed_form_is_asked_again() {
+    let answer = json!({"action": "accept",
+        "content": {"diet": ["veg"], "budget": 80}});
+    let again = diets_retried_as_claude_code(answer).await;
+    let CallToolResponse::InputRequired(again) = &again else {
+        panic!("asked again: {again:?}")
+    };
+    let sent = serde_json::to_value(&again.input_requests).unwrap();
+    let properties = &sent["form"]["params"]["requestedSchema"]["properties"];
+    assert_eq!(properties["diet.0"]["type"], "boolean", "{sent}");
+    assert!(properties.get("diet").is_none(), "{sent}");
+}
