@@ -7,23 +7,27 @@ the screen. The model fails the run if any request it receives holds a page's UR
 
 The servers are the examples, over stdio, each behind `stdio_tap.py` (which keeps what the host
 sent them): `booking`, `ops_server` (`drop_table`), `api_key_server` (its page opened by the
-test's browser, `tests/e2e/page_browser.py`, at the URL the host showed the person). Each case:
+test's browser, `tests/e2e/page_browser.py`, at the URL the person read on the host's screen),
+and `examples/rmcp/bin/alerts_server.rs`, a new user's own server. Each case:
 
-- `booking_accepted`: the form, its fields typed, accepted: "A table for 4 on 2026-12-24.";
-- `booking_declined`, `booking_dismissed`: declined, and dismissed (Esc);
+- `booking_accepted`: the form, its fields typed, accepted: "A table for 4 on 2026-12-24."
+  (Codex: the party size a single-select, the form adapted to what Codex draws);
+- `booking_declined` (Claude Code), `booking_dismissed`: declined, and dismissed (Esc);
+  `booking_form_offers_no_decline` (Codex): its own form has enter, ^p / ^n and esc only;
 - `drop_table_at_a_persons_pace`: the consent form read for a few seconds, ticked, accepted;
 - `api_key_saved_then_accepted`: the page saved, then the host's "done": the key connects;
 - `api_key_accepted_then_saved`: "done" first; the call waits; the page saved: it connects;
-- `api_key_declined`: the URL question declined: nothing is connected;
-- `print_mode_cancels` (Claude Code): `claude -p` answers the form `cancel` at once.
+- `api_key_asked_again_until_saved` (Codex): "done" with the page unsaved past the server's page
+  wait: the link form comes back "The step is not finished yet."; saved, then done: it connects;
+- `api_key_declined`: the step declined: nothing is connected;
+- `print_mode_cancels` (Claude Code): `claude -p` answers the form `cancel` at once;
+- `newcomer_server`: `set_up_alerts`, a number and a multi-select, then a page: completed;
+- `unadapted_*_fails` (Codex): negative controls, see `fails_without_the_adaptation`.
 
-Codex 0.171.0 cannot carry some of these with the library as it is (issue 43): its TUI draws a
-form with an integer field as a yes/no approval whose "Yes" sends `accept` with `{}`, and it
-declines an `http` link at once. Those cases are marked in `CASES`: run only with
-`CODEX_ADAPTED=1` (`.ci/hosts.sh` does not set it yet), never counted as passing otherwise.
-Codex's `booking_declined` declines in its approval dialog ("No, but continue without it");
-where Codex draws the form itself (once the library adapts it), its form offers no decline (only
-Esc, which dismisses), and the case fails saying so.
+The API-key steps are written once: Claude Code (2026-07-28) shows its URL question, Codex
+(2025-06-18, no URL mode, `http` links declined) the library's link form, a form with no field
+whose message gives the page's URL; each host says how the person reads the URL, says they
+finished, and declines.
 
 The whole test runs inside a network namespace with only loopback up (`.ci/hosts.sh` starts it
 with `unshare -n`): the host, its servers and their pages, the model and the browser share it,
@@ -34,7 +38,8 @@ Screens are kept in `$HOSTS_ARTIFACTS/<host>/<case>/` (`.ci/hosts.sh`: `target/h
 `sent-to-servers/` every message it sent them.
 
 Run by `.ci/hosts.sh claude-code|codex`, or inside `unshare -n` by hand:
-BOOKING_SERVER=… API_KEY_SERVER=… OPS_SERVER=… python tests/hosts/test_coding_hosts.py claude-code [case ...]
+BOOKING_SERVER=… API_KEY_SERVER=… OPS_SERVER=… ALERTS_SERVER=… UNADAPTED_SERVER=… \\
+  python tests/hosts/test_coding_hosts.py claude-code [case ...]
 """
 
 from __future__ import annotations
