@@ -12,11 +12,12 @@
 #   native binary an optional dependency from the registry), each TUI in a pseudo-terminal
 #   (pexpect and pyte, in .ci/.venv-terminal) against a scripted model on loopback:
 #   tests/hosts/test_coding_hosts.py, against examples/rmcp/booking.rs, ops_server.rs and
-#   api_key_server.rs over stdio. Each runs inside its own network namespace with only loopback
-#   up (`unshare -n`, then `ip link set lo up`; as root, or `unshare -rn` in a user namespace):
-#   the host, its servers and pages, the model and the test's browser share it, and nothing
-#   leaves the machine. Codex's cases that need the form adaptation or the URL-as-form fallback
-#   (issue 43) run only with CODEX_ADAPTED=1, which this script does not set yet.
+#   api_key_server.rs over stdio, a new user's own server (bin/alerts_server.rs), and, for Codex's
+#   negative controls, booking and api_key_server with the host table and the link form off
+#   (bin/unadapted.rs). Each runs inside its own network namespace with only loopback up
+#   (`unshare -n`, then `ip link set lo up`; as root, or `unshare -rn` in a user namespace): the
+#   host, its servers and pages, the model and the test's browser share it, and nothing leaves
+#   the machine.
 #
 # (The TypeScript SDK v2's client runs in the fleet: .ci/fleet.sh, `typescript_v2_client`.)
 #
@@ -129,8 +130,9 @@ fi
 
 echo "=== build the servers"
 # The features .ci/python_e2e.sh and .ci/fleet.sh build with, so these are mostly cached.
-timed "cargo build (booking, api_key_server, ops_server, fleet_server)" bash -c '
-  cargo build --quiet -p elicit-examples --features page --example booking --example api_key_server &&
+timed "cargo build (booking, api_key_server, unadapted, alerts_server, ops_server, fleet_server)" bash -c '
+  cargo build --quiet -p elicit-examples --features page --example booking --example api_key_server \
+    --bin unadapted --bin alerts_server &&
   cargo build --quiet -p elicit-examples --features oauth --example ops_server &&
   cargo build --quiet -p elicit-examples --features fleet --example fleet_server'
 target_dir=${CARGO_TARGET_DIR:-$root/target}
@@ -138,6 +140,8 @@ export BOOKING_SERVER="$target_dir/debug/examples/booking"
 export API_KEY_SERVER="$target_dir/debug/examples/api_key_server"
 export FLEET_SERVER="$target_dir/debug/examples/fleet_server"
 export OPS_SERVER="$target_dir/debug/examples/ops_server"
+export UNADAPTED_SERVER="$target_dir/debug/unadapted"
+export ALERTS_SERVER="$target_dir/debug/alerts_server"
 export HOSTS_ARTIFACTS="$target_dir/hosts"
 
 status=0

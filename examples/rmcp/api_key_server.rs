@@ -47,9 +47,10 @@ pub const USER: &str = "me";
 /// The server's secret store: here the process's memory; in production, its vault.
 pub type Vault = Arc<Mutex<HashMap<String, SecretString>>>;
 
+/// `pub`: a test server builds it (`bin/unadapted.rs`).
 #[derive(Clone)]
 pub struct Keys {
-    asking: AskConfig,
+    pub asking: AskConfig,
 }
 
 impl AskingServer for Keys {

@@ -7,23 +7,27 @@ the screen. The model fails the run if any request it receives holds a page's UR
 
 The servers are the examples, over stdio, each behind `stdio_tap.py` (which keeps what the host
 sent them): `booking`, `ops_server` (`drop_table`), `api_key_server` (its page opened by the
-test's browser, `tests/e2e/page_browser.py`, at the URL the host showed the person). Each case:
+test's browser, `tests/e2e/page_browser.py`, at the URL the person read on the host's screen),
+and `examples/rmcp/bin/alerts_server.rs`, a new user's own server. Each case:
 
-- `booking_accepted`: the form, its fields typed, accepted: "A table for 4 on 2026-12-24.";
-- `booking_declined`, `booking_dismissed`: declined, and dismissed (Esc);
+- `booking_accepted`: the form, its fields typed, accepted: "A table for 4 on 2026-12-24."
+  (Codex: the party size a single-select, the form adapted to what Codex draws);
+- `booking_declined` (Claude Code), `booking_dismissed`: declined, and dismissed (Esc);
+  `booking_form_offers_no_decline` (Codex): its own form has enter, ^p / ^n and esc only;
 - `drop_table_at_a_persons_pace`: the consent form read for a few seconds, ticked, accepted;
 - `api_key_saved_then_accepted`: the page saved, then the host's "done": the key connects;
 - `api_key_accepted_then_saved`: "done" first; the call waits; the page saved: it connects;
-- `api_key_declined`: the URL question declined: nothing is connected;
-- `print_mode_cancels` (Claude Code): `claude -p` answers the form `cancel` at once.
+- `api_key_asked_again_until_saved` (Codex): "done" with the page unsaved past the server's page
+  wait: the link form comes back "The step is not finished yet."; saved, then done: it connects;
+- `api_key_declined`: the step declined: nothing is connected;
+- `print_mode_cancels` (Claude Code): `claude -p` answers the form `cancel` at once;
+- `newcomer_server`: `set_up_alerts`, a number and a multi-select, then a page: completed;
+- `unadapted_*_fails` (Codex): negative controls, see `fails_without_the_adaptation`.
 
-Codex 0.171.0 cannot carry some of these with the library as it is (issue 43): its TUI draws a
-form with an integer field as a yes/no approval whose "Yes" sends `accept` with `{}`, and it
-declines an `http` link at once. Those cases are marked in `CASES`: run only with
-`CODEX_ADAPTED=1` (`.ci/hosts.sh` does not set it yet), never counted as passing otherwise.
-Codex's `booking_declined` declines in its approval dialog ("No, but continue without it");
-where Codex draws the form itself (once the library adapts it), its form offers no decline (only
-Esc, which dismisses), and the case fails saying so.
+The API-key steps are written once: Claude Code (2026-07-28) shows its URL question, Codex
+(2025-06-18, no URL mode, `http` links declined) the library's link form, a form with no field
+whose message gives the page's URL; each host says how the person reads the URL, says they
+finished, and declines.
 
 The whole test runs inside a network namespace with only loopback up (`.ci/hosts.sh` starts it
 with `unshare -n`): the host, its servers and their pages, the model and the browser share it,
@@ -34,7 +38,8 @@ Screens are kept in `$HOSTS_ARTIFACTS/<host>/<case>/` (`.ci/hosts.sh`: `target/h
 `sent-to-servers/` every message it sent them.
 
 Run by `.ci/hosts.sh claude-code|codex`, or inside `unshare -n` by hand:
-BOOKING_SERVER=… API_KEY_SERVER=… OPS_SERVER=… python tests/hosts/test_coding_hosts.py claude-code [case ...]
+BOOKING_SERVER=… API_KEY_SERVER=… OPS_SERVER=… ALERTS_SERVER=… UNADAPTED_SERVER=… \\
+  python tests/hosts/test_coding_hosts.py claude-code [case ...]
 """
 
 from __future__ import annotations
@@ -54,19 +59,32 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "e2e"))
 from page_browser import Browser  # noqa: E402
 from scripted_model import ScriptedModel  # noqa: E402
-from terminal import DOWN, ENTER, ESC, RIGHT, Terminal  # noqa: E402
+from terminal import DOWN, ENTER, ESC, LEFT, RIGHT, Terminal, plain  # noqa: E402
 
 BIN = HERE / "node_modules" / ".bin"
+# The servers a host session starts, by the name the host knows them under: the examples as they
+# are, and (for the negative controls) `booking` and `api_key_server` with the library's
+# adaptations off (`examples/rmcp/bin/unadapted.rs`: the host table and the link form off), under
+# the same names and tools, in a host session of their own.
 SERVERS = {
-    "booking": os.environ["BOOKING_SERVER"],
-    "ops_server": os.environ["OPS_SERVER"],
-    "api_key_server": os.environ["API_KEY_SERVER"],
+    "booking": [os.environ["BOOKING_SERVER"]],
+    "ops_server": [os.environ["OPS_SERVER"]],
+    "api_key_server": [os.environ["API_KEY_SERVER"]],
+    "weather": [os.environ["ALERTS_SERVER"]],
 }
-TOOLS = {"booking": "book_table", "ops_server": "drop_table", "api_key_server": "connect_api_key"}
+UNADAPTED = {
+    "booking": [os.environ["UNADAPTED_SERVER"], "booking"],
+    "api_key_server": [os.environ["UNADAPTED_SERVER"], "api_key_server"],
+}
+TOOLS = {"booking": "book_table", "ops_server": "drop_table", "api_key_server": "connect_api_key",
+         "weather": "set_up_alerts"}
 # The servers' own waits, in seconds: a 2026-07-28 retry that accepts waits this long for the
 # page before it asks again.
+# Before 2026-07-28, a link form accepted with the page still open waits this long for the page
+# before the form is asked again.
 SERVER_ENV = {"api_key_server": {"API_KEY_PAGE_WAIT_MS": "20000"},
               "ops_server": {"OPS_PAGE_WAIT_MS": "20000"}}
+PAGE_WAIT = 20.0
 ARTIFACTS = Path(os.environ.get("HOSTS_ARTIFACTS", tempfile.gettempdir()))
 PAGE_URL = re.compile(r"http://localhost:[0-9]{1,5}/elicit/(?P<flow>[0-9a-f]{32})")
 PACE = 3.0  # seconds a person takes to read a question before answering it
@@ -77,6 +95,20 @@ DECLINED = "You declined: nothing was booked."
 DISMISSED = "You dismissed the form: nothing was booked."
 DROPPED = "Dropped table `orders`."
 NOT_CONNECTED = "No key was connected: the page was declined, or not finished."
+# What a client that cannot take the URL question gets with the link form off (`CannotAsk`).
+CANNOT_OPEN_A_PAGE = ("This tool needs to send you to a web page for a sensitive step such as "
+                      "signing in or paying (URL-mode elicitation), but the protocol version in use "
+                      "(2025-06-18) does not support it. Nothing was changed.")
+# The link form's text (the contract with src/rmcp/link_form.rs): the step's message, then the
+# page, then what accept and decline mean; asked again, it starts by saying so.
+LINK_FORM_OPEN = "Open this page in your browser and finish there: "
+LINK_FORM_THEN = "Then accept here to say you finished; decline if you will not."
+LINK_FORM_AGAIN = "The step is not finished yet. "
+# Codex 0.171.0 draws a form with no field as "Field 1/1", the message, and Allow / Deny / Cancel.
+LINK_FORM_ACCEPT = "Allow"
+LINK_FORM_DECLINE = "Deny"
+API_KEY_MESSAGE = "Enter your Example Co. API key on our page, never in the chat."
+ALERTS_KEY_MESSAGE = "Enter your Example Weather API key on our page, never in the chat."
 
 
 def new_key() -> str:
@@ -85,6 +117,11 @@ def new_key() -> str:
 
 def connected(key: str) -> str:
     return f"Connected the key ending {key[-4:]}."
+
+
+def flat(text: str) -> str:
+    """Text with its runs of white space (a screen's line breaks, a box's indent) as one space."""
+    return " ".join(text.split())
 
 
 def expect(got: str, want: str) -> None:
@@ -104,8 +141,9 @@ class Host:
 
     name = ""
 
-    def __init__(self, model: ScriptedModel) -> None:
+    def __init__(self, model: ScriptedModel, servers: dict[str, list[str]]) -> None:
         self.model = model
+        self.servers = servers
         self.home = Path(tempfile.mkdtemp(prefix=f"elicit-{self.name}-"))
         self.work = self.home / "work"
         self.work.mkdir()
@@ -115,7 +153,7 @@ class Host:
 
     def server_command(self, server: str) -> list[str]:
         return [sys.executable, str(HERE / "stdio_tap.py"), str(self.taps / f"{server}.jsonl"),
-                SERVERS[server]]
+                *self.servers[server]]
 
     def env(self) -> dict[str, str]:
         return {"PATH": f"{BIN}:{os.environ.get('PATH', '/usr/bin:/bin')}", "HOME": str(self.home),
@@ -182,8 +220,8 @@ class ClaudeCode(Host):
     key = "sk-ant-scripted-" + "0" * 40
     allowed = ",".join(f"mcp__{server}__{tool}" for server, tool in TOOLS.items())
 
-    def __init__(self, model: ScriptedModel) -> None:
-        super().__init__(model)
+    def __init__(self, model: ScriptedModel, servers: dict[str, list[str]]) -> None:
+        super().__init__(model, servers)
         (self.home / ".claude.json").write_text(json.dumps({
             "hasCompletedOnboarding": True, "theme": "dark",
             "customApiKeyResponses": {"approved": [self.key[-20:]], "rejected": []},
@@ -193,7 +231,7 @@ class ClaudeCode(Host):
         self.mcp.write_text(json.dumps({"mcpServers": {
             server: {"command": self.server_command(server)[0], "args": self.server_command(server)[1:],
                      "env": SERVER_ENV.get(server, {})}
-            for server in SERVERS}}))
+            for server in self.servers}}))
 
     def env(self) -> dict[str, str]:
         return {**super().env(),
@@ -226,11 +264,24 @@ class ClaudeCode(Host):
             term.type(DOWN)
         raise AssertionError(f"no Accept / Decline row; Claude Code shows:\n{term.text()}")
 
-    def url_question(self, term: Terminal) -> str:
+    def page_step(self, term: Terminal, before: int) -> str:
+        """The URL question (2026-07-28, URL mode declared): "wants to open a URL", its page's
+        URL on the screen, and Open in browser / I'm done, continue / Decline."""
         term.wait_for(r"wants to open a URL")
         url = term.wait_for(PAGE_URL.pattern).group(0)
         term.snap("url-question")
         return url
+
+    def finished_there(self, term: Terminal) -> None:
+        term.type(RIGHT)  # "I'm done, continue"
+        term.snap("to-done")
+        term.type(ENTER)
+
+    def decline_step(self, term: Terminal) -> None:
+        term.type(RIGHT)
+        term.type(RIGHT)  # "Decline"
+        term.snap("to-decline")
+        term.type(ENTER)
 
 
 def claude_booking_accepted(host: ClaudeCode, term: Terminal) -> None:
@@ -279,46 +330,6 @@ def claude_drop_table(host: ClaudeCode, term: Terminal) -> None:
     expect(host.result(term, before), DROPPED)
 
 
-def claude_api_key_saved_then_accepted(host: ClaudeCode, term: Terminal) -> None:
-    key = new_key()
-    before = host.ask(term, "connect_api_key")
-    url = host.url_question(term)
-    forbid_page(host.model, url)
-    Browser().finish(url, key)  # the person opens the page, types the key, saves
-    term.idle(PACE)
-    term.type(RIGHT)  # "I'm done, continue"
-    term.snap("to-done")
-    term.type(ENTER)
-    expect(host.result(term, before), connected(key))
-
-
-def claude_api_key_accepted_then_saved(host: ClaudeCode, term: Terminal) -> None:
-    key = new_key()
-    before = host.ask(term, "connect_api_key")
-    url = host.url_question(term)
-    forbid_page(host.model, url)
-    term.idle(PACE)
-    term.type(RIGHT)  # "I'm done, continue", before the page is saved
-    term.type(ENTER)
-    term.idle(PACE)  # the call waits for the page
-    assert len(host.model.results) == before, f"the call ended before the page: {host.model.results[before:]}"
-    term.snap("waiting")
-    Browser().finish(url, key)
-    expect(host.result(term, before), connected(key))
-
-
-def claude_api_key_declined(host: ClaudeCode, term: Terminal) -> None:
-    before = host.ask(term, "connect_api_key")
-    url = host.url_question(term)
-    forbid_page(host.model, url)
-    term.idle(PACE)
-    term.type(RIGHT)
-    term.type(RIGHT)  # "Decline"
-    term.snap("to-decline")
-    term.type(ENTER)
-    expect(host.result(term, before), NOT_CONNECTED)
-
-
 def claude_print_mode_cancels(host: ClaudeCode, artifacts: Path) -> None:
     """`claude -p`: no TUI to draw a form in; it answers the form `cancel` at once."""
     before = len(host.model.results)
@@ -339,12 +350,12 @@ def claude_print_mode_cancels(host: ClaudeCode, artifacts: Path) -> None:
 class Codex(Host):
     name = "codex"
 
-    def __init__(self, model: ScriptedModel) -> None:
-        super().__init__(model)
+    def __init__(self, model: ScriptedModel, servers: dict[str, list[str]]) -> None:
+        super().__init__(model, servers)
         self.codex_home = self.home / ".codex"
         self.codex_home.mkdir()
         servers = ""
-        for server in SERVERS:
+        for server in self.servers:
             command, *args = self.server_command(server)
             env = "".join(f", {k} = {json.dumps(v)}" for k, v in SERVER_ENV.get(server, {}).items())
             servers += (f"\n[mcp_servers.{server}]\ncommand = {json.dumps(command)}\n"
@@ -396,6 +407,35 @@ class Codex(Host):
             term.type(DOWN)
         raise AssertionError(f"no option {option!r}; Codex shows:\n{term.text()}")
 
+    def page_step(self, term: Terminal, before: int, again: bool = False,
+                  message: str = API_KEY_MESSAGE) -> str:
+        """The URL step as Codex 0.171.0 gets it: a form with no field (the link form; 2025-06-18
+        has no URL mode, and Codex declines `http` links), whose message gives the page's URL in
+        the words of the contract; `again`, the form asked again, saying the step is not
+        finished. Fails if the call ends first."""
+        deadline = time.monotonic() + 30 + (PAGE_WAIT if again else 0)
+        while not (shown := PAGE_URL.search(term.text())) or (
+                again and LINK_FORM_AGAIN.strip() not in flat(term.text())):
+            if len(self.model.results) > before:
+                term.snap("ended-without-the-page")
+                raise AssertionError(f"the call ended before Codex showed the page: "
+                                     f"{self.model.results[before]!r}")
+            assert time.monotonic() < deadline, f"no link form within the wait; Codex shows:\n{term.text()}"
+            term.pump()
+        url = shown.group(0)
+        screen = flat(term.text())
+        for words in ((LINK_FORM_AGAIN if again else "") + message, LINK_FORM_OPEN + url,
+                      LINK_FORM_THEN):
+            assert flat(words) in screen, f"the link form does not say {words!r}:\n{term.text()}"
+        term.snap("link-form-again" if again else "link-form")
+        return url
+
+    def finished_there(self, term: Terminal) -> None:
+        self.choose(term, LINK_FORM_ACCEPT)
+
+    def decline_step(self, term: Terminal) -> None:
+        self.choose(term, LINK_FORM_DECLINE)
+
 
 def codex_booking_form_offers_no_decline(host: Codex, term: Terminal) -> None:
     """Codex 0.171.0 draws the (adapted) booking form field by field, and its keys are enter,
@@ -426,30 +466,29 @@ def codex_drop_table(host: Codex, term: Terminal) -> None:
     expect(host.result(term, before), DROPPED)
 
 
-def codex_booking_accepted(host: Codex, term: Terminal) -> None:
-    """Party size (an integer from 1 to 12) reaches Codex as a single-select: the form adapted
-    to what Codex draws (`mcp_elicit::hosts`); the tool gets the same typed value."""
-    before = host.ask(term, "book_table")
-    answers = {"Party size": "4", "Date": "2026-12-24", "Seating": "Indoors|indoors",
-               "Anything we should know": None}
-    deadline = time.monotonic() + 60
+def codex_fill(host: Codex, term: Terminal, before: int, answers: dict[str, str | None]) -> None:
+    """Answers Codex's form field by field ("Field n/m"), as a person reads each title: a select
+    chosen, text typed, an optional field left empty; until the form is gone. A generic approval
+    dialog (what Codex draws for a form it cannot draw) is answered "Yes", all a person can do
+    with it."""
+    deadline = time.monotonic() + 90
     answered: set[str] = set()
-    while len(host.model.results) == before:
+    while len(host.model.results) == before and not PAGE_URL.search(term.text()):
         assert time.monotonic() < deadline, f"the form did not end; Codex shows:\n{term.text()}"
         screen = term.text()
         if re.search(r"needs your approval", screen):
             term.snap("approval-not-a-form")
-            host.choose(term, "Yes, provide the requested info")  # all a person can do with it
+            host.choose(term, "Yes, provide the requested info")
             term.idle(2)
             continue
         field = re.search(r"Field (\d+)/(\d+)", screen)
-        if not field or field.group(0) in answered:
+        if not field or field.group(0) in answered or LINK_FORM_OPEN.strip() in screen:
             term.pump()
             continue
         answered.add(field.group(0))
         term.snap(f"field-{field.group(1)}")
-        title = next((t for t in answers if t in screen), None)
-        assert title is not None, f"a field the booking form has not:\n{screen}"
+        title = max((t for t in answers if t in screen), key=len, default=None)
+        assert title is not None, f"a field the form has not:\n{screen}"
         answer = answers[title]
         if answer is None:
             term.type("\x0e")  # optional, left empty: ^n, the next field (Enter on nothing stays)
@@ -459,59 +498,80 @@ def codex_booking_accepted(host: Codex, term: Terminal) -> None:
             term.type_slowly(answer)
             term.type(ENTER)
         term.idle(1)
+
+
+def codex_booking_accepted(host: Codex, term: Terminal) -> None:
+    """Party size (an integer from 1 to 12) reaches Codex as a single-select: the form adapted
+    to what Codex draws (`mcp_elicit::hosts`); the tool gets the same typed value."""
+    before = host.ask(term, "book_table")
+    codex_fill(host, term, before, {"Party size": "4", "Date": "2026-12-24",
+                                    "Seating": "Indoors|indoors", "Anything we should know": None})
     expect(host.result(term, before), BOOKED)
 
 
-def codex_link_form(host: Codex, term: Terminal, before: int) -> str:
-    """The page's URL in what Codex shows the person (the URL step asked as a form, issue 43
-    item 3)."""
-    deadline = time.monotonic() + 30
-    while not (shown := PAGE_URL.search(term.text())):
-        if len(host.model.results) > before:
-            term.snap("ended-without-the-page")
-            raise AssertionError(f"the call ended before Codex showed the page: "
-                                 f"{host.model.results[before]!r}")
-        assert time.monotonic() < deadline, f"no page's URL within 30s; Codex shows:\n{term.text()}"
-        term.pump()
-    term.snap("url-question")
-    return shown.group(0)
+# ------------------------------------------------------------- the API key, in either host
+#
+# `api_key_server`'s page step, as each host shows it: Claude Code's URL question, Codex's link
+# form. The host gives `page_step` (the page's URL as the person reads it on the screen),
+# `finished_there` (the person says they finished) and `decline_step`; the steps are the same.
 
-
-def codex_api_key_saved_then_accepted(host: Codex, term: Terminal) -> None:
-    """ADAPTED: needs the URL step as a form (issue 43, item 3)."""
+def api_key_saved_then_accepted(host: Host, term: Terminal) -> None:
+    """The person opens the page, saves the key, then says they finished: it connects."""
     key = new_key()
     before = host.ask(term, "connect_api_key")
-    url = codex_link_form(host, term, before)
+    url = host.page_step(term, before)
     forbid_page(host.model, url)
-    Browser().finish(url, key)
+    Browser().finish(url, key)  # the person opens the page, types the key, saves
     term.idle(PACE)
-    host.choose(term, "Yes")
+    host.finished_there(term)
     expect(host.result(term, before), connected(key))
 
 
-def codex_api_key_accepted_then_saved(host: Codex, term: Terminal) -> None:
-    """ADAPTED: needs the URL step as a form (issue 43, item 3)."""
+def api_key_accepted_then_saved(host: Host, term: Terminal) -> None:
+    """The person says they finished before saving: the call waits for the page (Claude Code's
+    retry; Codex's link form waits `API_KEY_PAGE_WAIT_MS` before it asks again), nothing is
+    asked again meanwhile, and the key saved a few seconds later connects."""
     key = new_key()
     before = host.ask(term, "connect_api_key")
-    url = codex_link_form(host, term, before)
+    url = host.page_step(term, before)
     forbid_page(host.model, url)
     term.idle(PACE)
-    host.choose(term, "Yes")
-    term.idle(PACE)
+    host.finished_there(term)  # before the page is saved
+    asked = term.mark()
+    term.idle(PACE)  # the call waits for the page
     assert len(host.model.results) == before, f"the call ended before the page: {host.model.results[before:]}"
     term.snap("waiting")
     Browser().finish(url, key)
     expect(host.result(term, before), connected(key))
+    assert LINK_FORM_AGAIN.strip() not in flat(plain(term.seen[asked:])), "asked again while it waited"
 
 
-def codex_api_key_declined(host: Codex, term: Terminal) -> None:
-    """ADAPTED: needs the URL step as a form (issue 43, item 3)."""
+def api_key_declined(host: Host, term: Terminal) -> None:
+    """The person declines the step: nothing is connected."""
     before = host.ask(term, "connect_api_key")
-    url = codex_link_form(host, term, before)
+    url = host.page_step(term, before)
     forbid_page(host.model, url)
     term.idle(PACE)
-    host.choose(term, "No")
+    host.decline_step(term)
     expect(host.result(term, before), NOT_CONNECTED)
+
+
+def codex_api_key_asked_again_until_saved(host: Codex, term: Terminal) -> None:
+    """Codex: "finished" with the page still open, and not saved within the server's page wait:
+    the link form comes back saying the step is not finished yet, at the same page; saved, then
+    accepted, it connects."""
+    key = new_key()
+    before = host.ask(term, "connect_api_key")
+    url = host.page_step(term, before)
+    forbid_page(host.model, url)
+    term.idle(PACE)
+    host.finished_there(term)
+    again = host.page_step(term, before, again=True)
+    assert again == url, f"asked again for another page: {again} (first {url})"
+    Browser().finish(url, key)
+    term.idle(PACE)
+    host.finished_there(term)
+    expect(host.result(term, before), connected(key))
 
 
 def forbid_page(model: ScriptedModel, url: str) -> None:
@@ -519,26 +579,144 @@ def forbid_page(model: ScriptedModel, url: str) -> None:
     model.forbid(PAGE_URL.search(url).group("flow"))
 
 
-# (name, function, needs the library's adaptation for this host)
+# ----------------------------------------------------------------- a newcomer's own server
+#
+# `examples/rmcp/bin/alerts_server.rs`: a form with a number (`f64`, 20 to 50) and a multi-select
+# (email, sms, push; at least one), then a page for an API key. The same typed values reach the
+# tool in both hosts.
+
+def alerts_set_up(key: str) -> str:
+    return f"Heat alerts from 30.5 °C by email and push, with the key ending {key[-4:]}."
+
+
+def claude_tick(term: Terminal, ticked: list[str]) -> None:
+    """Claude Code's multi-select: → expands it into ☐ boxes, ↑/↓ move, space toggles, ←
+    folds it back showing what is ticked."""
+    term.type(RIGHT)
+    term.wait_for(r"Space to toggle")
+    for _ in range(10):
+        at = re.search(r"(?m)^\s*❯ [☐☒] (\w+)\s*$", term.text())
+        assert at, f"no option under the marker; Claude Code shows:\n{term.text()}"
+        if at.group(1) in ticked:
+            term.type(" ")
+            term.wait_for(rf"❯ ☒ {at.group(1)}")
+        if re.search(r"(?m)^\s*❯ [☐☒] \w+\s*$\n\s*$", term.text()):  # the last option
+            break
+        term.type(DOWN)
+    term.snap("ticked")
+    term.type(LEFT)
+    term.wait_for(re.escape(f"▸ {', '.join(ticked)}"))
+
+
+def claude_newcomer_server(host: ClaudeCode, term: Terminal) -> None:
+    key = new_key()
+    before = host.ask(term, "set_up_alerts")
+    host.form(term)
+    term.wait_for(r"❯ Heat alert from")
+    term.type_slowly("30.5")
+    term.type(DOWN)
+    term.wait_for(r"❯ Send alerts by")
+    claude_tick(term, ["email", "push"])
+    term.snap("typed")
+    host.to_buttons(term)
+    term.type(ENTER)
+    url = host.page_step(term, before)
+    forbid_page(host.model, url)
+    Browser().finish(url, key)
+    term.idle(PACE)
+    host.finished_there(term)
+    expect(host.result(term, before), alerts_set_up(key))
+
+
+def codex_newcomer_server(host: Codex, term: Terminal) -> None:
+    """Codex draws the number as a text field with its bounds, the multi-select as a yes/no
+    per option (the host table); the page's URL comes in a link form."""
+    key = new_key()
+    before = host.ask(term, "set_up_alerts")
+    codex_fill(host, term, before, {"Heat alert from": "30.5", "Send alerts by: email": "True",
+                                    "Send alerts by: sms": "False", "Send alerts by: push": "True"})
+    url = host.page_step(term, before, message=ALERTS_KEY_MESSAGE)
+    forbid_page(host.model, url)
+    Browser().finish(url, key)
+    term.idle(PACE)
+    host.finished_there(term)
+    expect(host.result(term, before), alerts_set_up(key))
+
+
+# ------------------------------------------------- Codex without the library's adaptations
+#
+# Negative controls: the cases above that rely on an adaptation, run in a Codex session whose
+# servers have the host table and the link form switched off (`UNADAPTED`). Each must fail, and
+# fail as Codex 0.171.0 without the library fails its person (issue 43): a case here passes only
+# when the very same steps that pass above do NOT complete, for the reason the adaptation is for.
+
+def fails_without_the_adaptation(case, why):
+    """Runs `case` and requires it to fail; then `why(host, term, before)` checks how."""
+
+    def control(host: Host, term: Terminal) -> None:
+        before = len(host.model.results)
+        try:
+            case(host, term)
+        except AssertionError as failed:
+            print(f"    (as it should, {case.__name__} failed: {str(failed).splitlines()[0][:160]})")
+        else:
+            raise AssertionError(f"{case.__name__} passed with the adaptations off: it does not "
+                                 f"show that it needs them")
+        if len(host.model.results) <= before:
+            host.result(term, before, seconds=60)
+        why(host, term, before)
+
+    control.__name__ = f"without_adaptations_{case.__name__}"
+    return control
+
+
+def booking_stopped_after_generic_approvals(host: Codex, term: Terminal, before: int) -> None:
+    """Codex drew its yes/no approval, never the form; its "Yes" sent `{}`, asked once more, then
+    the tool stopped: nothing booked."""
+    seen = plain(term.seen)
+    assert "needs your approval" in seen, "Codex did not show its generic approval dialog"
+    assert not re.search(r"Field \d+/\d+", seen), "Codex drew a form: the table is not off"
+    said = host.model.results[before]
+    assert said.startswith("The answer could not be used after 2 tries"), said
+    assert BOOKED not in said, said
+
+
+def api_key_cannot_be_asked(host: Codex, term: Terminal, before: int) -> None:
+    """No page reached the person: the tool said at once that the client cannot open one."""
+    said = host.model.results[before]
+    assert said.startswith(CANNOT_OPEN_A_PAGE), said
+    assert not PAGE_URL.search(plain(term.seen)), "a page's URL was shown"
+
+
+# (name, function, the servers of the host session it runs in)
 CASES = {
     "claude-code": [
-        ("booking_accepted", claude_booking_accepted, False),
-        ("booking_declined", claude_booking_declined, False),
-        ("booking_dismissed", claude_booking_dismissed, False),
-        ("drop_table_at_a_persons_pace", claude_drop_table, False),
-        ("api_key_saved_then_accepted", claude_api_key_saved_then_accepted, False),
-        ("api_key_accepted_then_saved", claude_api_key_accepted_then_saved, False),
-        ("api_key_declined", claude_api_key_declined, False),
-        ("print_mode_cancels", claude_print_mode_cancels, False),
+        ("booking_accepted", claude_booking_accepted, SERVERS),
+        ("booking_declined", claude_booking_declined, SERVERS),
+        ("booking_dismissed", claude_booking_dismissed, SERVERS),
+        ("drop_table_at_a_persons_pace", claude_drop_table, SERVERS),
+        ("api_key_saved_then_accepted", api_key_saved_then_accepted, SERVERS),
+        ("api_key_accepted_then_saved", api_key_accepted_then_saved, SERVERS),
+        ("api_key_declined", api_key_declined, SERVERS),
+        ("print_mode_cancels", claude_print_mode_cancels, SERVERS),
+        ("newcomer_server", claude_newcomer_server, SERVERS),
     ],
     "codex": [
-        ("booking_accepted", codex_booking_accepted, False),
-        ("booking_form_offers_no_decline", codex_booking_form_offers_no_decline, False),
-        ("booking_dismissed", codex_booking_dismissed, False),
-        ("drop_table_at_a_persons_pace", codex_drop_table, False),
-        ("api_key_saved_then_accepted", codex_api_key_saved_then_accepted, True),
-        ("api_key_accepted_then_saved", codex_api_key_accepted_then_saved, True),
-        ("api_key_declined", codex_api_key_declined, True),
+        ("booking_accepted", codex_booking_accepted, SERVERS),
+        ("booking_form_offers_no_decline", codex_booking_form_offers_no_decline, SERVERS),
+        ("booking_dismissed", codex_booking_dismissed, SERVERS),
+        ("drop_table_at_a_persons_pace", codex_drop_table, SERVERS),
+        ("api_key_saved_then_accepted", api_key_saved_then_accepted, SERVERS),
+        ("api_key_accepted_then_saved", api_key_accepted_then_saved, SERVERS),
+        ("api_key_asked_again_until_saved", codex_api_key_asked_again_until_saved, SERVERS),
+        ("api_key_declined", api_key_declined, SERVERS),
+        ("newcomer_server", codex_newcomer_server, SERVERS),
+        ("unadapted_booking_accepted_fails",
+         fails_without_the_adaptation(codex_booking_accepted, booking_stopped_after_generic_approvals),
+         UNADAPTED),
+        ("unadapted_api_key_saved_then_accepted_fails",
+         fails_without_the_adaptation(api_key_saved_then_accepted, api_key_cannot_be_asked),
+         UNADAPTED),
     ],
 }
 HOSTS = {"claude-code": ClaudeCode, "codex": Codex}
@@ -550,22 +728,22 @@ def main() -> int:
         return 2
     only_loopback()
     name, only = sys.argv[1], sys.argv[2:]
-    adapted = os.environ.get("CODEX_ADAPTED") == "1"
-    # The adapted cases' screens apart from CI's (today's main shows what they need, not a pass).
-    out = ARTIFACTS / (f"{name}-adapted" if adapted and name == "codex" else name)
+    out = ARTIFACTS / name
     shutil.rmtree(out, ignore_errors=True)
     out.mkdir(parents=True)
     model = ScriptedModel()
-    host = HOSTS[name](model)
-    passed = failed = left = 0
+    sessions: dict[int, Host] = {}  # one host session per set of servers, started when needed
+    passed = failed = 0
     try:
-        for case, run, needs_adaptation in CASES[name]:
+        for case, run, servers in CASES[name]:
             if only and not any(f in case for f in only):
                 continue
-            if needs_adaptation and not adapted:
-                left += 1
-                print(f"NOT RUN {name}/{case} (needs the adaptation: CODEX_ADAPTED=1)")
-                continue
+            if id(servers) not in sessions:
+                sessions[id(servers)] = HOSTS[name](model, servers)
+            host = sessions[id(servers)]
+            for other in sessions.values():
+                if other is not host:
+                    other.close()  # one TUI at a time
             started = time.monotonic()
             artifacts = out / case
             try:
@@ -588,18 +766,21 @@ def main() -> int:
                 print(f"PASS {name}/{case} ({time.monotonic() - started:.1f}s)")
             sys.stdout.flush()
     finally:
-        host.close()
         model.close()
-        handshake = host.handshake()
-        (out / "handshake.json").write_text(json.dumps(handshake, indent=2) + "\n")
+        for n, host in enumerate(sessions.values()):
+            host.close()
+            kept = out if n == 0 else out / f"session-{n + 1}"
+            kept.mkdir(parents=True, exist_ok=True)
+            handshake = host.handshake()
+            (kept / "handshake.json").write_text(json.dumps(handshake, indent=2) + "\n")
+            print(f"--- what {name} sent each server first (also in {kept}/handshake.json)")
+            for server, seen in handshake.items():
+                print(f"{server}: {json.dumps(seen['first'])}")
+            shutil.copytree(host.taps, kept / "sent-to-servers", dirs_exist_ok=True)
+            shutil.rmtree(host.home, ignore_errors=True)
         (out / "model-requests.jsonl").write_text(
             "".join(json.dumps(r) + "\n" for r in model.requests))
-        print(f"--- what {name} sent each server first (also in {out}/handshake.json)")
-        for server, seen in handshake.items():
-            print(f"{server}: {json.dumps(seen['first'])}")
-        shutil.copytree(host.taps, out / "sent-to-servers", dirs_exist_ok=True)
-        shutil.rmtree(host.home, ignore_errors=True)
-    print(f"{passed} passed, {failed} failed, {left} not run (need CODEX_ADAPTED=1)")
+    print(f"{passed} passed, {failed} failed")
     return 1 if failed or not passed else 0
 
 

@@ -6,12 +6,14 @@ terminal emulator (pyte), as the user sees it.
 
 - `a_form` (2025-11-25 and 2026-07-28): `book_table` shows fast-agent's form; the user types the
   party size and the date and submits; the tool books.
-- `url_mode_waits_for_the_page` (2026-07-28): `connect_api_key`. fast-agent answers a URL
-  question with `accept` at once, and shows the URL only after the call returns, as the spec's
-  URL flow has a client do. So the server waits for the page; the test's browser takes the URL
-  from the server side (the flow's key in Redis, where the replica keeps it, and the public base
-  the replica was started with), opens the page, posts the key with the page's CSRF token and
-  cookie, and the waiting call answers "Connected the key ending …".
+- `url_mode_waits_for_the_page` (2025-11-25 and 2026-07-28): `connect_api_key`. fast-agent
+  0.10.48 declares URL mode but shows a URL question's link only after the call returns (its row
+  in the host table, checked here), so the library carries the step in a link form: a form with
+  no field whose message gives the page's URL. The person reads the URL in that form, opens it
+  in the test's browser, saves the key, and accepts; the call answers "Connected the key ending
+  …". The URL on the screen is checked against the flow the replica keeps in Redis. (2026-07-28
+  needs the link form on that revision: branch g-linkform; on lf-base the library still sends
+  fast-agent the URL question there, which it accepts at once, and this case fails.)
 
 Run by `.ci/hosts.sh` with the venv's Python 3.13:
 FLEET_SERVER=target/debug/examples/fleet_server python tests/hosts/test_fast_agent.py [case ...]
@@ -134,34 +136,38 @@ def a_form(protocol: str) -> None:
         term.close()
 
 
+# The link form's words (the contract with src/rmcp/link_form.rs), and the page's URL in them.
+LINK_FORM = re.compile(r"Open this page in your browser and finish there: "
+                       r"(?P<url>http://localhost:[0-9]{1,5}/elicit/[0-9a-f]{32})")
+LINK_FORM_THEN = "Then accept here to say you finished; decline if you will not."
+
+
 def url_mode_waits_for_the_page(protocol: str) -> None:
     key = "exco_" + "".join(secrets.choice("ghjkmnpqrstuvwxyzGHJKMNPQRSTUVWXYZ") for _ in range(27))
     term = FastAgent(protocol, REPLICA.url)
     try:
         name = server_name(term)
-        before = set(REPLICA.open_flows())
         since = term.call(name, "connect_api_key")
-        # The call waits: fast-agent answered `accept` at once and shows nothing yet. The page's
-        # URL, from the server side.
-        deadline = time.monotonic() + 20
-        while not (new := set(REPLICA.open_flows()) - before):
-            assert time.monotonic() < deadline, f"no flow in Redis; the screen shows:\n{term.text()}"
-            term.pump(0.2)
-        (url,) = new
-        time.sleep(1.5)  # the retry is waiting now
-        term.pump()
+        # The link form: the step's message, the page's URL, what accept means; read off the
+        # screen as the person reads it.
+        term.wait_for(r"Enter your Example Co\. API key on our page", since=since)
+        url = term.wait_for(LINK_FORM.pattern).group("url")
+        term.wait_for(re.escape(LINK_FORM_THEN))
+        term.wait_for(r"Accept")
+        assert url in REPLICA.open_flows(), f"{url} is not a flow the replica keeps"
         shown = plain(term.seen[since:])
-        assert "URL elicitation required" not in shown and "Connected" not in shown, shown
-        assert "could not be used" not in shown, shown
-        Browser().finish(url, key)
-        term.wait_for(rf"Connected the key ending {key[-4:]} \(asked on r1\)\.", seconds=20, since=since)
+        assert "Connected" not in shown and "could not be used" not in shown, shown
+        Browser().finish(url, key)  # the person opens the page, types the key, saves
+        time.sleep(1.5)  # a person's pace back to the terminal
+        term.type("\r")  # accept: "I finished there"
+        term.wait_for(rf"Connected the key ending {key[-4:]} \(asked on r1\)\.", seconds=30, since=since)
         assert "isError" not in plain(term.seen[since:])
     finally:
         term.close()
 
 
 a_form.protocols = ("legacy", "modern")
-url_mode_waits_for_the_page.protocols = ("modern",)
+url_mode_waits_for_the_page.protocols = ("legacy", "modern")
 CASES = [a_form, url_mode_waits_for_the_page]
 REVISION = {"legacy": "2025-11-25", "modern": "2026-07-28"}
 
