@@ -37,6 +37,8 @@ impl Ask<()> {
             name: Some(form.name().to_owned().into()),
             before_asked: Unsolicited::Never,
             counted: None,
+            // A form with no field: nothing to adapt, nothing to seal.
+            drawn: None,
             read: Box::new(move |reply| {
                 let outcome = UrlOutcome::from_reply(reply).map_err(Unusable::unreadable)?;
                 FlowOutcome::of(outcome, &status).ok_or_else(|| {
