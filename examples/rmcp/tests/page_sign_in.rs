@@ -677,6 +677,32 @@ fn an_accounts_file_that_cannot_be_read_is_named() {
     assert!(format!("{error:?}").contains("accounts.txt"), "{error:?}");
 }
 
+/// A line of an accounts file that breaks a rule is refused naming the file and the line (a
+/// server reading two files says which to fix), with the same rule as `from_lines`.
+#[test]
+fn an_accounts_file_line_is_named_with_its_file() {
+    let dir = std::env::temp_dir().join(format!("elicit-accounts-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("team-accounts.txt");
+    std::fs::write(
+        &path,
+        "# the team\nalice:alice-token-0123456789\nbob:hunter2\n",
+    )
+    .unwrap();
+    let error = TokenSignIn::from_file(&path).unwrap_err();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(
+        matches!(&error, PageError::AccountsFileLine { path: named, line: 3, .. } if *named == path),
+        "{error:?}"
+    );
+    let said = error.to_string();
+    let shown = format!(
+        "{}, line 3: the token is shorter than 16 characters",
+        path.display()
+    );
+    assert!(said.contains(&shown), "{said}");
+}
+
 /// Account names a person reads for what they are: printable ASCII, no spaces, no `:`. A
 /// look-alike, an invisible or a control character is refused naming the line and the rule,
 /// and nothing is built from the rest.
