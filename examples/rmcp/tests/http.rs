@@ -484,12 +484,21 @@ async fn open_session(address: std::net::SocketAddr, token: &str) -> String {
 /// consent on that call's stream: her session, the elicitation request's id, and the call's
 /// stream (which ends with the call's result).
 async fn alice_asked(address: std::net::SocketAddr) -> (String, Value, Reply) {
+    let (session, mut call) = alice_calls_drop_table(address).await;
+    let asked = call.message().await;
+    assert_eq!(asked["method"], "elicitation/create", "{asked}");
+    (session, asked["id"].clone(), call)
+}
+
+/// Alice opens a session and calls `drop_table` on it (id 1): her session, and the call's
+/// stream (`200`), its first message unread.
+async fn alice_calls_drop_table(address: std::net::SocketAddr) -> (String, Reply) {
     let session = open_session(address, ALICE).await;
     let drop_customers = json!({
         "jsonrpc": "2.0", "id": 1, "method": "tools/call",
         "params": {"name": "drop_table", "arguments": {"table": "customers"}},
     });
-    let mut call = send(
+    let call = send(
         address,
         http::Method::POST,
         Some(ALICE),
@@ -498,9 +507,7 @@ async fn alice_asked(address: std::net::SocketAddr) -> (String, Value, Reply) {
     )
     .await;
     assert_eq!(call.status, http::StatusCode::OK);
-    let asked = call.message().await;
-    assert_eq!(asked["method"], "elicitation/create", "{asked}");
-    (session, asked["id"].clone(), call)
+    (session, call)
 }
 
 /// The answer to the elicitation request `id`: `action`, with the consent ticked on accept.
@@ -712,20 +719,7 @@ async fn a_binding_is_forgotten_when_its_session_ends() {
 #[tokio::test]
 async fn per_user_asking_on_unbound_sessions_is_refused_before_anything_is_asked() {
     let (address, _service) = listening_bound_as(Default::default(), SessionBinding::Unbound).await;
-    let session = open_session(address, ALICE).await;
-    let drop_customers = json!({
-        "jsonrpc": "2.0", "id": 1, "method": "tools/call",
-        "params": {"name": "drop_table", "arguments": {"table": "customers"}},
-    });
-    let mut call = send(
-        address,
-        http::Method::POST,
-        Some(ALICE),
-        Some(&session),
-        Some(&drop_customers),
-    )
-    .await;
-    assert_eq!(call.status, http::StatusCode::OK);
+    let (_session, mut call) = alice_calls_drop_table(address).await;
     let first = call.message().await;
     assert_ne!(first["method"], "elicitation/create", "{first}");
     assert_eq!(first["id"], 1, "{first}");

@@ -127,6 +127,28 @@ async fn sign_in(
     .await
 }
 
+/// The sign-out tests' opening: a page of Alice's on `site`, `alice` signed in with her token
+/// through the sign-in form, and the page opened there. Its URL and its path.
+async fn alice_signed_in(site: &Site, alice: &reqwest::Client) -> (String, String) {
+    let page = site.flow_for("alice").await;
+    let path = page.strip_prefix(&site.origin()).unwrap().to_owned();
+    sign_in(site, alice, "alice", "alice-token-0123456789", &path).await;
+    assert_eq!(get(alice, &page).await.status, 200);
+    (page, path)
+}
+
+/// `browser`'s sign-out form sent with `csrf_from`'s token (the form page it fetched): what
+/// the pages answered.
+async fn send_sign_out(site: &Site, browser: &reqwest::Client, csrf_from: &Reply) -> Reply {
+    post(
+        browser,
+        &site.origin(),
+        &site.url("signout"),
+        &[("_csrf", &csrf(&csrf_from.body))],
+    )
+    .await
+}
+
 #[tokio::test]
 async fn with_a_token_sign_in_a_page_sends_the_user_to_sign_in_then_shows_it_as_theirs() {
     let site = Site::on_loopback(tokens(), |router| router).await;
@@ -298,11 +320,8 @@ async fn the_sign_in_form_takes_only_its_own_token_from_its_own_origin() {
 #[tokio::test]
 async fn a_token_session_is_ended_by_its_sign_out_form_only() {
     let site = Site::on_loopback(tokens(), |router| router).await;
-    let page = site.flow_for("alice").await;
-    let path = page.strip_prefix(&site.origin()).unwrap().to_owned();
     let alice = browser();
-    sign_in(&site, &alice, "alice", "alice-token-0123456789", &path).await;
-    assert_eq!(get(&alice, &page).await.status, 200);
+    let (page, _) = alice_signed_in(&site, &alice).await;
     let sign_out = get(&alice, &site.url("signout")).await;
     assert_eq!(sign_out.status, 200);
     assert!(
@@ -319,13 +338,7 @@ async fn a_token_session_is_ended_by_its_sign_out_form_only() {
     .await;
     assert_eq!(refused.status, 403, "{}", refused.body);
     assert_eq!(get(&alice, &page).await.status, 200, "still signed in");
-    let done = post(
-        &alice,
-        &site.origin(),
-        &site.url("signout"),
-        &[("_csrf", &csrf(&sign_out.body))],
-    )
-    .await;
+    let done = send_sign_out(&site, &alice, &sign_out).await;
     assert_eq!(done.status, 200, "{}", done.body);
     assert!(done.body.contains("Signed out"), "{}", done.body);
     assert_eq!(get(&alice, &page).await.status, 303, "signed out");
@@ -361,13 +374,10 @@ fn copy_cookies(from: &reqwest::cookie::Jar, to: &reqwest::cookie::Jar, base: &s
 #[tokio::test]
 async fn a_session_signed_out_in_one_browser_is_ended_in_a_copy_of_its_cookies() {
     let site = Site::on_loopback(tokens(), |router| router).await;
-    let page = site.flow_for("alice").await;
-    let path = page.strip_prefix(&site.origin()).unwrap().to_owned();
     let (hers, copy) = (Arc::default(), Arc::default());
     let alice = browser_with(&hers);
     let copied = browser_with(&copy);
-    sign_in(&site, &alice, "alice", "alice-token-0123456789", &path).await;
-    assert_eq!(get(&alice, &page).await.status, 200);
+    let (page, path) = alice_signed_in(&site, &alice).await;
     copy_cookies(&hers, &copy, &site.base);
     let opened = get(&copied, &page).await;
     assert_eq!(
@@ -383,13 +393,7 @@ async fn a_session_signed_out_in_one_browser_is_ended_in_a_copy_of_its_cookies()
     );
 
     let sign_out = get(&alice, &site.url("signout")).await;
-    let done = post(
-        &alice,
-        &site.origin(),
-        &site.url("signout"),
-        &[("_csrf", &csrf(&sign_out.body))],
-    )
-    .await;
+    let done = send_sign_out(&site, &alice, &sign_out).await;
     assert_eq!(done.status, 200, "{}", done.body);
     assert!(done.body.contains("Signed out"), "{}", done.body);
 
@@ -407,13 +411,7 @@ async fn a_session_signed_out_in_one_browser_is_ended_in_a_copy_of_its_cookies()
         "{}",
         not_signed_in.body
     );
-    let late = post(
-        &copied,
-        &site.origin(),
-        &site.url("signout"),
-        &[("_csrf", &csrf(&copys_form.body))],
-    )
-    .await;
+    let late = send_sign_out(&site, &copied, &copys_form).await;
     assert_eq!(late.status, 403, "{}", late.body);
 
     sign_in(&site, &alice, "alice", "alice-token-0123456789", &path).await;
@@ -433,19 +431,10 @@ async fn a_session_signed_out_in_one_browser_is_ended_in_a_copy_of_its_cookies()
 async fn a_sign_out_the_store_cannot_keep_says_so_and_the_browser_stays_signed_in() {
     let store = MemoryFlowStore::new().with_max_ended_sessions(0);
     let site = Site::in_app_with(store, tokens(), |router| router).await;
-    let page = site.flow_for("alice").await;
-    let path = page.strip_prefix(&site.origin()).unwrap().to_owned();
     let alice = browser();
-    sign_in(&site, &alice, "alice", "alice-token-0123456789", &path).await;
-    assert_eq!(get(&alice, &page).await.status, 200);
+    let (page, _) = alice_signed_in(&site, &alice).await;
     let sign_out = get(&alice, &site.url("signout")).await;
-    let refused = post(
-        &alice,
-        &site.origin(),
-        &site.url("signout"),
-        &[("_csrf", &csrf(&sign_out.body))],
-    )
-    .await;
+    let refused = send_sign_out(&site, &alice, &sign_out).await;
     assert_eq!(refused.status, 503, "{}", refused.body);
     assert!(
         refused.body.contains("You are still signed in"),
