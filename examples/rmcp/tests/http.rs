@@ -519,6 +519,24 @@ fn answer(id: &Value, action: &str) -> Value {
     json!({"jsonrpc": "2.0", "id": id, "result": result})
 }
 
+/// Alice posts her answer `action` to the elicitation request `id` on her `session`.
+async fn alice_answers(
+    address: std::net::SocketAddr,
+    session: &str,
+    id: &Value,
+    action: &str,
+) -> Reply {
+    let answer = answer(id, action);
+    send(
+        address,
+        http::Method::POST,
+        Some(ALICE),
+        Some(session),
+        Some(&answer),
+    )
+    .await
+}
+
 /// The call's result, once it comes on its stream: its text.
 async fn result_text(call: &mut Reply) -> String {
     loop {
@@ -552,14 +570,7 @@ async fn bobs_answer_on_alices_session_is_refused_and_her_call_waits_for_hers() 
     assert_eq!(forged.status, http::StatusCode::NOT_FOUND);
     assert_eq!(forged.text().await, "Not Found: Session not found");
 
-    let hers = send(
-        address,
-        http::Method::POST,
-        Some(ALICE),
-        Some(&session),
-        Some(&answer(&id, "decline")),
-    )
-    .await;
+    let hers = alice_answers(address, &session, &id, "decline").await;
     assert_eq!(hers.status, http::StatusCode::ACCEPTED);
     assert_eq!(result_text(&mut call).await, "`customers` was not dropped.");
 }
@@ -601,14 +612,7 @@ async fn bobs_call_notification_stream_and_delete_on_alices_session_are_refused(
     // Alice reads the form and ticks its box, as a person does: a consent faster than the
     // server's threshold for a person (1.25 s for its one field) is not taken.
     tokio::time::sleep(std::time::Duration::from_millis(1_500)).await;
-    let hers = send(
-        address,
-        http::Method::POST,
-        Some(ALICE),
-        Some(&session),
-        Some(&answer(&id, "accept")),
-    )
-    .await;
+    let hers = alice_answers(address, &session, &id, "accept").await;
     assert_eq!(hers.status, http::StatusCode::ACCEPTED);
     assert_eq!(result_text(&mut call).await, "Dropped table `customers`.");
 }
@@ -640,14 +644,7 @@ async fn a_request_naming_no_principal_is_refused() {
     )
     .await;
     assert_eq!(anonymous.status, http::StatusCode::FORBIDDEN);
-    let hers = send(
-        address,
-        http::Method::POST,
-        Some(ALICE),
-        Some(&session),
-        Some(&answer(&id, "decline")),
-    )
-    .await;
+    let hers = alice_answers(address, &session, &id, "decline").await;
     assert_eq!(hers.status, http::StatusCode::ACCEPTED);
     assert_eq!(result_text(&mut call).await, "`customers` was not dropped.");
 }
