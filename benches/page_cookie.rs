@@ -14,6 +14,8 @@
 //! instructions, `BENCH_ONLY="page GET" BENCH_ITERS=2000 valgrind --tool=callgrind <bench binary>`.
 
 mod common;
+#[path = "../examples/rmcp/tests/common/through_router.rs"]
+mod through_router;
 
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -28,7 +30,7 @@ use mcp_elicit::state::{Binding, KeyId, ParamsDigest, StateKey, StateKeys, UnixT
 use mcp_elicit::url_mode::{Flow, FlowId, Flows, MemoryFlowStore};
 use serde::Deserialize;
 use serde_json::json;
-use tower::ServiceExt;
+use through_router::through_router;
 
 #[global_allocator]
 static ALLOC: Counting = Counting;
@@ -123,18 +125,7 @@ fn page_get() {
         request
             .extensions_mut()
             .insert(ConnectInfo(SocketAddr::from(([127, 0, 0, 1], 50_000))));
-        runtime.block_on(async {
-            let response = router.clone().oneshot(request).await.unwrap();
-            let status = response.status();
-            let cookie = response
-                .headers()
-                .get(header::SET_COOKIE)
-                .map(|set| set.to_str().unwrap().split(';').next().unwrap().to_owned());
-            let body = axum::body::to_bytes(response.into_body(), 1 << 20)
-                .await
-                .unwrap();
-            (status, cookie, body)
-        })
+        runtime.block_on(through_router(&router, request))
     };
     // The first GET names the browser; every GET after it carries the name.
     let (status, cookie, _) = get(None);

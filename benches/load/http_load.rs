@@ -24,7 +24,12 @@
 //!   `LOAD_SERVER_PREFIX="valgrind --tool=callgrind --callgrind-out-file=<file>"`, the server's
 //!   instructions, which the machine's load does not move (BENCHMARKS.md §8 has the recipe).
 //!   `LOAD_REVISION=2025-11-25`: the clients on 2025-11-25 sessions (`profile-bare`: one request
-//!   on the session per call; BENCHMARKS.md §9).
+//!   on the session per call; BENCHMARKS.md §9). `LOAD_HOST=<profile>` (`ClaudeCode`, `Codex`:
+//!   a [`Profile`]'s name as `Debug` writes it): the clients send that host's `clientInfo`, so
+//!   the server's host table finds its row (BENCHMARKS.md §14); unset, they send the library's
+//!   own client's, which no row names. `LOAD_TOOL=sign_up`: `profile-asked` calls the tool that
+//!   asks the benches' 8-field form (a number, a wide integer, a multi-select) instead of the
+//!   booking.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -36,15 +41,130 @@ use std::time::{Duration, Instant};
 use mcp_elicit::Mode;
 use mcp_elicit::Revision;
 use mcp_elicit::client::{Answerer, Incoming};
-use mcp_elicit::rmcp::AnsweringClient;
-use rmcp::RoleClient;
-use rmcp::model::{CallToolRequestParams, CallToolResponse};
-use rmcp::service::RunningService;
+use mcp_elicit::rmcp::{AnsweringClient, Profile, protocol_version};
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, ClientConfig, CustomNotification, ElicitRequestParams,
+    ElicitResult, Implementation,
+};
+use rmcp::service::{
+    ClientLifecycleMode, ClientServiceExt, NotificationContext, RequestContext, RunningService,
+};
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+use rmcp::{ClientHandler, ErrorData, RoleClient};
 use serde_json::{Value, json};
 
-type Client<A> = RunningService<RoleClient, AnsweringClient<A>>;
+type Client<A> = RunningService<RoleClient, Hosted<A>>;
+
+/// The library's client, sending another `clientInfo` when `LOAD_HOST` names a profile: the
+/// server's host table then finds that host's row, as it would for the host itself.
+struct Hosted<A> {
+    inner: AnsweringClient<A>,
+    client_info: Option<Implementation>,
+}
+
+impl<A: Answerer + 'static> ClientHandler for Hosted<A> {
+    fn get_info(&self) -> ClientConfig {
+        let mut config = self.inner.get_info();
+        if let Some(info) = &self.client_info {
+            config.client_info = info.clone();
+        }
+        config
+    }
+
+    async fn create_elicitation(
+        &self,
+        request: ElicitRequestParams,
+        context: RequestContext<RoleClient>,
+    ) -> Result<ElicitResult, ErrorData> {
+        self.inner.create_elicitation(request, context).await
+    }
+
+    async fn on_custom_notification(
+        &self,
+        notification: CustomNotification,
+        context: NotificationContext<RoleClient>,
+    ) {
+        self.inner
+            .on_custom_notification(notification, context)
+            .await;
+    }
+}
+
+/// `LOAD_HOST`: the `clientInfo` of the profile it names (`ClaudeCode`, `Codex`), if any.
+fn host_client_info() -> Option<Implementation> {
+    let wanted = std::env::var("LOAD_HOST").ok()?;
+    let profile = Profile::ALL
+        .into_iter()
+        .find(|profile| format!("{profile:?}") == wanted)
+        .unwrap_or_else(|| panic!("LOAD_HOST={wanted}: no such profile"));
+    let (name, version) = profile
+        .client_info()
+        .unwrap_or_else(|| panic!("LOAD_HOST={wanted}: the profile sends no clientInfo"));
+    Some(Implementation::new(name, version))
+}
+
+/// `LOAD_TOOL`: the tool an asked call calls (`book_table`, or `sign_up`: the 8-field form).
+fn asked_tool() -> String {
+    std::env::var("LOAD_TOOL").unwrap_or_else(|_| "book_table".to_owned())
+}
+
+/// The benches' 8-field form accepted (`benches/common/forms.rs`'s `ACCEPT`).
+fn signup() -> Value {
+    json!({"email": "ada@example.com", "name": "Ada Lovelace", "age": 36, "budget": 2500.5,
+        "newsletter": true, "plan": "pro", "topics": ["rust", "mcp"],
+        "website": "https://example.com/ada"})
+}
+
+/// `content` as a host answers the form it was shown (`requested`, the question's
+/// `requestedSchema`): a number asked as text or as a select of its values' text is sent as
+/// that text, a multi-select asked as one boolean per option (`<field>.<n>`) as those booleans.
+fn as_drawn(content: &Value, requested: &Value) -> Value {
+    let Some(properties) = requested.get("properties").and_then(Value::as_object) else {
+        return content.clone();
+    };
+    let mut drawn = serde_json::Map::new();
+    for (name, value) in content.as_object().into_iter().flatten() {
+        match properties.get(name) {
+            Some(asked) if value.is_number() && asked["type"] == "string" => {
+                drawn.insert(name.clone(), Value::String(value.to_string()));
+            }
+            Some(_) => {
+                drawn.insert(name.clone(), value.clone());
+            }
+            // Not asked as itself: a multi-select asked as one boolean per option,
+            // `<name>.<n>`.
+            None => {
+                let chosen = value.as_array().cloned().unwrap_or_default();
+                for n in 0.. {
+                    let Some(option) = properties.get(&format!("{name}.{n}")) else {
+                        break;
+                    };
+                    // Titled `<field>: <option's title>`; this form's options are untitled,
+                    // so their title is their value.
+                    let title = option["title"].as_str().unwrap_or_default();
+                    let label = title.rsplit_once(": ").map_or(title, |(_, label)| label);
+                    let on = chosen.iter().any(|c| c.as_str() == Some(label));
+                    drawn.insert(format!("{name}.{n}"), Value::Bool(on));
+                }
+            }
+        }
+    }
+    Value::Object(drawn)
+}
+
+/// The `requestedSchema` of the first form question in a 2026-07-28 `inputRequests` value.
+fn requested_schema(request: &Value) -> Value {
+    match request {
+        Value::Object(map) => map.get("requestedSchema").cloned().unwrap_or_else(|| {
+            map.values()
+                .map(requested_schema)
+                .find(|v| !v.is_null())
+                .unwrap_or(Value::Null)
+        }),
+        _ => Value::Null,
+    }
+}
 
 fn env_or(name: &str, default: usize) -> usize {
     std::env::var(name)
@@ -170,8 +290,26 @@ impl Server {
         let config = StreamableHttpClientTransportConfig::with_uri(self.url.as_str())
             .auth_header("load-client");
         let transport = StreamableHttpClientTransport::from_config(config);
-        AnsweringClient::new(Arc::new(answerer))
-            .connect(transport, revision)
+        let version = protocol_version(revision);
+        // As `AnsweringClient::connect` opens a session, with `LOAD_HOST`'s `clientInfo`.
+        let (inner, lifecycle) = if revision.has_per_request_capabilities() {
+            let preferred_versions = vec![version];
+            (
+                AnsweringClient::new(Arc::new(answerer)),
+                ClientLifecycleMode::Discover { preferred_versions },
+            )
+        } else {
+            (
+                AnsweringClient::new(Arc::new(answerer)).with_protocol_version(version),
+                ClientLifecycleMode::Initialize,
+            )
+        };
+        let client = Hosted {
+            inner,
+            client_info: host_client_info(),
+        };
+        client
+            .serve_with_lifecycle(transport, lifecycle)
             .await
             .expect("the client connects")
     }
@@ -196,31 +334,44 @@ impl Drop for Server {
     }
 }
 
-/// One call of `book_table` that asks once, round by round: the first round, then the retry
-/// that accepts. The latency of each round.
+/// One call of `book_table` (or `LOAD_TOOL`'s) that asks once, round by round: the first round,
+/// then the retry that accepts, its content in the shape of the form the question drew. The
+/// latency of each round.
 async fn asked_call(client: &Client<Accepting>) -> [Duration; 2] {
+    let tool = asked_tool();
     let started = Instant::now();
     let asked = client
-        .call_tool_once(CallToolRequestParams::new("book_table"))
+        .call_tool_once(CallToolRequestParams::new(tool.clone()))
         .await
         .expect("the first round");
     let first = started.elapsed();
     let CallToolResponse::InputRequired(asked) = asked else {
         panic!("expected an input-required result, got {asked:?}")
     };
-    let answer = json!({"action": "accept", "content": booking()});
+    let content = if tool == "sign_up" {
+        signup()
+    } else {
+        booking()
+    };
     let responses = asked
         .input_requests
         .unwrap_or_default()
-        .into_keys()
-        .map(|key| (key, answer.clone()))
+        .into_iter()
+        .map(|(key, request)| {
+            let requested = requested_schema(&serde_json::to_value(&request).unwrap());
+            let content = as_drawn(&content, &requested);
+            (key, json!({"action": "accept", "content": content}))
+        })
         .collect();
-    let mut retry = CallToolRequestParams::new("book_table").with_input_responses(responses);
+    let mut retry = CallToolRequestParams::new(tool).with_input_responses(responses);
     retry.request_state = asked.request_state;
     let started = Instant::now();
     let done = client.call_tool_once(retry).await.expect("the retry");
     let second = started.elapsed();
-    assert!(matches!(done, CallToolResponse::Complete(_)), "{done:?}");
+    match &done {
+        CallToolResponse::Complete(result) => assert_ne!(result.is_error, Some(true), "{done:?}"),
+        _ => panic!("expected the call to complete, got {done:?}"),
+    }
     [first, second]
 }
 

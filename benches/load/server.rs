@@ -9,6 +9,9 @@
 
 use std::time::Duration;
 
+#[path = "../common/forms.rs"]
+mod forms;
+
 use mcp_elicit::mrtr::Rounds;
 use mcp_elicit::rmcp::{
     AskConfig, Asker, AskingHttpService, AskingServer, HttpPrincipal, SessionBinding, ToolResponse,
@@ -83,6 +86,20 @@ impl Restaurant {
             Ok(match asker.form::<Booking>().await? {
                 Elicitation::Accept(b) => booked(&b),
                 _ => "Nothing was booked.".to_owned(),
+            })
+        })
+        .await
+    }
+
+    /// The benches' 8-field form (`common/forms.rs`): a wide integer, a number and a
+    /// multi-select, which a host that draws only text, booleans and single-selects (Codex) is
+    /// asked as text and booleans (BENCHMARKS.md §14).
+    #[tool(description = "Sign up for the beta; asks the 8-field form.")]
+    async fn sign_up(&self, mut asker: Asker) -> ToolResponse {
+        respond(async {
+            Ok(match asker.form::<forms::Signup>().await? {
+                Elicitation::Accept(s) => format!("Signed up {} ({:?}).", s.email, s.topics),
+                _ => "Nobody signed up.".to_owned(),
             })
         })
         .await

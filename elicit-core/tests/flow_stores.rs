@@ -18,6 +18,7 @@ use elicit_core::state::{ParamsDigest, UnixTime};
 use elicit_core::url_mode::{Abandonment, Claim, Flow, FlowError, FlowId, FlowStatus, FlowStore};
 use serde_json::{Value, json};
 use tokio::sync::Barrier;
+use tokio::task::JoinHandle;
 
 /// Two replicas' handles on one set of flows.
 struct Replicas {
@@ -46,6 +47,30 @@ fn later(now: UnixTime, secs: u64) -> UnixTime {
     UnixTime::from_secs(now.as_secs() + secs)
 }
 
+/// A flow of Alice's begun on `store` now: its id, and that now.
+async fn begun(store: &Arc<dyn FlowStore>) -> (FlowId, UnixTime) {
+    let now = UnixTime::now();
+    let flow = flow("alice");
+    let id = flow.id();
+    store.begin(flow, now).await.unwrap();
+    (id, now)
+}
+
+/// A task that waits on `store` for flow `id` to end.
+fn waiter(store: &Arc<dyn FlowStore>, id: FlowId) -> JoinHandle<Result<Flow, FlowError>> {
+    let store = Arc::clone(store);
+    tokio::spawn(async move { store.finished(&id).await })
+}
+
+/// The flow `waiter` was woken with, within 5 s.
+async fn woken(waiter: JoinHandle<Result<Flow, FlowError>>) -> Flow {
+    tokio::time::timeout(Duration::from_secs(5), waiter)
+        .await
+        .expect("woken within 5 s")
+        .unwrap()
+        .unwrap()
+}
+
 /// Alice's claim on flow `id`, which she opens in browser `b1` first.
 async fn claimed(store: &Arc<dyn FlowStore>, id: &FlowId, now: UnixTime) -> Claim {
     store.open(id, "alice", "b1", now).await.unwrap();
@@ -54,10 +79,7 @@ async fn claimed(store: &Arc<dyn FlowStore>, id: &FlowId, now: UnixTime) -> Clai
 
 async fn only_the_owner_opens_and_the_first_browser_binds(replicas: Replicas) {
     let Replicas { a, b } = replicas;
-    let now = UnixTime::now();
-    let flow = flow("alice");
-    let id = flow.id();
-    a.begin(flow, now).await.unwrap();
+    let (id, now) = begun(&a).await;
     assert_eq!(
         b.open(&id, "mallory", "b1", now).await,
         Err(FlowError::WrongUser)
@@ -162,10 +184,7 @@ async fn unknown_ids_are_unknown_to_every_operation(replicas: Replicas) {
 
 async fn the_finished_value_reads_back_exactly_on_another_replica(replicas: Replicas) {
     let Replicas { a, b } = replicas;
-    let now = UnixTime::now();
-    let flow = flow("alice");
-    let id = flow.id();
-    a.begin(flow, now).await.unwrap();
+    let (id, now) = begun(&a).await;
     let claim = claimed(&a, &id, now).await;
     let receipt = json!({
         "stored": true, "last4": "4f2a", "n": [0, -1, 1.5, 1e300, 0.1, 18446744073709551615_u64],
@@ -179,10 +198,7 @@ async fn the_finished_value_reads_back_exactly_on_another_replica(replicas: Repl
 
 async fn of_many_finishes_of_one_flow_on_two_replicas_exactly_one_wins(replicas: Replicas) {
     let Replicas { a, b } = replicas;
-    let now = UnixTime::now();
-    let flow = flow("alice");
-    let id = flow.id();
-    a.begin(flow, now).await.unwrap();
+    let (id, now) = begun(&a).await;
     // One claim, its finish sent 64 times at once (a retried request, on two replicas).
     let claim = claimed(&a, &id, now).await;
     let start = Arc::new(Barrier::new(64));
@@ -221,10 +237,7 @@ async fn of_many_claims_of_one_flow_on_two_replicas_one_holds_until_its_lease_ru
     replicas: Replicas,
 ) {
     let Replicas { a, b } = replicas;
-    let now = UnixTime::now();
-    let flow = flow("alice");
-    let id = flow.id();
-    a.begin(flow, now).await.unwrap();
+    let (id, now) = begun(&a).await;
     // Only an opened flow is claimed, only by its owner, only in its browser.
     assert_eq!(
         a.claim(&id, "alice", "b1", LEASE, now).await,
@@ -293,10 +306,7 @@ async fn of_many_claims_of_one_flow_on_two_replicas_one_holds_until_its_lease_ru
 /// claimed the flow since, and nothing it sent is written.
 async fn a_claim_that_ran_out_cannot_finish_the_flow(replicas: Replicas) {
     let Replicas { a, b } = replicas;
-    let now = UnixTime::now();
-    let flow = flow("alice");
-    let id = flow.id();
-    a.begin(flow, now).await.unwrap();
+    let (id, now) = begun(&a).await;
     let first = claimed(&a, &id, now).await;
     let ran_out = later(now, LEASE.as_secs());
     // Ran out, and no one claimed since: still refused.
@@ -334,14 +344,8 @@ async fn a_claim_that_ran_out_cannot_finish_the_flow(replicas: Replicas) {
 
 async fn a_waiter_on_one_replica_is_woken_by_a_finish_on_another(replicas: Replicas) {
     let Replicas { a, b } = replicas;
-    let now = UnixTime::now();
-    let flow = flow("alice");
-    let id = flow.id();
-    a.begin(flow, now).await.unwrap();
-    let waiter = {
-        let a = a.clone();
-        tokio::spawn(async move { a.finished(&id).await })
-    };
+    let (id, now) = begun(&a).await;
+    let waiter = waiter(&a, id);
     // Let it subscribe and read the flow still open.
     tokio::time::sleep(Duration::from_millis(200)).await;
     assert!(!waiter.is_finished());
@@ -352,37 +356,21 @@ async fn a_waiter_on_one_replica_is_woken_by_a_finish_on_another(replicas: Repli
         "opening and claiming are not finishing"
     );
     b.finish(&claim, Ok(json!("done")), now).await.unwrap();
-    let woken = tokio::time::timeout(Duration::from_secs(5), waiter)
-        .await
-        .expect("woken within 5 s")
-        .unwrap()
-        .unwrap();
+    let woken = woken(waiter).await;
     assert_eq!(woken.status(), &FlowStatus::Completed(json!("done")));
 }
 
 async fn a_waiter_on_one_replica_is_woken_by_an_abandon_on_another(replicas: Replicas) {
     let Replicas { a, b } = replicas;
-    let now = UnixTime::now();
-    let flow = flow("alice");
-    let id = flow.id();
-    a.begin(flow, now).await.unwrap();
+    let (id, now) = begun(&a).await;
     // Two waiters on the same replica, as a retry beside the first wait.
-    let waiters: Vec<_> = (0..2)
-        .map(|_| {
-            let a = a.clone();
-            tokio::spawn(async move { a.finished(&id).await })
-        })
-        .collect();
+    let waiters: Vec<_> = (0..2).map(|_| waiter(&a, id)).collect();
     tokio::time::sleep(Duration::from_millis(200)).await;
     b.abandon(&id, "alice", Abandonment::Declined, now)
         .await
         .unwrap();
     for waiter in waiters {
-        let woken = tokio::time::timeout(Duration::from_secs(5), waiter)
-            .await
-            .expect("woken within 5 s")
-            .unwrap()
-            .unwrap();
+        let woken = woken(waiter).await;
         assert_eq!(
             woken.status(),
             &FlowStatus::Abandoned(Abandonment::Declined)
@@ -397,10 +385,7 @@ async fn a_waiter_on_one_replica_is_woken_by_an_abandon_on_another(replicas: Rep
 
 async fn a_waiter_for_a_flow_already_over_returns_at_once(replicas: Replicas) {
     let Replicas { a, b } = replicas;
-    let now = UnixTime::now();
-    let flow = flow("alice");
-    let id = flow.id();
-    a.begin(flow, now).await.unwrap();
+    let (id, now) = begun(&a).await;
     let claim = claimed(&a, &id, now).await;
     a.finish(&claim, Ok(Value::Null), now).await.unwrap();
     let read = tokio::time::timeout(Duration::from_secs(5), b.finished(&id))
@@ -416,14 +401,8 @@ async fn a_waiter_for_a_flow_already_over_returns_at_once(replicas: Replicas) {
 /// be.
 async fn a_released_claim_leaves_the_flow_open_for_the_next_submission(replicas: Replicas) {
     let Replicas { a, b } = replicas;
-    let now = UnixTime::now();
-    let flow = flow("alice");
-    let id = flow.id();
-    a.begin(flow, now).await.unwrap();
-    let waiter = {
-        let a = a.clone();
-        tokio::spawn(async move { a.finished(&id).await })
-    };
+    let (id, now) = begun(&a).await;
+    let waiter = waiter(&a, id);
     tokio::time::sleep(Duration::from_millis(200)).await;
     let first = claimed(&b, &id, now).await;
     // While the first claim holds, nobody else claims.
@@ -456,11 +435,7 @@ async fn a_released_claim_leaves_the_flow_open_for_the_next_submission(replicas:
         Some(FlowError::ClaimLapsed)
     );
     a.finish(&second, Ok(json!("stored")), now).await.unwrap();
-    let woken = tokio::time::timeout(Duration::from_secs(5), waiter)
-        .await
-        .expect("woken within 5 s")
-        .unwrap()
-        .unwrap();
+    let woken = woken(waiter).await;
     assert_eq!(woken.status(), &FlowStatus::Completed(json!("stored")));
     // Over: nothing to release.
     assert_eq!(
@@ -496,14 +471,8 @@ async fn poll_a_while(
 /// even while another task still waits for the same flow (which is still woken).
 async fn a_dropped_waiter_leaves_no_waker_behind(replicas: Replicas) {
     let Replicas { a, b } = replicas;
-    let now = UnixTime::now();
-    let flow = flow("alice");
-    let id = flow.id();
-    a.begin(flow, now).await.unwrap();
-    let other = {
-        let a = a.clone();
-        tokio::spawn(async move { a.finished(&id).await })
-    };
+    let (id, now) = begun(&a).await;
+    let other = waiter(&a, id);
     let counted = Arc::new(Counted);
     let waker = Waker::from(Arc::clone(&counted));
     let alone = Arc::strong_count(&counted);
@@ -527,11 +496,7 @@ async fn a_dropped_waiter_leaves_no_waker_behind(replicas: Replicas) {
     }
     let claim = claimed(&b, &id, now).await;
     b.finish(&claim, Ok(json!("done")), now).await.unwrap();
-    let woken = tokio::time::timeout(Duration::from_secs(5), other)
-        .await
-        .expect("woken within 5 s")
-        .unwrap()
-        .unwrap();
+    let woken = woken(other).await;
     assert_eq!(woken.status(), &FlowStatus::Completed(json!("done")));
 }
 
@@ -541,16 +506,8 @@ async fn a_dropped_waiter_leaves_no_waker_behind(replicas: Replicas) {
 async fn a_flow_holds_at_most_its_bound_of_waiters(replicas: Replicas) {
     let Replicas { a, b } = replicas;
     let max = elicit_core::url_mode::MemoryFlowStore::DEFAULT_MAX_WAITERS_PER_FLOW;
-    let now = UnixTime::now();
-    let flow = flow("alice");
-    let id = flow.id();
-    a.begin(flow, now).await.unwrap();
-    let mut waiters: Vec<_> = (0..max)
-        .map(|_| {
-            let a = a.clone();
-            tokio::spawn(async move { a.finished(&id).await })
-        })
-        .collect();
+    let (id, now) = begun(&a).await;
+    let mut waiters: Vec<_> = (0..max).map(|_| waiter(&a, id)).collect();
     tokio::time::sleep(Duration::from_millis(300)).await;
     let over = tokio::time::timeout(Duration::from_secs(5), a.finished(&id))
         .await
@@ -564,11 +521,7 @@ async fn a_flow_holds_at_most_its_bound_of_waiters(replicas: Replicas) {
     let claim = claimed(&b, &id, now).await;
     b.finish(&claim, Ok(json!(1)), now).await.unwrap();
     for waiter in waiters {
-        let woken = tokio::time::timeout(Duration::from_secs(5), waiter)
-            .await
-            .expect("woken within 5 s")
-            .unwrap()
-            .unwrap();
+        let woken = woken(waiter).await;
         assert_eq!(woken.status(), &FlowStatus::Completed(json!(1)));
     }
 }
@@ -741,18 +694,10 @@ mod redis_only {
     #[ignore = "needs redis-server (REDIS_URL)"]
     async fn a_waiter_dropped_before_the_flow_finishes_unsubscribes() {
         let prefix = prefix("dropped_waiter");
-        let store = Arc::new(store(&prefix));
-        let now = UnixTime::now();
-        let flow = flow("alice");
-        let id = flow.id();
+        let store: Arc<dyn FlowStore> = Arc::new(store(&prefix));
+        let (id, now) = super::begun(&store).await;
         let channel = format!("{prefix}done:{id}");
-        store.begin(flow, now).await.unwrap();
-        let waiters: Vec<_> = (0..2)
-            .map(|_| {
-                let store = store.clone();
-                tokio::spawn(async move { store.finished(&id).await })
-            })
-            .collect();
+        let waiters: Vec<_> = (0..2).map(|_| super::waiter(&store, id)).collect();
         // Two waiters of one store: one subscription.
         eventually("subscribed", async || subscribers(&channel).await == 1).await;
         let [first, second] = <[_; 2]>::try_from(waiters).unwrap();
@@ -762,10 +707,7 @@ mod redis_only {
         second.abort();
         eventually("unsubscribed", async || subscribers(&channel).await == 0).await;
         // Waiting again subscribes again, and a finish still wakes it.
-        let waiter = {
-            let store = store.clone();
-            tokio::spawn(async move { store.finished(&id).await })
-        };
+        let waiter = super::waiter(&store, id);
         eventually("subscribed again", async || {
             subscribers(&channel).await == 1
         })
@@ -773,11 +715,7 @@ mod redis_only {
         store.open(&id, "alice", "b1", now).await.unwrap();
         let claim = store.claim(&id, "alice", "b1", LEASE, now).await.unwrap();
         store.finish(&claim, Ok(json!(1)), now).await.unwrap();
-        let woken = tokio::time::timeout(Duration::from_secs(5), waiter)
-            .await
-            .unwrap()
-            .unwrap()
-            .unwrap();
+        let woken = super::woken(waiter).await;
         assert_eq!(woken.status(), &FlowStatus::Completed(json!(1)));
         eventually("unsubscribed once woken", async || {
             subscribers(&channel).await == 0
@@ -971,7 +909,7 @@ mod redis_only {
     #[ignore = "needs redis-server (REDIS_URL)"]
     async fn when_redis_goes_away_waiters_and_every_operation_see_unavailable() {
         let mut redis = OwnRedis::start().await;
-        let store = Arc::new(RedisFlowStore::new(
+        let store: Arc<dyn FlowStore> = Arc::new(RedisFlowStore::new(
             redis::Client::open(redis.url()).unwrap(),
         ));
         let now = UnixTime::now();
@@ -979,10 +917,7 @@ mod redis_only {
         let id = flow.id();
         store.begin(flow.clone(), now).await.unwrap();
         store.open(&id, "alice", "b1", now).await.unwrap();
-        let waiter = {
-            let store = store.clone();
-            tokio::spawn(async move { store.finished(&id).await })
-        };
+        let waiter = super::waiter(&store, id);
         tokio::time::sleep(Duration::from_millis(200)).await;
         assert!(!waiter.is_finished());
         redis.kill();

@@ -52,9 +52,19 @@ pub enum PageError {
         /// The rule it breaks.
         why: &'static str,
     },
-    /// A line of [`TokenSignIn::from_lines`](super::TokenSignIn::from_lines)'s text (or
-    /// [`from_file`](super::TokenSignIn::from_file)'s file) that breaks a rule.
+    /// A line of [`TokenSignIn::from_lines`](super::TokenSignIn::from_lines)'s text that breaks
+    /// a rule ([`AccountsFileLine`](PageError::AccountsFileLine) for a file's).
     AccountLine {
+        /// Which line, from 1.
+        line: usize,
+        /// The rule it breaks.
+        why: &'static str,
+    },
+    /// A line of [`TokenSignIn::from_file`](super::TokenSignIn::from_file)'s file that breaks a
+    /// rule: the file and the line, so that a server reading several files says which to fix.
+    AccountsFileLine {
+        /// The file, as given.
+        path: std::path::PathBuf,
         /// Which line, from 1.
         line: usize,
         /// The rule it breaks.
@@ -114,6 +124,11 @@ impl fmt::Display for PageError {
             PageError::AccountLine { line, why } => {
                 write!(f, "the token sign-in's accounts, line {line}: {why}")
             }
+            PageError::AccountsFileLine { path, line, why } => write!(
+                f,
+                "the token sign-in's accounts file {}, line {line}: {why}",
+                path.display()
+            ),
             PageError::AccountsFile { path, error } => write!(
                 f,
                 "the token sign-in's accounts file {}: {error}",

@@ -251,15 +251,24 @@ impl TokenSignIn {
     /// The accounts of the file at `path` ([`from_lines`](TokenSignIn::from_lines)).
     ///
     /// # Errors
-    /// [`PageError::AccountsFile`] naming the file if it cannot be read; as
-    /// [`from_lines`](TokenSignIn::from_lines).
+    /// [`PageError::AccountsFile`] naming the file if it cannot be read;
+    /// [`PageError::AccountsFileLine`] naming the file, the line (from 1) and the rule for a
+    /// line that breaks one of [`from_lines`](TokenSignIn::from_lines)'s; as `from_lines` for
+    /// the accounts in all.
     pub fn from_file(path: impl AsRef<std::path::Path>) -> Result<Self, PageError> {
         let path = path.as_ref();
         let text = std::fs::read_to_string(path).map_err(|error| PageError::AccountsFile {
             path: path.to_owned(),
             error,
         })?;
-        Self::from_lines(&secrecy::zeroize::Zeroizing::new(text))
+        Self::from_lines(&secrecy::zeroize::Zeroizing::new(text)).map_err(|error| match error {
+            PageError::AccountLine { line, why } => PageError::AccountsFileLine {
+                path: path.to_owned(),
+                line,
+                why,
+            },
+            other => other,
+        })
     }
 
     /// Whether `principal` has an account here. A stdio server checks its one user with it at

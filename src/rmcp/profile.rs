@@ -92,18 +92,20 @@ pub enum Profile {
     /// Claude Code with an `Elicitation` hook that answers every form itself, at once, with the
     /// content it was written to give (your script's answers), and no person. Source:
     /// <https://github.com/anthropics/claude-code/issues/38755> (a hook answering
-    /// `{"action": "accept", "content": ..}`).
+    /// `{"action": "accept", "content": ..}`), taken from that tracker; seen by hand against
+    /// 2.1.337 (issue 42, item 7: `drop_table` accepted 1.0 s after the form appeared), not in
+    /// CI.
     ClaudeCodeHook,
     /// VS Code: 2025-11-25, form and URL mode; the person answers each request (a URL request's
     /// accept means they agreed to open the page; VS Code then waits for
     /// `notifications/elicitation/complete`, and offers Retry). Source:
     /// <https://github.com/modelcontextprotocol/modelcontextprotocol/issues/1819> (by VS Code's
-    /// MCP maintainer).
+    /// MCP maintainer), taken from that tracker, which names no version; not run here.
     VsCode,
     /// Cursor: declares form mode on 2025-11-25 and silently drops every `elicitation/create`
     /// from a stdio server: no UI, no error, and no answer ever comes. Source:
     /// <https://github.com/gleanwork/glean-plugins-vnext/pull/39> (Cursor 3.10.20, verified
-    /// against Cursor's own bundle there).
+    /// against Cursor's own bundle there), taken from that tracker; not run here.
     Cursor,
     /// Codex 0.171.0 (`clientInfo` `codex-mcp-client`): 2025-06-18, declaring form and URL
     /// mode. Its TUI draws a form only when every field is text, a boolean or a single select:
@@ -127,13 +129,15 @@ pub enum Profile {
     /// this rule stays written by hand, so that a wrong row fails a kit test. Source: run by
     /// hand on 2026-12-07 (issue 43); not run in CI.
     CopilotCli,
-    /// MCP Inspector 1.x (1.0.3): 2025-11-25, form and URL mode; a call is given up 60 s after
+    /// MCP Inspector 1.x (1.0.3), not the 2.12 that CI runs (the host table's `mcp-inspector`
+    /// row, `^2.12.0`, which this profile's `clientInfo` version 1.0.3 does not match):
+    /// 2025-11-25, form and URL mode; a call is given up 60 s after
     /// it was sent, whatever the progress notifications say (its maximum total timeout, 60 s by
     /// default), with no `notifications/cancelled`: a form still open is still answered, and
     /// the tool acts while the user sees an error. The kit gives up the call at 60 s and sends
     /// no cancel. Source: `client/src/lib/constants.ts` of
     /// <https://github.com/modelcontextprotocol/inspector> (`MCP_REQUEST_MAX_TOTAL_TIMEOUT`,
-    /// 60000; checked against the 1.0.3 package).
+    /// 60000; read in the 1.0.3 package, not run).
     Inspector1,
     /// fast-agent: 2025-11-25, form and URL mode; a URL request is accepted at once, and its URL
     /// is shown only after the call returns: nobody opens the page while the tool waits for it.

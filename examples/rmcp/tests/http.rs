@@ -546,12 +546,21 @@ async fn open_session(address: std::net::SocketAddr, token: &str) -> String {
 /// consent on that call's stream: her session, the elicitation request's id, and the call's
 /// stream (which ends with the call's result).
 async fn alice_asked(address: std::net::SocketAddr) -> (String, Value, Reply) {
+    let (session, mut call) = alice_calls_drop_table(address).await;
+    let asked = call.message().await;
+    assert_eq!(asked["method"], "elicitation/create", "{asked}");
+    (session, asked["id"].clone(), call)
+}
+
+/// Alice opens a session and calls `drop_table` on it (id 1): her session, and the call's
+/// stream (`200`), its first message unread.
+async fn alice_calls_drop_table(address: std::net::SocketAddr) -> (String, Reply) {
     let session = open_session(address, ALICE).await;
     let drop_customers = json!({
         "jsonrpc": "2.0", "id": 1, "method": "tools/call",
         "params": {"name": "drop_table", "arguments": {"table": "customers"}},
     });
-    let mut call = send(
+    let call = send(
         address,
         http::Method::POST,
         Some(ALICE),
@@ -560,9 +569,7 @@ async fn alice_asked(address: std::net::SocketAddr) -> (String, Value, Reply) {
     )
     .await;
     assert_eq!(call.status, http::StatusCode::OK);
-    let asked = call.message().await;
-    assert_eq!(asked["method"], "elicitation/create", "{asked}");
-    (session, asked["id"].clone(), call)
+    (session, call)
 }
 
 /// The answer to the elicitation request `id`: `action`, with the consent ticked on accept.
@@ -572,6 +579,24 @@ fn answer(id: &Value, action: &str) -> Value {
         result["content"] = json!({"confirm": true});
     }
     json!({"jsonrpc": "2.0", "id": id, "result": result})
+}
+
+/// Alice posts her answer `action` to the elicitation request `id` on her `session`.
+async fn alice_answers(
+    address: std::net::SocketAddr,
+    session: &str,
+    id: &Value,
+    action: &str,
+) -> Reply {
+    let answer = answer(id, action);
+    send(
+        address,
+        http::Method::POST,
+        Some(ALICE),
+        Some(session),
+        Some(&answer),
+    )
+    .await
 }
 
 /// The call's result, once it comes on its stream: its text.
@@ -607,14 +632,7 @@ async fn bobs_answer_on_alices_session_is_refused_and_her_call_waits_for_hers() 
     assert_eq!(forged.status, http::StatusCode::NOT_FOUND);
     assert_eq!(forged.text().await, "Not Found: Session not found");
 
-    let hers = send(
-        address,
-        http::Method::POST,
-        Some(ALICE),
-        Some(&session),
-        Some(&answer(&id, "decline")),
-    )
-    .await;
+    let hers = alice_answers(address, &session, &id, "decline").await;
     assert_eq!(hers.status, http::StatusCode::ACCEPTED);
     assert_eq!(result_text(&mut call).await, "`customers` was not dropped.");
 }
@@ -656,14 +674,7 @@ async fn bobs_call_notification_stream_and_delete_on_alices_session_are_refused(
     // Alice reads the form and ticks its box, as a person does: a consent faster than the
     // server's threshold for a person (1.25 s for its one field) is not taken.
     tokio::time::sleep(std::time::Duration::from_millis(1_500)).await;
-    let hers = send(
-        address,
-        http::Method::POST,
-        Some(ALICE),
-        Some(&session),
-        Some(&answer(&id, "accept")),
-    )
-    .await;
+    let hers = alice_answers(address, &session, &id, "accept").await;
     assert_eq!(hers.status, http::StatusCode::ACCEPTED);
     assert_eq!(result_text(&mut call).await, "Dropped table `customers`.");
 }
@@ -695,14 +706,7 @@ async fn a_request_naming_no_principal_is_refused() {
     )
     .await;
     assert_eq!(anonymous.status, http::StatusCode::FORBIDDEN);
-    let hers = send(
-        address,
-        http::Method::POST,
-        Some(ALICE),
-        Some(&session),
-        Some(&answer(&id, "decline")),
-    )
-    .await;
+    let hers = alice_answers(address, &session, &id, "decline").await;
     assert_eq!(hers.status, http::StatusCode::ACCEPTED);
     assert_eq!(result_text(&mut call).await, "`customers` was not dropped.");
 }
@@ -774,20 +778,7 @@ async fn a_binding_is_forgotten_when_its_session_ends() {
 #[tokio::test]
 async fn per_user_asking_on_unbound_sessions_is_refused_before_anything_is_asked() {
     let (address, _service) = listening_bound_as(Default::default(), SessionBinding::Unbound).await;
-    let session = open_session(address, ALICE).await;
-    let drop_customers = json!({
-        "jsonrpc": "2.0", "id": 1, "method": "tools/call",
-        "params": {"name": "drop_table", "arguments": {"table": "customers"}},
-    });
-    let mut call = send(
-        address,
-        http::Method::POST,
-        Some(ALICE),
-        Some(&session),
-        Some(&drop_customers),
-    )
-    .await;
-    assert_eq!(call.status, http::StatusCode::OK);
+    let (_session, mut call) = alice_calls_drop_table(address).await;
     let first = call.message().await;
     assert_ne!(first["method"], "elicitation/create", "{first}");
     assert_eq!(first["id"], 1, "{first}");

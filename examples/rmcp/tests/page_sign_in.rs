@@ -127,6 +127,28 @@ async fn sign_in(
     .await
 }
 
+/// The sign-out tests' opening: a page of Alice's on `site`, `alice` signed in with her token
+/// through the sign-in form, and the page opened there. Its URL and its path.
+async fn alice_signed_in(site: &Site, alice: &reqwest::Client) -> (String, String) {
+    let page = site.flow_for("alice").await;
+    let path = page.strip_prefix(&site.origin()).unwrap().to_owned();
+    sign_in(site, alice, "alice", "alice-token-0123456789", &path).await;
+    assert_eq!(get(alice, &page).await.status, 200);
+    (page, path)
+}
+
+/// `browser`'s sign-out form sent with `csrf_from`'s token (the form page it fetched): what
+/// the pages answered.
+async fn send_sign_out(site: &Site, browser: &reqwest::Client, csrf_from: &Reply) -> Reply {
+    post(
+        browser,
+        &site.origin(),
+        &site.url("signout"),
+        &[("_csrf", &csrf(&csrf_from.body))],
+    )
+    .await
+}
+
 #[tokio::test]
 async fn with_a_token_sign_in_a_page_sends_the_user_to_sign_in_then_shows_it_as_theirs() {
     let site = Site::on_loopback(tokens(), |router| router).await;
@@ -298,11 +320,8 @@ async fn the_sign_in_form_takes_only_its_own_token_from_its_own_origin() {
 #[tokio::test]
 async fn a_token_session_is_ended_by_its_sign_out_form_only() {
     let site = Site::on_loopback(tokens(), |router| router).await;
-    let page = site.flow_for("alice").await;
-    let path = page.strip_prefix(&site.origin()).unwrap().to_owned();
     let alice = browser();
-    sign_in(&site, &alice, "alice", "alice-token-0123456789", &path).await;
-    assert_eq!(get(&alice, &page).await.status, 200);
+    let (page, _) = alice_signed_in(&site, &alice).await;
     let sign_out = get(&alice, &site.url("signout")).await;
     assert_eq!(sign_out.status, 200);
     assert!(
@@ -319,13 +338,7 @@ async fn a_token_session_is_ended_by_its_sign_out_form_only() {
     .await;
     assert_eq!(refused.status, 403, "{}", refused.body);
     assert_eq!(get(&alice, &page).await.status, 200, "still signed in");
-    let done = post(
-        &alice,
-        &site.origin(),
-        &site.url("signout"),
-        &[("_csrf", &csrf(&sign_out.body))],
-    )
-    .await;
+    let done = send_sign_out(&site, &alice, &sign_out).await;
     assert_eq!(done.status, 200, "{}", done.body);
     assert!(done.body.contains("Signed out"), "{}", done.body);
     assert_eq!(get(&alice, &page).await.status, 303, "signed out");
@@ -361,13 +374,10 @@ fn copy_cookies(from: &reqwest::cookie::Jar, to: &reqwest::cookie::Jar, base: &s
 #[tokio::test]
 async fn a_session_signed_out_in_one_browser_is_ended_in_a_copy_of_its_cookies() {
     let site = Site::on_loopback(tokens(), |router| router).await;
-    let page = site.flow_for("alice").await;
-    let path = page.strip_prefix(&site.origin()).unwrap().to_owned();
     let (hers, copy) = (Arc::default(), Arc::default());
     let alice = browser_with(&hers);
     let copied = browser_with(&copy);
-    sign_in(&site, &alice, "alice", "alice-token-0123456789", &path).await;
-    assert_eq!(get(&alice, &page).await.status, 200);
+    let (page, path) = alice_signed_in(&site, &alice).await;
     copy_cookies(&hers, &copy, &site.base);
     let opened = get(&copied, &page).await;
     assert_eq!(
@@ -383,13 +393,7 @@ async fn a_session_signed_out_in_one_browser_is_ended_in_a_copy_of_its_cookies()
     );
 
     let sign_out = get(&alice, &site.url("signout")).await;
-    let done = post(
-        &alice,
-        &site.origin(),
-        &site.url("signout"),
-        &[("_csrf", &csrf(&sign_out.body))],
-    )
-    .await;
+    let done = send_sign_out(&site, &alice, &sign_out).await;
     assert_eq!(done.status, 200, "{}", done.body);
     assert!(done.body.contains("Signed out"), "{}", done.body);
 
@@ -407,13 +411,7 @@ async fn a_session_signed_out_in_one_browser_is_ended_in_a_copy_of_its_cookies()
         "{}",
         not_signed_in.body
     );
-    let late = post(
-        &copied,
-        &site.origin(),
-        &site.url("signout"),
-        &[("_csrf", &csrf(&copys_form.body))],
-    )
-    .await;
+    let late = send_sign_out(&site, &copied, &copys_form).await;
     assert_eq!(late.status, 403, "{}", late.body);
 
     sign_in(&site, &alice, "alice", "alice-token-0123456789", &path).await;
@@ -433,19 +431,10 @@ async fn a_session_signed_out_in_one_browser_is_ended_in_a_copy_of_its_cookies()
 async fn a_sign_out_the_store_cannot_keep_says_so_and_the_browser_stays_signed_in() {
     let store = MemoryFlowStore::new().with_max_ended_sessions(0);
     let site = Site::in_app_with(store, tokens(), |router| router).await;
-    let page = site.flow_for("alice").await;
-    let path = page.strip_prefix(&site.origin()).unwrap().to_owned();
     let alice = browser();
-    sign_in(&site, &alice, "alice", "alice-token-0123456789", &path).await;
-    assert_eq!(get(&alice, &page).await.status, 200);
+    let (page, _) = alice_signed_in(&site, &alice).await;
     let sign_out = get(&alice, &site.url("signout")).await;
-    let refused = post(
-        &alice,
-        &site.origin(),
-        &site.url("signout"),
-        &[("_csrf", &csrf(&sign_out.body))],
-    )
-    .await;
+    let refused = send_sign_out(&site, &alice, &sign_out).await;
     assert_eq!(refused.status, 503, "{}", refused.body);
     assert!(
         refused.body.contains("You are still signed in"),
@@ -675,6 +664,32 @@ fn an_accounts_file_that_cannot_be_read_is_named() {
     let shown = path.display().to_string();
     assert!(error.to_string().contains(&shown), "{error}");
     assert!(format!("{error:?}").contains("accounts.txt"), "{error:?}");
+}
+
+/// A line of an accounts file that breaks a rule is refused naming the file and the line (a
+/// server reading two files says which to fix), with the same rule as `from_lines`.
+#[test]
+fn an_accounts_file_line_is_named_with_its_file() {
+    let dir = std::env::temp_dir().join(format!("elicit-accounts-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("team-accounts.txt");
+    std::fs::write(
+        &path,
+        "# the team\nalice:alice-token-0123456789\nbob:hunter2\n",
+    )
+    .unwrap();
+    let error = TokenSignIn::from_file(&path).unwrap_err();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(
+        matches!(&error, PageError::AccountsFileLine { path: named, line: 3, .. } if *named == path),
+        "{error:?}"
+    );
+    let said = error.to_string();
+    let shown = format!(
+        "{}, line 3: the token is shorter than 16 characters",
+        path.display()
+    );
+    assert!(said.contains(&shown), "{said}");
 }
 
 /// Account names a person reads for what they are: printable ASCII, no spaces, no `:`. A

@@ -23,7 +23,10 @@ use mcp_elicit::schema::{Property, StringSchema};
 use mcp_elicit::state::{ParamsDigest, UnixTime};
 use mcp_elicit::url_mode::{Flow, FlowId, FlowStatus, MemoryFlowStore};
 use serde_json::{Value, json};
-use tower::ServiceExt;
+
+#[path = "through_router.rs"]
+mod through_router;
+use through_router::through_router;
 
 /// The pages' base, in process (no listener: the router is called directly).
 pub const BASE: &str = "http://localhost:8719/elicit/";
@@ -138,15 +141,7 @@ pub async fn send(router: &Router, mut request: Request<Body>) -> Reply {
         .headers_mut()
         .entry(header::HOST)
         .or_insert(header::HeaderValue::from_static(HOST));
-    let response = router.clone().oneshot(request).await.unwrap();
-    let status = response.status();
-    let cookie = response
-        .headers()
-        .get(header::SET_COOKIE)
-        .map(|set| set.to_str().unwrap().split(';').next().unwrap().to_owned());
-    let body = axum::body::to_bytes(response.into_body(), 1 << 20)
-        .await
-        .unwrap();
+    let (status, cookie, body) = through_router(router, request).await;
     Reply {
         status,
         cookie,
