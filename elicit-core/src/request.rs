@@ -41,12 +41,27 @@ pub struct FormRequest<T = Map<String, Value>> {
 /// takes the ordinary path and reports the error itself.
 ///
 /// With `mrtr`, also the form's input request and the digest that binds an answer to it, made
-/// once by [`crate::mrtr`] (a 2026-07-28 question asks and reads them on every round).
+/// once by [`crate::mrtr`] (a 2026-07-28 question asks and reads them on every round); and the
+/// same, once per adaptation, for the form adapted to the field kinds a host draws
+/// ([`FormRequest::adapted`]): one slot per [`FieldKinds::bits`] (eight), so the cache is as
+/// bounded as the unadapted one.
 #[doc(hidden)]
 pub struct WireCache {
     params: std::sync::OnceLock<Option<Box<RawValue>>>,
     #[cfg(feature = "mrtr")]
     question: std::sync::OnceLock<(Value, String)>,
+    #[cfg(feature = "mrtr")]
+    adapted: [std::sync::OnceLock<Option<AdaptedQuestion>>; 8],
+}
+
+/// A derived form adapted to some field kinds, as [`crate::mrtr`] asks it: its input request
+/// and question digest, and how to read an answer back into the form's shape.
+#[cfg(feature = "mrtr")]
+pub(crate) struct AdaptedQuestion {
+    /// The adapted form's input request and the digest of it.
+    pub(crate) question: (Value, String),
+    /// How the adapted answer is read back ([`Adaptation::restore_map`]).
+    pub(crate) adaptation: Adaptation,
 }
 
 impl WireCache {
@@ -57,6 +72,8 @@ impl WireCache {
             params: std::sync::OnceLock::new(),
             #[cfg(feature = "mrtr")]
             question: std::sync::OnceLock::new(),
+            #[cfg(feature = "mrtr")]
+            adapted: [const { std::sync::OnceLock::new() }; 8],
         }
     }
 }
@@ -161,6 +178,19 @@ impl<T> FormRequest<T> {
     ) -> Option<&'static (Value, String)> {
         let wire = self.wire?;
         Some(wire.question.get_or_init(|| make(self)))
+    }
+
+    /// A derived form unchanged since [`Elicit::form_request`](crate::Elicit::form_request),
+    /// adapted to `kinds`: made by `make` on the first ask for these kinds and kept for every
+    /// later one (`Some(None)`: these kinds draw the form whole). `None` for any other form.
+    #[cfg(feature = "mrtr")]
+    pub(crate) fn cached_adapted(
+        &self,
+        kinds: FieldKinds,
+        make: impl FnOnce(&Self) -> Option<AdaptedQuestion>,
+    ) -> Option<Option<&'static AdaptedQuestion>> {
+        let slot = self.wire?.adapted.get(usize::from(kinds.bits()))?;
+        Some(slot.get_or_init(|| make(self)).as_ref())
     }
 
     /// The name this request is reported under in [`crate::observe`]: the derived type's name

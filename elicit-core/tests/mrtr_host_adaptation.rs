@@ -3,7 +3,8 @@
 //! read, and asked again, against the schema its question had, whatever its client would be
 //! given now (another host, or none); a form sent as it is stays as it is; an answer carried
 //! forward keeps its adaptation; the state grows by one small entry, and only for an adapted
-//! form; a derived form's cached question is never the adapted one.
+//! form; a derived form's cached question is never the adapted one, and an adapted one is
+//! cached per adaptation.
 //!
 //! `cargo test -p elicit-core --test mrtr_host_adaptation`
 
@@ -192,8 +193,8 @@ fn the_state_records_only_an_adapted_forms_kinds() {
     }
 }
 
-/// A derived form's question is cached once per type, unadapted; adapted, it is made anew and
-/// never cached in its place: asked either way in any order, each asks its own schema.
+/// A derived form's question is cached once per type, unadapted; adapted, it is cached apart,
+/// per adaptation, never in its place: asked either way in any order, each asks its own schema.
 #[test]
 fn a_derived_forms_cached_question_is_never_the_adapted_one() {
     let hour = |ask: &Ask<Elicitation<Window>>| {
@@ -205,5 +206,71 @@ fn a_derived_forms_cached_question_is_never_the_adapted_one() {
         assert_eq!(hour(&drawn(FieldKinds::BASIC)), "string");
         assert_eq!(hour(&drawn(FieldKinds::ALL)), "integer");
         assert_eq!(hour(&drawn(FieldKinds::BASIC)), "string");
+    }
+}
+
+/// A party: an integer and a multi-select, so each adaptation asks its own schema.
+#[derive(elicit_derive::Elicit, Debug, PartialEq)]
+#[elicit(crate = elicit_core)]
+struct Party {
+    /// How many.
+    #[elicit(minimum = 1, maximum = 8)]
+    size: u8,
+    /// Diets.
+    diets: Vec<Diet>,
+}
+
+#[derive(elicit_derive::Elicit, Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[elicit(crate = elicit_core, rename_all = "lowercase")]
+enum Diet {
+    Vegetarian,
+    Vegan,
+}
+
+/// A derived form is adapted once per adaptation (its type and the kinds): a second ask for
+/// the same kinds sends the same cached question (the same request, not one made again);
+/// other kinds send their own; none is the unadapted question, nor another form changed at
+/// run time.
+#[test]
+fn a_derived_form_is_cached_per_adaptation() {
+    let drawn = |kinds| Ask::form_request_drawn("party", Party::form_request(), kinds);
+    let no_multi = FieldKinds::ALL.without(FieldKind::MultiSelect);
+    let no_integer = FieldKinds::ALL.without(FieldKind::Integer);
+    let kinds = [FieldKinds::BASIC, no_multi, no_integer];
+    let unadapted = Ask::form::<Party>("party");
+    for _ in 0..2 {
+        let first: Vec<_> = kinds.iter().map(|&k| drawn(k)).collect();
+        let again: Vec<_> = kinds.iter().map(|&k| drawn(k)).collect();
+        for (a, b) in first.iter().zip(&again) {
+            // The same question, borrowed from one cache slot: the same address.
+            assert!(std::ptr::eq(a.request(), b.request()));
+            assert!(!std::ptr::eq(a.request(), unadapted.request()));
+            assert_ne!(a.request(), unadapted.request());
+        }
+        for (i, a) in first.iter().enumerate() {
+            for b in first.iter().skip(i + 1) {
+                assert_ne!(a.request(), b.request());
+            }
+        }
+        let schema = |ask: &Ask<_>, field: &str| {
+            ask.request()["params"]["requestedSchema"]["properties"][field].clone()
+        };
+        let [basic, no_multi, no_integer] = [&first[0], &first[1], &first[2]];
+        assert_eq!(schema(basic, "size")["type"], "string");
+        assert_eq!(schema(basic, "diets"), Value::Null);
+        assert_eq!(schema(no_multi, "size")["type"], "integer");
+        assert_eq!(schema(no_multi, "diets"), Value::Null);
+        assert_eq!(schema(no_integer, "size")["type"], "string");
+        assert_eq!(schema(no_integer, "diets")["type"], "array");
+        // Unadapted, still the type's own question.
+        assert_eq!(
+            schema(&Ask::form::<Party>("party"), "size")["type"],
+            "integer"
+        );
+        // A form changed at run time is not the type's: never taken from its cache.
+        let changed = Party::form_request().with_message("Who comes?").unwrap();
+        let changed = Ask::form_request_drawn("party", changed, FieldKinds::BASIC);
+        assert_eq!(changed.request()["params"]["message"], "Who comes?");
+        assert!(!std::ptr::eq(changed.request(), basic.request()));
     }
 }

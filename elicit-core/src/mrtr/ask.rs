@@ -12,7 +12,7 @@ use crate::elicit::Elicit;
 use crate::hosts::{Adaptation, FieldKinds};
 use crate::outcome::{Action, Elicitation, MalformedReply, ReplyError};
 use crate::read::{FromContent, parse_with_schema};
-use crate::request::FormRequest;
+use crate::request::{AdaptedQuestion, FormRequest};
 use crate::requested::Text;
 use crate::url_mode::{FlowOutcome, FlowStatus, UrlOutcome, UrlRequest};
 
@@ -165,6 +165,43 @@ fn restored(adaptation: &Adaptation, reply: &Value) -> Value {
     reply
 }
 
+/// `form` as a host that draws `kinds` draws it, if it must be adapted for them: the adapted
+/// input request and how to read its answer back. A derived form's is made once per
+/// adaptation and borrowed from its type's cache ([`FormRequest::cached_adapted`]), as its
+/// unadapted question is ([`asked`]); any other form's is made anew. `None`: sent as it is.
+fn adapted_request<T>(
+    form: &FormRequest<T>,
+    kinds: FieldKinds,
+) -> Option<(Request, Cow<'static, Adaptation>)> {
+    if kinds.draws_all() {
+        return None;
+    }
+    let cached = form.cached_adapted(kinds, |form| {
+        form.adapted(kinds).map(|(sent, adaptation)| {
+            let request = elicit_request(&sent);
+            let question = question_of(&request);
+            AdaptedQuestion {
+                question: (request, question),
+                adaptation,
+            }
+        })
+    });
+    match cached {
+        Some(made) => made.map(|made| {
+            (
+                Request::Made(&made.question),
+                Cow::Borrowed(&made.adaptation),
+            )
+        }),
+        None => form.adapted(kinds).map(|(sent, adaptation)| {
+            (
+                Request::Owned(elicit_request(&sent)),
+                Cow::Owned(adaptation),
+            )
+        }),
+    }
+}
+
 /// [`Ask::form_request_drawn`]: `form` asked under `key` as a host that draws `kinds` draws it,
 /// and able to ask it for other kinds ([`Drawn`]).
 fn drawn_form<T>(key: String, form: Arc<FormRequest<T>>, kinds: FieldKinds) -> Ask<Elicitation<T>>
@@ -174,7 +211,7 @@ where
     let again = Arc::clone(&form);
     let redraw = Box::new(move |key, kinds| drawn_form(key, again, kinds));
     let name = Some(form.name().to_owned().into());
-    let Some((sent, adaptation)) = form.adapted(kinds) else {
+    let Some((request, adaptation)) = adapted_request(&form, kinds) else {
         return Ask {
             key,
             request: asked(&form),
@@ -193,7 +230,7 @@ where
     };
     Ask {
         key,
-        request: Request::Owned(elicit_request(&sent)),
+        request,
         name,
         before_asked: Unsolicited::Ignored,
         counted: None,
@@ -223,7 +260,7 @@ where
     let again = Arc::clone(&form);
     let redraw = Box::new(move |key, kinds| drawn_consent(key, again, kinds));
     let name = Some(form.name().to_owned().into());
-    let Some((sent, adaptation)) = form.adapted(kinds) else {
+    let Some((request, adaptation)) = adapted_request(&form, kinds) else {
         return Ask {
             key,
             request: asked(&form),
@@ -243,7 +280,7 @@ where
     };
     Ask {
         key,
-        request: Request::Owned(elicit_request(&sent)),
+        request,
         name,
         before_asked: Unsolicited::Never,
         counted: Some(Elicitation::outcome),
@@ -325,8 +362,9 @@ impl Ask<()> {
     /// ([`FormRequest::adapted`]): a field of a kind it does not draw is asked in one it does,
     /// and the answer is put back in the form's shape before this form reads it, by its own
     /// rules. A form the host draws whole is sent as [`form_request`](Ask::form_request) sends
-    /// it, byte for byte; an adapted form is never taken from a derived form's cache, which
-    /// holds the unadapted question.
+    /// it, byte for byte; an adapted derived form is made once per adaptation (its type and
+    /// the kinds it was adapted to) and cached apart from the unadapted question, never in its
+    /// place.
     ///
     /// The form is sealed as it was sent: a round that asks it seals the kinds it was adapted
     /// to in the request state (nothing for a form sent as it is), and a later round reads the
@@ -689,7 +727,8 @@ impl<O> Asks for Ask<O> {
 
 /// The input request an [`Ask`] sends while there is no usable answer.
 enum Request {
-    /// A derived form's, with its question ([`question_of`]): made once per type, and borrowed
+    /// A derived form's, with its question ([`question_of`]): made once per type (and per
+    /// adaptation, [`adapted_request`]), and borrowed
     /// from there, so a round that reads the answer never copies it and one that asks hands it
     /// on as it is.
     Made(&'static (Value, String)),
