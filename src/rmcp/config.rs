@@ -360,13 +360,15 @@ impl AskConfig {
         self
     }
 
-    /// On 2026-07-28, wait at most `wait` for a URL flow's page when the client's retry
-    /// accepts its question before the page is finished
+    /// On 2026-07-28, and for a link form on any revision, wait at most `wait` for a URL
+    /// flow's page when the client accepts its question before the page is finished
     /// ([`Asker::url_flow`](super::Asker::url_flow); default
     /// [`DEFAULT_PAGE_WAIT`](Self::DEFAULT_PAGE_WAIT), which says why 30 s). Never past the
     /// flow's expiry. Keep it well under the request timeout of the clients you serve: a retry
     /// whose client gave up cannot be retried with the same state while a replay guard is on.
-    /// (Before 2026-07-28 the page is waited for within [`with_timeout`](Self::with_timeout).)
+    /// (Before 2026-07-28 a URL question's page is waited for within
+    /// [`with_timeout`](Self::with_timeout); a link form's, `wait` at a time, then the form is
+    /// asked again saying the step is not finished, within that timeout.)
     #[must_use]
     pub fn with_page_wait(mut self, wait: Duration) -> Self {
         self.page_wait = wait;
