@@ -478,19 +478,7 @@ impl Ask<()> {
             before_asked: Unsolicited::Ignored,
             counted: None,
             drawn: None,
-            read: Box::new(move |reply| {
-                let outcome = UrlOutcome::from_reply(reply).map_err(Unusable::unreadable)?;
-                FlowOutcome::of(outcome, &status).ok_or_else(|| {
-                    Box::new(Unusable {
-                        error: ReplyError::NotFinished,
-                        explanation: crate::outcome::explain_without_schema(
-                            &ReplyError::NotFinished,
-                        ),
-                        again: Some(again.clone()),
-                        counted: false,
-                    })
-                })
-            }),
+            read: flow_reader(status, again),
         }
     }
 
@@ -842,3 +830,21 @@ tuple_asks!(A B C);
 tuple_asks!(A B C D);
 tuple_asks!(A B C D E);
 tuple_asks!(A B C D E F);
+
+/// How a flow's step is read, whichever way it was asked ([`Ask::url_flow`],
+/// [`Ask::flow_form`]): the answer with the flow's `status` as the store has it
+/// ([`FlowOutcome::of`]); an accept whose step is still open is asked again as `again`, not
+/// counted against the re-ask bound.
+fn flow_reader(status: FlowStatus, again: Value) -> Reader<FlowOutcome> {
+    Box::new(move |reply| {
+        let outcome = UrlOutcome::from_reply(reply).map_err(Unusable::unreadable)?;
+        FlowOutcome::of(outcome, &status).ok_or_else(|| {
+            Box::new(Unusable {
+                error: ReplyError::NotFinished,
+                explanation: crate::outcome::explain_without_schema(&ReplyError::NotFinished),
+                again: Some(again.clone()),
+                counted: false,
+            })
+        })
+    })
+}

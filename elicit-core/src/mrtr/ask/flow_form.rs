@@ -3,11 +3,10 @@
 
 use serde_json::Value;
 
-use super::{Ask, Request, Unsolicited, Unusable};
+use super::{Ask, Request, Unsolicited};
 use crate::mrtr::result::elicit_request;
-use crate::outcome::ReplyError;
 use crate::request::FormRequest;
-use crate::url_mode::{FlowOutcome, FlowStatus, UrlOutcome};
+use crate::url_mode::{FlowOutcome, FlowStatus};
 
 impl Ask<()> {
     /// A URL flow's step ([`Round::flow_id`](crate::mrtr::Round::flow_id)) asked as `form`, a
@@ -39,19 +38,7 @@ impl Ask<()> {
             counted: None,
             // A form with no field: nothing to adapt, nothing to seal.
             drawn: None,
-            read: Box::new(move |reply| {
-                let outcome = UrlOutcome::from_reply(reply).map_err(Unusable::unreadable)?;
-                FlowOutcome::of(outcome, &status).ok_or_else(|| {
-                    Box::new(Unusable {
-                        error: ReplyError::NotFinished,
-                        explanation: crate::outcome::explain_without_schema(
-                            &ReplyError::NotFinished,
-                        ),
-                        again: Some(again.clone()),
-                        counted: false,
-                    })
-                })
-            }),
+            read: super::flow_reader(status, again),
         }
     }
 }
